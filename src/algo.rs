@@ -1,0 +1,337 @@
+//! The hash algorithms fastsum supports, and one `Hasher` that dispatches over
+//! them without boxing (an enum, so the hot `update` call is a jump, not a
+//! virtual call through a `dyn Digest`).
+
+use clap::ValueEnum;
+use sha2::Digest as _;
+
+/// A hash algorithm, as named by `-a/--algorithm`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ValueEnum)]
+pub enum Algorithm {
+    /// MD5 (RFC 1321), 128 bits: the default, as md5sum.
+    Md5,
+    /// SHA-1 (FIPS 180-4), 160 bits, as sha1sum.
+    Sha1,
+    /// SHA-224 (FIPS 180-4), as sha224sum.
+    Sha224,
+    /// SHA-256 (FIPS 180-4), as sha256sum.
+    Sha256,
+    /// SHA-384 (FIPS 180-4), as sha384sum.
+    Sha384,
+    /// SHA-512 (FIPS 180-4), as sha512sum.
+    Sha512,
+    /// BLAKE3, 256 bits of output, as b3sum.
+    Blake3,
+}
+
+impl Algorithm {
+    /// Every algorithm, in a fixed order.
+    pub const ALL: [Algorithm; 7] = [
+        Algorithm::Md5,
+        Algorithm::Sha1,
+        Algorithm::Sha224,
+        Algorithm::Sha256,
+        Algorithm::Sha384,
+        Algorithm::Sha512,
+        Algorithm::Blake3,
+    ];
+
+    /// The tag of BSD-style lines (`--tag`), exactly as GNU writes it.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Algorithm::Md5 => "MD5",
+            Algorithm::Sha1 => "SHA1",
+            Algorithm::Sha224 => "SHA224",
+            Algorithm::Sha256 => "SHA256",
+            Algorithm::Sha384 => "SHA384",
+            Algorithm::Sha512 => "SHA512",
+            Algorithm::Blake3 => "BLAKE3",
+        }
+    }
+
+    /// The algorithm whose BSD tag is `tag` (exact, upper case, as GNU).
+    pub fn from_tag(tag: &[u8]) -> Option<Algorithm> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.tag().as_bytes() == tag)
+    }
+
+    /// Digest length in bytes.
+    pub fn digest_len(self) -> usize {
+        match self {
+            Algorithm::Md5 => 16,
+            Algorithm::Sha1 => 20,
+            Algorithm::Sha224 => 28,
+            Algorithm::Sha256 => 32,
+            Algorithm::Sha384 => 48,
+            Algorithm::Sha512 => 64,
+            Algorithm::Blake3 => 32,
+        }
+    }
+
+    /// The name of the stand-alone tool this algorithm replaces (multi-call).
+    pub fn tool_name(self) -> &'static str {
+        match self {
+            Algorithm::Md5 => "md5sum",
+            Algorithm::Sha1 => "sha1sum",
+            Algorithm::Sha224 => "sha224sum",
+            Algorithm::Sha256 => "sha256sum",
+            Algorithm::Sha384 => "sha384sum",
+            Algorithm::Sha512 => "sha512sum",
+            Algorithm::Blake3 => "b3sum",
+        }
+    }
+
+    /// The algorithm a multi-call name stands for (`md5sum`, …, `b3sum`).
+    pub fn from_tool_name(name: &str) -> Option<Algorithm> {
+        Algorithm::ALL.into_iter().find(|a| a.tool_name() == name)
+    }
+}
+
+/// A finished digest: up to 64 bytes, no allocation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Digest {
+    bytes: [u8; 64],
+    len: u8,
+}
+
+impl Digest {
+    fn from_slice(s: &[u8]) -> Digest {
+        let mut bytes = [0u8; 64];
+        bytes[..s.len()].copy_from_slice(s);
+        Digest {
+            bytes,
+            len: s.len() as u8,
+        }
+    }
+
+    /// The raw digest bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
+    /// Lower-case hexadecimal, as every GNU tool prints it.
+    pub fn to_hex(&self) -> String {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut s = String::with_capacity(self.as_bytes().len() * 2);
+        for &b in self.as_bytes() {
+            s.push(HEX[usize::from(b >> 4)] as char);
+            s.push(HEX[usize::from(b & 15)] as char);
+        }
+        s
+    }
+}
+
+impl std::fmt::Debug for Digest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Digest({})", self.to_hex())
+    }
+}
+
+/// A running hash computation of any supported algorithm.
+#[derive(Clone)]
+pub enum Hasher {
+    /// MD5.
+    Md5(md5::Md5),
+    /// SHA-1.
+    Sha1(sha1::Sha1),
+    /// SHA-224.
+    Sha224(sha2::Sha224),
+    /// SHA-256.
+    Sha256(sha2::Sha256),
+    /// SHA-384.
+    Sha384(sha2::Sha384),
+    /// SHA-512.
+    Sha512(sha2::Sha512),
+    /// BLAKE3 (boxed: its state is ~2 KiB).
+    Blake3(Box<blake3::Hasher>),
+}
+
+impl Hasher {
+    /// A fresh hasher for `algo`.
+    pub fn new(algo: Algorithm) -> Hasher {
+        match algo {
+            Algorithm::Md5 => Hasher::Md5(md5::Md5::new()),
+            Algorithm::Sha1 => Hasher::Sha1(sha1::Sha1::new()),
+            Algorithm::Sha224 => Hasher::Sha224(sha2::Sha224::new()),
+            Algorithm::Sha256 => Hasher::Sha256(sha2::Sha256::new()),
+            Algorithm::Sha384 => Hasher::Sha384(sha2::Sha384::new()),
+            Algorithm::Sha512 => Hasher::Sha512(sha2::Sha512::new()),
+            Algorithm::Blake3 => Hasher::Blake3(Box::new(blake3::Hasher::new())),
+        }
+    }
+
+    /// Feed `data` to the hash.
+    #[inline]
+    pub fn update(&mut self, data: &[u8]) {
+        match self {
+            Hasher::Md5(h) => h.update(data),
+            Hasher::Sha1(h) => h.update(data),
+            Hasher::Sha224(h) => h.update(data),
+            Hasher::Sha256(h) => h.update(data),
+            Hasher::Sha384(h) => h.update(data),
+            Hasher::Sha512(h) => h.update(data),
+            Hasher::Blake3(h) => {
+                h.update(data);
+            }
+        }
+    }
+
+    /// Finish the computation.
+    pub fn finalize(self) -> Digest {
+        match self {
+            Hasher::Md5(h) => Digest::from_slice(&h.finalize()),
+            Hasher::Sha1(h) => Digest::from_slice(&h.finalize()),
+            Hasher::Sha224(h) => Digest::from_slice(&h.finalize()),
+            Hasher::Sha256(h) => Digest::from_slice(&h.finalize()),
+            Hasher::Sha384(h) => Digest::from_slice(&h.finalize()),
+            Hasher::Sha512(h) => Digest::from_slice(&h.finalize()),
+            Hasher::Blake3(h) => Digest::from_slice(h.finalize().as_bytes()),
+        }
+    }
+}
+
+/// Hash a whole slice in one call.
+pub fn hash_bytes(algo: Algorithm, data: &[u8]) -> Digest {
+    let mut h = Hasher::new(algo);
+    h.update(data);
+    h.finalize()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hex(algo: Algorithm, data: &[u8]) -> String {
+        hash_bytes(algo, data).to_hex()
+    }
+
+    /// RFC 1321, appendix A.5: the MD5 test suite.
+    #[test]
+    fn md5_rfc1321_suite() {
+        let cases: [(&str, &str); 7] = [
+            ("", "d41d8cd98f00b204e9800998ecf8427e"),
+            ("a", "0cc175b9c0f1b6a831c399e269772661"),
+            ("abc", "900150983cd24fb0d6963f7d28e17f72"),
+            ("message digest", "f96b697d7cb7938d525a2f31aaf161d0"),
+            (
+                "abcdefghijklmnopqrstuvwxyz",
+                "c3fcd3d76192e4007dfb496cca67e13b",
+            ),
+            (
+                "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+                "d174ab98d277d9f5a5611c2c9f419d9f",
+            ),
+            (
+                "12345678901234567890123456789012345678901234567890123456789012345678901234567890",
+                "57edf4a22be3c955ac49da2e2107b67a",
+            ),
+        ];
+        for (input, want) in cases {
+            assert_eq!(hex(Algorithm::Md5, input.as_bytes()), want, "{input:?}");
+        }
+    }
+
+    /// FIPS 180-2 appendix examples ("abc" and the 448-bit message).
+    #[test]
+    fn sha_fips180_examples() {
+        let abc = b"abc";
+        let two = b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+        let cases: [(Algorithm, &[u8], &str); 8] = [
+            (
+                Algorithm::Sha1,
+                abc,
+                "a9993e364706816aba3e25717850c26c9cd0d89d",
+            ),
+            (
+                Algorithm::Sha1,
+                two,
+                "84983e441c3bd26ebaae4aa1f95129e5e54670f1",
+            ),
+            (
+                Algorithm::Sha224,
+                abc,
+                "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
+            ),
+            (
+                Algorithm::Sha256,
+                abc,
+                "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+            ),
+            (
+                Algorithm::Sha256,
+                two,
+                "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+            ),
+            (
+                Algorithm::Sha384,
+                abc,
+                "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+            ),
+            (
+                Algorithm::Sha512,
+                abc,
+                "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+            ),
+            (
+                Algorithm::Sha512,
+                b"",
+                "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e",
+            ),
+        ];
+        for (algo, input, want) in cases {
+            assert_eq!(hex(algo, input), want, "{algo:?} {input:?}");
+        }
+    }
+
+    /// One million 'a' (FIPS 180-2 third example), fed in odd pieces.
+    #[test]
+    fn sha_million_a_split() {
+        let data = vec![b'a'; 1_000_000];
+        let mut h = Hasher::new(Algorithm::Sha1);
+        for piece in data.chunks(7) {
+            h.update(piece);
+        }
+        assert_eq!(
+            h.finalize().to_hex(),
+            "34aa973cd4c4daa4f61eeb2bdbad27316534016f"
+        );
+        assert_eq!(
+            hex(Algorithm::Sha256, &data),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
+        );
+    }
+
+    /// Official BLAKE3 test vectors (input: bytes i % 251), first 32 bytes.
+    #[test]
+    fn blake3_official_vectors() {
+        let input = |n: usize| (0..n).map(|i| (i % 251) as u8).collect::<Vec<u8>>();
+        let cases: [(usize, &str); 3] = [
+            (
+                0,
+                "af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262",
+            ),
+            (
+                1,
+                "2d3adedff11b61f14c886e35afa036736dcd87a74d27b5c1510225d0f592e213",
+            ),
+            (
+                1023,
+                "10108970eeda3eb932baac1428c7a2163b0e924c9a9e25b35bba72b28f70bd11",
+            ),
+        ];
+        for (n, want) in cases {
+            assert_eq!(hex(Algorithm::Blake3, &input(n)), want, "len {n}");
+        }
+    }
+
+    #[test]
+    fn tags_and_tool_names_round_trip() {
+        for a in Algorithm::ALL {
+            assert_eq!(Algorithm::from_tag(a.tag().as_bytes()), Some(a));
+            assert_eq!(Algorithm::from_tool_name(a.tool_name()), Some(a));
+            assert_eq!(hash_bytes(a, b"x").as_bytes().len(), a.digest_len());
+        }
+        assert_eq!(Algorithm::from_tag(b"md5"), None);
+    }
+}

@@ -1,0 +1,246 @@
+//! The command line: clap definitions (whose doc comments are `--help` and
+//! the man page), and the multi-call logic that makes `md5sum`, `sha256sum`,
+//! `b3sum`, … symlinks act as those tools.
+
+use std::ffi::OsString;
+use std::num::NonZeroUsize;
+
+use clap::{CommandFactory, Parser, ValueEnum};
+
+use crate::algo::Algorithm;
+use crate::size::parse_size;
+
+/// How bytes travel from the file to the hash function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    /// A reader thread fills --readahead blocks from a bounded pool and hands them over a
+    /// channel to the hasher(s), which hash them --chunk bytes per update: reading overlaps
+    /// hashing, memory stays bounded.
+    Threaded,
+    /// The hashing thread reads exactly --chunk bytes per read call into one reused buffer,
+    /// then hashes it: read what you consume, one call at a time.
+    Sync,
+    /// std's BufReader and its bytes() iterator feed the hash one byte at a time: the naive
+    /// baseline, for comparison.
+    Bytewise,
+}
+
+const AFTER_HELP: &str = "\
+Reading modes: --chunk is the size of each read call in sync mode and of each hash update in
+threaded mode; --readahead is the size of each block the reader thread reads in threaded mode.
+Bytewise ignores both; sync ignores --readahead. SIZE is a number of bytes
+with an optional suffix K, M or G (powers of 1024): 16, 4K, 64K, 1M.
+
+Exit status: 0 if every file was hashed (or, with -c, read and matched); 1 if a file could not
+be read, a checksum did not match or a write failed; 2 for a usage error (1 when run as
+md5sum, sha1sum, … as GNU does).
+
+Run as md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum or b3sum (a symlink to
+fastsum), fastsum defaults to that algorithm and acts as that tool.";
+
+const EXAMPLES: &str = "\
+Examples:
+  fastsum big.iso                      MD5 of a file, as md5sum prints it
+  fastsum -a sha256 *.tar.gz > SUMS    SHA-256 checksums into a file
+  fastsum -a sha256 -c SUMS            verify them
+  find . -type f -print0 | xargs -0 fastsum -j4
+  cat big.iso | fastsum                hash standard input
+  fastsum -m sync --chunk 16 --stats big.iso      read 16 bytes per call and see the cost";
+
+/// Hash files, or check them, as md5sum / sha256sum / b3sum do, through a
+/// threaded read-ahead pipeline.
+#[derive(Parser, Debug, Clone)]
+#[command(
+    name = "fastsum",
+    version,
+    about = "Print or check MD5, SHA-1, SHA-2 and BLAKE3 checksums, fast",
+    after_help = AFTER_HELP,
+    after_long_help = format!("{AFTER_HELP}\n\n{EXAMPLES}"),
+    max_term_width = 100
+)]
+pub struct Args {
+    /// Files to hash (or, with -c, checksum files to read). With none, or `-`, read
+    /// standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<OsString>,
+
+    /// Hash algorithm.
+    #[arg(short = 'a', long, value_enum, value_name = "ALGO")]
+    pub algorithm: Option<Algorithm>,
+
+    /// Read in binary mode: mark names with `*` in the output.
+    #[arg(short, long, overrides_with = "text")]
+    pub binary: bool,
+
+    /// Read in text mode (the default; the same bytes are hashed).
+    #[arg(short, long, overrides_with = "binary")]
+    pub text: bool,
+
+    /// Read checksums from the FILEs and check them.
+    #[arg(short, long)]
+    pub check: bool,
+
+    /// Create a BSD-style checksum line: `MD5 (name) = hex`.
+    #[arg(long)]
+    pub tag: bool,
+
+    /// End each output line with NUL, not newline, and do not escape file names.
+    #[arg(short, long)]
+    pub zero: bool,
+
+    /// How bytes reach the hash function.
+    #[arg(short, long, value_enum, default_value_t = Mode::Threaded, value_name = "MODE")]
+    pub mode: Mode,
+
+    /// Bytes per hash update (threaded) or per read call (sync).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, allow_hyphen_values = true,
+          default_value = crate::read::DEFAULT_CHUNK_STR)]
+    pub chunk: usize,
+
+    /// Bytes per block read by the reader thread (threaded mode).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, allow_hyphen_values = true,
+          default_value = crate::read::DEFAULT_READAHEAD_STR)]
+    pub readahead: usize,
+
+    /// Number of --readahead blocks in the reader's pool (threaded mode): what may be in
+    /// flight between reader and hashers.
+    #[arg(long, value_name = "N", default_value = crate::read::DEFAULT_POOL_STR)]
+    pub pool: NonZeroUsize,
+
+    /// Hash up to N files at once [default: the number of cores]. Output stays in
+    /// argument order.
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<NonZeroUsize>,
+
+    /// Hash the files under directories given on the command line (sorted by name;
+    /// symbolic links met in the walk are not followed).
+    #[arg(short, long)]
+    pub recursive: bool,
+
+    /// Show progress on stderr even for short runs (only when stderr is a terminal).
+    #[arg(long, overrides_with = "no_progress")]
+    pub progress: bool,
+
+    /// Never show progress.
+    #[arg(long, overrides_with = "progress")]
+    pub no_progress: bool,
+
+    /// After the run, print bytes, time, throughput, read calls and pipeline waits on stderr.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// With -c: do not print OK for each verified file.
+    #[arg(long, overrides_with_all = ["status", "warn"])]
+    pub quiet: bool,
+
+    /// With -c: print nothing; the exit status tells.
+    #[arg(long, overrides_with_all = ["quiet", "warn"])]
+    pub status: bool,
+
+    /// With -c: warn about improperly formatted checksum lines.
+    #[arg(short, long, overrides_with_all = ["quiet", "status"])]
+    pub warn: bool,
+
+    /// With -c: exit non-zero for improperly formatted checksum lines.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// With -c: do not fail or report status for missing files.
+    #[arg(long)]
+    pub ignore_missing: bool,
+}
+
+/// The clap command, for the man page and completions.
+pub fn command() -> clap::Command {
+    Args::command()
+}
+
+/// Who we were invoked as: fastsum itself, or one of the tools it replaces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invocation {
+    /// Prefix of every message: the basename of argv[0] (`fastsum`, `md5sum`, …).
+    pub program: &'static str,
+    /// The algorithm the name implies, for a multi-call name.
+    pub default_algorithm: Option<Algorithm>,
+}
+
+impl Invocation {
+    /// Work out the invocation from argv[0].
+    pub fn from_argv0(argv0: Option<&OsString>) -> Invocation {
+        let base = argv0
+            .and_then(|a| std::path::Path::new(a).file_name())
+            .map(|b| b.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let default_algorithm = Algorithm::from_tool_name(&base);
+        let program = default_algorithm.map_or("fastsum", Algorithm::tool_name);
+        Invocation {
+            program,
+            default_algorithm,
+        }
+    }
+
+    /// Run as one of GNU's tools: then usage errors exit 1, as GNU does.
+    pub fn is_gnu_tool(&self) -> bool {
+        matches!(self.default_algorithm, Some(a) if a != Algorithm::Blake3)
+    }
+
+    /// The exit status of a usage error under this name.
+    pub fn usage_exit_code(&self) -> u8 {
+        if self.is_gnu_tool() { 1 } else { 2 }
+    }
+}
+
+/// Parse argv under the given invocation name.
+pub fn parse(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, clap::Error> {
+    let cmd = command().name(inv.program).bin_name(inv.program);
+    let matches = cmd.try_get_matches_from(argv)?;
+    <Args as clap::FromArgMatches>::from_arg_matches(&matches)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clap_definition_is_valid() {
+        command().debug_assert();
+    }
+
+    fn args(list: &[&str]) -> Result<Args, clap::Error> {
+        let inv = Invocation::from_argv0(None);
+        parse(&inv, list.iter().map(OsString::from).collect())
+    }
+
+    #[test]
+    fn sizes_parse_and_bad_ones_fail() {
+        let a = args(&["fastsum", "--chunk", "16", "--readahead", "1M", "f"]).unwrap();
+        assert_eq!((a.chunk, a.readahead), (16, 1 << 20));
+        for bad in ["0", "abc", "-5", "2G"] {
+            let e = args(&["fastsum", "--chunk", bad]).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{bad}");
+            assert!(e.to_string().contains("invalid size"), "{e}");
+        }
+        assert!(args(&["fastsum", "-j", "0"]).is_err());
+    }
+
+    #[test]
+    fn multicall_names() {
+        let inv = Invocation::from_argv0(Some(&OsString::from("/usr/bin/sha256sum")));
+        assert_eq!(inv.program, "sha256sum");
+        assert_eq!(inv.default_algorithm, Some(Algorithm::Sha256));
+        assert_eq!(inv.usage_exit_code(), 1);
+        let b3 = Invocation::from_argv0(Some(&OsString::from("b3sum")));
+        assert_eq!(b3.usage_exit_code(), 2);
+        let other = Invocation::from_argv0(Some(&OsString::from("./target/fastsum")));
+        assert_eq!(other.program, "fastsum");
+        assert_eq!(other.default_algorithm, None);
+    }
+
+    #[test]
+    fn last_of_quiet_status_warn_wins() {
+        let a = args(&["fastsum", "-c", "--status", "--warn"]).unwrap();
+        assert!(a.warn && !a.status);
+        let a = args(&["fastsum", "-c", "--warn", "--quiet"]).unwrap();
+        assert!(a.quiet && !a.warn);
+    }
+}

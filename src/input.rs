@@ -1,0 +1,106 @@
+//! What is hashed: a named file or standard input, and how an I/O error on
+//! it is worded (GNU's strerror text, without Rust's "(os error N)").
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+
+/// One thing to hash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Standard input, named `-`.
+    Stdin,
+    /// A file by path.
+    Path(PathBuf),
+}
+
+impl Input {
+    /// `-` is standard input, anything else a path.
+    pub fn from_arg(arg: OsString) -> Input {
+        if arg.as_bytes() == b"-" {
+            Input::Stdin
+        } else {
+            Input::Path(PathBuf::from(arg))
+        }
+    }
+
+    /// The name as printed in checksum lines: raw bytes, never lossy.
+    pub fn name(&self) -> &[u8] {
+        match self {
+            Input::Stdin => b"-",
+            Input::Path(p) => p.as_os_str().as_bytes(),
+        }
+    }
+
+    /// Open for reading.
+    pub fn open(&self) -> io::Result<Source> {
+        match self {
+            Input::Stdin => Ok(Source::Stdin(io::stdin())),
+            Input::Path(p) => File::open(p).map(Source::File),
+        }
+    }
+}
+
+/// An open input.
+#[derive(Debug)]
+pub enum Source {
+    /// Standard input.
+    Stdin(io::Stdin),
+    /// A file (regular or not: FIFOs, /proc files, devices are streamed to EOF).
+    File(File),
+}
+
+impl Read for Source {
+    #[inline]
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Source::Stdin(s) => s.read(buf),
+            Source::File(f) => f.read(buf),
+        }
+    }
+}
+
+/// An I/O error as GNU words it: `No such file or directory`, not
+/// `No such file or directory (os error 2)`.
+pub fn error_text(e: &io::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" (os error ") {
+        Some(i) if s.ends_with(')') => s[..i].to_string(),
+        _ => s,
+    }
+}
+
+/// Read into `buf`, retrying reads interrupted by a signal.
+#[inline]
+pub fn read_retry(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match r.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_text_strips_os_error() {
+        let e = io::Error::from_raw_os_error(libc::ENOENT);
+        assert_eq!(error_text(&e), "No such file or directory");
+        let e = io::Error::from_raw_os_error(libc::EISDIR);
+        assert_eq!(error_text(&e), "Is a directory");
+        let e = io::Error::other("custom");
+        assert_eq!(error_text(&e), "custom");
+    }
+
+    #[test]
+    fn dash_is_stdin() {
+        assert_eq!(Input::from_arg("-".into()), Input::Stdin);
+        assert_eq!(Input::from_arg("-x".into()).name(), b"-x");
+        assert_eq!(Input::Stdin.name(), b"-");
+    }
+}

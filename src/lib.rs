@@ -1,0 +1,86 @@
+//! fastsum: print or check MD5, SHA-1, SHA-2 and BLAKE3 checksums, as GNU
+//! coreutils' md5sum / sha*sum and b3sum do, through a threaded read-ahead
+//! pipeline.
+//!
+//! How a run flows, and where each step lives:
+//!
+//! ```text
+//! argv ─ cli (clap, multi-call name) ─ config (resolved Config)
+//!      ─ compute (hash mode) or check (-c): build Jobs, in output order
+//!      ─ read (the --mode: threaded pipeline, sync, bytewise; -j workers)
+//!      ─ algo (Hasher) → Digest
+//!      ─ output (GNU line format, escaping) → one buffered stdout
+//! report: messages on stderr, exit status; stats: --stats counters
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod algo;
+pub mod check;
+pub mod cli;
+pub mod compute;
+pub mod config;
+pub mod input;
+pub mod output;
+pub mod read;
+pub mod report;
+pub mod size;
+pub mod stats;
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::time::Instant;
+
+use crate::cli::Invocation;
+use crate::config::Config;
+use crate::report::{Exit, Reporter, is_broken_pipe};
+use crate::stats::Stats;
+
+/// Run fastsum with these arguments (argv[0] included) and return the exit
+/// status. Never panics on bad input; never calls `process::exit`.
+pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
+    let argv: Vec<OsString> = argv.into_iter().collect();
+    let inv = Invocation::from_argv0(argv.first());
+    let rep = Reporter::new(inv.program);
+    let args = match cli::parse(&inv, argv) {
+        Ok(args) => args,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                inv.usage_exit_code()
+            } else {
+                0
+            };
+            // help and version go to stdout, errors to stderr; ignore a closed pipe
+            let _ = e.print();
+            return if code == 0 {
+                Exit::Ok
+            } else {
+                Exit::Usage(code)
+            };
+        }
+    };
+    let cfg = match Config::from_args(args, &inv) {
+        Ok(cfg) => cfg,
+        Err(msg) => return rep.usage_error(&msg, inv.usage_exit_code()),
+    };
+    let stats = Stats::default();
+    let start = Instant::now();
+    let out = io::BufWriter::with_capacity(64 * 1024, report::Stdout::new());
+    let result = if cfg.check.is_some() {
+        check::run(&cfg, &rep, &stats, out)
+    } else {
+        compute::run(&cfg, &rep, &stats, out)
+    };
+    if cfg.stats {
+        let report = stats.report(rep.program(), start.elapsed(), cfg.is_threaded());
+        let _ = io::stderr().lock().write_all(report.as_bytes());
+    }
+    match result {
+        Ok(()) => rep.exit(),
+        Err(e) if is_broken_pipe(&e) => Exit::Ok,
+        Err(e) => {
+            rep.error(&format!("write error: {}", input::error_text(&e)));
+            Exit::Failure
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! What fastsum writes: checksum lines byte-for-byte as GNU coreutils writes
+//! them, and file names quoted in messages as GNU quotes them.
+
+/// How a checksum line is laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineFormat {
+    /// `<hex>  <name>` (text) or `<hex> *<name>` (`binary`), as md5sum.
+    Gnu {
+        /// `-b`: mark the name with `*`.
+        binary: bool,
+    },
+    /// `--tag`: `MD5 (<name>) = <hex>`, as BSD md5.
+    Tagged,
+}
+
+/// How a line ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Terminator {
+    /// `\n`, with GNU escaping of names that hold `\`, `\n` or `\r`.
+    Newline,
+    /// `-z`: NUL, and names are written raw.
+    Nul,
+}
+
+/// Does GNU escape this name? (It holds a backslash, a newline or a CR.)
+pub fn needs_escape(name: &[u8]) -> bool {
+    name.iter().any(|&b| matches!(b, b'\\' | b'\n' | b'\r'))
+}
+
+/// Append `name` with `\\`, `\n` and `\r` written as escapes.
+pub fn push_escaped(out: &mut Vec<u8>, name: &[u8]) {
+    for &b in name {
+        match b {
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            _ => out.push(b),
+        }
+    }
+}
+
+/// Append one checksum line for `name` to `out`, exactly as GNU writes it.
+///
+/// ```
+/// use fastsum::output::{format_line, LineFormat, Terminator};
+/// let mut out = Vec::new();
+/// format_line(&mut out, "MD5", "abc", b"a\\b", LineFormat::Gnu { binary: false }, Terminator::Newline);
+/// assert_eq!(out, b"\\abc  a\\\\b\n");
+/// ```
+pub fn format_line(
+    out: &mut Vec<u8>,
+    tag: &str,
+    hex: &str,
+    name: &[u8],
+    format: LineFormat,
+    term: Terminator,
+) {
+    let escape = term == Terminator::Newline && needs_escape(name);
+    if escape {
+        out.push(b'\\');
+    }
+    let push_name = |out: &mut Vec<u8>| {
+        if escape {
+            push_escaped(out, name)
+        } else {
+            out.extend_from_slice(name)
+        }
+    };
+    match format {
+        LineFormat::Gnu { binary } => {
+            out.extend_from_slice(hex.as_bytes());
+            out.extend_from_slice(if binary { b" *" } else { b"  " });
+            push_name(out);
+        }
+        LineFormat::Tagged => {
+            out.extend_from_slice(tag.as_bytes());
+            out.extend_from_slice(b" (");
+            push_name(out);
+            out.extend_from_slice(b") = ");
+            out.extend_from_slice(hex.as_bytes());
+        }
+    }
+    out.push(match term {
+        Terminator::Newline => b'\n',
+        Terminator::Nul => b'\0',
+    });
+}
+
+/// Quote a file name for a message on stderr, as GNU's `quotef` does in a
+/// UTF-8 locale: plain names stay bare; others are put in single quotes (or
+/// double quotes when that avoids escaping a `'`), and control or invalid
+/// bytes are written `$'\n'`, `$'\377'` outside the quotes.
+pub fn quote_name(name: &[u8]) -> String {
+    let text = String::from_utf8_lossy(name);
+    let valid = matches!(text, std::borrow::Cow::Borrowed(_));
+    let is_safe = |i: usize, c: char| {
+        c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                '%' | '+' | ',' | '-' | '.' | '/' | ']' | '_' | '{' | '}' | '@'
+            )
+            || (i > 0 && matches!(c, '#' | '~'))
+            || (!c.is_ascii() && !c.is_control())
+    };
+    if !name.is_empty() && valid && text.char_indices().all(|(i, c)| is_safe(i, c)) {
+        return text.into_owned();
+    }
+    let printable = |b: u8| (0x20..0x7f).contains(&b);
+    let all_printable = valid && text.chars().all(|c| !c.is_control());
+    if all_printable && name.contains(&b'\'') && !name.iter().any(|b| b"\"$`\\!".contains(b)) {
+        return format!("\"{text}\"");
+    }
+    let mut out = String::from("'");
+    let mut i = 0;
+    while i < name.len() {
+        let b = name[i];
+        if b == b'\'' {
+            out.push_str("'\\''");
+            i += 1;
+        } else if printable(b) {
+            out.push(b as char);
+            i += 1;
+        } else if b >= 0x80 {
+            // a valid multi-byte UTF-8 character prints as itself
+            let end = (i + 4).min(name.len());
+            let ch = (i + 1..=end).find_map(|j| {
+                std::str::from_utf8(&name[i..j])
+                    .ok()
+                    .and_then(|s| s.chars().next())
+            });
+            match ch {
+                Some(c) if !c.is_control() => {
+                    out.push(c);
+                    i += c.len_utf8();
+                }
+                _ => {
+                    out.push_str(&format!("'$'\\{b:03o}''"));
+                    i += 1;
+                }
+            }
+        } else {
+            let esc = match b {
+                7 => "\\a".to_string(),
+                8 => "\\b".to_string(),
+                9 => "\\t".to_string(),
+                10 => "\\n".to_string(),
+                11 => "\\v".to_string(),
+                12 => "\\f".to_string(),
+                13 => "\\r".to_string(),
+                _ => format!("\\{b:03o}"),
+            };
+            out.push_str(&format!("'$'{esc}''"));
+            i += 1;
+        }
+    }
+    out.push('\'');
+    // GNU drops the empty '' that an escape at the very end leaves behind
+    // (but keeps the one at the start: `''$'\n''foo'`)
+    if out.ends_with("'''") {
+        out.truncate(out.len() - 2);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(name: &[u8], format: LineFormat, term: Terminator) -> Vec<u8> {
+        let mut out = Vec::new();
+        format_line(&mut out, "MD5", "00ff", name, format, term);
+        out
+    }
+
+    #[test]
+    fn plain_binary_tagged_zero() {
+        let gnu = LineFormat::Gnu { binary: false };
+        assert_eq!(line(b"a b", gnu, Terminator::Newline), b"00ff  a b\n");
+        assert_eq!(
+            line(b"a", LineFormat::Gnu { binary: true }, Terminator::Newline),
+            b"00ff *a\n"
+        );
+        assert_eq!(
+            line(b"a", LineFormat::Tagged, Terminator::Newline),
+            b"MD5 (a) = 00ff\n"
+        );
+        assert_eq!(line(b"a\nb", gnu, Terminator::Nul), b"00ff  a\nb\0");
+    }
+
+    #[test]
+    fn escapes_backslash_newline_cr() {
+        let gnu = LineFormat::Gnu { binary: false };
+        assert_eq!(
+            line(b"a\\b\nc\rd", gnu, Terminator::Newline),
+            b"\\00ff  a\\\\b\\nc\\rd\n"
+        );
+        assert_eq!(
+            line(b"n\nl", LineFormat::Tagged, Terminator::Newline),
+            b"\\MD5 (n\\nl) = 00ff\n"
+        );
+    }
+
+    /// Each expectation below is what GNU md5sum 9.1 printed for that name.
+    #[test]
+    fn quotes_like_gnu() {
+        let cases: [(&[u8], &str); 20] = [
+            (b"\nfoo", "''$'\\n''foo'"),
+            (b"foo\n", "'foo'$'\\n'"),
+            (b"\xff", "''$'\\377'"),
+            (b"'", "\"'\""),
+            (b"nosuch", "nosuch"),
+            (b"no such", "'no such'"),
+            (b"no\nsuch", "'no'$'\\n''such'"),
+            (b"a?b", "'a?b'"),
+            (b"#a", "'#a'"),
+            (b"a#", "a#"),
+            (b"a{b}", "a{b}"),
+            (b"a:", "'a:'"),
+            (b"@", "@"),
+            (b"it's a", "\"it's a\""),
+            (b"it's$", "'it'\\''s$'"),
+            (b"a\tb", "'a'$'\\t''b'"),
+            (b"a\xffb", "'a'$'\\377''b'"),
+            (b"a\\b", "'a\\b'"),
+            ("é".as_bytes(), "é"),
+            (b"-x", "-x"),
+        ];
+        for (name, want) in cases {
+            assert_eq!(
+                quote_name(name),
+                want,
+                "{:?}",
+                String::from_utf8_lossy(name)
+            );
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! How bytes get from the inputs to the hash functions: the reading modes
+//! (`--mode`) and the scheduler that runs them over many inputs with `-j`
+//! workers while results come out in input order.
+//!
+//! Every mode is driven the same way: [`run`] takes an iterator of [`Job`]s
+//! (in the order results must be printed) and a sink that receives each
+//! job's outcome in that order, as soon as it and all earlier ones are done.
+//!
+//! * [`threaded`]: one reader thread reads every input, in order, into
+//!   blocks from a bounded pool and hands them to `jobs` hasher threads.
+//! * [`direct`]: `jobs` worker threads each open, read and hash whole inputs
+//!   themselves, either `sync` (one `--chunk` read per hash update) or
+//!   `bytewise` (`BufReader::bytes()`).
+
+pub mod direct;
+pub mod threaded;
+
+use std::collections::BTreeMap;
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crossbeam_channel::{Receiver, bounded};
+
+use crate::algo::{Algorithm, Digest};
+use crate::cli::Mode;
+use crate::input::Input;
+use crate::stats::Stats;
+
+/// Default `--chunk`: bytes per hash update (threaded) or per read (sync).
+pub const DEFAULT_CHUNK_STR: &str = "64K";
+/// Default `--readahead`: bytes per block read by the reader thread.
+pub const DEFAULT_READAHEAD_STR: &str = "256K";
+/// Default `--pool`: blocks in the reader's pool.
+pub const DEFAULT_POOL_STR: &str = "4";
+
+/// Everything that decides how inputs are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The reading mode.
+    pub mode: Mode,
+    /// `--chunk` in bytes (≥ 1).
+    pub chunk: usize,
+    /// `--readahead` in bytes (≥ 1).
+    pub readahead: usize,
+    /// `--pool`: blocks in the pool (≥ 1).
+    pub pool: usize,
+    /// `-j`: hashing threads (≥ 1).
+    pub jobs: usize,
+}
+
+impl Plan {
+    /// A plan for `mode` with the default sizes and one job.
+    pub fn new(mode: Mode) -> Plan {
+        let size = |s| crate::size::parse_size(s).unwrap_or(1 << 16);
+        Plan {
+            mode,
+            chunk: size(DEFAULT_CHUNK_STR),
+            readahead: size(DEFAULT_READAHEAD_STR),
+            pool: DEFAULT_POOL_STR.parse().unwrap_or(4),
+            jobs: 1,
+        }
+    }
+}
+
+/// One unit of work. `input: None` is a pass-through: it carries only its
+/// tag to the sink, in order (check mode uses it for lines it cannot check).
+#[derive(Debug)]
+pub struct Job<T> {
+    /// What to hash, if anything.
+    pub input: Option<Input>,
+    /// With which algorithm.
+    pub algo: Algorithm,
+    /// Caller data handed back with the outcome.
+    pub tag: T,
+}
+
+/// The outcome of a job: `None` for a pass-through, else the digest or the
+/// error that stopped the read (no digest is ever made from a partial read).
+pub type Outcome = Option<io::Result<Digest>>;
+
+/// A finished job on its way to the sink: (position, tag, outcome).
+type Done<T> = (usize, T, Outcome);
+
+/// How many finished jobs may wait for the printer.
+const RESULTS_CAP: usize = 64;
+
+/// Where outcomes go, in job order.
+pub trait Sink<T> {
+    /// Take the outcome of the next job.
+    fn put(&mut self, tag: T, outcome: Outcome) -> io::Result<()>;
+    /// Nothing is ready right now: a good moment to flush output, so lines
+    /// stream out while later inputs are still being hashed.
+    fn idle(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<T, F: FnMut(T, Outcome) -> io::Result<()>> Sink<T> for F {
+    fn put(&mut self, tag: T, outcome: Outcome) -> io::Result<()> {
+        self(tag, outcome)
+    }
+}
+
+/// Run every job with the reading mode of `plan`, and hand each outcome to
+/// `sink` in job order. Stops early (and returns the error) when `sink`
+/// fails, e.g. on a closed stdout.
+pub fn run<T, I, S>(plan: &Plan, stats: &Stats, jobs: I, sink: &mut S) -> io::Result<()>
+where
+    T: Send,
+    I: Iterator<Item = Job<T>> + Send,
+    S: Sink<T> + ?Sized,
+{
+    let cancel = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let (res_tx, res_rx) = bounded::<Done<T>>(RESULTS_CAP);
+        match plan.mode {
+            Mode::Threaded => threaded::spawn(s, plan, stats, &cancel, jobs, res_tx),
+            Mode::Sync | Mode::Bytewise => direct::spawn(s, plan, stats, &cancel, jobs, res_tx),
+        }
+        let result = deliver_in_order(res_rx, sink);
+        if result.is_err() {
+            cancel.store(true, Ordering::Relaxed);
+        }
+        result
+    })
+}
+
+/// Hand outcomes to `sink` in job order, each as soon as every earlier one
+/// has been handed over.
+fn deliver_in_order<T, S: Sink<T> + ?Sized>(rx: Receiver<Done<T>>, sink: &mut S) -> io::Result<()> {
+    let mut next = 0usize;
+    let mut waiting: BTreeMap<usize, (T, Outcome)> = BTreeMap::new();
+    loop {
+        let done = match rx.try_recv() {
+            Ok(done) => done,
+            Err(_) => {
+                sink.idle()?;
+                match rx.recv() {
+                    Ok(done) => done,
+                    Err(_) => return Ok(()),
+                }
+            }
+        };
+        let (idx, tag, outcome) = done;
+        if idx != next {
+            waiting.insert(idx, (tag, outcome));
+            continue;
+        }
+        sink.put(tag, outcome)?;
+        next += 1;
+        while let Some((tag, outcome)) = waiting.remove(&next) {
+            sink.put(tag, outcome)?;
+            next += 1;
+        }
+    }
+}
+
+/// Hash one input with the whole `plan` (a convenience for tests, benches
+/// and callers with a single input).
+pub fn hash_one(plan: &Plan, algo: Algorithm, input: Input) -> io::Result<Digest> {
+    let stats = Stats::default();
+    let mut out = None;
+    let job = Job {
+        input: Some(input),
+        algo,
+        tag: (),
+    };
+    run(plan, &stats, std::iter::once(job), &mut |(), o| {
+        out = o;
+        Ok(())
+    })?;
+    out.unwrap_or_else(|| Err(io::Error::other("no outcome")))
+}

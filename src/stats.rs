@@ -1,0 +1,100 @@
+//! `--stats`: counters shared by the reading threads, reported on stderr
+//! after the run so stdout stays byte-identical.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+
+/// Counters updated with relaxed atomics (they are only read at the end, or
+/// approximately by the progress display).
+#[derive(Debug, Default)]
+pub struct Stats {
+    bytes: AtomicU64,
+    files: AtomicU64,
+    read_calls: AtomicU64,
+    hasher_wait_ns: AtomicU64,
+    reader_wait_ns: AtomicU64,
+}
+
+impl Stats {
+    /// Count bytes fed to a hash.
+    pub fn add_bytes(&self, n: usize) {
+        self.bytes.fetch_add(n as u64, Relaxed);
+    }
+    /// Count one input hashed to the end.
+    pub fn add_file(&self) {
+        self.files.fetch_add(1, Relaxed);
+    }
+    /// Count one `read` system call.
+    pub fn add_read_call(&self) {
+        self.read_calls.fetch_add(1, Relaxed);
+    }
+    /// Time a hasher spent waiting for a block from the reader.
+    pub fn add_hasher_wait(&self, d: Duration) {
+        self.hasher_wait_ns.fetch_add(d.as_nanos() as u64, Relaxed);
+    }
+    /// Time the reader spent waiting for a free block from the pool.
+    pub fn add_reader_wait(&self, d: Duration) {
+        self.reader_wait_ns.fetch_add(d.as_nanos() as u64, Relaxed);
+    }
+    /// Bytes hashed so far.
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(Relaxed)
+    }
+    /// Read calls so far.
+    pub fn read_calls(&self) -> u64 {
+        self.read_calls.load(Relaxed)
+    }
+
+    /// The report printed by `--stats`, one `name: value` per line.
+    pub fn report(&self, program: &str, wall: Duration, threaded: bool) -> String {
+        let bytes = self.bytes();
+        let secs = wall.as_secs_f64();
+        let mib_s = if secs > 0.0 {
+            bytes as f64 / secs / (1024.0 * 1024.0)
+        } else {
+            0.0
+        };
+        let ms = |ns: &AtomicU64| ns.load(Relaxed) as f64 / 1e6;
+        let mut s = format!(
+            "{program}: stats: files hashed: {}\n\
+             {program}: stats: bytes hashed: {bytes}\n\
+             {program}: stats: wall time: {:.3} s\n\
+             {program}: stats: throughput: {mib_s:.1} MiB/s\n\
+             {program}: stats: read calls: {}\n",
+            self.files.load(Relaxed),
+            secs,
+            self.read_calls(),
+        );
+        if threaded {
+            s.push_str(&format!(
+                "{program}: stats: hasher waited for data: {:.1} ms\n\
+                 {program}: stats: reader waited for a free buffer: {:.1} ms\n",
+                ms(&self.hasher_wait_ns),
+                ms(&self.reader_wait_ns),
+            ));
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn report_has_every_counter() {
+        let s = Stats::default();
+        s.add_bytes(1 << 20);
+        s.add_read_call();
+        s.add_file();
+        s.add_hasher_wait(Duration::from_millis(3));
+        let r = s.report("fastsum", Duration::from_secs(1), true);
+        assert!(r.contains("bytes hashed: 1048576\n"), "{r}");
+        assert!(r.contains("throughput: 1.0 MiB/s\n"), "{r}");
+        assert!(r.contains("read calls: 1\n"), "{r}");
+        assert!(r.contains("hasher waited for data: 3.0 ms\n"), "{r}");
+        assert!(r.contains("reader waited for a free buffer"), "{r}");
+        let sync = s.report("fastsum", Duration::from_secs(1), false);
+        assert!(!sync.contains("hasher waited"), "{sync}");
+    }
+}

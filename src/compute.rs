@@ -9,6 +9,7 @@ use crate::output::{format_line, quote_name};
 use crate::read::{self, Job, Outcome, Sink};
 use crate::report::Reporter;
 use crate::stats::Stats;
+use crate::walk::{self, Entry};
 
 /// Prints each outcome as a checksum line, or an error on stderr.
 struct Printer<'a, W: Write> {
@@ -18,8 +19,15 @@ struct Printer<'a, W: Write> {
     line: Vec<u8>,
 }
 
-impl<W: Write> Sink<Input> for Printer<'_, W> {
-    fn put(&mut self, input: Input, outcome: Outcome) -> io::Result<()> {
+impl<W: Write> Sink<Entry> for Printer<'_, W> {
+    fn put(&mut self, entry: Entry, outcome: Outcome) -> io::Result<()> {
+        let input = match entry {
+            Entry::Input(input) => input,
+            Entry::Error(path, e) => {
+                self.report(&Input::Path(path), &e)?;
+                return Ok(());
+            }
+        };
         match outcome {
             Some(Ok(digest)) => {
                 self.line.clear();
@@ -33,13 +41,7 @@ impl<W: Write> Sink<Input> for Printer<'_, W> {
                 );
                 self.out.write_all(&self.line)
             }
-            Some(Err(e)) => {
-                // flush first, so stdout and stderr keep their relative order on a terminal
-                self.out.flush()?;
-                self.rep
-                    .error(&format!("{}: {}", quote_name(input.name()), error_text(&e)));
-                Ok(())
-            }
+            Some(Err(e)) => self.report(&input, &e),
             None => Ok(()),
         }
     }
@@ -49,13 +51,26 @@ impl<W: Write> Sink<Input> for Printer<'_, W> {
     }
 }
 
+impl<W: Write> Printer<'_, W> {
+    /// Report a failed input on stderr; the run goes on and will exit 1.
+    fn report(&mut self, input: &Input, e: &io::Error) -> io::Result<()> {
+        // flush first, so stdout and stderr keep their relative order on a terminal
+        self.out.flush()?;
+        self.rep
+            .error(&format!("{}: {}", quote_name(input.name()), error_text(e)));
+        Ok(())
+    }
+}
+
 /// Hash every input of `cfg` and print the lines to `out`.
 pub fn run(cfg: &Config, rep: &Reporter, stats: &Stats, out: impl Write) -> io::Result<()> {
-    let inputs = cfg.files.iter().cloned().map(Input::from_arg);
-    let jobs = inputs.map(|input| Job {
-        input: Some(input.clone()),
+    let jobs = walk::expand(cfg.files.clone(), cfg.recursive).map(|entry| Job {
+        input: match &entry {
+            Entry::Input(input) => Some(input.clone()),
+            Entry::Error(..) => None,
+        },
         algo: cfg.algorithm,
-        tag: input,
+        tag: entry,
     });
     let mut printer = Printer {
         cfg,

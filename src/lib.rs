@@ -22,10 +22,12 @@ pub mod compute;
 pub mod config;
 pub mod input;
 pub mod output;
+pub mod progress;
 pub mod read;
 pub mod report;
 pub mod size;
 pub mod stats;
+pub mod walk;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -66,11 +68,20 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     let stats = Stats::default();
     let start = Instant::now();
     let out = io::BufWriter::with_capacity(64 * 1024, report::Stdout::new());
-    let result = if cfg.check.is_some() {
-        check::run(&cfg, &rep, &stats, out)
-    } else {
-        compute::run(&cfg, &rep, &stats, out)
-    };
+    let result = std::thread::scope(|s| {
+        let total_of = cfg
+            .check
+            .is_none()
+            .then(|| (cfg.files.clone(), cfg.recursive));
+        let display = progress::start(s, cfg.progress, &stats, total_of);
+        let result = if cfg.check.is_some() {
+            check::run(&cfg, &rep, &stats, out)
+        } else {
+            compute::run(&cfg, &rep, &stats, out)
+        };
+        display.finish();
+        result
+    });
     if cfg.stats {
         let report = stats.report(rep.program(), start.elapsed(), cfg.is_threaded());
         let _ = io::stderr().lock().write_all(report.as_bytes());

@@ -137,7 +137,7 @@ impl Write for Stdout {
         if self.closed {
             return Err(io::Error::from_raw_os_error(libc::EBADF));
         }
-        self.inner.write(buf)
+        crate::progress::suspend(|| self.inner.write(buf))
     }
 
     fn flush(&mut self) -> io::Result<()> {

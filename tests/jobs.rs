@@ -1,0 +1,221 @@
+//! Many files: `-j` keeps argument order and streams, `-r` walks like
+//! `find DIR -type f | sort`, and the progress display stays off stderr
+//! when stderr is not a terminal.
+
+use std::os::unix::ffi::OsStrExt;
+use std::process::Command;
+
+use crate::util::{fastsum, gnu, random_bytes, write_file};
+
+/// Files of very different sizes, with a missing one between two big ones.
+fn mixed_tree() -> (tempfile::TempDir, Vec<String>) {
+    let t = tempfile::tempdir().unwrap();
+    let mut names = Vec::new();
+    let sizes = [3 << 20, 0, 1, 5 << 20, 17, 65_537, 2 << 20, 4096];
+    for (i, &size) in sizes.iter().enumerate() {
+        let name = format!("f{i}");
+        write_file(t.path(), &name, &random_bytes(size, i as u64));
+        names.push(name);
+        if i == 3 {
+            names.push("missing".to_string());
+        }
+    }
+    (t, names)
+}
+
+#[test]
+fn output_in_argument_order_for_every_jobs_and_mode() {
+    let (t, names) = mixed_tree();
+    let want = gnu("md5sum")
+        .current_dir(t.path())
+        .args(&names)
+        .output()
+        .unwrap();
+    assert_eq!(want.status.code(), Some(1));
+    for mode in ["threaded", "sync"] {
+        for jobs in ["1", "2", "8"] {
+            let got = fastsum()
+                .current_dir(t.path())
+                .args(["-m", mode, "-j", jobs, "--readahead", "64K", "--pool", "2"])
+                .args(&names)
+                .output()
+                .unwrap();
+            assert_eq!(got.stdout, want.stdout, "-m {mode} -j {jobs}");
+            assert_eq!(
+                String::from_utf8_lossy(&got.stderr),
+                String::from_utf8_lossy(&want.stderr).replace("md5sum:", "fastsum:"),
+                "-m {mode} -j {jobs}"
+            );
+            assert_eq!(got.status.code(), Some(1), "-m {mode} -j {jobs}");
+        }
+    }
+}
+
+#[test]
+fn many_small_files_same_for_every_jobs() {
+    let t = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (0..300).map(|i| format!("s{i:03}")).collect();
+    for (i, n) in names.iter().enumerate() {
+        write_file(t.path(), n, &random_bytes(i * 37 % 3000, i as u64));
+    }
+    let want = gnu("sha256sum")
+        .current_dir(t.path())
+        .args(&names)
+        .output()
+        .unwrap();
+    for jobs in ["1", "3", "16"] {
+        let got = fastsum()
+            .current_dir(t.path())
+            .args(["-a", "sha256", "-j", jobs])
+            .args(&names)
+            .output()
+            .unwrap();
+        assert_eq!(got.stdout, want.stdout, "-j {jobs}");
+        assert_eq!(got.status.code(), Some(0));
+    }
+}
+
+/// `-r` lists what `find DIR -type f | LC_ALL=C sort` lists (find sorts
+/// nothing, so the reference is sorted; fastsum's walk is sorted per
+/// directory, which gives the same order for these names), skipping a FIFO
+/// and a symlink loop, and hashing as md5sum does.
+#[test]
+fn recursive_matches_find_and_skips_fifo_and_links() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("tree");
+    std::fs::create_dir_all(d.join("a/deeper")).unwrap();
+    std::fs::create_dir_all(d.join("b")).unwrap();
+    for (i, f) in ["x", "a/y", "a/deeper/z", "b/w", "a/z y"]
+        .iter()
+        .enumerate()
+    {
+        write_file(&d, f, &random_bytes(i * 1000, i as u64));
+    }
+    std::os::unix::fs::symlink(&d, d.join("b/loop")).unwrap();
+    std::os::unix::fs::symlink(d.join("x"), d.join("b/xlink")).unwrap();
+    let status = Command::new("mkfifo")
+        .arg(d.join("a/fifo"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+
+    let find = Command::new("sh")
+        .current_dir(t.path())
+        .arg("-c")
+        .arg("find tree -type f | LC_ALL=C sort")
+        .output()
+        .unwrap();
+    let files: Vec<&[u8]> = find
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(files.len(), 5);
+    let mut md5 = gnu("md5sum");
+    md5.current_dir(t.path());
+    for f in &files {
+        md5.arg(std::ffi::OsStr::from_bytes(f));
+    }
+    let want = md5.output().unwrap();
+    for jobs in ["1", "4"] {
+        let got = fastsum()
+            .current_dir(t.path())
+            .args(["-r", "-j", jobs, "tree"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&got.stdout),
+            String::from_utf8_lossy(&want.stdout),
+            "-j {jobs}"
+        );
+        assert!(
+            got.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&got.stderr)
+        );
+        assert_eq!(got.status.code(), Some(0));
+    }
+    // without -r a directory is an error, as in md5sum
+    let got = fastsum()
+        .current_dir(t.path())
+        .arg("tree")
+        .output()
+        .unwrap();
+    assert_eq!(got.status.code(), Some(1));
+    assert_eq!(got.stderr, b"fastsum: tree: Is a directory\n");
+}
+
+#[test]
+fn recursive_reports_missing_and_goes_on() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("tree");
+    std::fs::create_dir_all(&d).unwrap();
+    write_file(&d, "a", b"a");
+    write_file(&d, "c", b"c");
+    let got = fastsum()
+        .current_dir(t.path())
+        .args(["-r", "tree", "nowhere", "tree/c"])
+        .output()
+        .unwrap();
+    let want_out = gnu("md5sum")
+        .current_dir(t.path())
+        .args(["tree/a", "tree/c", "tree/c"])
+        .output()
+        .unwrap();
+    assert_eq!(got.stdout, want_out.stdout);
+    assert_eq!(got.stderr, b"fastsum: nowhere: No such file or directory\n");
+    assert_eq!(got.status.code(), Some(1));
+}
+
+#[test]
+fn progress_never_on_redirected_stderr() {
+    let t = tempfile::tempdir().unwrap();
+    write_file(t.path(), "big", &random_bytes(4 << 20, 1));
+    for flag in ["--progress", "--no-progress"] {
+        let got = fastsum()
+            .current_dir(t.path())
+            .args([flag, "-m", "bytewise", "big"])
+            .output()
+            .unwrap();
+        assert!(got.stderr.is_empty(), "{flag}: {:?}", got.stderr);
+        let want = gnu("md5sum")
+            .current_dir(t.path())
+            .arg("big")
+            .output()
+            .unwrap();
+        assert_eq!(got.stdout, want.stdout);
+    }
+}
+
+/// On a terminal (a pty from `script`), `--progress` draws a bar on stderr
+/// and erases it at the end; the checksum line is still printed whole.
+#[test]
+fn progress_on_a_terminal_is_drawn_and_erased() {
+    if !crate::util::cmd_exists("script") {
+        eprintln!("skipped: no `script` to make a pty");
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    write_file(t.path(), "big", &random_bytes(8 << 20, 2));
+    let bin = assert_cmd::cargo::cargo_bin("fastsum");
+    let cmd = format!("{} --progress -m bytewise big", bin.display());
+    let got = Command::new("script")
+        .current_dir(t.path())
+        .args(["-qec", &cmd, "/dev/null"])
+        .output()
+        .unwrap();
+    let screen = String::from_utf8_lossy(&got.stdout);
+    let want = gnu("md5sum")
+        .current_dir(t.path())
+        .arg("big")
+        .output()
+        .unwrap();
+    let line = String::from_utf8_lossy(&want.stdout).trim_end().to_string();
+    assert!(screen.contains(&line), "{screen:?}");
+    assert!(screen.contains("B/s"), "no progress drawn: {screen:?}");
+    assert!(
+        screen.trim_end().ends_with("\x1b[2K") || screen.trim_end().ends_with(&line),
+        "progress line left on the terminal: {screen:?}"
+    );
+    assert_eq!(got.status.code(), Some(0));
+}

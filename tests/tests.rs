@@ -1,6 +1,9 @@
 //! The integration tests: one binary, themed modules (as ripgrep does), so
 //! the suite links once.
 
+// Tests may unwrap: a failure is a test failure.
+#![allow(clippy::unwrap_used)]
+
 mod util;
 
 mod cli;

@@ -52,6 +52,17 @@ pub enum Source {
     File(File),
 }
 
+impl Source {
+    /// The size stat reports for a regular file: a hint for planning reads,
+    /// never trusted for correctness (files grow and shrink while read).
+    pub fn size_hint(&self) -> Option<u64> {
+        match self {
+            Source::File(f) => f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len()),
+            Source::Stdin(_) => None,
+        }
+    }
+}
+
 impl Read for Source {
     #[inline]
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {

@@ -19,7 +19,9 @@ use std::collections::BTreeMap;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crossbeam_channel::{Receiver, bounded};
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
 
 use crate::algo::{Algorithm, Digest};
 use crate::cli::Mode;
@@ -84,6 +86,11 @@ type Done<T> = (usize, T, Outcome);
 /// How many finished jobs may wait for the printer.
 const RESULTS_CAP: usize = 64;
 
+/// How long the printer waits for the next outcome before it calls
+/// `Sink::idle` (flushes): lines reach a pipe within this delay, yet a run
+/// over many small files still writes its output in large batches.
+const IDLE_AFTER: Duration = Duration::from_millis(20);
+
 /// Where outcomes go, in job order.
 pub trait Sink<T> {
     /// Take the outcome of the next job.
@@ -131,9 +138,10 @@ fn deliver_in_order<T, S: Sink<T> + ?Sized>(rx: Receiver<Done<T>>, sink: &mut S)
     let mut next = 0usize;
     let mut waiting: BTreeMap<usize, (T, Outcome)> = BTreeMap::new();
     loop {
-        let done = match rx.try_recv() {
+        let done = match rx.recv_timeout(IDLE_AFTER) {
             Ok(done) => done,
-            Err(_) => {
+            Err(RecvTimeoutError::Disconnected) => return Ok(()),
+            Err(RecvTimeoutError::Timeout) => {
                 sink.idle()?;
                 match rx.recv() {
                     Ok(done) => done,

@@ -2,23 +2,35 @@
 //!
 //! ```text
 //!              free blocks (bounded pool of --pool blocks of --readahead bytes)
-//!        ┌──────────────────────────────────────────────────────────────┐
-//!        v                                                              │
-//!  reader thread ──(job + its block channel)──> hasher 1..=N ──(block)──┘
-//!  (inputs in order)                            (--chunk bytes per update)
+//!        ┌───────────────────────────────────────────────────────────────┐
+//!        v                                                               │
+//!  reader thread ──(batch of small inputs | stream of one big input)──> hasher 1..=N
+//!  (inputs in order)                                       (--chunk bytes per update)
 //! ```
 //!
 //! One reader thread reads every input in order, so a disk sees a single
-//! sequential reader whatever `-j` is. For each input it sends a job to the
-//! hashers, then fills blocks taken from the pool and sends them down that
-//! job's channel; the hasher that took the job feeds each block to the hash
-//! `--chunk` bytes per update and returns the block to the pool. Blocks are
-//! allocated once, when the pool is made, and recycled: memory in flight
-//! never exceeds `pool × readahead`, and nothing is allocated per block.
+//! sequential reader whatever `-j` is. It fills blocks taken from a pool
+//! allocated once (`--pool` blocks of `--readahead` bytes) and hands them to
+//! the hasher threads over bounded crossbeam channels; a hasher feeds each
+//! block to the hash `--chunk` bytes per update and returns the block to the
+//! pool. Memory in flight never exceeds `pool × readahead`, and nothing is
+//! allocated per block.
+//!
+//! Two shapes of work, so that both one huge file and 100,000 tiny ones go
+//! fast:
+//! * small inputs are packed one after another into the same block, and the
+//!   block goes to a hasher as one *batch* (one hand-over for many files:
+//!   handing each tiny file over on its own costs a thread wake-up per file,
+//!   and a 256 KiB block per 30-byte file would drain the pool);
+//! * an input that does not fit in what is left of a block is *streamed*:
+//!   its job goes to a hasher with a channel of its own, and its blocks
+//!   follow on that channel as the reader fills them.
+//!
 //! An I/O error travels in-band, in place of the rest of the input, so the
-//! hasher reports it and makes no digest.
+//! hasher reports it and makes no digest from a partial read.
 
 use std::io::{self, Read};
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::Scope;
 use std::time::Instant;
@@ -30,22 +42,39 @@ use crate::algo::{Algorithm, Digest, Hasher};
 use crate::input::read_retry;
 use crate::stats::Stats;
 
-/// What travels down one input's block channel.
+/// The most inputs packed into one batch: bounds the latency of a line and
+/// keeps both hashers busy when a tree is all tiny files.
+const MAX_BATCH: usize = 64;
+
+/// What travels down a streamed input's block channel.
 enum Block {
     /// A pool buffer whose first `n` bytes are data.
     Data(Vec<u8>, usize),
     /// The input ended cleanly.
     End,
-    /// The input failed (open or read); no digest must be made.
+    /// The input failed; no digest must be made.
     Err(io::Error),
 }
 
-/// One input handed to a hasher: its place, algorithm, tag and blocks.
-struct Work<T> {
+/// One whole input inside a batch block.
+struct Packed<T> {
     idx: usize,
     algo: Algorithm,
     tag: T,
-    blocks: Receiver<Block>,
+    range: Range<usize>,
+}
+
+/// What a hasher is handed.
+enum Work<T> {
+    /// Whole small inputs packed in one pool block.
+    Batch(Vec<u8>, Vec<Packed<T>>),
+    /// One input whose blocks follow on its own channel.
+    Stream {
+        idx: usize,
+        algo: Algorithm,
+        tag: T,
+        blocks: Receiver<Block>,
+    },
 }
 
 /// The reader's side of the pool: it takes free blocks from here, and keeps
@@ -83,9 +112,30 @@ impl Pool {
     }
 }
 
-/// Read `src` to its end into pool blocks sent down `blocks`, then `End`, or
-/// `Err` in place of the rest on a read error. Returns false when the run is
-/// being torn down (no hasher left, or cancelled).
+/// Fill `buf` from `src` as far as it goes: the number of bytes read, and
+/// whether the input ended (a read returned 0) before the buffer was full.
+fn fill(src: &mut impl Read, buf: &mut [u8], stats: &Stats) -> io::Result<(usize, bool)> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        let n = read_retry(src, &mut buf[filled..])?;
+        stats.add_read_call();
+        if n == 0 {
+            return Ok((filled, true));
+        }
+        filled += n;
+    }
+    Ok((filled, false))
+}
+
+/// A block channel: room for every block of the pool plus the final
+/// message, so the reader never blocks on it.
+fn block_channel(plan: &Plan) -> (Sender<Block>, Receiver<Block>) {
+    bounded(plan.pool + 1)
+}
+
+/// Read the rest of `src` into pool blocks sent down `blocks`, then `End`,
+/// or `Err` in place of the rest on a read error. Returns false when the run
+/// is being torn down (no hasher left, or cancelled).
 fn pump(
     mut src: impl Read,
     pool: &mut Pool,
@@ -100,40 +150,172 @@ fn pump(
         let Some(mut buf) = pool.take(stats) else {
             return false;
         };
-        let mut filled = 0;
-        let mut failure = None;
-        while filled < buf.len() {
-            match read_retry(&mut src, &mut buf[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(e) => {
-                    failure = Some(e);
-                    break;
-                }
+        let (n, at_end) = match fill(&mut src, &mut buf, stats) {
+            Ok(r) => r,
+            Err(e) => {
+                pool.spare = Some(buf);
+                return blocks.send(Block::Err(e)).is_ok();
             }
-            stats.add_read_call();
-        }
-        if let Some(e) = failure {
-            pool.spare = Some(buf);
-            return blocks.send(Block::Err(e)).is_ok();
-        }
-        let at_end = filled < buf.len();
-        if filled > 0 {
-            if blocks.send(Block::Data(buf, filled)).is_err() {
+        };
+        if n > 0 {
+            if blocks.send(Block::Data(buf, n)).is_err() {
                 return false;
             }
         } else {
             pool.spare = Some(buf);
         }
         if at_end {
-            stats.add_read_call(); // the read that returned 0
             return blocks.send(Block::End).is_ok();
         }
     }
 }
 
-/// Hash the blocks of one input, `chunk` bytes per update, returning each
-/// block to the pool. `None` when the reader went away mid-input (teardown).
+/// The reader thread's state: the pool, the batch being packed, and where
+/// work and results go.
+struct Reader<'a, T> {
+    plan: &'a Plan,
+    stats: &'a Stats,
+    cancel: &'a AtomicBool,
+    pool: Pool,
+    work: Sender<Work<T>>,
+    results: Sender<Done<T>>,
+    /// The block being packed, how far it is filled, and what is in it.
+    batch: Option<(Vec<u8>, usize)>,
+    packed: Vec<Packed<T>>,
+}
+
+impl<T> Reader<'_, T> {
+    /// Hand the batch being packed to a hasher (or give its block back to
+    /// the pool if it holds nothing). False when the hashers are gone.
+    fn flush(&mut self) -> bool {
+        let Some((buf, _)) = self.batch.take() else {
+            return true;
+        };
+        if self.packed.is_empty() {
+            self.pool.spare = Some(buf);
+            return true;
+        }
+        let items = std::mem::replace(&mut self.packed, Vec::with_capacity(MAX_BATCH));
+        self.work.send(Work::Batch(buf, items)).is_ok()
+    }
+
+    /// Report a failed input straight to the printer (it keeps the order).
+    fn fail(&self, idx: usize, tag: T, e: io::Error) -> bool {
+        self.results.send((idx, tag, Some(Err(e)))).is_ok()
+    }
+
+    /// Read one input: packed into the current batch if it fits, else
+    /// streamed. False when the run is being torn down.
+    fn read(
+        &mut self,
+        idx: usize,
+        algo: Algorithm,
+        tag: T,
+        src: io::Result<impl Read>,
+        size_hint: Option<u64>,
+    ) -> bool {
+        let mut src = match src {
+            Ok(src) => src,
+            Err(e) => return self.fail(idx, tag, e),
+        };
+        // An input known not to fit in what is left of the batch block starts
+        // a block of its own (a size hint only steers: the reads decide).
+        if let Some((_, start)) = &self.batch
+            && size_hint.is_some_and(|h| h >= (self.plan.readahead - start) as u64)
+            && !self.flush()
+        {
+            return false;
+        }
+        if self.batch.is_none() {
+            let Some(buf) = self.pool.take(self.stats) else {
+                return false;
+            };
+            self.batch = Some((buf, 0));
+        }
+        let Some((buf, start)) = self.batch.as_mut() else {
+            return false;
+        };
+        let start = *start;
+        match fill(&mut src, &mut buf[start..], self.stats) {
+            Err(e) => self.fail(idx, tag, e),
+            Ok((n, true)) => {
+                // the whole input fits: pack it
+                let end = start + n;
+                self.batch = self.batch.take().map(|(b, _)| (b, end));
+                self.packed.push(Packed {
+                    idx,
+                    algo,
+                    tag,
+                    range: start..end,
+                });
+                // a 1-block pool cannot pack: the next input would need a second block
+                if end == self.plan.readahead
+                    || self.packed.len() >= MAX_BATCH
+                    || self.plan.pool < 2
+                {
+                    return self.flush();
+                }
+                true
+            }
+            Ok((n, false)) => self.stream(idx, algo, tag, src, start, n),
+        }
+    }
+
+    /// The input did not fit in the batch block (its first `n` bytes are at
+    /// `start`): send it as a stream, its first block being either the whole
+    /// batch block (nothing else was packed) or a copy of those bytes.
+    fn stream(
+        &mut self,
+        idx: usize,
+        algo: Algorithm,
+        tag: T,
+        src: impl Read,
+        start: usize,
+        n: usize,
+    ) -> bool {
+        let first = if start == 0 {
+            self.batch.take().map(|(b, _)| b)
+        } else {
+            let Some(mut fresh) = self.pool.take(self.stats) else {
+                return false;
+            };
+            if let Some((b, _)) = self.batch.as_mut() {
+                fresh[..n].copy_from_slice(&b[start..start + n]);
+                self.batch = self.batch.take().map(|(b, _)| (b, start));
+            }
+            if !self.flush() {
+                return false;
+            }
+            Some(fresh)
+        };
+        let Some(first) = first else {
+            return false;
+        };
+        let (btx, brx) = block_channel(self.plan);
+        let job = Work::Stream {
+            idx,
+            algo,
+            tag,
+            blocks: brx,
+        };
+        // the block channel is new and has room for the whole pool: no send blocks
+        self.work.send(job).is_ok()
+            && btx.send(Block::Data(first, n)).is_ok()
+            && pump(src, &mut self.pool, &btx, self.stats, self.cancel)
+    }
+}
+
+/// Feed `data` to `hasher`, `chunk` bytes per update.
+#[inline]
+fn hash_block(hasher: &mut Hasher, data: &[u8], chunk: usize, stats: &Stats) {
+    for piece in data.chunks(chunk) {
+        hasher.update(piece);
+    }
+    stats.add_bytes(data.len());
+}
+
+/// Hash a streamed input's blocks, returning each to the pool. `None` when
+/// the reader went away mid-input (teardown).
 fn consume(
     algo: Algorithm,
     blocks: &Receiver<Block>,
@@ -148,10 +330,7 @@ fn consume(
         stats.add_hasher_wait(t.elapsed());
         match msg {
             Block::Data(buf, n) => {
-                for piece in buf[..n].chunks(chunk) {
-                    hasher.update(piece);
-                }
-                stats.add_bytes(n);
+                hash_block(&mut hasher, &buf[..n], chunk, stats);
                 // never blocks: the free channel has room for the whole pool
                 let _ = free.send(buf);
             }
@@ -164,10 +343,46 @@ fn consume(
     }
 }
 
-/// A block channel: room for every block of the pool plus the final
-/// message, so the reader never blocks on it.
-fn block_channel(plan: &Plan) -> (Sender<Block>, Receiver<Block>) {
-    bounded(plan.pool + 1)
+/// A hasher thread: take work until there is none, send each outcome on.
+fn hasher_loop<T>(
+    work: Receiver<Work<T>>,
+    plan: &Plan,
+    free: Sender<Vec<u8>>,
+    results: Sender<Done<T>>,
+    stats: &Stats,
+) {
+    for w in work {
+        match w {
+            Work::Batch(buf, items) => {
+                let mut done = Vec::with_capacity(items.len());
+                for it in items {
+                    let mut hasher = Hasher::new(it.algo);
+                    hash_block(&mut hasher, &buf[it.range], plan.chunk, stats);
+                    stats.add_file();
+                    done.push((it.idx, it.tag, Some(Ok(hasher.finalize()))));
+                }
+                let _ = free.send(buf);
+                for d in done {
+                    if results.send(d).is_err() {
+                        return;
+                    }
+                }
+            }
+            Work::Stream {
+                idx,
+                algo,
+                tag,
+                blocks,
+            } => {
+                let Some(r) = consume(algo, &blocks, plan.chunk, &free, stats) else {
+                    return;
+                };
+                if results.send((idx, tag, Some(r))).is_err() {
+                    return;
+                }
+            }
+        }
+    }
 }
 
 /// Start the reader and the `plan.jobs` hashers for a run.
@@ -182,72 +397,78 @@ pub(super) fn spawn<'scope, 'env, T, I>(
     T: Send + 'scope,
     I: Iterator<Item = Job<T>> + Send + 'scope,
 {
-    let (mut pool, free_tx) = make_pool(plan);
+    let (pool, free_tx) = make_pool(plan);
     let (work_tx, work_rx) = bounded::<Work<T>>(plan.jobs);
     for _ in 0..plan.jobs {
-        let work_rx = work_rx.clone();
-        let free_tx = free_tx.clone();
-        let res_tx = res_tx.clone();
-        s.spawn(move || {
-            for w in work_rx {
-                let Some(r) = consume(w.algo, &w.blocks, plan.chunk, &free_tx, stats) else {
-                    return;
-                };
-                if res_tx.send((w.idx, w.tag, Some(r))).is_err() {
-                    return;
-                }
-            }
-        });
+        let (work_rx, free_tx, res_tx) = (work_rx.clone(), free_tx.clone(), res_tx.clone());
+        s.spawn(move || hasher_loop(work_rx, plan, free_tx, res_tx, stats));
     }
     drop(free_tx);
     s.spawn(move || {
+        let mut reader = Reader {
+            plan,
+            stats,
+            cancel,
+            pool,
+            work: work_tx,
+            results: res_tx,
+            batch: None,
+            packed: Vec::with_capacity(MAX_BATCH),
+        };
         for (idx, job) in jobs.enumerate() {
-            let Some(input) = job.input else {
-                if res_tx.send((idx, job.tag, None)).is_err() {
-                    return;
-                }
-                continue;
-            };
-            let (btx, brx) = block_channel(plan);
-            let work = Work {
-                idx,
-                algo: job.algo,
-                tag: job.tag,
-                blocks: brx,
-            };
-            if work_tx.send(work).is_err() {
+            if cancel.load(Ordering::Relaxed) {
                 return;
             }
-            let going_on = match input.open() {
-                Ok(src) => pump(src, &mut pool, &btx, stats, cancel),
-                Err(e) => btx.send(Block::Err(e)).is_ok(),
+            let going_on = match job.input {
+                None => reader.results.send((idx, job.tag, None)).is_ok(),
+                Some(input) => {
+                    let src = input.open();
+                    let hint = src.as_ref().ok().and_then(|s| s.size_hint());
+                    reader.read(idx, job.algo, job.tag, src, hint)
+                }
             };
             if !going_on {
                 return;
             }
         }
+        reader.flush();
     });
 }
 
-/// Hash any reader through the pipeline (one reader thread, one hasher).
-/// This is the same `pump`/`consume` pair a run uses, for callers and tests
-/// that hold a reader rather than a named input.
+/// Hash any reader through the pipeline (one reader thread, one hasher):
+/// the same reader and hasher code a run uses, for callers and tests that
+/// hold a reader rather than a named input.
 pub fn hash_reader<R: Read + Send>(
     plan: &Plan,
     stats: &Stats,
     algo: Algorithm,
     src: R,
 ) -> io::Result<Digest> {
+    let one = Plan { jobs: 1, ..*plan };
     let cancel = AtomicBool::new(false);
-    let (mut pool, free_tx) = make_pool(plan);
-    let (btx, brx) = block_channel(plan);
+    let (pool, free_tx) = make_pool(&one);
+    let (work_tx, work_rx) = bounded(1);
+    let (res_tx, res_rx) = bounded(1);
     std::thread::scope(|s| {
-        s.spawn(|| {
-            pump(src, &mut pool, &btx, stats, &cancel);
-            drop(btx);
-        });
-        consume(algo, &brx, plan.chunk, &free_tx, stats)
-            .unwrap_or_else(|| Err(io::Error::other("reader thread stopped")))
+        let res = res_tx.clone();
+        s.spawn(|| hasher_loop(work_rx, &one, free_tx, res, stats));
+        let mut reader = Reader {
+            plan: &one,
+            stats,
+            cancel: &cancel,
+            pool,
+            work: work_tx,
+            results: res_tx,
+            batch: None,
+            packed: Vec::new(),
+        };
+        reader.read(0, algo, (), Ok(src), None);
+        reader.flush();
+        drop(reader);
+        match res_rx.recv() {
+            Ok((_, (), Some(r))) => r,
+            _ => Err(io::Error::other("the pipeline stopped")),
+        }
     })
 }
 
@@ -256,6 +477,7 @@ mod tests {
     use super::*;
     use crate::algo::hash_bytes;
     use crate::cli::Mode;
+    use crate::read::Outcome;
 
     /// A reader that returns at most `step` bytes per call, an `Interrupted`
     /// error every third call, and optionally fails after `fail_at` bytes.
@@ -365,5 +587,78 @@ mod tests {
         ptrs.sort();
         ptrs.dedup();
         assert_eq!(ptrs.len(), 3);
+    }
+
+    /// Many small inputs packed into batches, big ones streamed, FIFOs (no
+    /// size hint: the reader must spill a half-packed input into a block of
+    /// its own) and a missing file in between: every digest right, in order.
+    #[test]
+    fn batches_streams_and_spills_keep_order() {
+        use crate::input::Input;
+        use crate::read::{Job, run};
+        let dir = tempfile::tempdir().unwrap();
+        let sizes = [
+            0usize, 10, 100, 5000, 3, 70_000, 1, 2, 4095, 4096, 4097, 9, 300,
+        ];
+        let mut inputs = Vec::new();
+        let mut want = Vec::new();
+        for (i, &n) in sizes.iter().enumerate() {
+            let data: Vec<u8> = (0..n).map(|j| (i * 7 + j * 13) as u8).collect();
+            let path = dir.path().join(format!("f{i}"));
+            std::fs::write(&path, &data).unwrap();
+            inputs.push(Some(Input::Path(path)));
+            want.push(Some(hash_bytes(Algorithm::Sha1, &data)));
+            if i == 4 {
+                inputs.push(Some(Input::Path(dir.path().join("missing"))));
+                want.push(None);
+            }
+        }
+        // two FIFOs of 5000 bytes each, after small files: they overflow the block
+        let fifo_data: Vec<u8> = (0..5000).map(|j| (j * 5) as u8).collect();
+        for k in 0..2 {
+            let path = dir.path().join(format!("fifo{k}"));
+            let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+            // SAFETY: a valid NUL-terminated path.
+            assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+            inputs.insert(3 + k, Some(Input::Path(path)));
+            want.insert(3 + k, Some(hash_bytes(Algorithm::Sha1, &fifo_data)));
+        }
+        for (pool, jobs) in [(1, 1), (2, 1), (2, 3), (5, 2)] {
+            let writers: Vec<_> = (0..2)
+                .map(|k| {
+                    let path = dir.path().join(format!("fifo{k}"));
+                    let data = fifo_data.clone();
+                    std::thread::spawn(move || std::fs::write(path, data).unwrap())
+                })
+                .collect();
+            let p = Plan {
+                pool,
+                jobs,
+                ..plan(7, 4096, pool)
+            };
+            let jobs_iter = inputs.iter().enumerate().map(|(i, input)| Job {
+                input: input.clone(),
+                algo: Algorithm::Sha1,
+                tag: i,
+            });
+            let mut got = Vec::new();
+            run(
+                &p,
+                &Stats::default(),
+                jobs_iter,
+                &mut |i: usize, o: Outcome| {
+                    got.push((i, o.and_then(|r| r.ok())));
+                    Ok(())
+                },
+            )
+            .unwrap();
+            for w in writers {
+                w.join().unwrap();
+            }
+            let order: Vec<usize> = got.iter().map(|(i, _)| *i).collect();
+            assert_eq!(order, (0..inputs.len()).collect::<Vec<_>>(), "pool {pool}");
+            let digests: Vec<_> = got.into_iter().map(|(_, d)| d).collect();
+            assert_eq!(digests, want, "pool {pool} jobs {jobs}");
+        }
     }
 }

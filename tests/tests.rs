@@ -3,4 +3,5 @@
 
 mod util;
 
+mod check;
 mod cli;

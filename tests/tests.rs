@@ -6,5 +6,6 @@
 
 mod util;
 
+mod check;
 mod cli;
 mod jobs;

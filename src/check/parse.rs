@@ -1,0 +1,447 @@
+//! The syntax of checksum lines, as GNU coreutils 9.1 reads them: a pure
+//! parser over bytes (never `String`: a check file may hold any byte), kept
+//! apart from the I/O so it can be tested and fuzzed on its own.
+//!
+//! Accepted shapes (after optional leading blanks and an optional `\` that
+//! marks an escaped name):
+//!
+//! * standard: `<hex>  <name>` or `<hex> *<name>` (the blank after the hex
+//!   may be a tab);
+//! * "BSD reversed": `<hex> <name>` (a single blank, then a name that does
+//!   not start with a blank or `*`, or is one byte long);
+//! * tagged: `ALGO (<name>) = <hex>` as `--tag` writes it, and the OpenSSL
+//!   `ALGO(<name>)= <hex>`; blanks around `=` are optional.
+//!
+//! GNU handles the line as a C string in places, and that shows: a name is
+//! cut at its first NUL byte (unless escaped, where a NUL is an error), and
+//! a tagged line's hex ends at a NUL. Both are copied here.
+
+use crate::algo::Algorithm;
+
+/// A line GNU calls "improperly formatted".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Improper;
+
+/// Which of GNU's line shapes a line has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// `ALGO (name) = hex` or `ALGO(name)= hex`.
+    Tagged,
+    /// `hex  name` or `hex *name`.
+    Standard,
+    /// `hex name` (BSD `md5 -r`).
+    Reversed,
+}
+
+/// The digest a line expects, decoded from its hex.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Expected {
+    bytes: [u8; 64],
+    len: u8,
+}
+
+impl Expected {
+    /// Decode `hex` (upper or lower case); `None` unless it is exactly the
+    /// hex of an `algo` digest.
+    pub fn from_hex(hex: &[u8], algo: Algorithm) -> Option<Expected> {
+        let len = algo.digest_len();
+        if hex.len() != 2 * len {
+            return None;
+        }
+        let mut bytes = [0u8; 64];
+        for (out, pair) in bytes.iter_mut().zip(hex.chunks_exact(2)) {
+            *out = (hex_value(pair[0])? << 4) | hex_value(pair[1])?;
+        }
+        Some(Expected {
+            bytes,
+            // digest_len() is at most 64
+            len: len as u8,
+        })
+    }
+
+    /// The digest bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+}
+
+impl std::fmt::Debug for Expected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Expected(")?;
+        for b in self.as_bytes() {
+            write!(f, "{b:02x}")?;
+        }
+        write!(f, ")")
+    }
+}
+
+fn hex_value(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// A well-formed checksum line. The file name is kept as written, because
+/// which bytes make the name of an untagged line depends on the lines before
+/// it (see [`CheckLine::file_name`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckLine<'a> {
+    /// The algorithm: the tag's, or the default for untagged lines.
+    pub algo: Algorithm,
+    /// The digest the file must have.
+    pub expected: Expected,
+    /// The line's shape.
+    pub form: Form,
+    /// Whether the line started with `\` (an escaped name).
+    pub escaped: bool,
+    /// The name as written; for [`Form::Standard`] it still starts with the
+    /// ` ` or `*` mode marker.
+    written: &'a [u8],
+}
+
+impl CheckLine<'_> {
+    /// The file to check. `reversed` tells whether earlier lines settled on
+    /// the BSD-reversed shape: GNU then reads a standard-looking line's mode
+    /// marker as the first byte of the name (`hex  name` names ` name`).
+    /// `Err` for an escaped name with a bad escape or a NUL.
+    pub fn file_name(&self, reversed: bool) -> Result<Vec<u8>, Improper> {
+        let name = match self.form {
+            Form::Standard if !reversed => &self.written[1..],
+            _ => self.written,
+        };
+        if self.escaped {
+            unescape(name)
+        } else {
+            Ok(until_nul(name).to_vec())
+        }
+    }
+}
+
+/// The part of a raw line (as read, `\n` included if present) that GNU
+/// parses: without the `\n` and one `\r` before it. `None` for the lines
+/// GNU skips: empty ones and comments (a `#` in the very first column).
+pub fn line_body(raw: &[u8]) -> Option<&[u8]> {
+    if raw.first() == Some(&b'#') {
+        return None;
+    }
+    let line = raw.strip_suffix(b"\n").unwrap_or(raw);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    (!line.is_empty()).then_some(line)
+}
+
+/// GNU's ISWHITE: only space and tab count as blanks in a checksum line.
+fn is_blank(c: u8) -> bool {
+    c == b' ' || c == b'\t'
+}
+
+/// The byte at `i`, or NUL past the end (GNU reads a NUL-terminated copy).
+fn at(s: &[u8], i: usize) -> u8 {
+    s.get(i).copied().unwrap_or(0)
+}
+
+/// `s` up to its first NUL byte.
+fn until_nul(s: &[u8]) -> &[u8] {
+    s.iter().position(|&b| b == 0).map_or(s, |n| &s[..n])
+}
+
+/// Parse one line body (see [`line_body`]). `default` is the algorithm of
+/// untagged lines (`-a`, or the multi-call name); a tag names its own.
+pub fn parse_check_line(line: &[u8], default: Algorithm) -> Result<CheckLine<'_>, Improper> {
+    let mut i = line.iter().take_while(|&&c| is_blank(c)).count();
+    let escaped = at(line, i) == b'\\';
+    if escaped {
+        i += 1;
+    }
+    let rest = &line[i..];
+    // A line that starts with a tag is tagged or nothing: GNU never falls
+    // back to reading it as untagged (`MD5X (a) = …` is improper).
+    if let Some(algo) = Algorithm::ALL
+        .into_iter()
+        .find(|a| rest.starts_with(a.tag().as_bytes()))
+    {
+        let mut j = algo.tag().len();
+        if at(rest, j) == b' ' {
+            j += 1;
+        }
+        if at(rest, j) != b'(' {
+            return Err(Improper);
+        }
+        return parse_tagged(&rest[j + 1..], algo, escaped);
+    }
+    parse_untagged(rest, default, escaped)
+}
+
+/// After `ALGO (`: `name) = hex`, the name ending at the last `)`.
+fn parse_tagged(s: &[u8], algo: Algorithm, escaped: bool) -> Result<CheckLine<'_>, Improper> {
+    // GNU looks for the last `)` at index ≥ 1, then takes index 0 as is:
+    // `) = hex` names the empty file, `(` alone is improper.
+    let close = match s.iter().rposition(|&c| c == b')') {
+        Some(n) => n,
+        None => return Err(Improper),
+    };
+    let written = &s[..close];
+    if escaped {
+        unescape(written)?;
+    }
+    let mut k = close + 1;
+    while is_blank(at(s, k)) {
+        k += 1;
+    }
+    if at(s, k) != b'=' {
+        return Err(Improper);
+    }
+    k += 1;
+    while is_blank(at(s, k)) {
+        k += 1;
+    }
+    let hex = until_nul(&s[k.min(s.len())..]);
+    let expected = Expected::from_hex(hex, algo).ok_or(Improper)?;
+    Ok(CheckLine {
+        algo,
+        expected,
+        form: Form::Tagged,
+        escaped,
+        written,
+    })
+}
+
+/// `hex  name`, `hex *name` or `hex name`, for the default algorithm.
+fn parse_untagged(s: &[u8], algo: Algorithm, escaped: bool) -> Result<CheckLine<'_>, Improper> {
+    let hex_len = 2 * algo.digest_len();
+    // GNU's minimum length: the hex, a blank and a one-byte name, plus one
+    // when the hex starts with a (second) backslash.
+    let min = hex_len + 2 + usize::from(at(s, 0) == b'\\');
+    if s.len() < min || !is_blank(s[hex_len]) {
+        return Err(Improper);
+    }
+    let expected = Expected::from_hex(&s[..hex_len], algo).ok_or(Improper)?;
+    let written = &s[hex_len + 1..];
+    let form = if written.len() > 1 && matches!(written[0], b' ' | b'*') {
+        Form::Standard
+    } else {
+        Form::Reversed
+    };
+    if escaped {
+        // GNU unescapes from where the name starts in the shape it settles
+        // on; the marker is never an escape, so checking the whole rest
+        // decides validity for both readings
+        unescape(written)?;
+    }
+    Ok(CheckLine {
+        algo,
+        expected,
+        form,
+        escaped,
+        written,
+    })
+}
+
+/// Undo GNU's name escaping: `\\`, `\n` and `\r`; any other escape, a
+/// trailing `\` or a NUL byte make the line improper.
+pub fn unescape(s: &[u8]) -> Result<Vec<u8>, Improper> {
+    let mut out = Vec::with_capacity(s.len());
+    let mut bytes = s.iter();
+    while let Some(&c) = bytes.next() {
+        match c {
+            b'\\' => match bytes.next() {
+                Some(b'\\') => out.push(b'\\'),
+                Some(b'n') => out.push(b'\n'),
+                Some(b'r') => out.push(b'\r'),
+                _ => return Err(Improper),
+            },
+            0 => return Err(Improper),
+            _ => out.push(c),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::hash_bytes;
+    use crate::output::{LineFormat, Terminator, format_line};
+    use proptest::prelude::*;
+
+    const HEX: &str = "b1946ac92492d2347c6235b4d2611184";
+
+    fn parse(line: &[u8]) -> Result<(Form, Vec<u8>), Improper> {
+        let l = parse_check_line(line, Algorithm::Md5)?;
+        Ok((l.form, l.file_name(false)?))
+    }
+
+    fn ok(form: Form, name: &[u8]) -> Result<(Form, Vec<u8>), Improper> {
+        Ok((form, name.to_vec()))
+    }
+
+    #[test]
+    fn shapes() {
+        let l = |s: &str| format!("{HEX}{s}").into_bytes();
+        assert_eq!(parse(&l("  a")), ok(Form::Standard, b"a"));
+        assert_eq!(parse(&l(" *a")), ok(Form::Standard, b"a"));
+        assert_eq!(parse(&l("\t a")), ok(Form::Standard, b"a"));
+        assert_eq!(parse(&l(" a")), ok(Form::Reversed, b"a"));
+        assert_eq!(parse(&l("\ta")), ok(Form::Reversed, b"a"));
+        assert_eq!(parse(&l("   sp")), ok(Form::Standard, b" sp"));
+        assert_eq!(parse(&l("  *st")), ok(Form::Standard, b"*st"));
+        // a one-byte rest is always reversed: `hex  ` names " "
+        assert_eq!(parse(&l("  ")), ok(Form::Reversed, b" "));
+        assert_eq!(parse(&l(" ")), Err(Improper));
+        assert_eq!(parse(&l("x a")[1..]), Err(Improper));
+        assert_eq!(
+            parse(format!("\t {HEX}  a").as_bytes()),
+            ok(Form::Standard, b"a")
+        );
+        assert_eq!(parse(format!("\x0b{HEX}  a").as_bytes()), Err(Improper));
+        let upper = format!("{}  a", HEX.to_uppercase());
+        assert_eq!(parse(upper.as_bytes()), ok(Form::Standard, b"a"));
+    }
+
+    #[test]
+    fn tagged_and_openssl() {
+        let t = |s: &str| parse(s.replace("H", HEX).as_bytes());
+        assert_eq!(t("MD5 (a) = H"), ok(Form::Tagged, b"a"));
+        assert_eq!(t("MD5(a)= H"), ok(Form::Tagged, b"a"));
+        assert_eq!(t("MD5(a)=H"), ok(Form::Tagged, b"a"));
+        assert_eq!(t("MD5 (a)\t=\tH"), ok(Form::Tagged, b"a"));
+        assert_eq!(t(" MD5 (a) = H"), ok(Form::Tagged, b"a"));
+        assert_eq!(t("MD5 ()) = H"), ok(Form::Tagged, b")"));
+        assert_eq!(t("MD5 () = H"), ok(Form::Tagged, b""));
+        assert_eq!(t("MD5 (a) = H\0zz"), ok(Form::Tagged, b"a"));
+        assert_eq!(t("MD5 (a\0z) = H"), ok(Form::Tagged, b"a"));
+        for bad in [
+            "MD5 (a) = H ",
+            "MD5 (a) = H0",
+            "MD5  (a) = H",
+            "MD5X (a) = H",
+            "MD5 ) = H",
+            "MD5 (",
+            "MD5",
+            "MD5 (a) H",
+            "SHA1 (a) = H",
+        ] {
+            assert_eq!(t(bad), Err(Improper), "{bad:?}");
+        }
+        let sha1 = hash_bytes(Algorithm::Sha1, b"").to_hex();
+        let text = format!("SHA1 (e) = {sha1}");
+        let line = parse_check_line(text.as_bytes(), Algorithm::Md5);
+        assert_eq!(line.map(|l| l.algo), Ok(Algorithm::Sha1));
+    }
+
+    #[test]
+    fn escapes_and_nul() {
+        let t = |s: &[u8]| parse(&[s, HEX.as_bytes()].concat());
+        let e = |name: &[u8]| parse(&[b"\\", HEX.as_bytes(), b"  ", name].concat());
+        assert_eq!(e(b"a\\\\b\\nc\\rd"), ok(Form::Standard, b"a\\b\nc\rd"));
+        assert_eq!(e(b"a\\tb"), Err(Improper));
+        assert_eq!(e(b"a\\"), Err(Improper));
+        assert_eq!(e(b"a\0b"), Err(Improper));
+        // unescaped: a backslash is a plain byte, a NUL ends the name
+        let plain = parse(&[HEX.as_bytes(), b"  a\\b\0c"].concat());
+        assert_eq!(plain, ok(Form::Standard, b"a\\b"));
+        assert_eq!(
+            parse(&[HEX.as_bytes(), b" \0foo"].concat()),
+            ok(Form::Reversed, b"")
+        );
+        assert_eq!(t(b"\\MD5 (a\\) = "), Err(Improper));
+        assert_eq!(t(b"\\MD5 (n\\nl) = "), ok(Form::Tagged, b"n\nl"));
+        // a NUL inside the hex
+        let mut nul = format!("{HEX}  a").into_bytes();
+        nul[5] = 0;
+        assert_eq!(parse(&nul), Err(Improper));
+        assert_eq!(
+            parse(&[b"\\\\", HEX.as_bytes(), b"  a"].concat()),
+            Err(Improper)
+        );
+    }
+
+    #[test]
+    fn reversed_reading_keeps_the_marker() {
+        let line = format!("{HEX}  a");
+        let l = parse_check_line(line.as_bytes(), Algorithm::Md5).unwrap();
+        assert_eq!(l.file_name(true), Ok(b" a".to_vec()));
+    }
+
+    #[test]
+    fn bodies() {
+        assert_eq!(line_body(b"abc\r\n"), Some(&b"abc"[..]));
+        assert_eq!(line_body(b"abc\r\r\n"), Some(&b"abc\r"[..]));
+        assert_eq!(line_body(b"abc"), Some(&b"abc"[..]));
+        assert_eq!(line_body(b"\r\n"), None);
+        assert_eq!(line_body(b"\n"), None);
+        assert_eq!(line_body(b"#x\xff\n"), None);
+        assert_eq!(line_body(b" #x\n"), Some(&b" #x"[..]));
+    }
+
+    fn any_algo() -> impl Strategy<Value = Algorithm> {
+        proptest::sample::select(Algorithm::ALL.to_vec())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        /// Arbitrary bytes never panic, and whatever parses names bytes
+        /// from the line's own text.
+        #[test]
+        fn never_panics(line in proptest::collection::vec(any::<u8>(), 0..200), algo in any_algo()) {
+            if let Some(body) = line_body(&line)
+                && let Ok(l) = parse_check_line(body, algo)
+            {
+                let _ = l.file_name(false);
+                let _ = l.file_name(true);
+            }
+        }
+
+        /// Lines that look almost right (a real digest, a mutated tail).
+        #[test]
+        fn near_misses_never_panic(
+            algo in any_algo(),
+            tagged in any::<bool>(),
+            junk in proptest::collection::vec(prop_oneof![Just(b' '), Just(b'*'), Just(b'('), Just(b')'), Just(b'='), Just(b'\\'), Just(0u8), any::<u8>()], 0..12),
+        ) {
+            let hex = hash_bytes(algo, &junk).to_hex();
+            let line = if tagged {
+                [algo.tag().as_bytes(), b" (", &junk, b") = ", hex.as_bytes()].concat()
+            } else {
+                [hex.as_bytes(), &junk].concat()
+            };
+            if let Ok(l) = parse_check_line(&line, algo) {
+                let _ = l.file_name(false);
+            }
+        }
+
+        /// Every line fastsum writes (plain, binary, tagged; escaped names)
+        /// parses back to the same algorithm, digest and name.
+        #[test]
+        fn round_trip(
+            algo in any_algo(),
+            data in proptest::collection::vec(any::<u8>(), 0..16),
+            name in proptest::collection::vec(1u8..=255, 1..24),
+            shape in 0..3u8,
+        ) {
+            let digest = hash_bytes(algo, &data);
+            let format = match shape {
+                0 => LineFormat::Gnu { binary: false },
+                1 => LineFormat::Gnu { binary: true },
+                _ => LineFormat::Tagged,
+            };
+            let mut out = Vec::new();
+            format_line(&mut out, algo.tag(), &digest.to_hex(), &name, format, Terminator::Newline);
+            // an untagged line starts with hex, a tagged one with its tag
+            // (or `\` when escaped): never a comment
+            let body = line_body(&out).unwrap_or_default();
+            let l = parse_check_line(body, algo);
+            prop_assert!(l.is_ok(), "{:?}", String::from_utf8_lossy(&out));
+            let Ok(l) = l else { return Ok(()) };
+            prop_assert_eq!(l.algo, algo);
+            prop_assert_eq!(l.expected.as_bytes(), digest.as_bytes());
+            let want_form = if format == LineFormat::Tagged { Form::Tagged } else { Form::Standard };
+            prop_assert_eq!(l.form, want_form);
+            let want = name.clone();
+            prop_assert_eq!(l.file_name(false), Ok(want));
+        }
+    }
+}

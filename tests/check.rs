@@ -1,0 +1,434 @@
+//! `-c`: differential tests against GNU md5sum -c / sha256sum -c (same
+//! stdout bytes, same stderr lines once the program name is set aside, same
+//! exit status) over every line shape, flag and input kind of issue 3, then
+//! round trips of what fastsum writes, the multi-call names and every
+//! reading mode.
+
+// Test helpers too may panic on a broken fixture: that fails the test.
+#![allow(clippy::unwrap_used)]
+
+use std::fs::File;
+use std::path::Path;
+use std::process::Command;
+
+use fastsum::algo::{Algorithm, hash_bytes};
+use tempfile::TempDir;
+
+use crate::util::{assert_same, cmd_exists, fastsum, gnu, multicall, random_bytes, write_file};
+
+/// The files the check files list, by name (raw bytes: some are not UTF-8
+/// or hold a newline, a CR or a backslash).
+fn fixture_files() -> Vec<(Vec<u8>, Vec<u8>)> {
+    vec![
+        (b"a".to_vec(), b"hello\n".to_vec()),
+        (b"b".to_vec(), b"x".to_vec()),
+        (b"empty".to_vec(), Vec::new()),
+        // several read-ahead blocks, so the pipeline really streams it
+        (b"big".to_vec(), random_bytes(700_000, 3)),
+        (b" sp".to_vec(), b"space\n".to_vec()),
+        (b"*st".to_vec(), b"star\n".to_vec()),
+        (b"e\\f".to_vec(), b"backslash\n".to_vec()),
+        (b"n\nl".to_vec(), b"newline\n".to_vec()),
+        (b"c\rd".to_vec(), b"cr inside\n".to_vec()),
+        (b"cr\r".to_vec(), b"cr at end\n".to_vec()),
+        (b"\xff\xfe".to_vec(), b"not utf-8\n".to_vec()),
+        (b"it's".to_vec(), b"quote\n".to_vec()),
+    ]
+}
+
+/// A temp dir holding the fixture files and a directory `dir`.
+fn fixture() -> TempDir {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    for (name, data) in fixture_files() {
+        write_file(dir.path(), std::ffi::OsStr::from_bytes(&name), &data);
+    }
+    std::fs::create_dir(dir.path().join("dir")).unwrap();
+    dir
+}
+
+/// The hex digest of fixture file `name` (or of `data` for names not there).
+fn hex(algo: Algorithm, name: &[u8]) -> String {
+    let data = fixture_files()
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, d)| d)
+        .unwrap_or_else(|| b"not a fixture".to_vec());
+    hash_bytes(algo, &data).to_hex()
+}
+
+/// Build a check file: `{name}` is replaced by the hex of fixture `name`,
+/// `{T}` by the algorithm's tag, `{Z}` by a wrong digest of the right length.
+fn sums(algo: Algorithm, template: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.iter().position(|&c| c == b'{') {
+        out.extend_from_slice(&rest[..open]);
+        let Some(len) = rest[open..].iter().position(|&c| c == b'}') else {
+            break;
+        };
+        let key = &rest[open + 1..open + len];
+        match key {
+            b"T" => out.extend_from_slice(algo.tag().as_bytes()),
+            b"Z" => out.extend_from_slice("0".repeat(2 * algo.digest_len()).as_bytes()),
+            _ => out.extend_from_slice(hex(algo, key).as_bytes()),
+        }
+        rest = &rest[open + len + 1..];
+    }
+    out.extend_from_slice(rest);
+    out
+}
+
+/// The GNU tool for `algo`.
+fn tool(algo: Algorithm) -> &'static str {
+    algo.tool_name()
+}
+
+/// fastsum -a ALGO -c ARGS, in `dir`.
+fn ours(dir: &Path, algo: Algorithm, args: &[&str], extra: &[&str]) -> Command {
+    let mut c = fastsum();
+    c.current_dir(dir)
+        .arg("-a")
+        .arg(format!("{algo:?}").to_lowercase())
+        .args(extra)
+        .arg("-c")
+        .args(args);
+    c
+}
+
+/// GNU's TOOL -c ARGS, in `dir`.
+fn theirs(dir: &Path, algo: Algorithm, args: &[&str]) -> Command {
+    let mut c = gnu(tool(algo));
+    c.current_dir(dir).arg("-c").args(args);
+    c
+}
+
+/// Is GNU there to compare with? (Skip, loudly, when it is not.)
+fn have_gnu() -> bool {
+    let ok = cmd_exists("md5sum") && cmd_exists("sha256sum");
+    if !ok {
+        eprintln!("GNU md5sum/sha256sum not found: differential check tests skipped");
+    }
+    ok
+}
+
+/// Check files for every line shape and oddity of issue 3, by label.
+fn cases(algo: Algorithm) -> Vec<(&'static str, Vec<u8>)> {
+    let s = |t: &[u8]| sums(algo, t);
+    // the uppercase "A" and "B" of the first two lines name missing files
+    let mut nul_in_hex = s(b"{a}  a\n");
+    nul_in_hex[3] = 0;
+    vec![
+        ("plain", s(b"{a}  a\n{b} *b\n{empty}  empty\n{big}  big\n")),
+        ("mismatch", s(b"{b}  a\n{a}  a\n{Z}  b\n")),
+        ("missing", s(b"{a}  nosuch\n{a}  a\n{a}  other missing\n")),
+        ("only missing", s(b"{a}  nosuch\n")),
+        ("unreadable", s(b"{a}  dir\n{a}  a\n")),
+        (
+            "tagged",
+            s(b"{T} (a) = {a}\n{T}(b)= {b}\n{T} (big)\t=\t{big}\n{T} (empty) ={empty}\n"),
+        ),
+        ("tagged mismatch", s(b"{T} (a) = {b}\n")),
+        (
+            "tagged bad",
+            s(b"{T} (a) = {a} \n{T}  (a) = {a}\n{T}X (a) = {a}\n{T} (\n{T}\n({T})\n{a}  a\n"),
+        ),
+        ("upper case", {
+            let mut l = s(b"{a}  a\n{T} (b) = {b}\n");
+            l.make_ascii_uppercase();
+            [l, b"\n".to_vec(), s(b"{a}  a\n")].concat()
+        }),
+        ("crlf", s(b"{a}  a\r\n{b}  b\r\n")),
+        ("no final newline", s(b"{a}  a\n{b}  b")),
+        (
+            "blank and comments",
+            s(b"\n# comment \xff\xfe\n\r\n#{a}  b\n{a}  a\n\n"),
+        ),
+        (
+            "leading blanks",
+            s(b"  {a}  a\n\t{b}  b\n \t{T} (a) = {a}\n"),
+        ),
+        ("not a comment", s(b" # indented\n{a}  a\n")),
+        ("vertical tab", s(b"\x0b{a}  a\n{a}  a\n")),
+        ("tab separator", s(b"{a}\t a\n{b}\t*b\n")),
+        ("reversed", s(b"{a} a\n{b} b\n")),
+        ("standard then reversed", s(b"{a}  a\n{b} b\n")),
+        ("reversed then standard", s(b"{a} a\n{a}   sp\n{b}  b\n")),
+        (
+            "leading space and star",
+            s(b"{ sp}   sp\n{*st}  *st\n{*st} **st\n"),
+        ),
+        ("name ending in CR", s(b"{cr\r}  cr\r\r\n{a}  a\r\n")),
+        ("CR inside name", s(b"{c\rd}  c\rd\n")),
+        (
+            "escaped",
+            s(b"\\{e\\f}  e\\\\f\n\\{n\nl}  n\\nl\n\\{T} (n\\nl) = {n\nl}\n\\{cr\r}  cr\\r\n"),
+        ),
+        (
+            "bad escapes",
+            s(b"\\{a}  a\\t\n\\{a}  a\\\n\\{T} (a\\) = {a}\n\\\\{a}  a\n{a}  a\n"),
+        ),
+        ("backslash unescaped", s(b"{e\\f}  e\\f\n")),
+        ("non-utf8 name", s(b"{\xff\xfe}  \xff\xfe\n{a}  \xff\n")),
+        ("quote in name", s(b"{it's}  it's\n{a}  it's\n")),
+        ("nul in hex", nul_in_hex),
+        ("nul in name", s(b"{a}  a\0junk\n{T} (b\0x) = {b}\n")),
+        ("nul after tagged hex", s(b"{T} (a) = {a}\0junk\n")),
+        ("empty names", s(b"{a}  \n{T} () = {a}\n{a}  a\n")),
+        (
+            "garbage",
+            b"\xff\xfe\xfd\n(\n)\nMD5 (\nzz  a\n\0\n".to_vec(),
+        ),
+        ("short hex", s(b"{a}  a\n").split_at(4).1.to_vec()),
+        ("long hex", [b"0".as_slice(), &s(b"{a}  a\n")].concat()),
+        ("directory listed only", s(b"{a}  dir\n")),
+        ("dash listed", s(b"{empty}  -\n{a}  a\n")),
+    ]
+}
+
+/// Flag sets every case runs with (the last of --status/--quiet/--warn wins).
+const FLAGS: [&[&str]; 9] = [
+    &[],
+    &["--quiet"],
+    &["--status"],
+    &["--warn"],
+    &["--strict"],
+    &["--ignore-missing"],
+    &["--warn", "--status"],
+    &["--status", "--quiet", "--strict", "--ignore-missing"],
+    &["-w", "--strict", "--ignore-missing"],
+];
+
+fn run_case(dir: &Path, algo: Algorithm, label: &str, data: &[u8], flags: &[&str]) {
+    std::fs::write(dir.join("sums"), data).unwrap();
+    let mut args: Vec<&str> = flags.to_vec();
+    args.push("sums");
+    let mut a = ours(dir, algo, &args, &[]);
+    let mut b = theirs(dir, algo, &args);
+    // `-` in a check file reads fastsum's / GNU's stdin
+    a.stdin(File::open(dir.join("b")).unwrap());
+    b.stdin(File::open(dir.join("b")).unwrap());
+    eprintln!("case {label:?} {algo:?} {flags:?}");
+    assert_same(a, b, "fastsum", tool(algo));
+}
+
+#[test]
+fn every_case_and_flag_matches_gnu_md5sum() {
+    if !have_gnu() {
+        return;
+    }
+    let dir = fixture();
+    for (label, data) in cases(Algorithm::Md5) {
+        for flags in FLAGS {
+            run_case(dir.path(), Algorithm::Md5, label, &data, flags);
+        }
+    }
+}
+
+#[test]
+fn every_case_matches_gnu_sha256sum() {
+    if !have_gnu() {
+        return;
+    }
+    let dir = fixture();
+    for (label, data) in cases(Algorithm::Sha256) {
+        for flags in [&[][..], &["--warn", "--strict"], &["--status"]] {
+            run_case(dir.path(), Algorithm::Sha256, label, &data, flags);
+        }
+    }
+}
+
+/// Several check files in one run: summaries per file, the reversed-form
+/// latch carried from one file to the next, files that cannot be opened or
+/// read, and a check file read from stdin (called `standard input`).
+#[test]
+fn several_check_files_and_stdin() {
+    if !have_gnu() {
+        return;
+    }
+    let dir = fixture();
+    let d = dir.path();
+    let algo = Algorithm::Md5;
+    std::fs::write(d.join("good"), sums(algo, b"{a}  a\n{b}  b\n")).unwrap();
+    std::fs::write(d.join("bad"), sums(algo, b"{b}  a\nzz\n{a}  nosuch\n")).unwrap();
+    std::fs::write(d.join("rev"), sums(algo, b"{a} a\n")).unwrap();
+    std::fs::write(d.join("junk"), b"junk\n").unwrap();
+    std::fs::write(d.join("stdin"), sums(algo, b"{b}  -\n{a}  a\nzz\n")).unwrap();
+    let runs: [&[&str]; 8] = [
+        &["good", "bad", "good"],
+        &["rev", "good"],
+        &["good", "rev"],
+        &["nosuch", "good", "dir", "junk"],
+        &["-", "good"],
+        &["good", "-", "-"],
+        &["--status", "junk", "good"],
+        &["--warn", "--ignore-missing", "bad", "-"],
+    ];
+    for args in runs {
+        eprintln!("run {args:?}");
+        let mut a = ours(d, algo, args, &[]);
+        let mut b = theirs(d, algo, args);
+        a.stdin(File::open(d.join("stdin")).unwrap());
+        b.stdin(File::open(d.join("stdin")).unwrap());
+        assert_same(a, b, "fastsum", "md5sum");
+    }
+    // no FILE at all: the check file is stdin
+    let mut a = ours(d, algo, &[], &[]);
+    let mut b = theirs(d, algo, &[]);
+    a.stdin(File::open(d.join("good")).unwrap());
+    b.stdin(File::open(d.join("good")).unwrap());
+    assert_same(a, b, "fastsum", "md5sum");
+}
+
+/// Check files written by fastsum (plain, binary, --tag; names that need
+/// escaping and names that are not UTF-8) verify with fastsum and GNU alike.
+#[test]
+fn round_trips_through_fastsum_and_gnu() {
+    if !have_gnu() {
+        return;
+    }
+    let dir = fixture();
+    let d = dir.path();
+    let names: Vec<std::ffi::OsString> = fixture_files()
+        .into_iter()
+        .map(|(n, _)| {
+            use std::os::unix::ffi::OsStringExt;
+            std::ffi::OsString::from_vec(n)
+        })
+        .collect();
+    for algo in [Algorithm::Md5, Algorithm::Sha256] {
+        for style in [&[][..], &["-b"], &["--tag"]] {
+            let o = fastsum()
+                .current_dir(d)
+                .arg("-a")
+                .arg(format!("{algo:?}").to_lowercase())
+                .args(style)
+                .args(&names)
+                .output()
+                .unwrap();
+            assert_eq!(o.status.code(), Some(0), "{style:?}");
+            std::fs::write(d.join("written"), &o.stdout).unwrap();
+            let check = ours(d, algo, &["written"], &[]).output().unwrap();
+            assert_eq!(check.status.code(), Some(0), "{algo:?} {style:?}");
+            assert!(check.stderr.is_empty(), "{algo:?} {style:?}");
+            assert_same(
+                ours(d, algo, &["written"], &[]),
+                theirs(d, algo, &["written"]),
+                "fastsum",
+                tool(algo),
+            );
+        }
+    }
+}
+
+/// `sha256sum -c` under the multi-call name: its algorithm, its name in
+/// messages (compared with GNU's, prefix included).
+#[test]
+fn multicall_name_checks_like_gnu() {
+    if !have_gnu() {
+        return;
+    }
+    let dir = fixture();
+    let d = dir.path();
+    let bin = tempfile::tempdir().unwrap();
+    for algo in [Algorithm::Sha256, Algorithm::Md5] {
+        let data = sums(algo, b"{a}  a\n{b}  a\nzz\n{a}  nosuch\n");
+        std::fs::write(d.join("sums"), data).unwrap();
+        let mut a = multicall(bin.path(), tool(algo));
+        a.current_dir(d).args(["-c", "-w", "sums"]);
+        let o = a.output().unwrap();
+        let want = theirs(d, algo, &["-w", "sums"]).output().unwrap();
+        assert_eq!(o.stdout, want.stdout);
+        assert_eq!(o.stderr, want.stderr, "prefix and wording");
+        assert_eq!(o.status.code(), want.status.code());
+    }
+}
+
+/// Every --mode and -j 1 / 4 verify in check-file order with GNU's output.
+#[test]
+fn every_mode_and_job_count() {
+    if !have_gnu() {
+        return;
+    }
+    let dir = fixture();
+    let d = dir.path();
+    let algo = Algorithm::Md5;
+    // many files of varied sizes, listed out of name order, some failing
+    let mut template = Vec::new();
+    for i in (0..40).rev() {
+        let name = format!("f{i:02}");
+        let data = random_bytes(i * 9_001, i as u64);
+        write_file(d, &name, &data);
+        let digest = if i % 7 == 3 {
+            "0".repeat(32)
+        } else {
+            hash_bytes(algo, &data).to_hex()
+        };
+        template.extend_from_slice(format!("{digest}  {name}\n").as_bytes());
+        if i % 11 == 0 {
+            template.extend_from_slice(b"junk line\n");
+            template.extend_from_slice(format!("{digest}  missing{i}\n").as_bytes());
+        }
+    }
+    template.extend_from_slice(&sums(algo, b"{big}  big\n{a}  dir\n"));
+    std::fs::write(d.join("sums"), &template).unwrap();
+    for mode in ["threaded", "sync", "bytewise"] {
+        for jobs in ["1", "4"] {
+            for chunk in [&[][..], &["--chunk", "1000", "--readahead", "4097"]] {
+                eprintln!("mode {mode} -j {jobs} {chunk:?}");
+                let mut extra = vec!["--mode", mode, "-j", jobs];
+                extra.extend_from_slice(chunk);
+                assert_same(
+                    ours(d, algo, &["-w", "sums"], &extra),
+                    theirs(d, algo, &["-w", "sums"]),
+                    "fastsum",
+                    "md5sum",
+                );
+            }
+        }
+    }
+}
+
+/// A tag names its line's algorithm, whatever -a says (a fastsum
+/// extension: GNU md5sum only knows MD5 lines).
+#[test]
+fn tags_pick_the_algorithm() {
+    let dir = fixture();
+    let d = dir.path();
+    let mut data = Vec::new();
+    for algo in Algorithm::ALL {
+        data.extend_from_slice(&sums(algo, b"{T} (a) = {a}\n"));
+    }
+    data.extend_from_slice(&sums(Algorithm::Sha1, b"{T} (b) = {Z}\n"));
+    data.extend_from_slice(&sums(Algorithm::Md5, b"SHA1 (b) = {b}\n"));
+    std::fs::write(d.join("sums"), data).unwrap();
+    let o = ours(d, Algorithm::Md5, &["--warn", "sums"], &[])
+        .output()
+        .unwrap();
+    let ok = "a: OK\n".repeat(Algorithm::ALL.len());
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!("{ok}b: FAILED\n")
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "fastsum: sums: 9: improperly formatted MD5 checksum line\n\
+         fastsum: WARNING: 1 line is improperly formatted\n\
+         fastsum: WARNING: 1 computed checksum did NOT match\n"
+    );
+    assert_eq!(o.status.code(), Some(1));
+}
+
+/// A long check file is streamed: 200,000 lines, most of them comments.
+#[test]
+fn long_check_file() {
+    let dir = fixture();
+    let d = dir.path();
+    let mut data = b"# comment line\n".repeat(200_000);
+    data.extend_from_slice(&sums(Algorithm::Md5, b"{a}  a\n"));
+    std::fs::write(d.join("sums"), data).unwrap();
+    let o = ours(d, Algorithm::Md5, &["sums"], &[]).output().unwrap();
+    assert_eq!(o.stdout, b"a: OK\n");
+    assert!(o.stderr.is_empty());
+    assert_eq!(o.status.code(), Some(0));
+}

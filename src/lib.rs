@@ -71,6 +71,11 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     } else {
         compute::run(&cfg, &rep, &stats, out)
     };
+    // GNU closes stdin at the end when it read it, and reports that failing
+    // on a closed descriptor too
+    if cfg.files.iter().any(|f| f == "-") && report::stdin_was_closed() {
+        rep.error("standard input: Bad file descriptor");
+    }
     if cfg.stats {
         let report = stats.report(rep.program(), start.elapsed(), cfg.is_threaded());
         let _ = io::stderr().lock().write_all(report.as_bytes());

@@ -147,21 +147,35 @@ impl Write for Stdout {
 
 /// Was descriptor 1 closed when the process started? (See [`Stdout`].)
 fn stdout_was_closed() -> bool {
+    std_fd_was_closed(1)
+}
+
+/// Was standard input closed when the process started (`<&-`)? Then it
+/// must not be read as an empty stream: GNU reports "Bad file descriptor".
+/// Same test as for stdout (see [`Stdout`]): a shell's `</dev/null` opens
+/// it read-only, the Rust runtime's stand-in is read-write.
+pub fn stdin_was_closed() -> bool {
+    std_fd_was_closed(0)
+}
+
+/// Is descriptor `fd` (0, 1 or 2) closed, or the runtime's read-write
+/// /dev/null stand-in for a descriptor that was closed at startup?
+fn std_fd_was_closed(fd: libc::c_int) -> bool {
     use std::os::unix::fs::FileTypeExt;
     use std::os::unix::fs::MetadataExt;
     // SAFETY: F_GETFL only queries descriptor flags; no memory is involved.
-    let flags = unsafe { libc::fcntl(1, libc::F_GETFL) };
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
     if flags == -1 {
         return true;
     }
     if flags & libc::O_ACCMODE != libc::O_RDWR {
         return false;
     }
-    let (Ok(fd1), Ok(null)) = (
-        std::fs::metadata("/dev/stdout"),
+    let (Ok(meta), Ok(null)) = (
+        std::fs::metadata(format!("/dev/fd/{fd}")),
         std::fs::metadata("/dev/null"),
     ) else {
         return false;
     };
-    fd1.file_type().is_char_device() && fd1.rdev() == null.rdev()
+    meta.file_type().is_char_device() && meta.rdev() == null.rdev()
 }

@@ -65,12 +65,14 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     };
     let stats = Stats::default();
     let start = Instant::now();
-    let out = io::BufWriter::with_capacity(64 * 1024, report::Stdout::new());
+    let stdout = report::DeferredWriteError::new(report::Stdout::new());
+    let mut out = io::BufWriter::with_capacity(64 * 1024, stdout);
     let result = if cfg.check.is_some() {
-        check::run(&cfg, &rep, &stats, out)
+        check::run(&cfg, &rep, &stats, &mut out)
     } else {
-        compute::run(&cfg, &rep, &stats, out)
+        compute::run(&cfg, &rep, &stats, &mut out)
     };
+    let result = result.and_then(|()| out.get_mut().take_error());
     // GNU closes stdin at the end when it read it, and reports that failing
     // on a closed descriptor too
     if cfg.files.iter().any(|f| f == "-") && report::stdin_was_closed() {

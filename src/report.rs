@@ -101,6 +101,58 @@ pub fn is_broken_pipe(e: &io::Error) -> bool {
     e.kind() == io::ErrorKind::BrokenPipe
 }
 
+/// Write errors on stdout handled as GNU handles them: a failed write
+/// (other than a closed pipe) is remembered, later output is dropped, and
+/// the run goes on, so the remaining inputs are still read and their errors
+/// reported; the write error is reported once, at the end. A closed pipe is
+/// passed on at once: the run stops, quietly.
+#[derive(Debug)]
+pub struct DeferredWriteError<W> {
+    inner: W,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> DeferredWriteError<W> {
+    /// Wrap `inner`.
+    pub fn new(inner: W) -> DeferredWriteError<W> {
+        DeferredWriteError { inner, error: None }
+    }
+
+    /// The first write error, if any (and forget it).
+    pub fn take_error(&mut self) -> io::Result<()> {
+        self.error.take().map_or(Ok(()), Err)
+    }
+
+    /// Keep `r`'s error for the end, unless it is a closed pipe.
+    fn defer<T>(&mut self, r: io::Result<T>, ok: T) -> io::Result<T> {
+        match r {
+            Err(e) if !is_broken_pipe(&e) && e.kind() != io::ErrorKind::Interrupted => {
+                self.error = Some(e);
+                Ok(ok)
+            }
+            r => r,
+        }
+    }
+}
+
+impl<W: Write> Write for DeferredWriteError<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.error.is_some() {
+            return Ok(buf.len());
+        }
+        let r = self.inner.write(buf);
+        self.defer(r, buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.error.is_some() {
+            return Ok(());
+        }
+        let r = self.inner.flush();
+        self.defer(r, ())
+    }
+}
+
 /// Standard output, reporting a closed descriptor (`>&-`) as GNU does.
 ///
 /// GNU tools started with descriptor 1 closed fail with "write error: Bad
@@ -178,4 +230,59 @@ fn std_fd_was_closed(fd: libc::c_int) -> bool {
         return false;
     };
     meta.file_type().is_char_device() && meta.rdev() == null.rdev()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer that accepts `room` bytes, then fails every call with `errno`.
+    struct Failing {
+        room: usize,
+        errno: i32,
+        calls: usize,
+    }
+
+    impl Write for Failing {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.calls += 1;
+            if self.room == 0 {
+                return Err(io::Error::from_raw_os_error(self.errno));
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            Ok(n)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn write_error_is_kept_for_the_end_and_later_output_dropped() {
+        let mut w = DeferredWriteError::new(Failing {
+            room: 4,
+            errno: libc::ENOSPC,
+            calls: 0,
+        });
+        w.write_all(b"abcdef").unwrap();
+        w.write_all(b"more").unwrap();
+        w.flush().unwrap();
+        // one call that fit, one that failed, none after
+        assert_eq!(w.inner.calls, 2);
+        let e = w.take_error().unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::ENOSPC));
+        assert!(w.take_error().is_ok());
+    }
+
+    #[test]
+    fn closed_pipe_is_passed_on_at_once() {
+        let mut w = DeferredWriteError::new(Failing {
+            room: 0,
+            errno: libc::EPIPE,
+            calls: 0,
+        });
+        assert!(is_broken_pipe(&w.write_all(b"x").unwrap_err()));
+        assert!(w.take_error().is_ok());
+    }
 }

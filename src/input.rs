@@ -37,6 +37,9 @@ impl Input {
     /// Open for reading.
     pub fn open(&self) -> io::Result<Source> {
         match self {
+            Input::Stdin if crate::report::stdin_was_closed() => {
+                Err(io::Error::from_raw_os_error(libc::EBADF))
+            }
             Input::Stdin => Ok(Source::Stdin(io::stdin())),
             Input::Path(p) => File::open(p).map(Source::File),
         }

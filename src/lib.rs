@@ -67,7 +67,8 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     };
     let stats = Stats::default();
     let start = Instant::now();
-    let out = io::BufWriter::with_capacity(64 * 1024, report::Stdout::new());
+    let stdout = report::DeferredWriteError::new(report::Stdout::new());
+    let mut out = io::BufWriter::with_capacity(64 * 1024, stdout);
     let result = std::thread::scope(|s| {
         let total_of = cfg
             .check
@@ -75,13 +76,19 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
             .then(|| (cfg.files.clone(), cfg.recursive));
         let display = progress::start(s, cfg.progress, &stats, total_of);
         let result = if cfg.check.is_some() {
-            check::run(&cfg, &rep, &stats, out)
+            check::run(&cfg, &rep, &stats, &mut out)
         } else {
-            compute::run(&cfg, &rep, &stats, out)
+            compute::run(&cfg, &rep, &stats, &mut out)
         };
         display.finish();
         result
     });
+    let result = result.and_then(|()| out.get_mut().take_error());
+    // GNU closes stdin at the end when it read it, and reports that failing
+    // on a closed descriptor too
+    if cfg.files.iter().any(|f| f == "-") && report::stdin_was_closed() {
+        rep.error("standard input: Bad file descriptor");
+    }
     if cfg.stats {
         let report = stats.report(rep.program(), start.elapsed(), cfg.is_threaded());
         let _ = io::stderr().lock().write_all(report.as_bytes());

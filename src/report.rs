@@ -101,6 +101,58 @@ pub fn is_broken_pipe(e: &io::Error) -> bool {
     e.kind() == io::ErrorKind::BrokenPipe
 }
 
+/// Write errors on stdout handled as GNU handles them: a failed write
+/// (other than a closed pipe) is remembered, later output is dropped, and
+/// the run goes on, so the remaining inputs are still read and their errors
+/// reported; the write error is reported once, at the end. A closed pipe is
+/// passed on at once: the run stops, quietly.
+#[derive(Debug)]
+pub struct DeferredWriteError<W> {
+    inner: W,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> DeferredWriteError<W> {
+    /// Wrap `inner`.
+    pub fn new(inner: W) -> DeferredWriteError<W> {
+        DeferredWriteError { inner, error: None }
+    }
+
+    /// The first write error, if any (and forget it).
+    pub fn take_error(&mut self) -> io::Result<()> {
+        self.error.take().map_or(Ok(()), Err)
+    }
+
+    /// Keep `r`'s error for the end, unless it is a closed pipe.
+    fn defer<T>(&mut self, r: io::Result<T>, ok: T) -> io::Result<T> {
+        match r {
+            Err(e) if !is_broken_pipe(&e) && e.kind() != io::ErrorKind::Interrupted => {
+                self.error = Some(e);
+                Ok(ok)
+            }
+            r => r,
+        }
+    }
+}
+
+impl<W: Write> Write for DeferredWriteError<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.error.is_some() {
+            return Ok(buf.len());
+        }
+        let r = self.inner.write(buf);
+        self.defer(r, buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.error.is_some() {
+            return Ok(());
+        }
+        let r = self.inner.flush();
+        self.defer(r, ())
+    }
+}
+
 /// Standard output, reporting a closed descriptor (`>&-`) as GNU does.
 ///
 /// GNU tools started with descriptor 1 closed fail with "write error: Bad
@@ -147,21 +199,90 @@ impl Write for Stdout {
 
 /// Was descriptor 1 closed when the process started? (See [`Stdout`].)
 fn stdout_was_closed() -> bool {
+    std_fd_was_closed(1)
+}
+
+/// Was standard input closed when the process started (`<&-`)? Then it
+/// must not be read as an empty stream: GNU reports "Bad file descriptor".
+/// Same test as for stdout (see [`Stdout`]): a shell's `</dev/null` opens
+/// it read-only, the Rust runtime's stand-in is read-write.
+pub fn stdin_was_closed() -> bool {
+    std_fd_was_closed(0)
+}
+
+/// Is descriptor `fd` (0, 1 or 2) closed, or the runtime's read-write
+/// /dev/null stand-in for a descriptor that was closed at startup?
+fn std_fd_was_closed(fd: libc::c_int) -> bool {
     use std::os::unix::fs::FileTypeExt;
     use std::os::unix::fs::MetadataExt;
     // SAFETY: F_GETFL only queries descriptor flags; no memory is involved.
-    let flags = unsafe { libc::fcntl(1, libc::F_GETFL) };
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
     if flags == -1 {
         return true;
     }
     if flags & libc::O_ACCMODE != libc::O_RDWR {
         return false;
     }
-    let (Ok(fd1), Ok(null)) = (
-        std::fs::metadata("/dev/stdout"),
+    let (Ok(meta), Ok(null)) = (
+        std::fs::metadata(format!("/dev/fd/{fd}")),
         std::fs::metadata("/dev/null"),
     ) else {
         return false;
     };
-    fd1.file_type().is_char_device() && fd1.rdev() == null.rdev()
+    meta.file_type().is_char_device() && meta.rdev() == null.rdev()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer that accepts `room` bytes, then fails every call with `errno`.
+    struct Failing {
+        room: usize,
+        errno: i32,
+        calls: usize,
+    }
+
+    impl Write for Failing {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.calls += 1;
+            if self.room == 0 {
+                return Err(io::Error::from_raw_os_error(self.errno));
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            Ok(n)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn write_error_is_kept_for_the_end_and_later_output_dropped() {
+        let mut w = DeferredWriteError::new(Failing {
+            room: 4,
+            errno: libc::ENOSPC,
+            calls: 0,
+        });
+        w.write_all(b"abcdef").unwrap();
+        w.write_all(b"more").unwrap();
+        w.flush().unwrap();
+        // one call that fit, one that failed, none after
+        assert_eq!(w.inner.calls, 2);
+        let e = w.take_error().unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::ENOSPC));
+        assert!(w.take_error().is_ok());
+    }
+
+    #[test]
+    fn closed_pipe_is_passed_on_at_once() {
+        let mut w = DeferredWriteError::new(Failing {
+            room: 0,
+            errno: libc::EPIPE,
+            calls: 0,
+        });
+        assert!(is_broken_pipe(&w.write_all(b"x").unwrap_err()));
+        assert!(w.take_error().is_ok());
+    }
 }

@@ -8,4 +8,6 @@ mod util;
 
 mod check;
 mod cli;
+mod errors;
+mod hash;
 mod jobs;

@@ -3,8 +3,10 @@
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
+use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
 
 use assert_cmd::cargo::CommandCargoExt;
 
@@ -67,18 +69,84 @@ pub fn multicall(dir: &Path, name: &str) -> Command {
 pub fn assert_same(mut ours: Command, mut theirs: Command, ours_name: &str, theirs_name: &str) {
     let a = ours.output().expect("run fastsum");
     let b = theirs.output().expect("run GNU tool");
+    assert_outputs_same("", &a, &b, ours_name, theirs_name);
+}
+
+/// A fresh temporary directory for one test.
+pub fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+/// Run `cmd` to completion, capturing stdout and stderr.
+pub fn run(cmd: &mut Command) -> Output {
+    cmd.output().expect("run command")
+}
+
+/// Run `cmd` with `data` on its standard input through a pipe (as in
+/// `cat x | cmd`), written by a separate thread so a large input cannot
+/// deadlock against the child's output.
+pub fn run_with_stdin(cmd: &mut Command, data: &[u8]) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn command");
+    let mut stdin = child.stdin.take().expect("child stdin");
+    std::thread::scope(|s| {
+        // the child may stop reading early (an error, or a closed pipe): that is
+        // the child's behaviour to check, not a test failure, so ignore it here
+        s.spawn(move || {
+            let _ = stdin.write_all(data);
+        });
+        child.wait_with_output().expect("wait for command")
+    })
+}
+
+/// Assert that two finished runs match: stdout bytes, exit status, and
+/// stderr once each program's `name: ` prefix is replaced. `what` names the
+/// case in the failure message.
+pub fn assert_outputs_same(
+    what: &str,
+    ours: &Output,
+    theirs: &Output,
+    ours_name: &str,
+    theirs_name: &str,
+) {
     assert_eq!(
-        String::from_utf8_lossy(&a.stdout),
-        String::from_utf8_lossy(&b.stdout),
-        "stdout differs"
+        String::from_utf8_lossy(&ours.stdout),
+        String::from_utf8_lossy(&theirs.stdout),
+        "{what}: stdout differs"
     );
-    assert_eq!(a.stdout, b.stdout, "stdout bytes differ");
+    assert_eq!(ours.stdout, theirs.stdout, "{what}: stdout bytes differ");
     let strip =
         |s: &[u8], name: &str| String::from_utf8_lossy(s).replace(&format!("{name}: "), "PROG: ");
     assert_eq!(
-        strip(&a.stderr, ours_name),
-        strip(&b.stderr, theirs_name),
-        "stderr differs"
+        strip(&ours.stderr, ours_name),
+        strip(&theirs.stderr, theirs_name),
+        "{what}: stderr differs"
     );
-    assert_eq!(a.status.code(), b.status.code(), "exit status differs");
+    assert_eq!(
+        ours.status.code(),
+        theirs.status.code(),
+        "{what}: exit status differs"
+    );
+}
+
+/// The GNU tool for each `-a` name GNU coreutils has (all but blake3).
+pub const GNU_TOOLS: [(&str, &str); 6] = [
+    ("md5", "md5sum"),
+    ("sha1", "sha1sum"),
+    ("sha224", "sha224sum"),
+    ("sha256", "sha256sum"),
+    ("sha384", "sha384sum"),
+    ("sha512", "sha512sum"),
+];
+
+/// Every `--mode`.
+pub const MODES: [&str; 3] = ["threaded", "sync", "bytewise"];
+
+/// An `OsStr` from raw bytes: file names need not be UTF-8.
+pub fn os(name: &[u8]) -> &OsStr {
+    OsStr::from_bytes(name)
 }

@@ -6,7 +6,7 @@ use std::io::{self, BufReader, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::Scope;
 
-use crossbeam_channel::{Sender, bounded};
+use crossbeam_channel::{Receiver, Sender, bounded};
 
 use super::{Done, Job, Plan};
 use crate::algo::{Algorithm, Digest, Hasher};
@@ -19,6 +19,14 @@ struct Work<T> {
     input: Input,
     algo: Algorithm,
     tag: T,
+    /// Standard input may be named more than once (`- -`): GNU reads it to
+    /// its end for the first and finds it empty for the next, but two
+    /// workers reading it at once would split its bytes between them. So a
+    /// `-` waits for the one before it (`after` returns when that one's
+    /// `stdin_done` sender is dropped); that one was queued first, so it is
+    /// already in a worker's hands and this cannot deadlock.
+    after: Option<Receiver<()>>,
+    stdin_done: Option<Sender<()>>,
 }
 
 /// Start the feeder and the workers; they finish when the jobs run out or
@@ -44,7 +52,12 @@ pub(super) fn spawn<'scope, 'env, T, I>(
                 if cancel.load(Ordering::Relaxed) {
                     return;
                 }
+                if let Some(previous) = &w.after {
+                    // nothing is ever sent: this returns once it is dropped
+                    let _ = previous.recv();
+                }
                 let r = hash_input(plan, stats, w.algo, &w.input, &mut buf);
+                drop(w.stdin_done);
                 if res_tx.send((w.idx, w.tag, Some(r))).is_err() {
                     return;
                 }
@@ -52,20 +65,31 @@ pub(super) fn spawn<'scope, 'env, T, I>(
         });
     }
     s.spawn(move || {
+        let mut last_stdin: Option<Receiver<()>> = None;
         for (idx, job) in jobs.enumerate() {
             if cancel.load(Ordering::Relaxed) {
                 return;
             }
             let sent = match job.input {
                 None => res_tx.send((idx, job.tag, None)).is_ok(),
-                Some(input) => work_tx
-                    .send(Work {
-                        idx,
-                        input,
-                        algo: job.algo,
-                        tag: job.tag,
-                    })
-                    .is_ok(),
+                Some(input) => {
+                    let (after, stdin_done) = if input == Input::Stdin {
+                        let (tx, rx) = bounded(0);
+                        (last_stdin.replace(rx), Some(tx))
+                    } else {
+                        (None, None)
+                    };
+                    work_tx
+                        .send(Work {
+                            idx,
+                            input,
+                            algo: job.algo,
+                            tag: job.tag,
+                            after,
+                            stdin_done,
+                        })
+                        .is_ok()
+                }
             };
             if !sent {
                 return;

@@ -17,6 +17,10 @@
 //! never exceeds `pool × readahead`, and nothing is allocated per block.
 //! An I/O error travels in-band, in place of the rest of the input, so the
 //! hasher reports it and makes no digest.
+//!
+//! Big regular files hashed with BLAKE3 skip the blocks: the reader maps
+//! the file and hands the mapping over, and the hasher hashes it on every
+//! core (measured faster; see [`super::mmap::map_for_multithreaded`]).
 
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,6 +29,7 @@ use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
+use super::mmap::{Mapped, map_for_multithreaded};
 use super::{Done, Job, Plan};
 use crate::algo::{Algorithm, Digest, Hasher};
 use crate::input::read_retry;
@@ -38,6 +43,9 @@ enum Block {
     End,
     /// The input failed (open or read); no digest must be made.
     Err(io::Error),
+    /// The whole input, memory-mapped (big BLAKE3 files): the hasher hashes
+    /// it on every core, and nothing follows.
+    Mapped(Mapped),
 }
 
 /// One input handed to a hasher: its place, algorithm, tag and blocks.
@@ -160,6 +168,13 @@ fn consume(
                 return Some(Ok(hasher.finalize()));
             }
             Block::Err(e) => return Some(Err(e)),
+            Block::Mapped(map) => {
+                let r = map.hash_into(&mut hasher, stats);
+                return Some(r.map(|()| {
+                    stats.add_file();
+                    hasher.finalize()
+                }));
+            }
         }
     }
 }
@@ -219,7 +234,10 @@ pub(super) fn spawn<'scope, 'env, T, I>(
                 return;
             }
             let going_on = match input.open() {
-                Ok(src) => pump(src, &mut pool, &btx, stats, cancel),
+                Ok(src) => match map_for_multithreaded(job.algo, &src) {
+                    Some(map) => btx.send(Block::Mapped(map)).is_ok(),
+                    None => pump(src, &mut pool, &btx, stats, cancel),
+                },
                 Err(e) => btx.send(Block::Err(e)).is_ok(),
             };
             if !going_on {

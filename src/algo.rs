@@ -128,6 +128,12 @@ impl std::fmt::Debug for Digest {
     }
 }
 
+/// Inputs shorter than this are hashed by BLAKE3 on one thread even by
+/// [`Hasher::update_multithreaded`]: below it, splitting the work over rayon
+/// costs more than it saves. The blake3 docs suggest ~128 KiB; measured
+/// here (`examples/hash_speed.rs`, 2 cores, machine shared): see the README.
+pub const BLAKE3_MULTITHREAD_MIN: usize = 128 * 1024;
+
 /// A running hash computation of any supported algorithm.
 #[derive(Clone)]
 pub enum Hasher {
@@ -174,6 +180,18 @@ impl Hasher {
             Hasher::Blake3(h) => {
                 h.update(data);
             }
+        }
+    }
+
+    /// Feed `data`, spread over every core where that pays: BLAKE3's tree
+    /// lets rayon hash parts of one big input in parallel; the other
+    /// algorithms are sequential by nature and take a plain `update`.
+    pub fn update_multithreaded(&mut self, data: &[u8]) {
+        match self {
+            Hasher::Blake3(h) if data.len() >= BLAKE3_MULTITHREAD_MIN => {
+                h.update_rayon(data);
+            }
+            _ => self.update(data),
         }
     }
 

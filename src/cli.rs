@@ -23,12 +23,17 @@ pub enum Mode {
     /// std's BufReader and its bytes() iterator feed the hash one byte at a time: the naive
     /// baseline, for comparison.
     Bytewise,
+    /// Regular files of 16 KiB or more are memory-mapped and hashed in place, with no read
+    /// calls or copies (BLAKE3 then hashes one file on every core); other inputs are read as
+    /// in sync mode. A file truncated while mapped is reported as an error.
+    Mmap,
 }
 
 const AFTER_HELP: &str = "\
 Reading modes: --chunk is the size of each read call in sync mode and of each hash update in
 threaded mode; --readahead is the size of each block the reader thread reads in threaded mode.
-Bytewise ignores both; sync ignores --readahead. SIZE is a number of bytes
+Bytewise ignores both; sync ignores --readahead; mmap ignores both for the files it maps
+(regular files of 16 KiB or more) and reads the others as sync does. SIZE is a number of bytes
 with an optional suffix K, M or G (powers of 1024): 16, 4K, 64K, 1M.
 
 Exit status: 0 if every file was hashed (or, with -c, read and matched); 1 if a file could not

@@ -11,3 +11,4 @@ mod cli;
 mod errors;
 mod hash;
 mod jobs;
+mod mmap;

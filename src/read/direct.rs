@@ -1,6 +1,7 @@
-//! The `sync` and `bytewise` modes: each worker thread opens, reads and
-//! hashes whole inputs itself, so reading never overlaps hashing within a
-//! file. With `-j N`, N workers take inputs from one queue.
+//! The `sync`, `bytewise` and `mmap` modes: each worker thread opens, reads
+//! (or maps, see [`super::mmap`]) and hashes whole inputs itself, so reading
+//! never overlaps hashing within a file. With `-j N`, N workers take inputs
+//! from one queue.
 
 use std::io::{self, BufReader, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -107,14 +108,13 @@ fn hash_input(
 ) -> io::Result<Digest> {
     let src = input.open()?;
     let mut hasher = Hasher::new(algo);
+    if buf.len() != plan.chunk {
+        buf.resize(plan.chunk, 0);
+    }
     match plan.mode {
         Mode::Bytewise => hash_bytewise(src, &mut hasher, stats)?,
-        _ => {
-            if buf.len() != plan.chunk {
-                buf.resize(plan.chunk, 0);
-            }
-            hash_sync(src, &mut hasher, buf, stats)?
-        }
+        Mode::Mmap => super::mmap::hash_source(src, &mut hasher, buf, stats)?,
+        Mode::Sync | Mode::Threaded => hash_sync(src, &mut hasher, buf, stats)?,
     }
     stats.add_file();
     Ok(hasher.finalize())

@@ -10,9 +10,13 @@
 //!   blocks from a bounded pool and hands them to `jobs` hasher threads.
 //! * [`direct`]: `jobs` worker threads each open, read and hash whole inputs
 //!   themselves, either `sync` (one `--chunk` read per hash update) or
-//!   `bytewise` (`BufReader::bytes()`).
+//!   `bytewise` (`BufReader::bytes()`), or `mmap` (map regular files and
+//!   hash the mapping in place; [`mmap`], with [`sigbus`] for files
+//!   truncated while mapped).
 
 pub mod direct;
+pub mod mmap;
+mod sigbus;
 pub mod threaded;
 
 use std::collections::BTreeMap;
@@ -122,7 +126,9 @@ where
         let (res_tx, res_rx) = bounded::<Done<T>>(RESULTS_CAP);
         match plan.mode {
             Mode::Threaded => threaded::spawn(s, plan, stats, &cancel, jobs, res_tx),
-            Mode::Sync | Mode::Bytewise => direct::spawn(s, plan, stats, &cancel, jobs, res_tx),
+            Mode::Sync | Mode::Bytewise | Mode::Mmap => {
+                direct::spawn(s, plan, stats, &cancel, jobs, res_tx)
+            }
         }
         let result = deliver_in_order(res_rx, sink);
         if result.is_err() {

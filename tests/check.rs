@@ -432,3 +432,107 @@ fn long_check_file() {
     assert!(o.stderr.is_empty());
     assert_eq!(o.status.code(), Some(0));
 }
+
+mod differential {
+    //! Random check files built from the pieces GNU's parser cares about,
+    //! compared with GNU md5sum -c under random flags: a bounded search for
+    //! any line shape the hand-written cases above missed.
+
+    use super::*;
+    use proptest::prelude::*;
+
+    fn pieces() -> Vec<Vec<u8>> {
+        let a = hex(Algorithm::Md5, b"a");
+        let b = hex(Algorithm::Md5, b"b");
+        let mut v: Vec<Vec<u8>> = [
+            "MD5", "MD5 (", "(", ")", ") = ", "=", " ", "  ", " *", "*", "\t", "\\", "\\\\", "\\n",
+            "\\r", "a", "b", "-", "dir", "nosuch", "#", "\r", "\0", "\u{b}", "\n",
+        ]
+        .iter()
+        .map(|s| s.as_bytes().to_vec())
+        .collect();
+        v.push(a.clone().into_bytes());
+        v.push(a.to_uppercase().into_bytes());
+        v.push(b.into_bytes());
+        v.push(a.as_bytes()[..31].to_vec());
+        v.push(b"\xff".to_vec());
+        v
+    }
+
+    /// Two neighbouring bytes that GNU quotes as escapes in a message.
+    /// `output::quote_name` writes such a run one escape at a time
+    /// (`''$'\377'''$'\376'`) where GNU groups it (`''$'\377\376'`): a bug
+    /// of the quoting, outside check mode, reported rather than fixed here;
+    /// such files are left out so this test tracks check mode only.
+    fn has_escape_run(data: &[u8]) -> bool {
+        let odd = |b: u8| (b < 0x20 && b != b'\n') || b >= 0x7f;
+        data.windows(2).any(|w| odd(w[0]) && odd(w[1]))
+    }
+
+    fn line() -> impl Strategy<Value = Vec<u8>> {
+        let a = hex(Algorithm::Md5, b"a");
+        let pieces = pieces();
+        prop_oneof![
+            // free-form: any sequence of pieces
+            proptest::collection::vec(proptest::sample::select(pieces.clone()), 0..7)
+                .prop_map(|p| p.concat()),
+            // nearly valid: a real line with one piece spliced in
+            (0..3usize, proptest::sample::select(pieces), 0..40usize).prop_map(
+                move |(k, p, at)| {
+                    let base = match k {
+                        0 => format!("{a}  a"),
+                        1 => format!("MD5 (a) = {a}"),
+                        _ => format!("{a} a"),
+                    }
+                    .into_bytes();
+                    let at = at.min(base.len());
+                    [&base[..at], &p, &base[at..]].concat()
+                }
+            ),
+        ]
+    }
+
+    fn check_file() -> impl Strategy<Value = Vec<u8>> {
+        (
+            proptest::collection::vec((line(), any::<bool>()), 1..6),
+            any::<bool>(),
+        )
+            .prop_map(|(lines, final_newline)| {
+                let mut out = Vec::new();
+                let n = lines.len();
+                for (i, (l, crlf)) in lines.into_iter().enumerate() {
+                    out.extend_from_slice(&l);
+                    if i + 1 < n || final_newline {
+                        out.extend_from_slice(if crlf { b"\r\n" } else { b"\n" });
+                    }
+                }
+                out
+            })
+    }
+
+    const FLAG_SETS: [&[&str]; 5] = [
+        &[],
+        &["--warn"],
+        &["--strict", "--quiet"],
+        &["--ignore-missing"],
+        &["--status"],
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 96,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn random_check_files_match_gnu(data in check_file(), flags in 0..FLAG_SETS.len()) {
+            if !have_gnu() {
+                return Ok(());
+            }
+            prop_assume!(!has_escape_run(&data));
+            let dir = fixture();
+            run_case(dir.path(), Algorithm::Md5, "random", &data, FLAG_SETS[flags]);
+        }
+    }
+}

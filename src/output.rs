@@ -111,15 +111,28 @@ pub fn quote_name(name: &[u8]) -> String {
         return format!("\"{text}\"");
     }
     let mut out = String::from("'");
+    // GNU writes a run of escaped bytes in one $'...': `'a'$'\t\r''b'`
+    let mut push_escape = |out: &mut String, esc: &str, after_escape: bool| {
+        if after_escape {
+            out.truncate(out.len() - 2);
+            out.push_str(esc);
+            out.push_str("''");
+        } else {
+            out.push_str(&format!("'$'{esc}''"));
+        }
+    };
+    let mut after_escape = false;
     let mut i = 0;
     while i < name.len() {
         let b = name[i];
         if b == b'\'' {
             out.push_str("'\\''");
             i += 1;
+            after_escape = false;
         } else if printable(b) {
             out.push(b as char);
             i += 1;
+            after_escape = false;
         } else if b >= 0x80 {
             // a valid multi-byte UTF-8 character prints as itself
             let end = (i + 4).min(name.len());
@@ -132,10 +145,12 @@ pub fn quote_name(name: &[u8]) -> String {
                 Some(c) if !c.is_control() => {
                     out.push(c);
                     i += c.len_utf8();
+                    after_escape = false;
                 }
                 _ => {
-                    out.push_str(&format!("'$'\\{b:03o}''"));
+                    push_escape(&mut out, &format!("\\{b:03o}"), after_escape);
                     i += 1;
+                    after_escape = true;
                 }
             }
         } else {
@@ -149,8 +164,9 @@ pub fn quote_name(name: &[u8]) -> String {
                 13 => "\\r".to_string(),
                 _ => format!("\\{b:03o}"),
             };
-            out.push_str(&format!("'$'{esc}''"));
+            push_escape(&mut out, &esc, after_escape);
             i += 1;
+            after_escape = true;
         }
     }
     out.push('\'');
@@ -203,7 +219,10 @@ mod tests {
     /// Each expectation below is what GNU md5sum 9.1 printed for that name.
     #[test]
     fn quotes_like_gnu() {
-        let cases: [(&[u8], &str); 20] = [
+        let cases: [(&[u8], &str); 23] = [
+            (b"a\xff\xfeb", "'a'$'\\377\\376''b'"),
+            (b"a\t\rb", "'a'$'\\t\\r''b'"),
+            (b"\xff\xfe", "''$'\\377\\376'"),
             (b"\nfoo", "''$'\\n''foo'"),
             (b"foo\n", "'foo'$'\\n'"),
             (b"\xff", "''$'\\377'"),

@@ -112,7 +112,7 @@ pub fn quote_name(name: &[u8]) -> String {
     }
     let mut out = String::from("'");
     // GNU writes a run of escaped bytes in one $'...': `'a'$'\t\r''b'`
-    let mut push_escape = |out: &mut String, esc: &str, after_escape: bool| {
+    let push_escape = |out: &mut String, esc: &str, after_escape: bool| {
         if after_escape {
             out.truncate(out.len() - 2);
             out.push_str(esc);

@@ -9,7 +9,7 @@ use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use super::{Done, Job, Plan};
+use super::{Finished, Job, Plan};
 use crate::algo::{Algorithm, Digest, Hasher};
 use crate::cli::Mode;
 use crate::input::{Input, read_retry};
@@ -38,7 +38,7 @@ pub(super) fn spawn<'scope, 'env, T, I>(
     stats: &'env Stats,
     cancel: &'env AtomicBool,
     jobs: I,
-    res_tx: Sender<Done<T>>,
+    res_tx: Sender<Finished<T>>,
 ) where
     T: Send + 'scope,
     I: Iterator<Item = Job<T>> + Send + 'scope,
@@ -59,7 +59,7 @@ pub(super) fn spawn<'scope, 'env, T, I>(
                 }
                 let r = hash_input(plan, stats, w.algo, &w.input, &mut buf);
                 drop(w.stdin_done);
-                if res_tx.send((w.idx, w.tag, Some(r))).is_err() {
+                if res_tx.send(vec![(w.idx, w.tag, Some(r))]).is_err() {
                     return;
                 }
             }
@@ -72,7 +72,7 @@ pub(super) fn spawn<'scope, 'env, T, I>(
                 return;
             }
             let sent = match job.input {
-                None => res_tx.send((idx, job.tag, None)).is_ok(),
+                None => res_tx.send(vec![(idx, job.tag, None)]).is_ok(),
                 Some(input) => {
                     let (after, stdin_done) = if input == Input::Stdin {
                         let (tx, rx) = bounded(0);

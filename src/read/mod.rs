@@ -87,6 +87,11 @@ pub type Outcome = Option<io::Result<Digest>>;
 /// A finished job on its way to the sink: (position, tag, outcome).
 type Done<T> = (usize, T, Outcome);
 
+/// Finished jobs travel to the printer in groups (a hasher sends a whole
+/// batch's outcomes at once): one wake-up of the printer per group, not per
+/// file, which is what a tree of tiny files needs.
+type Finished<T> = Vec<Done<T>>;
+
 /// How many finished jobs may wait for the printer.
 const RESULTS_CAP: usize = 64;
 
@@ -123,7 +128,7 @@ where
 {
     let cancel = AtomicBool::new(false);
     std::thread::scope(|s| {
-        let (res_tx, res_rx) = bounded::<Done<T>>(RESULTS_CAP);
+        let (res_tx, res_rx) = bounded::<Finished<T>>(RESULTS_CAP);
         match plan.mode {
             Mode::Threaded => threaded::spawn(s, plan, stats, &cancel, jobs, res_tx),
             Mode::Sync | Mode::Bytewise | Mode::Mmap => {
@@ -140,31 +145,35 @@ where
 
 /// Hand outcomes to `sink` in job order, each as soon as every earlier one
 /// has been handed over.
-fn deliver_in_order<T, S: Sink<T> + ?Sized>(rx: Receiver<Done<T>>, sink: &mut S) -> io::Result<()> {
+fn deliver_in_order<T, S: Sink<T> + ?Sized>(
+    rx: Receiver<Finished<T>>,
+    sink: &mut S,
+) -> io::Result<()> {
     let mut next = 0usize;
     let mut waiting: BTreeMap<usize, (T, Outcome)> = BTreeMap::new();
     loop {
-        let done = match rx.recv_timeout(IDLE_AFTER) {
-            Ok(done) => done,
+        let group = match rx.recv_timeout(IDLE_AFTER) {
+            Ok(group) => group,
             Err(RecvTimeoutError::Disconnected) => return Ok(()),
             Err(RecvTimeoutError::Timeout) => {
                 sink.idle()?;
                 match rx.recv() {
-                    Ok(done) => done,
+                    Ok(group) => group,
                     Err(_) => return Ok(()),
                 }
             }
         };
-        let (idx, tag, outcome) = done;
-        if idx != next {
-            waiting.insert(idx, (tag, outcome));
-            continue;
-        }
-        sink.put(tag, outcome)?;
-        next += 1;
-        while let Some((tag, outcome)) = waiting.remove(&next) {
+        for (idx, tag, outcome) in group {
+            if idx != next {
+                waiting.insert(idx, (tag, outcome));
+                continue;
+            }
             sink.put(tag, outcome)?;
             next += 1;
+            while let Some((tag, outcome)) = waiting.remove(&next) {
+                sink.put(tag, outcome)?;
+                next += 1;
+            }
         }
     }
 }

@@ -42,7 +42,7 @@ use std::time::Instant;
 use crossbeam_channel::{Receiver, Sender, bounded};
 
 use super::mmap::{Mapped, map_for_multithreaded};
-use super::{Done, Job, Plan};
+use super::{Finished, Job, Plan};
 use crate::algo::{Algorithm, Digest, Hasher};
 use crate::input::read_retry;
 use crate::stats::Stats;
@@ -186,7 +186,7 @@ struct Reader<'a, T> {
     cancel: &'a AtomicBool,
     pool: Pool,
     work: Sender<Work<T>>,
-    results: Sender<Done<T>>,
+    results: Sender<Finished<T>>,
     /// The block being packed, how far it is filled, and what is in it.
     batch: Option<(Vec<u8>, usize)>,
     packed: Vec<Packed<T>>,
@@ -209,7 +209,7 @@ impl<T> Reader<'_, T> {
 
     /// Report a failed input straight to the printer (it keeps the order).
     fn fail(&self, idx: usize, tag: T, e: io::Error) -> bool {
-        self.results.send((idx, tag, Some(Err(e)))).is_ok()
+        self.results.send(vec![(idx, tag, Some(Err(e)))]).is_ok()
     }
 
     /// Read one input: packed into the current batch if it fits, else
@@ -376,7 +376,7 @@ fn hasher_loop<T>(
     work: Receiver<Work<T>>,
     plan: &Plan,
     free: Sender<Vec<u8>>,
-    results: Sender<Done<T>>,
+    results: Sender<Finished<T>>,
     stats: &Stats,
 ) {
     for w in work {
@@ -390,10 +390,8 @@ fn hasher_loop<T>(
                     done.push((it.idx, it.tag, Some(Ok(hasher.finalize()))));
                 }
                 let _ = free.send(buf);
-                for d in done {
-                    if results.send(d).is_err() {
-                        return;
-                    }
+                if results.send(done).is_err() {
+                    return;
                 }
             }
             Work::Stream {
@@ -405,7 +403,7 @@ fn hasher_loop<T>(
                 let Some(r) = consume(algo, &blocks, plan.chunk, &free, stats) else {
                     return;
                 };
-                if results.send((idx, tag, Some(r))).is_err() {
+                if results.send(vec![(idx, tag, Some(r))]).is_err() {
                     return;
                 }
             }
@@ -420,7 +418,7 @@ pub(super) fn spawn<'scope, 'env, T, I>(
     stats: &'env Stats,
     cancel: &'env AtomicBool,
     jobs: I,
-    res_tx: Sender<Done<T>>,
+    res_tx: Sender<Finished<T>>,
 ) where
     T: Send + 'scope,
     I: Iterator<Item = Job<T>> + Send + 'scope,
@@ -448,7 +446,7 @@ pub(super) fn spawn<'scope, 'env, T, I>(
                 return;
             }
             let going_on = match job.input {
-                None => reader.results.send((idx, job.tag, None)).is_ok(),
+                None => reader.results.send(vec![(idx, job.tag, None)]).is_ok(),
                 Some(input) => {
                     let src = input.open();
                     let hint = src.as_ref().ok().and_then(|s| s.size_hint());
@@ -493,8 +491,8 @@ pub fn hash_reader<R: Read + Send>(
         reader.read(0, algo, (), Ok(src), None, |_, _| None);
         reader.flush();
         drop(reader);
-        match res_rx.recv() {
-            Ok((_, (), Some(r))) => r,
+        match res_rx.recv().ok().and_then(|mut group| group.pop()) {
+            Some((_, (), Some(r))) => r,
             _ => Err(io::Error::other("the pipeline stopped")),
         }
     })

@@ -97,22 +97,29 @@ impl Kernel {
     }
 
     /// The kernel every `Md5::new()` uses: `FASTSUM_MD5` if it names one,
-    /// else the fastest. The environment is read once, on first use; an
-    /// invalid value falls back to the fastest kernel here, and `run` reports
-    /// it as a usage error before any hashing (see `check_env`).
+    /// else the fastest. An invalid value falls back to the fastest kernel
+    /// here, and `run` reports it as a usage error before any hashing (see
+    /// `check_env`).
     pub fn selected() -> Kernel {
-        static SELECTED: OnceLock<Kernel> = OnceLock::new();
-        *SELECTED.get_or_init(|| {
-            match Kernel::from_env_value(std::env::var_os(KERNEL_ENV).as_deref()) {
-                Ok(Some(k)) => k,
-                Ok(None) | Err(_) => Kernel::fastest(),
-            }
-        })
+        match Kernel::from_env_once() {
+            Ok(Some(k)) => *k,
+            Ok(None) | Err(_) => Kernel::fastest(),
+        }
     }
 
     /// Validate `FASTSUM_MD5`, for `run` to report a bad value.
     pub fn check_env() -> Result<(), String> {
-        Kernel::from_env_value(std::env::var_os(KERNEL_ENV).as_deref()).map(|_| ())
+        match Kernel::from_env_once() {
+            Ok(_) => Ok(()),
+            Err(msg) => Err(msg.clone()),
+        }
+    }
+
+    /// `FASTSUM_MD5`, read and parsed on first use only, so every hasher of
+    /// a run uses the same kernel.
+    fn from_env_once() -> &'static Result<Option<Kernel>, String> {
+        static PARSED: OnceLock<Result<Option<Kernel>, String>> = OnceLock::new();
+        PARSED.get_or_init(|| Kernel::from_env_value(std::env::var_os(KERNEL_ENV).as_deref()))
     }
 
     /// Run this kernel's compression function over `blocks`.

@@ -29,135 +29,87 @@ macro_rules! r {
 }
 
 /// `a += m[x] + k`, the part of every step that is off the critical path.
+#[rustfmt::skip]
 macro_rules! add_mk {
     ($a:ident, $x:literal, $k:literal) => {
         concat!(
-            "add ",
-            r!($a),
-            ", dword ptr [{p} + ",
-            stringify!($x),
-            "*4]\n",
-            "add ",
-            r!($a),
-            ", ",
-            stringify!($k),
-            "\n",
+            "add ", r!($a), ", dword ptr [{p} + ", stringify!($x), "*4]\n",
+            "add ", r!($a), ", ", stringify!($k), "\n",
         )
     };
 }
 
 /// `a = b + rol(a, s)`, the end of every step.
+#[rustfmt::skip]
 macro_rules! rol_add {
     ($a:ident, $b:ident, $s:literal) => {
         concat!(
-            "rol ",
-            r!($a),
-            ", ",
-            stringify!($s),
-            "\n",
-            "add ",
-            r!($a),
-            ", ",
-            r!($b),
-            "\n",
+            "rol ", r!($a), ", ", stringify!($s), "\n",
+            "add ", r!($a), ", ", r!($b), "\n",
         )
     };
 }
 
 /// Round 1 step: F = d ^ (b & (c ^ d)).
+#[rustfmt::skip]
 macro_rules! ff {
     ($a:ident, $b:ident, $c:ident, $d:ident, $x:literal, $k:literal, $s:literal) => {
         concat!(
             add_mk!($a, $x, $k),
-            "mov {t:e}, ",
-            r!($c),
-            "\n",
-            "xor {t:e}, ",
-            r!($d),
-            "\n",
-            "and {t:e}, ",
-            r!($b),
-            "\n",
-            "xor {t:e}, ",
-            r!($d),
-            "\n",
-            "add ",
-            r!($a),
-            ", {t:e}\n",
+            "mov {t:e}, ", r!($c), "\n",
+            "xor {t:e}, ", r!($d), "\n",
+            "and {t:e}, ", r!($b), "\n",
+            "xor {t:e}, ", r!($d), "\n",
+            "add ", r!($a), ", {t:e}\n",
             rol_add!($a, $b, $s),
         )
     };
 }
 
 /// Round 2 step: G = (c & !d) + (b & d), the first half added early.
+#[rustfmt::skip]
 macro_rules! gg {
     ($a:ident, $b:ident, $c:ident, $d:ident, $x:literal, $k:literal, $s:literal) => {
         concat!(
             add_mk!($a, $x, $k),
-            "mov {t:e}, ",
-            r!($d),
-            "\n",
+            "mov {t:e}, ", r!($d), "\n",
             "not {t:e}\n",
-            "and {t:e}, ",
-            r!($c),
-            "\n",
-            "add ",
-            r!($a),
-            ", {t:e}\n",
-            "mov {u:e}, ",
-            r!($d),
-            "\n",
-            "and {u:e}, ",
-            r!($b),
-            "\n",
-            "add ",
-            r!($a),
-            ", {u:e}\n",
+            "and {t:e}, ", r!($c), "\n",
+            "add ", r!($a), ", {t:e}\n",
+            "mov {u:e}, ", r!($d), "\n",
+            "and {u:e}, ", r!($b), "\n",
+            "add ", r!($a), ", {u:e}\n",
             rol_add!($a, $b, $s),
         )
     };
 }
 
 /// Round 3 step: H = b ^ (c ^ d).
+#[rustfmt::skip]
 macro_rules! hh {
     ($a:ident, $b:ident, $c:ident, $d:ident, $x:literal, $k:literal, $s:literal) => {
         concat!(
             add_mk!($a, $x, $k),
-            "mov {t:e}, ",
-            r!($c),
-            "\n",
-            "xor {t:e}, ",
-            r!($d),
-            "\n",
-            "xor {t:e}, ",
-            r!($b),
-            "\n",
-            "add ",
-            r!($a),
-            ", {t:e}\n",
+            "mov {t:e}, ", r!($c), "\n",
+            "xor {t:e}, ", r!($d), "\n",
+            "xor {t:e}, ", r!($b), "\n",
+            "add ", r!($a), ", {t:e}\n",
             rol_add!($a, $b, $s),
         )
     };
 }
 
 /// Round 4 step: I = c ^ (b | !d).
+#[rustfmt::skip]
 macro_rules! ii {
     ($a:ident, $b:ident, $c:ident, $d:ident, $x:literal, $k:literal, $s:literal) => {
         concat!(
             add_mk!($a, $x, $k),
-            "mov {t:e}, ",
-            r!($d),
-            "\n",
+            "mov {t:e}, ", r!($d), "\n",
             "not {t:e}\n",
-            "or {t:e}, ",
-            r!($b),
-            "\n",
-            "xor {t:e}, ",
-            r!($c),
-            "\n",
-            "add ",
-            r!($a),
-            ", {t:e}\n",
+            "or {t:e}, ", r!($b), "\n",
+            "xor {t:e}, ", r!($c), "\n",
+            "add ", r!($a), ", {t:e}\n",
             rol_add!($a, $b, $s),
         )
     };

@@ -137,8 +137,8 @@ pub const BLAKE3_MULTITHREAD_MIN: usize = 128 * 1024;
 /// A running hash computation of any supported algorithm.
 #[derive(Clone)]
 pub enum Hasher {
-    /// MD5.
-    Md5(md5::Md5),
+    /// MD5: fastsum's own kernels (`crate::md5`), faster than the md-5 crate.
+    Md5(crate::md5::Md5),
     /// SHA-1.
     Sha1(sha1::Sha1),
     /// SHA-224.
@@ -157,7 +157,7 @@ impl Hasher {
     /// A fresh hasher for `algo`.
     pub fn new(algo: Algorithm) -> Hasher {
         match algo {
-            Algorithm::Md5 => Hasher::Md5(md5::Md5::new()),
+            Algorithm::Md5 => Hasher::Md5(crate::md5::Md5::new()),
             Algorithm::Sha1 => Hasher::Sha1(sha1::Sha1::new()),
             Algorithm::Sha224 => Hasher::Sha224(sha2::Sha224::new()),
             Algorithm::Sha256 => Hasher::Sha256(sha2::Sha256::new()),

@@ -21,6 +21,7 @@ pub mod cli;
 pub mod compute;
 pub mod config;
 pub mod input;
+pub mod md5;
 pub mod output;
 pub mod progress;
 pub mod read;
@@ -65,6 +66,10 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
         Ok(cfg) => cfg,
         Err(msg) => return rep.usage_error(&msg, inv.usage_exit_code()),
     };
+    // A FASTSUM_MD5 that names no kernel is a usage error, not silently ignored.
+    if let Err(msg) = md5::Kernel::check_env() {
+        return rep.usage_error(&msg, inv.usage_exit_code());
+    }
     let stats = Stats::default();
     let start = Instant::now();
     let stdout = report::DeferredWriteError::new(report::Stdout::new());

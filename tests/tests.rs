@@ -11,4 +11,5 @@ mod cli;
 mod errors;
 mod hash;
 mod jobs;
+mod md5_kernel;
 mod mmap;

@@ -6,3 +6,5 @@ mod util;
 mod cli;
 mod errors;
 mod hash;
+mod multicall;
+mod stats;

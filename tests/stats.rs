@@ -167,3 +167,36 @@ fn failed_inputs_are_not_counted_and_prefix_is_the_invoked_name() {
     assert_eq!(number(&stats, "files hashed", ""), 2.0);
     assert_eq!(number(&stats, "bytes hashed", ""), 30.0);
 }
+
+/// The read calls `--stats` counts are system calls of the asked size, on
+/// standard input too (std's `Stdin` would turn them into 8 KiB reads from
+/// its own buffer): checked with strace when it is installed and allowed.
+#[test]
+fn sync_reads_are_chunk_sized_system_calls_even_on_stdin() {
+    let usable = std::process::Command::new("strace")
+        .args(["-o", "/dev/null", "true"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !usable {
+        eprintln!("skipped: strace is not installed or not allowed here");
+        return;
+    }
+    let dir = tempdir();
+    let trace = dir.path().join("trace");
+    let fastsum = assert_cmd::cargo::cargo_bin("fastsum");
+    let data = random_bytes(1000, 9);
+    let mut strace = std::process::Command::new("strace");
+    strace
+        .args(["-f", "-e", "trace=read", "-o"])
+        .arg(&trace)
+        .arg(fastsum)
+        .args(["-m", "sync", "--chunk", "16", "--stats", "-"]);
+    let o = crate::util::run_with_stdin(&mut strace, &data);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let stats = counters(&o, "fastsum");
+    // 62 full chunks, the last 8 bytes, and the read that finds the end
+    assert_eq!(number(&stats, "read calls", ""), 64.0);
+    let trace = std::fs::read_to_string(&trace).expect("read trace");
+    let sized_16 = trace.lines().filter(|l| l.contains(", 16)")).count();
+    assert!(sized_16 >= 64, "{sized_16} read(…, 16) calls:\n{trace}");
+}

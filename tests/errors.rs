@@ -438,7 +438,7 @@ fn usage_errors_exit_2_or_1_under_a_gnu_name() {
     // unknown options: GNU rejects them too, but the message is clap's
     let unknown: [&[&str]; 2] = [&["--bogus", "f"], &["-Q", "f"]];
     // fastsum's own options with bad values
-    let bad_values: [&[&str]; 8] = [
+    let bad_values: [&[&str]; 11] = [
         &["-a", "md4", "f"],
         &["-m", "fast", "f"],
         &["--chunk", "0", "f"],
@@ -447,6 +447,10 @@ fn usage_errors_exit_2_or_1_under_a_gnu_name() {
         &["--pool", "0", "f"],
         &["-j", "0", "f"],
         &["-j", "-1", "f"],
+        // bounded so that a typo cannot exhaust threads or memory
+        &["-j", "100000", "f"],
+        &["--pool", "1000000", "f"],
+        &["--pool", "8", "--readahead", "1G", "f"],
     ];
     let usage = |o: &Output, code: i32, what: &str| {
         assert_eq!(o.status.code(), Some(code), "{what}: {o:?}");

@@ -35,6 +35,18 @@ impl Input {
         }
     }
 
+    /// Is this a stream that readers share, so that two reading it at once
+    /// would split its bytes between them (standard input; a FIFO, which is
+    /// also what /dev/stdin is on a pipe)? Such inputs are read one after
+    /// another, as GNU reads them.
+    pub fn is_shared_stream(&self) -> bool {
+        use std::os::unix::fs::FileTypeExt;
+        match self {
+            Input::Stdin => true,
+            Input::Path(p) => std::fs::metadata(p).is_ok_and(|m| m.file_type().is_fifo()),
+        }
+    }
+
     /// Open for reading.
     pub fn open(&self) -> io::Result<Source> {
         match self {

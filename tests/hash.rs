@@ -233,7 +233,8 @@ fn many_files_with_one_and_four_jobs_match_gnu() {
 }
 
 /// Standard input through a pipe: with no FILE, as `-`, between files, and
-/// named twice (the second `-` reads an already exhausted stdin, as GNU's does).
+/// named twice, also as /dev/stdin (the second read finds the stream already
+/// exhausted, as GNU's does: two workers must not share it).
 #[test]
 fn stdin_through_a_pipe_matches_gnu() {
     let dir = tempdir();
@@ -241,7 +242,16 @@ fn stdin_through_a_pipe_matches_gnu() {
     write_file(dir.path(), "b", &random_bytes(70_001, 3));
     let big = random_bytes(BIG, 4);
     let mid = random_bytes(MID, 5);
-    let cases: [&[&str]; 5] = [&[], &["-"], &["a", "-", "b"], &["-", "-"], &["-", "a", "-"]];
+    // /dev/stdin opens the same pipe anew: a second reader of one stream
+    let cases: [&[&str]; 7] = [
+        &[],
+        &["-"],
+        &["a", "-", "b"],
+        &["-", "-"],
+        &["-", "a", "-"],
+        &["-", "/dev/stdin"],
+        &["/dev/stdin", "b", "/dev/stdin"],
+    ];
     for args in cases {
         for mode in MODES {
             let data = if mode == "bytewise" { &mid } else { &big };

@@ -8,6 +8,7 @@ use std::num::NonZeroUsize;
 use clap::{CommandFactory, Parser, ValueEnum};
 
 use crate::algo::Algorithm;
+use crate::read::MAX_COUNT;
 use crate::size::parse_size;
 
 /// How bytes travel from the file to the hash function.
@@ -109,12 +110,13 @@ pub struct Args {
 
     /// Number of --readahead blocks in the reader's pool (threaded mode): what may be in
     /// flight between reader and hashers.
-    #[arg(long, value_name = "N", default_value = crate::read::DEFAULT_POOL_STR)]
+    #[arg(long, value_name = "N", value_parser = parse_count,
+          default_value = crate::read::DEFAULT_POOL_STR)]
     pub pool: NonZeroUsize,
 
     /// Hash up to N files at once [default: the number of cores]. Output stays in
     /// argument order.
-    #[arg(short, long, value_name = "N")]
+    #[arg(short, long, value_name = "N", value_parser = parse_count)]
     pub jobs: Option<NonZeroUsize>,
 
     /// Hash the files under directories given on the command line (sorted by name;
@@ -153,6 +155,15 @@ pub struct Args {
     /// With -c: do not fail or report status for missing files.
     #[arg(long)]
     pub ignore_missing: bool,
+}
+
+/// `-j` and `--pool`: a whole number from 1 to [`MAX_COUNT`].
+fn parse_count(s: &str) -> Result<NonZeroUsize, String> {
+    let n: NonZeroUsize = s.parse().map_err(|e| format!("{e}"))?;
+    if n.get() > MAX_COUNT {
+        return Err(format!("it must be at most {MAX_COUNT}"));
+    }
+    Ok(n)
 }
 
 /// The clap command, for the man page and completions.
@@ -226,6 +237,19 @@ mod tests {
             assert!(e.to_string().contains("invalid size"), "{e}");
         }
         assert!(args(&["fastsum", "-j", "0"]).is_err());
+        assert_eq!(
+            args(&["fastsum", "-j", "1024", "--pool", "1024"])
+                .unwrap()
+                .pool
+                .get(),
+            1024
+        );
+        for flag in ["-j", "--pool"] {
+            for bad in ["1025", "100000", "-1", "x"] {
+                let e = args(&["fastsum", flag, bad]).unwrap_err();
+                assert_eq!(e.exit_code(), 2, "{flag} {bad}");
+            }
+        }
     }
 
     #[test]

@@ -106,6 +106,12 @@ impl Config {
                 return Err("--tag does not support --text mode".into());
             }
         }
+        if args.pool.get().saturating_mul(args.readahead) > crate::read::MAX_IN_FLIGHT {
+            return Err(
+                "--pool × --readahead must be at most 4G: that much memory is held in blocks"
+                    .into(),
+            );
+        }
         let verbosity = if args.status {
             Verbosity::Status
         } else if args.quiet {
@@ -193,6 +199,9 @@ mod tests {
             "the --strict option is meaningful only when verifying checksums"
         );
         assert!(config(&["fastsum", "--tag", "-b"]).is_ok());
+        assert!(config(&["fastsum", "--pool", "4", "--readahead", "1G"]).is_ok());
+        assert!(config(&["fastsum", "--pool", "5", "--readahead", "1G"]).is_err());
+        assert!(config(&["fastsum", "--pool", "1024", "--readahead", "4M"]).is_ok());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Read};
+use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
@@ -34,13 +35,31 @@ impl Input {
         }
     }
 
+    /// Is this a stream that readers share, so that two reading it at once
+    /// would split its bytes between them (standard input; a FIFO, which is
+    /// also what /dev/stdin is on a pipe)? Such inputs are read one after
+    /// another, as GNU reads them.
+    pub fn is_shared_stream(&self) -> bool {
+        use std::os::unix::fs::FileTypeExt;
+        match self {
+            Input::Stdin => true,
+            Input::Path(p) => std::fs::metadata(p).is_ok_and(|m| m.file_type().is_fifo()),
+        }
+    }
+
     /// Open for reading.
     pub fn open(&self) -> io::Result<Source> {
         match self {
             Input::Stdin if crate::report::stdin_was_closed() => {
                 Err(io::Error::from_raw_os_error(libc::EBADF))
             }
-            Input::Stdin => Ok(Source::Stdin(io::stdin())),
+            // Not `io::stdin()`: its 8 KiB buffer would turn `-m sync --chunk 16`
+            // into 8 KiB read calls (and `--stats` would count the small ones).
+            // A duplicate of descriptor 0 shares its offset and reads unbuffered.
+            Input::Stdin => {
+                let fd = io::stdin().as_fd().try_clone_to_owned()?;
+                Ok(Source::Stdin(File::from(fd)))
+            }
             Input::Path(p) => File::open(p).map(Source::File),
         }
     }
@@ -49,8 +68,8 @@ impl Input {
 /// An open input.
 #[derive(Debug)]
 pub enum Source {
-    /// Standard input.
-    Stdin(io::Stdin),
+    /// Standard input (a duplicate of descriptor 0, read unbuffered).
+    Stdin(File),
     /// A file (regular or not: FIFOs, /proc files, devices are streamed to EOF).
     File(File),
 }

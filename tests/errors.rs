@@ -381,7 +381,10 @@ fn sparse_file_past_4_gib() {
     const LEN: u64 = (4 << 30) + (1 << 20);
     const MARK_AT: u64 = (4 << 30) + (1 << 19);
     const MARK: &[u8] = b"past the 4 GiB mark";
-    let dir = tempdir();
+    // On tmpfs a hole reads as the shared zero page; on a disk file system
+    // each hole page is first zeroed into the page cache (seconds of system
+    // time, 4 GiB of memory) before the test can read it.
+    let dir = tempfile::tempdir_in("/dev/shm").unwrap_or_else(|_| tempdir());
     let path = dir.path().join("sparse");
     let mut f = File::create(&path).expect("create sparse file");
     f.set_len(LEN).expect("set_len");
@@ -435,7 +438,7 @@ fn usage_errors_exit_2_or_1_under_a_gnu_name() {
     // unknown options: GNU rejects them too, but the message is clap's
     let unknown: [&[&str]; 2] = [&["--bogus", "f"], &["-Q", "f"]];
     // fastsum's own options with bad values
-    let bad_values: [&[&str]; 8] = [
+    let bad_values: [&[&str]; 11] = [
         &["-a", "md4", "f"],
         &["-m", "fast", "f"],
         &["--chunk", "0", "f"],
@@ -444,6 +447,10 @@ fn usage_errors_exit_2_or_1_under_a_gnu_name() {
         &["--pool", "0", "f"],
         &["-j", "0", "f"],
         &["-j", "-1", "f"],
+        // bounded so that a typo cannot exhaust threads or memory
+        &["-j", "100000", "f"],
+        &["--pool", "1000000", "f"],
+        &["--pool", "8", "--readahead", "1G", "f"],
     ];
     let usage = |o: &Output, code: i32, what: &str| {
         assert_eq!(o.status.code(), Some(code), "{what}: {o:?}");

@@ -13,3 +13,5 @@ mod hash;
 mod jobs;
 mod md5_kernel;
 mod mmap;
+mod multicall;
+mod stats;

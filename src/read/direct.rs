@@ -20,14 +20,14 @@ struct Work<T> {
     input: Input,
     algo: Algorithm,
     tag: T,
-    /// Standard input may be named more than once (`- -`): GNU reads it to
-    /// its end for the first and finds it empty for the next, but two
-    /// workers reading it at once would split its bytes between them. So a
-    /// `-` waits for the one before it (`after` returns when that one's
-    /// `stdin_done` sender is dropped); that one was queued first, so it is
-    /// already in a worker's hands and this cannot deadlock.
+    /// Standard input (or a FIFO) may be named more than once (`- -`): GNU
+    /// reads it to its end for the first and finds it empty for the next,
+    /// but two workers reading it at once would split its bytes between
+    /// them. So such a stream waits for the one before it (`after` returns
+    /// when that one's `stream_done` sender is dropped); that one was queued
+    /// first, so it is already in a worker's hands and this cannot deadlock.
     after: Option<Receiver<()>>,
-    stdin_done: Option<Sender<()>>,
+    stream_done: Option<Sender<()>>,
 }
 
 /// Start the feeder and the workers; they finish when the jobs run out or
@@ -58,7 +58,7 @@ pub(super) fn spawn<'scope, 'env, T, I>(
                     let _ = previous.recv();
                 }
                 let r = hash_input(plan, stats, w.algo, &w.input, &mut buf);
-                drop(w.stdin_done);
+                drop(w.stream_done);
                 if res_tx.send(vec![(w.idx, w.tag, Some(r))]).is_err() {
                     return;
                 }
@@ -66,7 +66,7 @@ pub(super) fn spawn<'scope, 'env, T, I>(
         });
     }
     s.spawn(move || {
-        let mut last_stdin: Option<Receiver<()>> = None;
+        let mut last_stream: Option<Receiver<()>> = None;
         for (idx, job) in jobs.enumerate() {
             if cancel.load(Ordering::Relaxed) {
                 return;
@@ -74,9 +74,9 @@ pub(super) fn spawn<'scope, 'env, T, I>(
             let sent = match job.input {
                 None => res_tx.send(vec![(idx, job.tag, None)]).is_ok(),
                 Some(input) => {
-                    let (after, stdin_done) = if input == Input::Stdin {
+                    let (after, stream_done) = if input.is_shared_stream() {
                         let (tx, rx) = bounded(0);
-                        (last_stdin.replace(rx), Some(tx))
+                        (last_stream.replace(rx), Some(tx))
                     } else {
                         (None, None)
                     };
@@ -87,7 +87,7 @@ pub(super) fn spawn<'scope, 'env, T, I>(
                             algo: job.algo,
                             tag: job.tag,
                             after,
-                            stdin_done,
+                            stream_done,
                         })
                         .is_ok()
                 }

@@ -38,6 +38,13 @@ pub const DEFAULT_CHUNK_STR: &str = "64K";
 pub const DEFAULT_READAHEAD_STR: &str = "256K";
 /// Default `--pool`: blocks in the reader's pool.
 pub const DEFAULT_POOL_STR: &str = "4";
+/// The most `-j` threads and `--pool` blocks accepted: far more than can
+/// help, and few enough that a typo cannot exhaust threads or memory (each
+/// job is a thread; each pool block is allocated up front).
+pub const MAX_COUNT: usize = 1024;
+/// The most memory the pool may hold (`--pool` × `--readahead`): the
+/// default pool of the largest blocks.
+pub const MAX_IN_FLIGHT: usize = 4 << 30;
 
 /// Everything that decides how inputs are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

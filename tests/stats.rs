@@ -1,0 +1,202 @@
+//! `--stats`: stdout is the same with and without it; stderr gets every
+//! counter, with counts that follow from the sizes involved (a read call
+//! per `--chunk` in sync mode, per `--readahead` block in threaded mode),
+//! and in threaded mode the two pipeline waits.
+
+use std::path::Path;
+use std::process::Output;
+
+use crate::util::{MODES, fastsum, multicall, random_bytes, run, tempdir, write_file};
+
+/// The counters every mode reports, in order.
+const COMMON: [&str; 5] = [
+    "files hashed",
+    "bytes hashed",
+    "wall time",
+    "throughput",
+    "read calls",
+];
+/// The threaded pipeline's two waits.
+const WAITS: [&str; 2] = ["hasher waited for data", "reader waited for a free buffer"];
+
+/// The `(name, value)` pairs of a `--stats` report; every stderr line must
+/// be one, prefixed `prog: stats: `.
+fn counters(o: &Output, prog: &str) -> Vec<(String, String)> {
+    let prefix = format!("{prog}: stats: ");
+    String::from_utf8_lossy(&o.stderr)
+        .lines()
+        .map(|line| {
+            let rest = line
+                .strip_prefix(&prefix)
+                .unwrap_or_else(|| panic!("not a stats line: {line:?}"));
+            let (name, value) = rest
+                .split_once(": ")
+                .unwrap_or_else(|| panic!("no value: {line:?}"));
+            (name.to_string(), value.to_string())
+        })
+        .collect()
+}
+
+/// The value of `name`, a number followed by `unit` (empty for counts).
+fn number(stats: &[(String, String)], name: &str, unit: &str) -> f64 {
+    let (_, value) = stats
+        .iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no {name:?} in {stats:?}"));
+    let digits = value
+        .strip_suffix(unit)
+        .unwrap_or_else(|| panic!("{name}: {value:?} does not end with {unit:?}"));
+    digits
+        .trim_end()
+        .parse()
+        .unwrap_or_else(|_| panic!("{name}: {value:?} is not a number"))
+}
+
+/// Files of these sizes in `dir`; returns their names.
+fn files(dir: &Path, sizes: &[usize]) -> Vec<String> {
+    sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            let name = format!("f{i}");
+            write_file(dir, &name, &random_bytes(n, i as u64));
+            name
+        })
+        .collect()
+}
+
+#[test]
+fn stdout_is_the_same_with_and_without_stats() {
+    let dir = tempdir();
+    let mut names = files(dir.path(), &[0, 1, 4097, 300_001]);
+    names.push("nosuch".into());
+    for mode in MODES {
+        let plain = run(fastsum()
+            .current_dir(dir.path())
+            .args(["-m", mode])
+            .args(&names));
+        let with = run(fastsum()
+            .current_dir(dir.path())
+            .args(["-m", mode, "--stats"])
+            .args(&names));
+        assert_eq!(with.stdout, plain.stdout, "{mode}");
+        assert_eq!(with.status.code(), plain.status.code(), "{mode}");
+        assert!(!plain.stdout.is_empty() && plain.stdout.ends_with(b"\n"));
+        // the error message comes first, the report after the run
+        let stderr = String::from_utf8_lossy(&with.stderr);
+        assert!(
+            stderr.starts_with("fastsum: nosuch: No such file or directory\n"),
+            "{mode}: {stderr}"
+        );
+    }
+}
+
+/// Every counter is there, in order, with the counts the sizes imply: each
+/// file costs one read call per block (a `--chunk` in sync mode, a
+/// `--readahead` block in threaded mode, BufReader's 8 KiB in bytewise mode)
+/// plus the read that finds its end.
+#[test]
+fn report_has_every_counter_with_exact_counts() {
+    let dir = tempdir();
+    let sizes = [0usize, 1, 1000, 4096, 100_000];
+    let names = files(dir.path(), &sizes);
+    let total: usize = sizes.iter().sum();
+    let reads =
+        |block: usize| -> f64 { sizes.iter().map(|n| n.div_ceil(block) + 1).sum::<usize>() as f64 };
+    let cases: [(&str, &[&str], f64); 4] = [
+        (
+            "threaded",
+            &["--readahead", "4K", "--chunk", "7"],
+            reads(4096),
+        ),
+        ("sync", &["--chunk", "16", "--readahead", "4K"], reads(16)),
+        ("bytewise", &[], reads(8192)),
+        // -j 4: the same reads, whichever thread does them
+        ("threaded", &["-j", "4", "--readahead", "1000"], reads(1000)),
+    ];
+    for (mode, opts, want_reads) in cases {
+        let o = run(fastsum()
+            .current_dir(dir.path())
+            .args(["-m", mode, "--stats"])
+            .args(opts)
+            .args(&names));
+        assert_eq!(o.status.code(), Some(0), "{mode} {opts:?}: {o:?}");
+        let stats = counters(&o, "fastsum");
+        let got: Vec<&str> = stats.iter().map(|(n, _)| n.as_str()).collect();
+        let mut want: Vec<&str> = COMMON.to_vec();
+        if mode == "threaded" {
+            want.extend(WAITS);
+        }
+        assert_eq!(got, want, "{mode} {opts:?}");
+        let what = format!("{mode} {opts:?}");
+        assert_eq!(
+            number(&stats, "files hashed", ""),
+            sizes.len() as f64,
+            "{what}"
+        );
+        assert_eq!(number(&stats, "bytes hashed", ""), total as f64, "{what}");
+        assert_eq!(number(&stats, "read calls", ""), want_reads, "{what}");
+        assert!(number(&stats, "wall time", " s") >= 0.0, "{what}");
+        assert!(number(&stats, "throughput", " MiB/s") >= 0.0, "{what}");
+        if mode == "threaded" {
+            for wait in WAITS {
+                assert!(number(&stats, wait, " ms") >= 0.0, "{what}");
+            }
+        }
+    }
+}
+
+/// Inputs that fail are not counted as hashed; the report carries the
+/// invoked name, like every other message.
+#[test]
+fn failed_inputs_are_not_counted_and_prefix_is_the_invoked_name() {
+    let dir = tempdir();
+    let names = files(dir.path(), &[10, 20]);
+    let o = run(multicall(dir.path(), "sha256sum")
+        .current_dir(dir.path())
+        .args(["--stats", &names[0], "nosuch", &names[1]]));
+    assert_eq!(o.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let (first, report) = stderr.split_once('\n').expect("two parts");
+    assert_eq!(first, "sha256sum: nosuch: No such file or directory");
+    let report = Output {
+        stderr: report.as_bytes().to_vec(),
+        ..o
+    };
+    let stats = counters(&report, "sha256sum");
+    assert_eq!(number(&stats, "files hashed", ""), 2.0);
+    assert_eq!(number(&stats, "bytes hashed", ""), 30.0);
+}
+
+/// The read calls `--stats` counts are system calls of the asked size, on
+/// standard input too (std's `Stdin` would turn them into 8 KiB reads from
+/// its own buffer): checked with strace when it is installed and allowed.
+#[test]
+fn sync_reads_are_chunk_sized_system_calls_even_on_stdin() {
+    let usable = std::process::Command::new("strace")
+        .args(["-o", "/dev/null", "true"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !usable {
+        eprintln!("skipped: strace is not installed or not allowed here");
+        return;
+    }
+    let dir = tempdir();
+    let trace = dir.path().join("trace");
+    let fastsum = assert_cmd::cargo::cargo_bin("fastsum");
+    let data = random_bytes(1000, 9);
+    let mut strace = std::process::Command::new("strace");
+    strace
+        .args(["-f", "-e", "trace=read", "-o"])
+        .arg(&trace)
+        .arg(fastsum)
+        .args(["-m", "sync", "--chunk", "16", "--stats", "-"]);
+    let o = crate::util::run_with_stdin(&mut strace, &data);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let stats = counters(&o, "fastsum");
+    // 62 full chunks, the last 8 bytes, and the read that finds the end
+    assert_eq!(number(&stats, "read calls", ""), 64.0);
+    let trace = std::fs::read_to_string(&trace).expect("read trace");
+    let sized_16 = trace.lines().filter(|l| l.contains(", 16)")).count();
+    assert!(sized_16 >= 64, "{sized_16} read(…, 16) calls:\n{trace}");
+}

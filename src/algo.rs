@@ -162,10 +162,15 @@ impl std::fmt::Debug for Digest {
 }
 
 /// Inputs shorter than this are hashed by BLAKE3 on one thread even by
-/// [`Hasher::update_multithreaded`]: below it, splitting the work over rayon
-/// costs more than it saves. The blake3 docs suggest ~128 KiB; measured
-/// here (`examples/hash_speed.rs`, 2 cores, machine shared): see the README.
-pub const BLAKE3_MULTITHREAD_MIN: usize = 128 * 1024;
+/// [`Hasher::update_multithreaded`]: below it, waking rayon's threads costs
+/// more than splitting saves. The blake3 docs suggest ~128 KiB on an idle
+/// machine; on this project's 2 shared cores (`cargo run --release
+/// --example hash_speed -- blake3`, one thread vs rayon, MB/s, two runs)
+/// rayon lost at 128 KiB (3211 vs 2132, 6323 vs 3608) and 256 KiB
+/// (3287 vs 2954, 6388 vs 3582), was at par from 512 KiB to 1 MiB and won
+/// at 4 MiB (5003 vs 5441, 4646 vs 5397). 1 MiB keeps small files from
+/// ever being slowed, and big files, where rayon matters, are unaffected.
+pub const BLAKE3_MULTITHREAD_MIN: usize = 1024 * 1024;
 
 /// A running hash computation of any supported algorithm.
 #[derive(Clone)]

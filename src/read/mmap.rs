@@ -28,11 +28,14 @@ use crate::input::Source;
 use crate::stats::Stats;
 
 /// Regular files smaller than this are read, not mapped: below it the
-/// mmap/munmap system calls and page-table work cost more than a read into
-/// the worker's buffer. Measured (machine shared, 2 cores): hashing 2000
-/// files in page cache with md5, sync vs mmap mode, was at par at 16 KiB
-/// and mmap was slower below — the figure b3sum uses too.
-pub const MMAP_MIN: u64 = 16 * 1024;
+/// mmap/munmap system calls and page faults cost more than a read into the
+/// worker's buffer. Measured with hyperfine (`-j1`, files in page cache,
+/// 2 cores shared with other builds, so noisy; system time of one run over
+/// 1500 files, sync → mmap): 8 KiB 19 → 41 ms and 16 KiB 23 → 45 ms
+/// (BLAKE3), 64 KiB 42 → 43 ms (par), 256 KiB 78 → 42 ms and 1 MiB
+/// 38 → 21 ms (MD5). b3sum maps from 16 KiB; here that was slower.
+/// Keep `Mode::Mmap`'s `--help` text in step (a test checks it).
+pub const MMAP_MIN: u64 = 64 * 1024;
 
 /// A live mapping of a whole file, watched for SIGBUS.
 pub(super) struct Mapped {

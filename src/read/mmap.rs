@@ -1,7 +1,7 @@
 //! The `mmap` mode: map a regular file into memory and hash the mapping in
 //! place, with no read calls and no copy; BLAKE3 then hashes a big mapping
 //! on every core (see [`Hasher::update_multithreaded`]). The `threaded`
-//! mode borrows this path for big BLAKE3 files ([`map_for_multithreaded`]).
+//! mode borrows this path for big BLAKE3 files (`map_for_multithreaded`).
 //!
 //! Used by the `direct` workers (`-j` workers take whole files). An input is
 //! read as in `sync` mode instead when mapping would be wrong or slower:
@@ -12,7 +12,7 @@
 //!
 //! The mapping is a snapshot of the file's length when it was opened: bytes
 //! appended while hashing are not hashed. A file truncated while mapped
-//! would raise SIGBUS on the missing pages; [`super::sigbus`] catches that,
+//! would raise SIGBUS on the missing pages; `super::sigbus` catches that,
 //! and the input is reported as `NAME: file truncated while mapped`, with no
 //! digest, exit status 1, and the run goes on.
 

@@ -57,8 +57,10 @@ impl Mapped {
         let claim = sigbus::claim()?;
         // SAFETY: the mapping is read-only and private. Another process may
         // still change the file under us: changed bytes give a digest of
-        // whatever was read, as a read(2) racing a writer would; a shrunk
-        // file raises SIGBUS, which `sigbus` turns into a reported error.
+        // whatever was read, as a read(2) racing a writer would (the caveat
+        // b3sum and ripgrep accept for mapped input: the bytes are only
+        // hashed, never trusted); a shrunk file raises SIGBUS, which
+        // `sigbus` turns into a reported error.
         let map = unsafe { MmapOptions::new().len(len).map(file) }.ok()?;
         let guard = claim.activate(map.as_ptr(), map.len());
         // Advisory only: hashing is correct whether or not the kernel takes it.

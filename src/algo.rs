@@ -88,6 +88,39 @@ impl Algorithm {
     }
 }
 
+/// Which SHA-384/512 implementation backs [`Hasher`]. The sha2 crate picks
+/// SHA-NI for SHA-1/224/256 on this project's CPUs (at par with OpenSSL),
+/// but it has no SHA-512 instructions to use and its AVX2 backend runs at
+/// ~0.7 × OpenSSL's (figures in the README); OpenSSL's libcrypto reaches the
+/// target, so with the default `openssl` feature SHA-384/512 go through it.
+#[cfg(feature = "openssl")]
+mod sha512_impl {
+    pub use openssl::sha::{Sha384, Sha512};
+
+    pub fn finish384(h: Sha384) -> [u8; 48] {
+        h.finish()
+    }
+
+    pub fn finish512(h: Sha512) -> [u8; 64] {
+        h.finish()
+    }
+}
+
+/// Pure Rust build (`--no-default-features`): the sha2 crate.
+#[cfg(not(feature = "openssl"))]
+mod sha512_impl {
+    use sha2::Digest as _;
+    pub use sha2::{Sha384, Sha512};
+
+    pub fn finish384(h: Sha384) -> sha2::digest::Output<Sha384> {
+        h.finalize()
+    }
+
+    pub fn finish512(h: Sha512) -> sha2::digest::Output<Sha512> {
+        h.finalize()
+    }
+}
+
 /// A finished digest: up to 64 bytes, no allocation.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Digest {
@@ -129,10 +162,15 @@ impl std::fmt::Debug for Digest {
 }
 
 /// Inputs shorter than this are hashed by BLAKE3 on one thread even by
-/// [`Hasher::update_multithreaded`]: below it, splitting the work over rayon
-/// costs more than it saves. The blake3 docs suggest ~128 KiB; measured
-/// here (`examples/hash_speed.rs`, 2 cores, machine shared): see the README.
-pub const BLAKE3_MULTITHREAD_MIN: usize = 128 * 1024;
+/// [`Hasher::update_multithreaded`]: below it, waking rayon's threads costs
+/// more than splitting saves. The blake3 docs suggest ~128 KiB on an idle
+/// machine; on this project's 2 shared cores (`cargo run --release
+/// --example hash_speed -- blake3`, one thread vs rayon, MB/s, two runs)
+/// rayon lost at 128 KiB (3211 vs 2132, 6323 vs 3608) and 256 KiB
+/// (3287 vs 2954, 6388 vs 3582), was at par from 512 KiB to 1 MiB and won
+/// at 4 MiB (5003 vs 5441, 4646 vs 5397). 1 MiB keeps small files from
+/// ever being slowed, and big files, where rayon matters, are unaffected.
+pub const BLAKE3_MULTITHREAD_MIN: usize = 1024 * 1024;
 
 /// A running hash computation of any supported algorithm.
 #[derive(Clone)]
@@ -146,9 +184,9 @@ pub enum Hasher {
     /// SHA-256.
     Sha256(sha2::Sha256),
     /// SHA-384.
-    Sha384(sha2::Sha384),
+    Sha384(sha512_impl::Sha384),
     /// SHA-512.
-    Sha512(sha2::Sha512),
+    Sha512(sha512_impl::Sha512),
     /// BLAKE3 (boxed: its state is ~2 KiB).
     Blake3(Box<blake3::Hasher>),
 }
@@ -161,8 +199,8 @@ impl Hasher {
             Algorithm::Sha1 => Hasher::Sha1(sha1::Sha1::new()),
             Algorithm::Sha224 => Hasher::Sha224(sha2::Sha224::new()),
             Algorithm::Sha256 => Hasher::Sha256(sha2::Sha256::new()),
-            Algorithm::Sha384 => Hasher::Sha384(sha2::Sha384::new()),
-            Algorithm::Sha512 => Hasher::Sha512(sha2::Sha512::new()),
+            Algorithm::Sha384 => Hasher::Sha384(sha512_impl::Sha384::new()),
+            Algorithm::Sha512 => Hasher::Sha512(sha512_impl::Sha512::new()),
             Algorithm::Blake3 => Hasher::Blake3(Box::new(blake3::Hasher::new())),
         }
     }
@@ -202,8 +240,8 @@ impl Hasher {
             Hasher::Sha1(h) => Digest::from_slice(&h.finalize()),
             Hasher::Sha224(h) => Digest::from_slice(&h.finalize()),
             Hasher::Sha256(h) => Digest::from_slice(&h.finalize()),
-            Hasher::Sha384(h) => Digest::from_slice(&h.finalize()),
-            Hasher::Sha512(h) => Digest::from_slice(&h.finalize()),
+            Hasher::Sha384(h) => Digest::from_slice(&sha512_impl::finish384(h)),
+            Hasher::Sha512(h) => Digest::from_slice(&sha512_impl::finish512(h)),
             Hasher::Blake3(h) => Digest::from_slice(h.finalize().as_bytes()),
         }
     }
@@ -340,6 +378,56 @@ mod tests {
         ];
         for (n, want) in cases {
             assert_eq!(hex(Algorithm::Blake3, &input(n)), want, "len {n}");
+        }
+    }
+
+    /// The OpenSSL-backed SHA-384/512 against the sha2 crate (the pure Rust
+    /// build's backend): every length 0..=1024 in one call, then random
+    /// inputs fed in random splits.
+    #[cfg(feature = "openssl")]
+    mod openssl_sha512 {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn reference(algo: Algorithm, data: &[u8]) -> Vec<u8> {
+            match algo {
+                Algorithm::Sha384 => sha2::Sha384::digest(data).to_vec(),
+                _ => sha2::Sha512::digest(data).to_vec(),
+            }
+        }
+
+        #[test]
+        fn every_length_up_to_1024() {
+            let data: Vec<u8> = (0..1024u32).map(|i| (i * 151 + 17) as u8).collect();
+            for len in 0..=1024 {
+                for algo in [Algorithm::Sha384, Algorithm::Sha512] {
+                    let got = hash_bytes(algo, &data[..len]);
+                    assert_eq!(
+                        got.as_bytes(),
+                        &reference(algo, &data[..len])[..],
+                        "{algo:?} {len}"
+                    );
+                }
+            }
+        }
+
+        proptest! {
+            #[test]
+            fn random_splits(data in proptest::collection::vec(any::<u8>(), 0..20_000),
+                             cuts in proptest::collection::vec(any::<usize>(), 0..8)) {
+                for algo in [Algorithm::Sha384, Algorithm::Sha512] {
+                    let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (data.len() + 1)).collect();
+                    cuts.sort_unstable();
+                    let mut h = Hasher::new(algo);
+                    let mut at = 0;
+                    for c in cuts.into_iter().chain([data.len()]) {
+                        h.update(&data[at..c]);
+                        at = c;
+                    }
+                    let got = h.finalize();
+                    prop_assert_eq!(got.as_bytes(), &reference(algo, &data)[..]);
+                }
+            }
         }
     }
 

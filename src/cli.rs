@@ -24,7 +24,7 @@ pub enum Mode {
     /// std's BufReader and its bytes() iterator feed the hash one byte at a time: the naive
     /// baseline, for comparison.
     Bytewise,
-    /// Regular files of 16 KiB or more are memory-mapped and hashed in place, with no read
+    /// Regular files of 64 KiB or more are memory-mapped and hashed in place, with no read
     /// calls or copies (BLAKE3 then hashes one file on every core); other inputs are read as
     /// in sync mode. A file truncated while mapped is reported as an error.
     Mmap,
@@ -34,7 +34,7 @@ const AFTER_HELP: &str = "\
 Reading modes: --chunk is the size of each read call in sync mode and of each hash update in
 threaded mode; --readahead is the size of each block the reader thread reads in threaded mode.
 Bytewise ignores both; sync ignores --readahead; mmap ignores both for the files it maps
-(regular files of 16 KiB or more) and reads the others as sync does. SIZE is a number of bytes
+(regular files of 64 KiB or more) and reads the others as sync does. SIZE is a number of bytes
 with an optional suffix K, M or G (powers of 1024): 16, 4K, 64K, 1M.
 
 Exit status: 0 if every file was hashed (or, with -c, read and matched); 1 if a file could not
@@ -263,6 +263,14 @@ mod tests {
         let other = Invocation::from_argv0(Some(&OsString::from("./target/fastsum")));
         assert_eq!(other.program, "fastsum");
         assert_eq!(other.default_algorithm, None);
+    }
+
+    /// The mmap threshold quoted in --help is the one in force.
+    #[test]
+    fn help_quotes_the_mmap_threshold() {
+        let help = command().render_long_help().to_string();
+        let quoted = format!("{} KiB or more", crate::read::mmap::MMAP_MIN / 1024);
+        assert_eq!(help.matches(&quoted).count(), 2, "{help}");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! ```text
 //! argv ─ cli (clap, multi-call name) ─ config (resolved Config)
 //!      ─ compute (hash mode) or check (-c): build Jobs, in output order
-//!      ─ read (the --mode: threaded pipeline, sync, bytewise; -j workers)
+//!      ─ read (the --mode: threaded pipeline, sync, bytewise, mmap; -j workers)
 //!      ─ algo (Hasher) → Digest
 //!      ─ output (GNU line format, escaping) → one buffered stdout
 //! report: messages on stderr, exit status; stats: --stats counters

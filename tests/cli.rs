@@ -14,6 +14,7 @@ fn help_and_version_exit_zero() {
         "threaded",
         "sync",
         "bytewise",
+        "mmap",
     ] {
         assert!(help.contains(needle), "--help lacks {needle}");
     }

@@ -108,16 +108,25 @@ fn hash_input(
 ) -> io::Result<Digest> {
     let src = input.open()?;
     let mut hasher = Hasher::new(algo);
-    if buf.len() != plan.chunk {
-        buf.resize(plan.chunk, 0);
-    }
     match plan.mode {
         Mode::Bytewise => hash_bytewise(src, &mut hasher, stats)?,
-        Mode::Mmap => super::mmap::hash_source(src, &mut hasher, buf, stats)?,
-        Mode::Sync | Mode::Threaded => hash_sync(src, &mut hasher, buf, stats)?,
+        Mode::Mmap => {
+            super::mmap::hash_source(src, &mut hasher, chunk_buf(buf, plan.chunk), stats)?
+        }
+        Mode::Sync | Mode::Threaded => {
+            hash_sync(src, &mut hasher, chunk_buf(buf, plan.chunk), stats)?
+        }
     }
     stats.add_file();
     Ok(hasher.finalize())
+}
+
+/// The worker's reused read buffer, sized to `--chunk` on first use.
+fn chunk_buf(buf: &mut Vec<u8>, chunk: usize) -> &mut [u8] {
+    if buf.len() != chunk {
+        buf.resize(chunk, 0);
+    }
+    buf
 }
 
 /// `sync`: one read call of `buf.len()` bytes, then one hash update of what

@@ -1,7 +1,7 @@
 //! The `mmap` mode: map a regular file into memory and hash the mapping in
 //! place, with no read calls and no copy; BLAKE3 then hashes a big mapping
 //! on every core (see [`Hasher::update_multithreaded`]). The `threaded`
-//! mode borrows this path for big BLAKE3 files ([`map_for_multithreaded`]).
+//! mode borrows this path for big BLAKE3 files (`map_for_multithreaded`).
 //!
 //! Used by the `direct` workers (`-j` workers take whole files). An input is
 //! read as in `sync` mode instead when mapping would be wrong or slower:
@@ -12,7 +12,7 @@
 //!
 //! The mapping is a snapshot of the file's length when it was opened: bytes
 //! appended while hashing are not hashed. A file truncated while mapped
-//! would raise SIGBUS on the missing pages; [`super::sigbus`] catches that,
+//! would raise SIGBUS on the missing pages; `super::sigbus` catches that,
 //! and the input is reported as `NAME: file truncated while mapped`, with no
 //! digest, exit status 1, and the run goes on.
 
@@ -28,11 +28,14 @@ use crate::input::Source;
 use crate::stats::Stats;
 
 /// Regular files smaller than this are read, not mapped: below it the
-/// mmap/munmap system calls and page-table work cost more than a read into
-/// the worker's buffer. Measured (machine shared, 2 cores): hashing 2000
-/// files in page cache with md5, sync vs mmap mode, was at par at 16 KiB
-/// and mmap was slower below — the figure b3sum uses too.
-pub const MMAP_MIN: u64 = 16 * 1024;
+/// mmap/munmap system calls and page faults cost more than a read into the
+/// worker's buffer. Measured with hyperfine (`-j1`, files in page cache,
+/// 2 cores shared with other builds, so noisy; system time of one run over
+/// 1500 files, sync → mmap): 8 KiB 19 → 41 ms and 16 KiB 23 → 45 ms
+/// (BLAKE3), 64 KiB 42 → 43 ms (par), 256 KiB 78 → 42 ms and 1 MiB
+/// 38 → 21 ms (MD5). b3sum maps from 16 KiB; here that was slower.
+/// Keep `Mode::Mmap`'s `--help` text in step (a test checks it).
+pub const MMAP_MIN: u64 = 64 * 1024;
 
 /// A live mapping of a whole file, watched for SIGBUS.
 pub(super) struct Mapped {
@@ -54,8 +57,10 @@ impl Mapped {
         let claim = sigbus::claim()?;
         // SAFETY: the mapping is read-only and private. Another process may
         // still change the file under us: changed bytes give a digest of
-        // whatever was read, as a read(2) racing a writer would; a shrunk
-        // file raises SIGBUS, which `sigbus` turns into a reported error.
+        // whatever was read, as a read(2) racing a writer would (the caveat
+        // b3sum and ripgrep accept for mapped input: the bytes are only
+        // hashed, never trusted); a shrunk file raises SIGBUS, which
+        // `sigbus` turns into a reported error.
         let map = unsafe { MmapOptions::new().len(len).map(file) }.ok()?;
         let guard = claim.activate(map.as_ptr(), map.len());
         // Advisory only: hashing is correct whether or not the kernel takes it.

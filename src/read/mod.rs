@@ -11,7 +11,7 @@
 //! * [`direct`]: `jobs` worker threads each open, read and hash whole inputs
 //!   themselves, either `sync` (one `--chunk` read per hash update) or
 //!   `bytewise` (`BufReader::bytes()`), or `mmap` (map regular files and
-//!   hash the mapping in place; [`mmap`], with [`sigbus`] for files
+//!   hash the mapping in place; [`mmap`], with `sigbus` for files
 //!   truncated while mapped).
 
 pub mod direct;

@@ -31,7 +31,7 @@
 //!
 //! Big regular files hashed with BLAKE3 skip the blocks: the reader maps
 //! the file and hands the mapping over, and the hasher hashes it on every
-//! core (measured faster; see [`super::mmap::map_for_multithreaded`]).
+//! core (measured faster; see `mmap::map_for_multithreaded`).
 
 use std::io::{self, Read};
 use std::ops::Range;

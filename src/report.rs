@@ -7,7 +7,7 @@
 
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 /// The exit statuses fastsum uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,9 +158,8 @@ impl<W: Write> Write for DeferredWriteError<W> {
 /// GNU tools started with descriptor 1 closed fail with "write error: Bad
 /// file descriptor" once they have something to write. A Rust program never
 /// sees the closed descriptor: the runtime reopens a closed 0, 1 or 2 on
-/// /dev/null, read-write, before `main`. So descriptor 1 open read-write on
-/// /dev/null is taken for "was closed" (a shell's `>/dev/null` opens it
-/// write-only).
+/// /dev/null before `main`. So an ELF initialiser, which runs before that,
+/// records which were closed (see [`record_closed_std_fds`]).
 #[derive(Debug)]
 pub struct Stdout {
     inner: io::StdoutLock<'static>,
@@ -199,38 +198,40 @@ impl Write for Stdout {
 
 /// Was descriptor 1 closed when the process started? (See [`Stdout`].)
 fn stdout_was_closed() -> bool {
-    std_fd_was_closed(1)
+    STD_FDS_CLOSED.load(Ordering::Relaxed) & 2 != 0
 }
 
 /// Was standard input closed when the process started (`<&-`)? Then it
 /// must not be read as an empty stream: GNU reports "Bad file descriptor".
-/// Same test as for stdout (see [`Stdout`]): a shell's `</dev/null` opens
-/// it read-only, the Rust runtime's stand-in is read-write.
 pub fn stdin_was_closed() -> bool {
-    std_fd_was_closed(0)
+    STD_FDS_CLOSED.load(Ordering::Relaxed) & 1 != 0
 }
 
-/// Is descriptor `fd` (0, 1 or 2) closed, or the runtime's read-write
-/// /dev/null stand-in for a descriptor that was closed at startup?
-fn std_fd_was_closed(fd: libc::c_int) -> bool {
-    use std::os::unix::fs::FileTypeExt;
-    use std::os::unix::fs::MetadataExt;
-    // SAFETY: F_GETFL only queries descriptor flags; no memory is involved.
-    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-    if flags == -1 {
-        return true;
+/// Which of descriptors 0 and 1 were closed at startup (bit 0: stdin,
+/// bit 1: stdout), recorded by [`record_closed_std_fds`].
+static STD_FDS_CLOSED: AtomicU8 = AtomicU8::new(0);
+
+/// Record which standard descriptors are closed, before Rust's runtime
+/// replaces closed ones with /dev/null (it does so in `main`'s prologue,
+/// after the ELF initialisers have run). Only `fcntl`, which is safe to call
+/// that early, is used.
+extern "C" fn record_closed_std_fds() {
+    let mut closed = 0u8;
+    for (fd, bit) in [(0, 1u8), (1, 2u8)] {
+        // SAFETY: F_GETFD only queries a descriptor's flags; no memory is involved.
+        if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
+            closed |= bit;
+        }
     }
-    if flags & libc::O_ACCMODE != libc::O_RDWR {
-        return false;
-    }
-    let (Ok(meta), Ok(null)) = (
-        std::fs::metadata(format!("/dev/fd/{fd}")),
-        std::fs::metadata("/dev/null"),
-    ) else {
-        return false;
-    };
-    meta.file_type().is_char_device() && meta.rdev() == null.rdev()
+    STD_FDS_CLOSED.store(closed, Ordering::Relaxed);
 }
+
+/// Runs [`record_closed_std_fds`] as an ELF initialiser (`.init_array`),
+/// i.e. before `main` and before the runtime touches descriptors 0 to 2.
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static RECORD_CLOSED_STD_FDS: extern "C" fn() = record_closed_std_fds;
 
 #[cfg(test)]
 mod tests {

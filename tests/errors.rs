@@ -281,6 +281,30 @@ fn closed_stdout_matches_gnu() {
     }
 }
 
+/// stdout and stdin open read-write on /dev/null (`1<>/dev/null`, as
+/// Python's `subprocess.DEVNULL` opens them) are open, not closed: the run
+/// succeeds, as md5sum's does. (A regression test: fastsum once took a
+/// read-write /dev/null for the runtime's stand-in for a closed descriptor.)
+#[test]
+fn read_write_dev_null_is_not_a_closed_descriptor() {
+    let dir = tempdir();
+    write_file(dir.path(), "a", b"x\n");
+    for script in [r#""$0" "$@" 1<>/dev/null"#, r#""$0" - "$@" 0<>/dev/null"#] {
+        let want = sh(script, dir.path(), "md5sum", &["a"]);
+        assert_eq!(want.status.code(), Some(0), "{script}");
+        for mode in MODES {
+            let got = sh(script, dir.path(), fastsum_path(), &["-m", mode, "a"]);
+            assert_outputs_same(
+                &format!("{mode} {script}"),
+                &got,
+                &want,
+                "fastsum",
+                "md5sum",
+            );
+        }
+    }
+}
+
 /// `fastsum big small… | head -c 1`: head exits after the first line, the
 /// next writes fail with EPIPE, and fastsum stops quietly: nothing on
 /// stderr, no panic, exit 0. The output (thousands of lines) is larger than

@@ -174,14 +174,14 @@ pub fn command() -> clap::Command {
 /// Who we were invoked as: fastsum itself, or one of the tools it replaces.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Invocation {
-    /// Prefix of every message: the basename of argv[0] (`fastsum`, `md5sum`, …).
+    /// Prefix of every message: the basename of `argv[0]` (`fastsum`, `md5sum`, …).
     pub program: &'static str,
     /// The algorithm the name implies, for a multi-call name.
     pub default_algorithm: Option<Algorithm>,
 }
 
 impl Invocation {
-    /// Work out the invocation from argv[0].
+    /// Work out the invocation from `argv[0]`.
     pub fn from_argv0(argv0: Option<&OsString>) -> Invocation {
         let base = argv0
             .and_then(|a| std::path::Path::new(a).file_name())

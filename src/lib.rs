@@ -39,7 +39,7 @@ use crate::config::Config;
 use crate::report::{Exit, Reporter, is_broken_pipe};
 use crate::stats::Stats;
 
-/// Run fastsum with these arguments (argv[0] included) and return the exit
+/// Run fastsum with these arguments (`argv[0]` included) and return the exit
 /// status. Never panics on bad input; never calls `process::exit`.
 pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     let argv: Vec<OsString> = argv.into_iter().collect();

@@ -159,7 +159,7 @@ impl<W: Write> Write for DeferredWriteError<W> {
 /// file descriptor" once they have something to write. A Rust program never
 /// sees the closed descriptor: the runtime reopens a closed 0, 1 or 2 on
 /// /dev/null before `main`. So an ELF initialiser, which runs before that,
-/// records which were closed (see [`record_closed_std_fds`]).
+/// records which were closed (see `record_closed_std_fds`).
 #[derive(Debug)]
 pub struct Stdout {
     inner: io::StdoutLock<'static>,

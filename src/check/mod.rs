@@ -2,13 +2,13 @@
 //! with GNU coreutils 9.1's output, messages and exit status (the odd
 //! corners are listed in docs/check.md).
 //!
-//! The check files are read lazily, line by line, by the [`Feed`] iterator
+//! The check files are read lazily, line by line, by the `Feed` iterator
 //! that the reading pipeline ([`crate::read::run`]) consumes on its own
 //! thread: each well-formed line becomes a job that hashes the listed file
 //! in whatever `--mode` was chosen. Everything else that must come out in
 //! order (improper lines for `-w`, a check file's summary, a check file that
 //! cannot be opened or read) rides along as a pass-through job, so the
-//! [`Verifier`] sink sees one ordered stream of events and prints each in
+//! `Verifier` sink sees one ordered stream of events and prints each in
 //! GNU's order.
 //!
 //! * [`parse`]: the syntax of one line;
@@ -36,7 +36,7 @@ use summary::Tally;
 /// A check file's name as messages show it (quoted; `standard input` for `-`).
 type FileName = Arc<str>;
 
-/// What one job carries to the [`Verifier`], in check-file order.
+/// What one job carries to the `Verifier`, in check-file order.
 #[derive(Debug)]
 pub enum Event {
     /// A well-formed line: the listed file's outcome decides OK or FAILED.

@@ -26,11 +26,27 @@ use crate::cli::Mode;
 use crate::input::Input;
 use crate::stats::Stats;
 
+// The defaults below were kept, not changed, by measurement: `benches/e2e.sh
+// --sweep` (MD5, 256 MiB, warm and cold; README "Benchmarks" has the table)
+// on a 2-core EPYC VM shared with builds (load average ~10). There the same
+// configuration ran 0.567 s in one block and 0.956 s in the next, so only
+// gaps well beyond 1.7× mean anything, and no readahead × pool pair beat
+// 256K × 4 by that much in both caches (warm best 1M × 4, cold best 64K × 2).
+// What is not noise: below ~4K per call, per-call costs dominate (seed 002's
+// table: sync/threaded 19× at 16 B, 1.1× at 4K); and --chunk 64K does sync
+// mode in 1025 reads per 64 MiB instead of 4.2 M at 16 B (`--stats`).
+// Re-run the sweep on a quiet machine before changing them.
+
 /// Default `--chunk`: bytes per hash update (threaded) or per read (sync).
+/// 64 KiB: far above the ~4 KiB where per-call cost stops mattering, the
+/// buffer size ripgrep and b3sum read with, and small enough for L2.
 pub const DEFAULT_CHUNK_STR: &str = "64K";
 /// Default `--readahead`: bytes per block read by the reader thread.
+/// 256 KiB × 4 blocks = 1 MiB in flight: no pair of the sweep was reliably
+/// faster, and 4 blocks let the reader fill one for each of two hashers
+/// while they hash the other two.
 pub const DEFAULT_READAHEAD_STR: &str = "256K";
-/// Default `--pool`: blocks in the reader's pool.
+/// Default `--pool`: blocks in the reader's pool (see above).
 pub const DEFAULT_POOL_STR: &str = "4";
 
 /// Everything that decides how inputs are read.

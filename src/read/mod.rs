@@ -27,26 +27,25 @@ use crate::input::Input;
 use crate::stats::Stats;
 
 // The defaults below were kept, not changed, by measurement: `benches/e2e.sh
-// --sweep` (MD5, 256 MiB, warm and cold; README "Benchmarks" has the table)
-// on a 2-core EPYC VM shared with builds (load average ~10). There the same
-// configuration ran 0.567 s in one block and 0.956 s in the next, so only
-// gaps well beyond 1.7× mean anything, and no readahead × pool pair beat
-// 256K × 4 by that much in both caches (warm best 1M × 4, cold best 64K × 2).
-// What is not noise: below ~4K per call, per-call costs dominate (seed 002's
-// table: sync/threaded 19× at 16 B, 1.1× at 4K); and --chunk 64K does sync
-// mode in 1025 reads per 64 MiB instead of 4.2 M at 16 B (`--stats`).
-// Re-run the sweep on a quiet machine before changing them.
+// --sweep` (MD5 of a 256 MiB file, warm and cold, fastest of 3 runs; the
+// table is in README "Benchmarks"), 2-core EPYC VM, 2026-11-22 03:12 UTC,
+// load average 1.7 (earlier runs at load 10 were noise, not data).
+// * --chunk 16K, 64K, 256K, 1M: 0.430-0.434 s warm, 0.432-0.434 s cold. The
+//   hash update size does not matter above a few KiB (seed 002's table:
+//   sync/threaded 21.6× at 16 B, 1.0× from 4K up), so 64K stays: it is also
+//   sync mode's read size, and the buffer size ripgrep and b3sum read with.
+// * --readahead 64K is 6-11% slower than 256K (0.451-0.471 s vs 0.425-0.434
+//   s warm): a block costs a channel hand-off and a wake-up. From 256K to 4M
+//   and --pool 2, 4 or 8 every pair is within 3% of the best, warm and cold
+//   (MD5 at ~620 MB/s is the bottleneck, the page cache is not). 256K is the
+//   smallest size on that plateau; 4 blocks (1 MiB in flight) keep a block
+//   ready for each of two hashers at -j 2 while they hash the other two.
 
 /// Default `--chunk`: bytes per hash update (threaded) or per read (sync).
-/// 64 KiB: far above the ~4 KiB where per-call cost stops mattering, the
-/// buffer size ripgrep and b3sum read with, and small enough for L2.
 pub const DEFAULT_CHUNK_STR: &str = "64K";
 /// Default `--readahead`: bytes per block read by the reader thread.
-/// 256 KiB × 4 blocks = 1 MiB in flight: no pair of the sweep was reliably
-/// faster, and 4 blocks let the reader fill one for each of two hashers
-/// while they hash the other two.
 pub const DEFAULT_READAHEAD_STR: &str = "256K";
-/// Default `--pool`: blocks in the reader's pool (see above).
+/// Default `--pool`: blocks in the reader's pool.
 pub const DEFAULT_POOL_STR: &str = "4";
 
 /// Everything that decides how inputs are read.

@@ -30,28 +30,75 @@ pub enum Mode {
     Mmap,
 }
 
-const AFTER_HELP: &str = "\
-Reading modes: --chunk is the size of each read call in sync mode and of each hash update in
-threaded mode; --readahead is the size of each block the reader thread reads in threaded mode.
-Bytewise ignores both; sync ignores --readahead; mmap ignores both for the files it maps
-(regular files of 64 KiB or more) and reads the others as sync does. SIZE is a number of bytes
-with an optional suffix K, M or G (powers of 1024): 16, 4K, 64K, 1M.
+/// A titled block of text shown after the options: `--help` prints it as a
+/// paragraph, and the man page (rendered by tests/man.rs) gives it a section
+/// of its own, so the two never drift apart.
+#[derive(Clone, Copy, Debug)]
+pub struct HelpSection {
+    /// The title, as `--help` writes it (the man page upper-cases it).
+    pub title: &'static str,
+    /// The text: one line for prose, one line per example when verbatim.
+    pub text: &'static str,
+    /// Keep the line layout (examples): the man page prints it unfilled,
+    /// and only the long `--help` (not `-h`) shows it.
+    pub verbatim: bool,
+}
 
-Exit status: 0 if every file was hashed (or, with -c, read and matched); 1 if a file could not
-be read, a checksum did not match or a write failed; 2 for a usage error (1 when run as
-md5sum, sha1sum, … as GNU does).
+/// The sections after the options, in order.
+pub const HELP_SECTIONS: [HelpSection; 4] = [
+    HelpSection {
+        title: "Reading modes",
+        text: "--chunk is the size of each read call in sync mode and of each hash update in \
+               threaded mode; --readahead is the size of each block the reader thread reads in \
+               threaded mode. Bytewise ignores both; sync ignores --readahead; mmap ignores both \
+               for the files it maps (regular files of 64 KiB or more) and reads the others as \
+               sync does. SIZE is a number of bytes with an optional suffix K, M or G (powers \
+               of 1024): 16, 4K, 64K, 1M.",
+        verbatim: false,
+    },
+    HelpSection {
+        title: "Exit status",
+        text: "0 if every file was hashed (or, with -c, read and matched); 1 if a file could not \
+               be read, a checksum did not match or a write failed; 2 for a usage error (1 when \
+               run as md5sum, sha1sum, … as GNU does).",
+        verbatim: false,
+    },
+    HelpSection {
+        title: "Multi-call",
+        text: "When run as md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum or b3sum (a \
+               symlink to fastsum), fastsum defaults to that algorithm and acts as that tool.",
+        verbatim: false,
+    },
+    HelpSection {
+        title: "Examples",
+        text: "\
+fastsum big.iso                    MD5 of a file, as md5sum prints it
+fastsum -a sha256 *.tar.gz > SUMS  SHA-256 checksums into a file
+fastsum -a sha256 -c SUMS          verify them
+cat big.iso | fastsum              hash standard input
+find . -type f -print0 | xargs -0 fastsum -j4
+fastsum -m sync --chunk 16 --stats big.iso
+                                   read 16 bytes per call, and see the cost",
+        verbatim: true,
+    },
+];
 
-Run as md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum or b3sum (a symlink to
-fastsum), fastsum defaults to that algorithm and acts as that tool.";
-
-const EXAMPLES: &str = "\
-Examples:
-  fastsum big.iso                      MD5 of a file, as md5sum prints it
-  fastsum -a sha256 *.tar.gz > SUMS    SHA-256 checksums into a file
-  fastsum -a sha256 -c SUMS            verify them
-  find . -type f -print0 | xargs -0 fastsum -j4
-  cat big.iso | fastsum                hash standard input
-  fastsum -m sync --chunk 16 --stats big.iso      read 16 bytes per call and see the cost";
+/// The text after the options: every section for `--help`, the prose ones
+/// for `-h`. Prose is one line per paragraph: clap wraps it to the terminal.
+fn after_help(long: bool) -> String {
+    let shown = HELP_SECTIONS.iter().filter(|s| long || !s.verbatim);
+    let paragraphs: Vec<String> = shown
+        .map(|s| {
+            if s.verbatim {
+                let lines: Vec<String> = s.text.lines().map(|l| format!("  {l}")).collect();
+                format!("{}:\n{}", s.title, lines.join("\n"))
+            } else {
+                format!("{}: {}", s.title, s.text)
+            }
+        })
+        .collect();
+    paragraphs.join("\n\n")
+}
 
 /// Hash files, or check them, as md5sum / sha256sum / b3sum do, through a
 /// threaded read-ahead pipeline.
@@ -60,8 +107,8 @@ Examples:
     name = "fastsum",
     version,
     about = "Print or check MD5, SHA-1, SHA-2 and BLAKE3 checksums, fast",
-    after_help = AFTER_HELP,
-    after_long_help = format!("{AFTER_HELP}\n\n{EXAMPLES}"),
+    after_help = after_help(false),
+    after_long_help = after_help(true),
     max_term_width = 100
 )]
 pub struct Args {
@@ -268,7 +315,12 @@ mod tests {
     /// The mmap threshold quoted in --help is the one in force.
     #[test]
     fn help_quotes_the_mmap_threshold() {
-        let help = command().render_long_help().to_string();
+        // unwrapped, so a line break cannot split the phrase
+        let help = command()
+            .term_width(0)
+            .max_term_width(0)
+            .render_long_help()
+            .to_string();
         let quoted = format!("{} KiB or more", crate::read::mmap::MMAP_MIN / 1024);
         assert_eq!(help.matches(&quoted).count(), 2, "{help}");
     }

@@ -68,7 +68,12 @@ pub struct Config {
 }
 
 /// The number of hashing threads when `-j` is not given: the number of
-/// cores available to this process.
+/// cores available to this process. Measured (`benches/e2e.sh --sweep`,
+/// 10,000 files of 1 B-16 KiB, 2 cores, fastest of 5 runs): warm -j1 179 ms,
+/// -j2 140, -j3 135, -j4 145, -j8 161; cold 0.84-1.09 s for every -j, in no
+/// order (one reader thread reads the files in turn, so -j adds no I/O
+/// concurrency). The core count is within 4% of the best and never worse
+/// than -j1 warm; oversubscribing gains nothing.
 pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }

@@ -11,6 +11,7 @@ mod cli;
 mod errors;
 mod hash;
 mod jobs;
+mod man;
 mod md5_kernel;
 mod mmap;
 mod multicall;

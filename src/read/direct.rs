@@ -132,10 +132,32 @@ fn chunk_buf(buf: &mut Vec<u8>, chunk: usize) -> &mut [u8] {
 /// `sync`: one read call of `buf.len()` bytes, then one hash update of what
 /// it returned, until end of file.
 pub fn hash_sync(
-    mut src: impl Read,
+    src: impl Read,
     hasher: &mut Hasher,
     buf: &mut [u8],
     stats: &Stats,
+) -> io::Result<()> {
+    read_loop(src, buf, stats, |piece| hasher.update(piece))
+}
+
+/// `sync` with a no-op consumer: read `buf.len()` bytes per call and throw
+/// them away (seed 002's "NoOp" series, the counterpart of
+/// [`super::threaded::drain_reader`]). Returns the number of bytes read.
+pub fn drain_sync(src: impl Read, buf: &mut [u8], stats: &Stats) -> io::Result<u64> {
+    let mut n = 0u64;
+    read_loop(src, buf, stats, |piece| {
+        n += std::hint::black_box(piece).len() as u64;
+    })?;
+    Ok(n)
+}
+
+/// Read into `buf` and hand what each call returned to `update`, until end
+/// of file.
+fn read_loop(
+    mut src: impl Read,
+    buf: &mut [u8],
+    stats: &Stats,
+    mut update: impl FnMut(&[u8]),
 ) -> io::Result<()> {
     loop {
         let n = read_retry(&mut src, buf)?;
@@ -143,7 +165,7 @@ pub fn hash_sync(
         if n == 0 {
             return Ok(());
         }
-        hasher.update(&buf[..n]);
+        update(&buf[..n]);
         stats.add_bytes(n);
     }
 }
@@ -177,5 +199,27 @@ impl<R: Read> Read for CountReads<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.stats.add_read_call();
         self.inner.read(buf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::hash_bytes;
+
+    /// `sync` reads exactly `buf.len()` bytes per call; draining reads the
+    /// same calls as hashing, and both see every byte.
+    #[test]
+    fn sync_hashes_and_drains_chunk_by_chunk() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7) as u8).collect();
+        let stats = Stats::default();
+        assert_eq!(drain_sync(&data[..], &mut [0u8; 16], &stats).unwrap(), 1000);
+        // 62 full reads, one of 8 bytes, one that returns 0
+        assert_eq!((stats.read_calls(), stats.bytes()), (64, 1000));
+        let stats = Stats::default();
+        let mut hasher = Hasher::new(Algorithm::Md5);
+        hash_sync(&data[..], &mut hasher, &mut [0u8; 16], &stats).unwrap();
+        assert_eq!(hasher.finalize(), hash_bytes(Algorithm::Md5, &data));
+        assert_eq!((stats.read_calls(), stats.bytes()), (64, 1000));
     }
 }

@@ -32,6 +32,21 @@ use crate::cli::Mode;
 use crate::input::Input;
 use crate::stats::Stats;
 
+// The defaults below were kept, not changed, by measurement: `benches/e2e.sh
+// --sweep` (MD5 of a 256 MiB file, warm and cold, fastest of 3 runs; the
+// table is in README "Benchmarks"), 2-core EPYC VM, 2026-11-22 03:12 UTC,
+// load average 1.7 (earlier runs at load 10 were noise, not data).
+// * --chunk 16K, 64K, 256K, 1M: 0.430-0.434 s warm, 0.432-0.434 s cold. The
+//   hash update size does not matter above a few KiB (seed 002's table:
+//   sync/threaded 21.6× at 16 B, 1.0× from 4K up), so 64K stays: it is also
+//   sync mode's read size, and the buffer size ripgrep and b3sum read with.
+// * --readahead 64K is 6-11% slower than 256K (0.451-0.471 s vs 0.425-0.434
+//   s warm): a block costs a channel hand-off and a wake-up. From 256K to 4M
+//   and --pool 2, 4 or 8 every pair is within 3% of the best, warm and cold
+//   (MD5 at ~620 MB/s is the bottleneck, the page cache is not). 256K is the
+//   smallest size on that plateau; 4 blocks (1 MiB in flight) keep a block
+//   ready for each of two hashers at -j 2 while they hash the other two.
+
 /// Default `--chunk`: bytes per hash update (threaded) or per read (sync).
 pub const DEFAULT_CHUNK_STR: &str = "64K";
 /// Default `--readahead`: bytes per block read by the reader thread.

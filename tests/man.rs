@@ -1,0 +1,290 @@
+//! The man page and the shell completions: rendered from the clap
+//! definitions (`fastsum::cli::command()` and `HELP_SECTIONS`), the single
+//! source of truth, and compared byte for byte with the committed files, so
+//! a stale file fails the suite (and so CI).
+//!
+//! `FASTSUM_BLESS=1 cargo test --test tests man` rewrites the files. This
+//! lives in a test rather than a build script or a runtime flag: nothing
+//! extra is compiled into the binary, and CI checks freshness for free.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use clap::ValueEnum;
+use clap_complete::Shell;
+use clap_mangen::Man;
+use fastsum::cli::{HELP_SECTIONS, HelpSection, Mode, command};
+use roff::{Roff, bold, roman};
+
+use crate::util::cmd_exists;
+
+/// The help section that the list of reading modes (`--mode` values) opens.
+const MODES_SECTION: &str = "Reading modes";
+
+/// The generated files, each with its contents as rendered now.
+fn generated() -> io::Result<Vec<(&'static str, Vec<u8>)>> {
+    let mut files = vec![("man/fastsum.1", render_man()?)];
+    for (shell, path) in [
+        (Shell::Bash, "completions/fastsum.bash"),
+        (Shell::Zsh, "completions/_fastsum"),
+        (Shell::Fish, "completions/fastsum.fish"),
+    ] {
+        let mut buf = Vec::new();
+        clap_complete::generate(shell, &mut command(), "fastsum", &mut buf);
+        files.push((path, buf));
+    }
+    Ok(files)
+}
+
+/// The man page: clap_mangen's title, name, synopsis, description and
+/// options, then one section per `HELP_SECTIONS` entry (the reading-modes
+/// one opened by the list of modes), SEE ALSO, and the version.
+fn render_man() -> io::Result<Vec<u8>> {
+    let man = Man::new(command());
+    let mut out = Vec::new();
+    man.render_title(&mut out)?;
+    man.render_name_section(&mut out)?;
+    man.render_synopsis_section(&mut out)?;
+    man.render_description_section(&mut out)?;
+    man.render_options_section(&mut out)?;
+    let mut roff = Roff::new();
+    for section in &HELP_SECTIONS {
+        render_section(&mut roff, section);
+    }
+    roff.control("SH", ["SEE ALSO"]).text([
+        bold("md5sum"),
+        roman("(1), "),
+        bold("sha256sum"),
+        roman("(1), "),
+        bold("b3sum"),
+        roman("(1)"),
+    ]);
+    out.extend_from_slice(roff.to_roff().as_bytes());
+    man.render_version_section(&mut out)?;
+    Ok(out)
+}
+
+fn render_section(roff: &mut Roff, section: &HelpSection) {
+    roff.control("SH", [section.title.to_uppercase().as_str()]);
+    if section.title == MODES_SECTION {
+        // skipped variants (none so far) have no possible value
+        for value in Mode::value_variants()
+            .iter()
+            .filter_map(|m| m.to_possible_value())
+        {
+            let help = value.get_help().map(|h| h.to_string()).unwrap_or_default();
+            roff.control("TP", [] as [&str; 0])
+                .text([bold(value.get_name())])
+                .text([roman(help)]);
+        }
+        roff.control("PP", [] as [&str; 0]);
+    }
+    if section.verbatim {
+        roff.control("nf", [] as [&str; 0]);
+        for line in section.text.lines() {
+            roff.text([roman(line)]);
+        }
+        roff.control("fi", [] as [&str; 0]);
+    } else {
+        roff.text([roman(section.text)]);
+    }
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Where `want` and the committed `got` first differ, for the failure message.
+fn first_difference(want: &[u8], got: &[u8]) -> String {
+    let (w, g) = (String::from_utf8_lossy(want), String::from_utf8_lossy(got));
+    let (mut wl, mut gl) = (w.lines(), g.lines());
+    for n in 1.. {
+        match (wl.next(), gl.next()) {
+            (Some(a), Some(b)) if a == b => continue,
+            (None, None) => break,
+            (a, b) => {
+                return format!(
+                    "line {n}:\n  rendered:  {}\n  committed: {}",
+                    a.unwrap_or("<end of file>"),
+                    b.unwrap_or("<end of file>")
+                );
+            }
+        }
+    }
+    "the line endings differ".to_string()
+}
+
+/// Compare `want` with the file at `path`: `Err` says how it is stale, unless
+/// `bless`, which rewrites it instead.
+fn check_fresh(path: &Path, want: &[u8], bless: bool) -> Result<(), String> {
+    let got = std::fs::read(path).unwrap_or_default();
+    if got == want {
+        return Ok(());
+    }
+    if !bless {
+        return Err(format!(
+            "{} is stale, {}",
+            path.display(),
+            first_difference(want, &got)
+        ));
+    }
+    let write = |p: &Path| {
+        std::fs::create_dir_all(p.parent().unwrap_or(p))?;
+        std::fs::write(p, want)
+    };
+    write(path).map_err(|e| format!("cannot bless {}: {e}", path.display()))?;
+    eprintln!("blessed {}", path.display());
+    Ok(())
+}
+
+/// Every generated file matches its committed copy; with FASTSUM_BLESS=1,
+/// rewrite those that do not (and pass).
+#[test]
+fn generated_files_are_fresh() {
+    let bless = std::env::var_os("FASTSUM_BLESS").is_some_and(|v| v == "1");
+    let stale: Vec<String> = generated()
+        .unwrap()
+        .iter()
+        .filter_map(|(rel, want)| check_fresh(&root().join(rel), want, bless).err())
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "{}\nThe CLI changed: run `FASTSUM_BLESS=1 cargo test --test tests man` and commit the result.",
+        stale.join("\n")
+    );
+}
+
+/// The freshness check itself: a missing or edited file is reported (with
+/// the first differing line), blessing rewrites it, then it is fresh.
+#[test]
+fn stale_files_are_caught_and_blessed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("man/x.1");
+    let want = b".TH X 1\n.SH NAME\nx\n";
+    let e = check_fresh(&path, want, false).unwrap_err();
+    assert!(
+        e.ends_with("line 1:\n  rendered:  .TH X 1\n  committed: <end of file>"),
+        "{e}"
+    );
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, b".TH X 1\n.SH NAME\ny\n").unwrap();
+    let e = check_fresh(&path, want, false).unwrap_err();
+    assert!(
+        e.ends_with("line 3:\n  rendered:  x\n  committed: y"),
+        "{e}"
+    );
+    check_fresh(&path, want, true).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), want);
+    check_fresh(&path, want, false).unwrap();
+}
+
+/// Every visible option and every reading mode has a meaning in the man
+/// page, and the page has the sections users look for.
+#[test]
+fn man_page_documents_everything() {
+    let man = String::from_utf8(render_man().unwrap()).unwrap();
+    let cmd = command();
+    for arg in cmd.get_arguments().filter(|a| !a.is_hide_set()) {
+        let help = arg
+            .get_long_help()
+            .or(arg.get_help())
+            .map(|h| h.to_string());
+        assert!(
+            help.is_some_and(|h| !h.trim().is_empty()),
+            "option {} has no help text",
+            arg.get_id()
+        );
+        if let Some(long) = arg.get_long() {
+            let roff_name = format!("\\-\\-{}", long.replace('-', "\\-"));
+            assert!(man.contains(&roff_name), "man page lacks --{long}");
+        }
+    }
+    for mode in Mode::value_variants() {
+        let value = mode.to_possible_value().unwrap();
+        let help = value.get_help().map(|h| h.to_string()).unwrap_or_default();
+        assert!(!help.is_empty(), "mode {} has no help", value.get_name());
+        assert!(man.contains(&format!("\\fB{}\\fR", value.get_name())));
+    }
+    for heading in [
+        "NAME",
+        "SYNOPSIS",
+        "OPTIONS",
+        "READING MODES",
+        "EXIT STATUS",
+        "EXAMPLES",
+        "VERSION",
+    ] {
+        // roff quotes a heading with a space in it
+        let control = if heading.contains(' ') {
+            format!("\n.SH \"{heading}\"\n")
+        } else {
+            format!("\n.SH {heading}\n")
+        };
+        assert!(man.contains(&control), "no {heading}");
+    }
+    assert!(
+        HELP_SECTIONS.iter().any(|s| s.title == MODES_SECTION),
+        "the mode list needs a section titled {MODES_SECTION}"
+    );
+}
+
+/// `man` renders the committed page without a single groff warning.
+#[test]
+fn man_renders_cleanly() {
+    if !cmd_exists("man") {
+        eprintln!("man is not installed: skipped");
+        return;
+    }
+    let page = root().join("man/fastsum.1");
+    let out = Command::new("man")
+        .args(["--warnings", "-l"])
+        .arg(&page)
+        .env("MANWIDTH", "80")
+        .env("MAN_KEEP_FORMATTING", "0")
+        .env("LC_ALL", "C.UTF-8")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "groff warnings");
+    let text = without_overstrike(&String::from_utf8_lossy(&out.stdout));
+    assert!(text.contains("\nEXIT STATUS\n"), "{text}");
+    assert!(text.contains("\nREADING MODES\n"), "{text}");
+}
+
+/// Plain text from man's terminal output, which draws bold as `c\bc` and
+/// underline as `_\bc` (what `col -b` does).
+fn without_overstrike(s: &str) -> String {
+    let mut out: Vec<char> = Vec::new();
+    for c in s.chars() {
+        if c == '\u{8}' {
+            out.pop();
+            continue;
+        }
+        out.push(c);
+    }
+    // the character after a backspace replaced the one before it
+    out.into_iter().collect()
+}
+
+/// The committed completion scripts parse in their shells.
+#[test]
+fn completions_parse() {
+    for (shell, args, rel) in [
+        ("bash", &["-n"][..], "completions/fastsum.bash"),
+        ("zsh", &["-n"][..], "completions/_fastsum"),
+        ("fish", &["--no-execute"][..], "completions/fastsum.fish"),
+    ] {
+        if !cmd_exists(shell) {
+            eprintln!("{shell} is not installed: skipped");
+            continue;
+        }
+        let path: &Path = &root().join(rel);
+        let out = Command::new(shell).args(args).arg(path).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{rel}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -15,7 +15,7 @@
 #                       b3sum and rhash: a 1 GiB file warm and cold, 10,000 small files
 #   --sweep    instead: the defaults study, MD5 on a 256 MiB file warm and cold:
 #              --chunk, then --readahead × --pool, and -j on 10,000 small files
-#   --quick    small files and single runs: a smoke test that takes about a minute
+#   --quick    small files and single runs: a smoke test of about 1.5 minutes
 #   --out F    also write the markdown to F
 #
 # Needs: cargo, python3, hyperfine, vmtouch (installed with apt-get when

@@ -32,25 +32,27 @@ use crate::cli::Mode;
 use crate::input::Input;
 use crate::stats::Stats;
 
-// The defaults below were kept, not changed, by measurement: `benches/e2e.sh
-// --sweep` (MD5 of a 256 MiB file, warm and cold, fastest of 3 runs; the
-// table is in README "Benchmarks"), 2-core EPYC VM, 2026-11-22 03:12 UTC,
-// load average 1.7 (earlier runs at load 10 were noise, not data).
-// * --chunk 16K, 64K, 256K, 1M: 0.430-0.434 s warm, 0.432-0.434 s cold. The
+// The defaults below are chosen by `benches/e2e.sh --sweep` (MD5 of a
+// 256 MiB file, warm and cold, fastest of 3 runs; the table is in README
+// "Benchmarks"), 2-core EPYC VM, 2026-11-22 03:43 UTC, quiet machine, with
+// fastsum's own MD5 kernel (~800 MB/s).
+// * --chunk 16K, 64K, 256K, 1M: 0.343-0.349 s warm, 0.348-0.355 s cold. The
 //   hash update size does not matter above a few KiB (seed 002's table:
-//   sync/threaded 21.6× at 16 B, 1.0× from 4K up), so 64K stays: it is also
+//   sync/threaded ~19× at 16 B, 1.0× from 4K up), so 64K stays: it is also
 //   sync mode's read size, and the buffer size ripgrep and b3sum read with.
-// * --readahead 64K is 6-11% slower than 256K (0.451-0.471 s vs 0.425-0.434
-//   s warm): a block costs a channel hand-off and a wake-up. From 256K to 4M
-//   and --pool 2, 4 or 8 every pair is within 3% of the best, warm and cold
-//   (MD5 at ~620 MB/s is the bottleneck, the page cache is not). 256K is the
-//   smallest size on that plateau; 4 blocks (1 MiB in flight) keep a block
-//   ready for each of two hashers at -j 2 while they hash the other two.
+// * --readahead: 64K is 7-10% slower than the best, 256K 2-4% (a block costs
+//   a channel hand-off and a wake-up of the reader); 1M and 4M with --pool
+//   2, 4 or 8 are all within 1-2% warm. 1M × 4 was the fastest pair cold
+//   (0.344 s) and within 1% warm (0.340 s vs 0.338 s): 4 MiB in flight, a
+//   block ready for each of two hashers at -j 2 while they hash the other
+//   two. Earlier, with the md-5 crate (~620 MB/s), 256K was already on the
+//   plateau; the faster kernel moved the knee up. On one 1 GiB file, 1M vs
+//   256K: 1.372 s vs 1.409 s (hyperfine, 10 runs, md5sum 1.675 s).
 
 /// Default `--chunk`: bytes per hash update (threaded) or per read (sync).
 pub const DEFAULT_CHUNK_STR: &str = "64K";
 /// Default `--readahead`: bytes per block read by the reader thread.
-pub const DEFAULT_READAHEAD_STR: &str = "256K";
+pub const DEFAULT_READAHEAD_STR: &str = "1M";
 /// Default `--pool`: blocks in the reader's pool.
 pub const DEFAULT_POOL_STR: &str = "4";
 /// The most `-j` threads and `--pool` blocks accepted: far more than can

@@ -21,7 +21,7 @@
 //! * small inputs are packed one after another into the same block, and the
 //!   block goes to a hasher as one *batch* (one hand-over for many files:
 //!   handing each tiny file over on its own costs a thread wake-up per file,
-//!   and a 256 KiB block per 30-byte file would drain the pool);
+//!   and a whole --readahead block per 30-byte file would drain the pool);
 //! * an input that does not fit in what is left of a block is *streamed*:
 //!   its job goes to a hasher with a channel of its own, and its blocks
 //!   follow on that channel as the reader fills them.

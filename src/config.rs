@@ -69,11 +69,12 @@ pub struct Config {
 
 /// The number of hashing threads when `-j` is not given: the number of
 /// cores available to this process. Measured (`benches/e2e.sh --sweep`,
-/// 10,000 files of 1 B-16 KiB, 2 cores, fastest of 5 runs): warm -j1 179 ms,
-/// -j2 140, -j3 135, -j4 145, -j8 161; cold 0.84-1.09 s for every -j, in no
-/// order (one reader thread reads the files in turn, so -j adds no I/O
-/// concurrency). The core count is within 4% of the best and never worse
-/// than -j1 warm; oversubscribing gains nothing.
+/// 10,000 files of 1 B-16 KiB, 2 cores, fastest of 3 runs, 03:43 UTC): warm
+/// -j1 124 ms, -j2 96, -j3 106, -j4 111, -j8 112; cold 0.71-0.85 s for every
+/// -j, in no order (one reader thread reads the files in turn, so -j adds no
+/// I/O concurrency). The core count was the fastest warm; oversubscribing
+/// gains nothing. (An earlier sweep, with the md-5 crate and before
+/// batching: -j1 179, -j2 140, -j3 135 ms.)
 pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }

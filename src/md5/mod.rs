@@ -219,4 +219,4 @@ impl Md5 {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -227,16 +227,10 @@ impl<T> Reader<'_, T> {
             Err(e) => return self.fail(idx, tag, e),
         };
         if let Some(map) = map_for_multithreaded(algo, &src) {
-            let (btx, brx) = block_channel(self.plan);
-            let job = Work::Stream {
-                idx,
-                algo,
-                tag,
-                blocks: brx,
-            };
             return self.flush()
-                && self.work.send(job).is_ok()
-                && btx.send(Block::Mapped(map)).is_ok();
+                && self
+                    .start_stream(idx, algo, tag)
+                    .is_some_and(|btx| btx.send(Block::Mapped(map)).is_ok());
         }
         // An input known not to fit in what is left of the batch block starts
         // a block of its own (a size hint only steers: the reads decide).
@@ -281,6 +275,19 @@ impl<T> Reader<'_, T> {
         }
     }
 
+    /// Hand a hasher the job of a streamed input; its blocks are to be sent
+    /// on the returned channel. `None` when the hashers are gone.
+    fn start_stream(&mut self, idx: usize, algo: Algorithm, tag: T) -> Option<Sender<Block>> {
+        let (btx, brx) = block_channel(self.plan);
+        let job = Work::Stream {
+            idx,
+            algo,
+            tag,
+            blocks: brx,
+        };
+        self.work.send(job).ok().map(|()| btx)
+    }
+
     /// The input did not fit in the batch block (its first `n` bytes are at
     /// `start`): send it as a stream, its first block being either the whole
     /// batch block (nothing else was packed) or a copy of those bytes.
@@ -311,16 +318,11 @@ impl<T> Reader<'_, T> {
         let Some(first) = first else {
             return false;
         };
-        let (btx, brx) = block_channel(self.plan);
-        let job = Work::Stream {
-            idx,
-            algo,
-            tag,
-            blocks: brx,
+        let Some(btx) = self.start_stream(idx, algo, tag) else {
+            return false;
         };
         // the block channel is new and has room for the whole pool: no send blocks
-        self.work.send(job).is_ok()
-            && btx.send(Block::Data(first, n)).is_ok()
+        btx.send(Block::Data(first, n)).is_ok()
             && pump(src, &mut self.pool, &btx, self.stats, self.cancel)
     }
 }

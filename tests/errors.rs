@@ -33,6 +33,19 @@ fn sh(script: &str, dir: &Path, prog: impl AsRef<OsStr>, args: &[&str]) -> Outpu
         .args(args))
 }
 
+/// Run md5sum and fastsum (in every mode) under the same shell `script`
+/// (e.g. `"$0" "$@" >&-`) and assert the same output; md5sum's output is
+/// returned for further checks.
+fn assert_script_like_md5sum(script: &str, dir: &Path, args: &[&str]) -> Output {
+    let want = sh(script, dir, "md5sum", args);
+    for mode in MODES {
+        let got = sh(script, dir, fastsum_path(), &[&["-m", mode], args].concat());
+        let what = format!("{mode} {script} {args:?}");
+        assert_outputs_same(&what, &got, &want, "fastsum", "md5sum");
+    }
+    want
+}
+
 /// Every mode, with one and with four jobs: the error paths differ between
 /// the threaded pipeline and the direct workers.
 fn each_mode_and_jobs(mut check: impl FnMut(&[&str], &str)) {
@@ -182,18 +195,7 @@ fn closed_stdin_matches_gnu() {
     let dir = tempdir();
     write_file(dir.path(), "a", b"x\n");
     for args in [&["-", "a"][..], &["a"], &["-", "-"]] {
-        let script = r#""$0" "$@" <&-"#;
-        let want = sh(script, dir.path(), "md5sum", args);
-        for mode in MODES {
-            let got = sh(
-                script,
-                dir.path(),
-                fastsum_path(),
-                &[&["-m", mode], args].concat(),
-            );
-            let what = format!("{mode} {args:?}");
-            assert_outputs_same(&what, &got, &want, "fastsum", "md5sum");
-        }
+        assert_script_like_md5sum(r#""$0" "$@" <&-"#, dir.path(), args);
     }
 }
 
@@ -265,19 +267,8 @@ fn closed_stdout_matches_gnu() {
     let dir = tempdir();
     write_file(dir.path(), "a", b"x\n");
     for args in [&["a"][..], &["a", "nosuch", "a"], &["nosuch"]] {
-        let script = r#""$0" "$@" >&-"#;
-        let want = sh(script, dir.path(), "md5sum", args);
+        let want = assert_script_like_md5sum(r#""$0" "$@" >&-"#, dir.path(), args);
         assert_eq!(want.status.code(), Some(1));
-        for mode in MODES {
-            let got = sh(
-                script,
-                dir.path(),
-                fastsum_path(),
-                &[&["-m", mode], args].concat(),
-            );
-            let what = format!("{mode} {args:?}");
-            assert_outputs_same(&what, &got, &want, "fastsum", "md5sum");
-        }
     }
 }
 
@@ -290,18 +281,8 @@ fn read_write_dev_null_is_not_a_closed_descriptor() {
     let dir = tempdir();
     write_file(dir.path(), "a", b"x\n");
     for script in [r#""$0" "$@" 1<>/dev/null"#, r#""$0" - "$@" 0<>/dev/null"#] {
-        let want = sh(script, dir.path(), "md5sum", &["a"]);
+        let want = assert_script_like_md5sum(script, dir.path(), &["a"]);
         assert_eq!(want.status.code(), Some(0), "{script}");
-        for mode in MODES {
-            let got = sh(script, dir.path(), fastsum_path(), &["-m", mode, "a"]);
-            assert_outputs_same(
-                &format!("{mode} {script}"),
-                &got,
-                &want,
-                "fastsum",
-                "md5sum",
-            );
-        }
     }
 }
 

@@ -32,6 +32,21 @@ pub fn cmd_exists(tool: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// Is the oracle `tool` here? A test that needs it returns early when it is
+/// missing on a developer's machine, but under CI (`CI` set) a missing
+/// oracle fails the test: CI must install what the tests need.
+pub fn require_tool(tool: &str) -> bool {
+    if cmd_exists(tool) {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{tool} is required under CI: .ci/run must install it"
+    );
+    eprintln!("skipped: {tool} is not installed");
+    false
+}
+
 /// Deterministic pseudo-random bytes (xorshift), so failures reproduce.
 pub fn random_bytes(len: usize, seed: u64) -> Vec<u8> {
     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;

@@ -3,7 +3,7 @@
 //!
 //! Groups (criterion filters select them: `cargo bench --bench pipeline -- noop`):
 //! * `modes/<algo>`: `threaded`, `sync` and `bytewise` over a range of
-//!   `--chunk` sizes, hashing a file through `fastsum::read::hash_one`, the
+//!   `--chunk` sizes, hashing a file through `fastsum::internals::hash_one`, the
 //!   path every named input takes in a real run.
 //! * `noop`: the same file read by `sync` and by the threaded pipeline with a
 //!   consumer that does nothing (seed 002's "NoOp" series): the read
@@ -24,13 +24,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use fastsum::algo::Algorithm;
-use fastsum::cli::Mode;
-use fastsum::input::Input;
-use fastsum::read::direct::drain_sync;
-use fastsum::read::threaded::drain_reader;
-use fastsum::read::{Plan, hash_one};
-use fastsum::stats::Stats;
+use fastsum::internals::{
+    Algorithm, Input, Mode, Plan, Size, Stats, drain_reader, drain_sync, hash_one,
+};
 
 /// Chunk sizes of seed 002 (16 B … 64 KiB), and 1 MiB past the default.
 const CHUNKS: [usize; 7] = [16, 64, 256, 1 << 10, 4 << 10, 64 << 10, 1 << 20];
@@ -84,13 +80,13 @@ fn write_random(path: &Path, len: usize) -> std::io::Result<()> {
 
 fn plan(mode: Mode, chunk: usize) -> Plan {
     Plan {
-        chunk,
+        chunk: Size::bytes(chunk).expect("a chunk size from 1 to 1G"),
         ..Plan::new(mode)
     }
 }
 
-fn label(algo: Algorithm) -> String {
-    format!("{algo:?}").to_lowercase()
+fn label(algo: Algorithm) -> &'static str {
+    algo.name()
 }
 
 /// Make sure a cell measures a correct hash, not an error path: its digest
@@ -107,7 +103,7 @@ fn check(p: &Plan, algo: Algorithm, path: &Path) {
 /// Hash the file in every mode over the chunk sizes.
 fn modes(c: &mut Criterion, path: &Path, len: usize) {
     let full = env_flag("FASTSUM_BENCH_FULL");
-    let default_chunk = Plan::new(Mode::Threaded).chunk;
+    let default_chunk = Plan::new(Mode::Threaded).chunk.get();
     for algo in Algorithm::ALL {
         // by default only MD5 sweeps the chunk sizes (seed 002's algorithm)
         let chunks: Vec<usize> = match (full, algo) {

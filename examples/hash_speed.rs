@@ -17,7 +17,7 @@ use std::hint::black_box;
 use std::process::Command;
 use std::time::Instant;
 
-use fastsum::algo::{Algorithm, Hasher};
+use fastsum::internals::{Algorithm, Hasher};
 
 /// CPU time of the calling thread, in seconds.
 fn thread_cpu() -> f64 {

@@ -12,7 +12,7 @@
 
 use std::hint::black_box;
 
-use fastsum::md5::{Kernel, Md5};
+use fastsum::internals::{Kernel, Md5};
 use md5::Digest as _;
 
 const BUF: usize = 64 * 1024;

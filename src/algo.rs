@@ -2,11 +2,10 @@
 //! them without boxing (an enum, so the hot `update` call is a jump, not a
 //! virtual call through a `dyn Digest`).
 
-use clap::ValueEnum;
 use sha2::Digest as _;
 
-/// A hash algorithm, as named by `-a/--algorithm`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ValueEnum)]
+/// A hash algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     /// MD5 (RFC 1321), 128 bits: the default, as md5sum.
     Md5,
@@ -49,11 +48,17 @@ impl Algorithm {
         }
     }
 
-    /// The algorithm whose BSD tag is `tag` (exact, upper case, as GNU).
-    pub fn from_tag(tag: &[u8]) -> Option<Algorithm> {
-        Algorithm::ALL
-            .into_iter()
-            .find(|a| a.tag().as_bytes() == tag)
+    /// The name `-a` takes (lower case).
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Md5 => "md5",
+            Algorithm::Sha1 => "sha1",
+            Algorithm::Sha224 => "sha224",
+            Algorithm::Sha256 => "sha256",
+            Algorithm::Sha384 => "sha384",
+            Algorithm::Sha512 => "sha512",
+            Algorithm::Blake3 => "blake3",
+        }
     }
 
     /// Digest length in bytes.
@@ -83,7 +88,7 @@ impl Algorithm {
     }
 
     /// The algorithm a multi-call name stands for (`md5sum`, …, `b3sum`).
-    pub fn from_tool_name(name: &str) -> Option<Algorithm> {
+    pub(crate) fn from_tool_name(name: &str) -> Option<Algorithm> {
         Algorithm::ALL.into_iter().find(|a| a.tool_name() == name)
     }
 }
@@ -95,13 +100,13 @@ impl Algorithm {
 /// target, so with the default `openssl` feature SHA-384/512 go through it.
 #[cfg(feature = "openssl")]
 mod sha512_impl {
-    pub use openssl::sha::{Sha384, Sha512};
+    pub(crate) use openssl::sha::{Sha384, Sha512};
 
-    pub fn finish384(h: Sha384) -> [u8; 48] {
+    pub(crate) fn finish384(h: Sha384) -> [u8; 48] {
         h.finish()
     }
 
-    pub fn finish512(h: Sha512) -> [u8; 64] {
+    pub(crate) fn finish512(h: Sha512) -> [u8; 64] {
         h.finish()
     }
 }
@@ -110,13 +115,13 @@ mod sha512_impl {
 #[cfg(not(feature = "openssl"))]
 mod sha512_impl {
     use sha2::Digest as _;
-    pub use sha2::{Sha384, Sha512};
+    pub(crate) use sha2::{Sha384, Sha512};
 
-    pub fn finish384(h: Sha384) -> sha2::digest::Output<Sha384> {
+    pub(crate) fn finish384(h: Sha384) -> sha2::digest::Output<Sha384> {
         h.finalize()
     }
 
-    pub fn finish512(h: Sha512) -> sha2::digest::Output<Sha512> {
+    pub(crate) fn finish512(h: Sha512) -> sha2::digest::Output<Sha512> {
         h.finalize()
     }
 }
@@ -144,7 +149,7 @@ impl Digest {
     }
 
     /// Lower-case hexadecimal, as every GNU tool prints it.
-    pub fn to_hex(&self) -> String {
+    pub fn to_hex(self) -> String {
         const HEX: &[u8; 16] = b"0123456789abcdef";
         let mut s = String::with_capacity(self.as_bytes().len() * 2);
         for &b in self.as_bytes() {
@@ -162,7 +167,7 @@ impl std::fmt::Debug for Digest {
 }
 
 /// Inputs shorter than this are hashed by BLAKE3 on one thread even by
-/// [`Hasher::update_multithreaded`]: below it, waking rayon's threads costs
+/// `Hasher::update_multithreaded`: below it, waking rayon's threads costs
 /// more than splitting saves. The blake3 docs suggest ~128 KiB on an idle
 /// machine; on this project's 2 shared cores (`cargo run --release
 /// --example hash_speed -- blake3`, one thread vs rayon, MB/s, two runs)
@@ -224,7 +229,7 @@ impl Hasher {
     /// Feed `data`, spread over every core where that pays: BLAKE3's tree
     /// lets rayon hash parts of one big input in parallel; the other
     /// algorithms are sequential by nature and take a plain `update`.
-    pub fn update_multithreaded(&mut self, data: &[u8]) {
+    pub(crate) fn update_multithreaded(&mut self, data: &[u8]) {
         match self {
             Hasher::Blake3(h) if data.len() >= BLAKE3_MULTITHREAD_MIN => {
                 h.update_rayon(data);
@@ -415,12 +420,10 @@ mod tests {
     }
 
     #[test]
-    fn tags_and_tool_names_round_trip() {
+    fn tool_names_round_trip() {
         for a in Algorithm::ALL {
-            assert_eq!(Algorithm::from_tag(a.tag().as_bytes()), Some(a));
             assert_eq!(Algorithm::from_tool_name(a.tool_name()), Some(a));
             assert_eq!(hash_bytes(a, b"x").as_bytes().len(), a.digest_len());
         }
-        assert_eq!(Algorithm::from_tag(b"md5"), None);
     }
 }

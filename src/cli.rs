@@ -1,19 +1,60 @@
-//! The command line: clap definitions (whose doc comments are `--help` and
-//! the man page), and the multi-call logic that makes `md5sum`, `sha256sum`,
-//! `b3sum`, … symlinks act as those tools.
+//! The command line, the only module that knows clap: the definitions
+//! (whose doc comments are `--help` and the man page), the multi-call logic
+//! that makes `md5sum`, `sha256sum`, `b3sum`, … symlinks act as those
+//! tools, and the resolution of arguments into a [`Config`]: defaults,
+//! multi-call defaults and the option combinations GNU rejects are all
+//! settled here.
 
 use std::ffi::OsString;
-use std::num::NonZeroUsize;
+use std::io::IsTerminal;
 
 use clap::{CommandFactory, Parser, ValueEnum};
 
 use crate::algo::Algorithm;
-use crate::read::MAX_COUNT;
-use crate::size::parse_size;
+use crate::config::{CheckOptions, Command, Config, HashOptions, Progress, Verbosity};
+use crate::output::{LineFormat, Terminator};
+use crate::read::{
+    DEFAULT_CHUNK, DEFAULT_POOL, DEFAULT_READAHEAD, MAX_COUNT, MAX_IN_FLIGHT, Mode, Plan,
+    default_jobs,
+};
+use crate::size::Size;
 
-/// How bytes travel from the file to the hash function.
+/// `-a`: the algorithms by their command-line names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Mode {
+pub(crate) enum AlgoArg {
+    /// MD5 (RFC 1321), 128 bits: the default, as md5sum.
+    Md5,
+    /// SHA-1 (FIPS 180-4), 160 bits, as sha1sum.
+    Sha1,
+    /// SHA-224 (FIPS 180-4), as sha224sum.
+    Sha224,
+    /// SHA-256 (FIPS 180-4), as sha256sum.
+    Sha256,
+    /// SHA-384 (FIPS 180-4), as sha384sum.
+    Sha384,
+    /// SHA-512 (FIPS 180-4), as sha512sum.
+    Sha512,
+    /// BLAKE3, 256 bits of output, as b3sum.
+    Blake3,
+}
+
+impl From<AlgoArg> for Algorithm {
+    fn from(a: AlgoArg) -> Algorithm {
+        match a {
+            AlgoArg::Md5 => Algorithm::Md5,
+            AlgoArg::Sha1 => Algorithm::Sha1,
+            AlgoArg::Sha224 => Algorithm::Sha224,
+            AlgoArg::Sha256 => Algorithm::Sha256,
+            AlgoArg::Sha384 => Algorithm::Sha384,
+            AlgoArg::Sha512 => Algorithm::Sha512,
+            AlgoArg::Blake3 => Algorithm::Blake3,
+        }
+    }
+}
+
+/// `--mode`: how bytes travel from the file to the hash function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
     /// A reader thread fills --readahead blocks from a bounded pool and hands them over a
     /// channel to the hasher(s), which hash them --chunk bytes per update: reading overlaps
     /// hashing, memory stays bounded.
@@ -28,6 +69,17 @@ pub enum Mode {
     /// calls or copies (BLAKE3 then hashes one file on every core); other inputs are read as
     /// in sync mode. A file truncated while mapped is reported as an error.
     Mmap,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(m: ModeArg) -> Mode {
+        match m {
+            ModeArg::Threaded => Mode::Threaded,
+            ModeArg::Sync => Mode::Sync,
+            ModeArg::Bytewise => Mode::Bytewise,
+            ModeArg::Mmap => Mode::Mmap,
+        }
+    }
 }
 
 /// A titled block of text shown after the options: `--help` prints it as a
@@ -111,19 +163,19 @@ fn after_help(long: bool) -> String {
     after_long_help = after_help(true),
     max_term_width = 100
 )]
-pub struct Args {
+pub(crate) struct Args {
     /// Files to hash (or, with -c, checksum files to read). With none, or `-`, read
     /// standard input.
     #[arg(value_name = "FILE")]
-    pub files: Vec<OsString>,
+    pub(crate) files: Vec<OsString>,
 
     /// Hash algorithm.
     #[arg(short = 'a', long, value_enum, value_name = "ALGO")]
-    pub algorithm: Option<Algorithm>,
+    pub(crate) algorithm: Option<AlgoArg>,
 
     /// Read in binary mode: mark names with `*` in the output.
     #[arg(short, long, overrides_with = "text")]
-    pub binary: bool,
+    pub(crate) binary: bool,
 
     /// Read in text mode (the default; the same bytes are hashed).
     #[arg(short, long, overrides_with = "binary")]
@@ -131,86 +183,84 @@ pub struct Args {
 
     /// Read checksums from the FILEs and check them.
     #[arg(short, long)]
-    pub check: bool,
+    pub(crate) check: bool,
 
     /// Create a BSD-style checksum line: `MD5 (name) = hex`.
     #[arg(long)]
-    pub tag: bool,
+    pub(crate) tag: bool,
 
     /// End each output line with NUL, not newline, and do not escape file names.
     #[arg(short, long)]
-    pub zero: bool,
+    pub(crate) zero: bool,
 
     /// How bytes reach the hash function.
-    #[arg(short, long, value_enum, default_value_t = Mode::Threaded, value_name = "MODE")]
-    pub mode: Mode,
+    #[arg(short, long, value_enum, default_value_t = ModeArg::Threaded, value_name = "MODE")]
+    pub(crate) mode: ModeArg,
 
     /// Bytes per hash update (threaded) or per read call (sync).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size, allow_hyphen_values = true,
-          default_value = crate::read::DEFAULT_CHUNK_STR)]
-    pub chunk: usize,
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true, default_value_t = DEFAULT_CHUNK)]
+    pub(crate) chunk: Size,
 
     /// Bytes per block read by the reader thread (threaded mode).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size, allow_hyphen_values = true,
-          default_value = crate::read::DEFAULT_READAHEAD_STR)]
-    pub readahead: usize,
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true,
+          default_value_t = DEFAULT_READAHEAD)]
+    pub(crate) readahead: Size,
 
     /// Number of --readahead blocks in the reader's pool (threaded mode): what may be in
     /// flight between reader and hashers.
-    #[arg(long, value_name = "N", value_parser = parse_count,
-          default_value = crate::read::DEFAULT_POOL_STR)]
-    pub pool: NonZeroUsize,
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_hyphen_values = true,
+          default_value_t = DEFAULT_POOL)]
+    pub(crate) pool: usize,
 
     /// Hash up to N files at once [default: the number of cores]. Output stays in
     /// argument order.
-    #[arg(short, long, value_name = "N", value_parser = parse_count)]
-    pub jobs: Option<NonZeroUsize>,
+    #[arg(short, long, value_name = "N", value_parser = parse_count, allow_hyphen_values = true)]
+    pub(crate) jobs: Option<usize>,
 
     /// Hash the files under directories given on the command line (sorted by name;
     /// symbolic links met in the walk are not followed).
     #[arg(short, long)]
-    pub recursive: bool,
+    pub(crate) recursive: bool,
 
     /// Show progress on stderr even for short runs (only when stderr is a terminal).
     #[arg(long, overrides_with = "no_progress")]
-    pub progress: bool,
+    pub(crate) progress: bool,
 
     /// Never show progress.
     #[arg(long, overrides_with = "progress")]
-    pub no_progress: bool,
+    pub(crate) no_progress: bool,
 
     /// After the run, print bytes, time, throughput, read calls and pipeline waits on stderr.
     #[arg(long)]
-    pub stats: bool,
+    pub(crate) stats: bool,
 
     /// With -c: do not print OK for each verified file.
     #[arg(long, overrides_with_all = ["status", "warn"])]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 
     /// With -c: print nothing; the exit status tells.
     #[arg(long, overrides_with_all = ["quiet", "warn"])]
-    pub status: bool,
+    pub(crate) status: bool,
 
     /// With -c: warn about improperly formatted checksum lines.
     #[arg(short, long, overrides_with_all = ["quiet", "status"])]
-    pub warn: bool,
+    pub(crate) warn: bool,
 
     /// With -c: exit non-zero for improperly formatted checksum lines.
     #[arg(long)]
-    pub strict: bool,
+    pub(crate) strict: bool,
 
     /// With -c: do not fail or report status for missing files.
     #[arg(long)]
-    pub ignore_missing: bool,
+    pub(crate) ignore_missing: bool,
 }
 
 /// `-j` and `--pool`: a whole number from 1 to [`MAX_COUNT`].
-fn parse_count(s: &str) -> Result<NonZeroUsize, String> {
-    let n: NonZeroUsize = s.parse().map_err(|e| format!("{e}"))?;
-    if n.get() > MAX_COUNT {
-        return Err(format!("it must be at most {MAX_COUNT}"));
+fn parse_count(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=MAX_COUNT).contains(&n) => Ok(n),
+        _ => Err(format!("expected a whole number from 1 to {MAX_COUNT}")),
     }
-    Ok(n)
 }
 
 /// The clap command, for the man page and completions.
@@ -220,16 +270,16 @@ pub fn command() -> clap::Command {
 
 /// Who we were invoked as: fastsum itself, or one of the tools it replaces.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Invocation {
+pub(crate) struct Invocation {
     /// Prefix of every message: the basename of `argv[0]` (`fastsum`, `md5sum`, …).
-    pub program: &'static str,
+    pub(crate) program: &'static str,
     /// The algorithm the name implies, for a multi-call name.
-    pub default_algorithm: Option<Algorithm>,
+    pub(crate) default_algorithm: Option<Algorithm>,
 }
 
 impl Invocation {
     /// Work out the invocation from `argv[0]`.
-    pub fn from_argv0(argv0: Option<&OsString>) -> Invocation {
+    pub(crate) fn from_argv0(argv0: Option<&OsString>) -> Invocation {
         let base = argv0
             .and_then(|a| std::path::Path::new(a).file_name())
             .map(|b| b.to_string_lossy().into_owned())
@@ -243,21 +293,165 @@ impl Invocation {
     }
 
     /// Run as one of GNU's tools: then usage errors exit 1, as GNU does.
-    pub fn is_gnu_tool(&self) -> bool {
+    pub(crate) fn is_gnu_tool(&self) -> bool {
         matches!(self.default_algorithm, Some(a) if a != Algorithm::Blake3)
     }
 
     /// The exit status of a usage error under this name.
-    pub fn usage_exit_code(&self) -> u8 {
+    pub(crate) fn usage_exit_code(&self) -> u8 {
         if self.is_gnu_tool() { 1 } else { 2 }
     }
 }
 
-/// Parse argv under the given invocation name.
-pub fn parse(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, clap::Error> {
-    let cmd = command().name(inv.program).bin_name(inv.program);
-    let matches = cmd.try_get_matches_from(argv)?;
-    <Args as clap::FromArgMatches>::from_arg_matches(&matches)
+/// Why the command line does not lead to a run.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    /// `--help` or `--version`: this text goes to stdout, and the run ends.
+    Print(String),
+    /// A usage error: this text goes to stderr, and the run exits `code`.
+    Usage { text: String, code: u8 },
+}
+
+/// Parse `argv` (`argv[0]` included): the program name messages use, and
+/// the resolved run or why there is none.
+pub(crate) fn parse(argv: Vec<OsString>) -> (&'static str, Result<Config, Stop>) {
+    let inv = Invocation::from_argv0(argv.first());
+    let program = inv.program;
+    let cmd = command().name(program).bin_name(program);
+    let args = match cmd
+        .try_get_matches_from(argv)
+        .and_then(|m| <Args as clap::FromArgMatches>::from_arg_matches(&m))
+    {
+        Ok(args) => args,
+        Err(e) => return (program, Err(clap_stop(&e, &inv))),
+    };
+    let config = resolve(args, &inv).map_err(|msg| Stop::Usage {
+        text: format!("{program}: {msg}\nTry '{program} --help' for more information.\n"),
+        code: inv.usage_exit_code(),
+    });
+    (program, config)
+}
+
+/// What a clap error means for the run: help and version are printed on
+/// stdout, errors on stderr (styled only for a terminal).
+fn clap_stop(e: &clap::Error, inv: &Invocation) -> Stop {
+    let styled = e.render();
+    if e.use_stderr() {
+        let text = if std::io::stderr().is_terminal() {
+            styled.ansi().to_string()
+        } else {
+            styled.to_string()
+        };
+        Stop::Usage {
+            text,
+            code: inv.usage_exit_code(),
+        }
+    } else if std::io::stdout().is_terminal() {
+        Stop::Print(styled.ansi().to_string())
+    } else {
+        Stop::Print(styled.to_string())
+    }
+}
+
+/// Resolve `args`; `Err` holds GNU's message for a rejected combination.
+fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
+    let command = if args.check {
+        if args.tag {
+            return Err("the --tag option is meaningless when verifying checksums".into());
+        }
+        if args.zero {
+            return Err("the --zero option is not supported when verifying checksums".into());
+        }
+        if args.binary || args.text {
+            return Err(
+                "the --binary and --text options are meaningless when verifying checksums".into(),
+            );
+        }
+        let verbosity = if args.status {
+            Verbosity::Status
+        } else if args.quiet {
+            Verbosity::Quiet
+        } else if args.warn {
+            Verbosity::Warn
+        } else {
+            Verbosity::Normal
+        };
+        Command::Check(CheckOptions {
+            verbosity,
+            strict: args.strict,
+            ignore_missing: args.ignore_missing,
+        })
+    } else {
+        let only_check = [
+            (args.ignore_missing, "--ignore-missing"),
+            (args.status, "--status"),
+            (args.warn, "--warn"),
+            (args.quiet, "--quiet"),
+            (args.strict, "--strict"),
+        ];
+        if let Some((_, flag)) = only_check.iter().find(|(set, _)| *set) {
+            return Err(format!(
+                "the {flag} option is meaningful only when verifying checksums"
+            ));
+        }
+        if args.tag && args.text {
+            return Err("--tag does not support --text mode".into());
+        }
+        Command::Hash(HashOptions {
+            format: if args.tag {
+                LineFormat::Tagged
+            } else {
+                LineFormat::Gnu {
+                    binary: args.binary,
+                }
+            },
+            terminator: if args.zero {
+                Terminator::Nul
+            } else {
+                Terminator::Newline
+            },
+            recursive: args.recursive,
+        })
+    };
+    if args.pool.saturating_mul(args.readahead.get()) > MAX_IN_FLIGHT {
+        return Err(
+            "--pool × --readahead must be at most 4G: that much memory is held in blocks".into(),
+        );
+    }
+    let progress = if args.no_progress {
+        Progress::Never
+    } else if args.progress {
+        Progress::Always
+    } else {
+        Progress::Auto
+    };
+    let mut files = args.files;
+    if files.is_empty() {
+        files.push(OsString::from("-"));
+    }
+    let algorithm = args
+        .algorithm
+        .map(Algorithm::from)
+        .or(inv.default_algorithm)
+        .unwrap_or(Algorithm::Md5);
+    // A FASTSUM_MD5 that names no kernel is a usage error when MD5 runs.
+    if algorithm == Algorithm::Md5 {
+        crate::md5::Kernel::check_env()?;
+    }
+    Ok(Config {
+        command,
+        algorithm,
+        plan: Plan {
+            mode: args.mode.into(),
+            chunk: args.chunk,
+            readahead: args.readahead,
+            pool: args.pool,
+            jobs: args.jobs.unwrap_or_else(default_jobs),
+        },
+        progress,
+        stats: args.stats,
+        files,
+    })
 }
 
 #[cfg(test)]
@@ -270,14 +464,21 @@ mod tests {
     }
 
     fn args(list: &[&str]) -> Result<Args, clap::Error> {
-        let inv = Invocation::from_argv0(None);
-        parse(&inv, list.iter().map(OsString::from).collect())
+        let m = command().try_get_matches_from(list)?;
+        <Args as clap::FromArgMatches>::from_arg_matches(&m)
+    }
+
+    fn config(argv: &[&str]) -> Result<Config, String> {
+        match parse(argv.iter().map(OsString::from).collect()).1 {
+            Ok(c) => Ok(c),
+            Err(Stop::Usage { text, .. }) | Err(Stop::Print(text)) => Err(text),
+        }
     }
 
     #[test]
     fn sizes_parse_and_bad_ones_fail() {
         let a = args(&["fastsum", "--chunk", "16", "--readahead", "1M", "f"]).unwrap();
-        assert_eq!((a.chunk, a.readahead), (16, 1 << 20));
+        assert_eq!((a.chunk.get(), a.readahead.get()), (16, 1 << 20));
         for bad in ["0", "abc", "-5", "2G"] {
             let e = args(&["fastsum", "--chunk", bad]).unwrap_err();
             assert_eq!(e.exit_code(), 2, "{bad}");
@@ -287,16 +488,30 @@ mod tests {
         assert_eq!(
             args(&["fastsum", "-j", "1024", "--pool", "1024"])
                 .unwrap()
-                .pool
-                .get(),
+                .pool,
             1024
         );
         for flag in ["-j", "--pool"] {
-            for bad in ["1025", "100000", "-1", "x"] {
+            for bad in ["0", "1025", "100000", "-1", "x"] {
                 let e = args(&["fastsum", flag, bad]).unwrap_err();
                 assert_eq!(e.exit_code(), 2, "{flag} {bad}");
+                assert!(
+                    e.to_string()
+                        .contains("expected a whole number from 1 to 1024"),
+                    "{e}"
+                );
             }
         }
+    }
+
+    /// `-a` takes the names `Algorithm::name` gives (tests and messages use them).
+    #[test]
+    fn algorithm_names_are_the_cli_names() {
+        for arg in AlgoArg::value_variants() {
+            let name = arg.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(Algorithm::from(*arg).name(), name);
+        }
+        assert_eq!(AlgoArg::value_variants().len(), Algorithm::ALL.len());
     }
 
     #[test]
@@ -325,11 +540,55 @@ mod tests {
         assert_eq!(help.matches(&quoted).count(), 2, "{help}");
     }
 
+    /// The defaults --help shows are the ones in force.
+    #[test]
+    fn help_shows_the_defaults() {
+        let help = command().render_long_help().to_string();
+        for shown in ["[default: 64K]", "[default: 1M]", "[default: 4]"] {
+            assert!(help.contains(shown), "{shown} in {help}");
+        }
+    }
+
     #[test]
     fn last_of_quiet_status_warn_wins() {
         let a = args(&["fastsum", "-c", "--status", "--warn"]).unwrap();
         assert!(a.warn && !a.status);
         let a = args(&["fastsum", "-c", "--warn", "--quiet"]).unwrap();
         assert!(a.quiet && !a.warn);
+    }
+
+    #[test]
+    fn gnu_rejections() {
+        assert!(config(&["fastsum", "-c", "--tag"]).is_err());
+        assert!(config(&["fastsum", "-c", "-z"]).is_err());
+        assert!(config(&["fastsum", "-c", "-b"]).is_err());
+        assert!(config(&["fastsum", "--tag", "-t"]).is_err());
+        let e = config(&["fastsum", "--strict"]).unwrap_err();
+        assert_eq!(
+            e,
+            "fastsum: the --strict option is meaningful only when verifying checksums\n\
+             Try 'fastsum --help' for more information.\n"
+        );
+        assert!(config(&["fastsum", "--tag", "-b"]).is_ok());
+        assert!(config(&["fastsum", "--pool", "4", "--readahead", "1G"]).is_ok());
+        assert!(config(&["fastsum", "--pool", "5", "--readahead", "1G"]).is_err());
+        assert!(config(&["fastsum", "--pool", "1024", "--readahead", "4M"]).is_ok());
+    }
+
+    #[test]
+    fn defaults() {
+        let c = config(&["fastsum"]).unwrap();
+        assert_eq!(c.algorithm, Algorithm::Md5);
+        assert_eq!(c.files, vec![OsString::from("-")]);
+        assert_eq!(c.plan.mode, Mode::Threaded);
+        assert!(c.plan.jobs >= 1);
+        let c = config(&["/bin/sha512sum", "-c", "--status", "x"]).unwrap();
+        assert_eq!(c.algorithm, Algorithm::Sha512);
+        let Command::Check(opts) = c.command else {
+            panic!("-c is check mode")
+        };
+        assert_eq!(opts.verbosity, Verbosity::Status);
+        let c = config(&["sha1sum", "-a", "blake3"]).unwrap();
+        assert_eq!(c.algorithm, Algorithm::Blake3);
     }
 }

@@ -1,5 +1,5 @@
-//! What is hashed: a named file or standard input, and how an I/O error on
-//! it is worded (GNU's strerror text, without Rust's "(os error N)").
+//! What is hashed: a named file or standard input; opening one tells, once,
+//! what it is (a regular file of a known length, or a stream read to its end).
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -7,6 +7,10 @@ use std::io::{self, Read};
 use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use crate::stdio::stdin_was_closed;
 
 /// One thing to hash.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +20,30 @@ pub enum Input {
     /// A file by path.
     Path(PathBuf),
 }
+
+/// What an open input turned out to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A regular file of this length when opened (a hint for planning reads,
+    /// never trusted for correctness: files grow and shrink while read;
+    /// /proc files say 0 whatever they hold).
+    Regular { len: u64 },
+    /// Standard input, a FIFO, a device: read to its end, and shared with
+    /// whoever else reads it (two readers at once would split its bytes).
+    Stream,
+}
+
+/// An open input. Counted while alive, so that running out of descriptors
+/// can wait for others to close (see [`Input::open_patiently`]).
+#[derive(Debug)]
+pub(crate) struct Opened {
+    file: File,
+    kind: Kind,
+    shared: bool,
+}
+
+/// How many `Opened` inputs are alive.
+static OPEN: AtomicUsize = AtomicUsize::new(0);
 
 impl Input {
     /// `-` is standard input, anything else a path.
@@ -28,86 +56,85 @@ impl Input {
     }
 
     /// The name as printed in checksum lines: raw bytes, never lossy.
-    pub fn name(&self) -> &[u8] {
+    pub(crate) fn name(&self) -> &[u8] {
         match self {
             Input::Stdin => b"-",
             Input::Path(p) => p.as_os_str().as_bytes(),
         }
     }
 
-    /// Is this a stream that readers share, so that two reading it at once
-    /// would split its bytes between them (standard input; a FIFO, which is
-    /// also what /dev/stdin is on a pipe)? Such inputs are read one after
-    /// another, as GNU reads them.
-    pub fn is_shared_stream(&self) -> bool {
-        use std::os::unix::fs::FileTypeExt;
-        match self {
-            Input::Stdin => true,
-            Input::Path(p) => std::fs::metadata(p).is_ok_and(|m| m.file_type().is_fifo()),
-        }
-    }
-
-    /// Open for reading.
-    pub fn open(&self) -> io::Result<Source> {
-        match self {
-            Input::Stdin if crate::report::stdin_was_closed() => {
-                Err(io::Error::from_raw_os_error(libc::EBADF))
+    /// Open for reading and find out what it is.
+    pub(crate) fn open(&self) -> io::Result<Opened> {
+        let file = match self {
+            Input::Stdin if stdin_was_closed() => {
+                return Err(io::Error::from_raw_os_error(libc::EBADF));
             }
             // Not `io::stdin()`: its 8 KiB buffer would turn `-m sync --chunk 16`
-            // into 8 KiB read calls (and `--stats` would count the small ones).
-            // A duplicate of descriptor 0 shares its offset and reads unbuffered.
-            Input::Stdin => {
-                let fd = io::stdin().as_fd().try_clone_to_owned()?;
-                Ok(Source::Stdin(File::from(fd)))
+            // into 8 KiB read calls. A duplicate of descriptor 0 shares its
+            // offset and reads unbuffered.
+            Input::Stdin => File::from(io::stdin().as_fd().try_clone_to_owned()?),
+            Input::Path(p) => File::open(p)?,
+        };
+        let kind = match file.metadata() {
+            Ok(m) if m.is_file() => Kind::Regular { len: m.len() },
+            _ => Kind::Stream,
+        };
+        OPEN.fetch_add(1, Ordering::Relaxed);
+        let shared = *self == Input::Stdin || kind == Kind::Stream;
+        Ok(Opened { file, kind, shared })
+    }
+
+    /// [`Input::open`], but when the process is out of descriptors and other
+    /// inputs are open, wait for them to close and try again: a low
+    /// `ulimit -n` slows the run down instead of failing files.
+    pub(crate) fn open_patiently(&self) -> io::Result<Opened> {
+        loop {
+            match self.open() {
+                Err(e)
+                    if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
+                        && OPEN.load(Ordering::Relaxed) > 0 =>
+                {
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+                r => return r,
             }
-            Input::Path(p) => File::open(p).map(Source::File),
         }
     }
 }
 
-/// An open input.
-#[derive(Debug)]
-pub enum Source {
-    /// Standard input (a duplicate of descriptor 0, read unbuffered).
-    Stdin(File),
-    /// A file (regular or not: FIFOs, /proc files, devices are streamed to EOF).
-    File(File),
-}
+impl Opened {
+    pub(crate) fn kind(&self) -> Kind {
+        self.kind
+    }
 
-impl Source {
-    /// The size stat reports for a regular file: a hint for planning reads,
-    /// never trusted for correctness (files grow and shrink while read).
-    pub fn size_hint(&self) -> Option<u64> {
-        match self {
-            Source::File(f) => f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len()),
-            Source::Stdin(_) => None,
-        }
+    /// Is this input's read position shared with other readers (standard
+    /// input, even when it is a regular file; a FIFO)? Then it must be read
+    /// by one reader at a time, in order, as GNU reads it.
+    pub(crate) fn is_shared(&self) -> bool {
+        self.shared
+    }
+
+    pub(crate) fn file(&self) -> &File {
+        &self.file
     }
 }
 
-impl Read for Source {
+impl Drop for Opened {
+    fn drop(&mut self) {
+        OPEN.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+impl Read for Opened {
     #[inline]
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self {
-            Source::Stdin(s) => s.read(buf),
-            Source::File(f) => f.read(buf),
-        }
-    }
-}
-
-/// An I/O error as GNU words it: `No such file or directory`, not
-/// `No such file or directory (os error 2)`.
-pub fn error_text(e: &io::Error) -> String {
-    let s = e.to_string();
-    match s.rfind(" (os error ") {
-        Some(i) if s.ends_with(')') => s[..i].to_string(),
-        _ => s,
+        self.file.read(buf)
     }
 }
 
 /// Read into `buf`, retrying reads interrupted by a signal.
 #[inline]
-pub fn read_retry(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+pub(crate) fn read_retry(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     loop {
         match r.read(buf) {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -121,19 +148,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn error_text_strips_os_error() {
-        let e = io::Error::from_raw_os_error(libc::ENOENT);
-        assert_eq!(error_text(&e), "No such file or directory");
-        let e = io::Error::from_raw_os_error(libc::EISDIR);
-        assert_eq!(error_text(&e), "Is a directory");
-        let e = io::Error::other("custom");
-        assert_eq!(error_text(&e), "custom");
-    }
-
-    #[test]
     fn dash_is_stdin() {
         assert_eq!(Input::from_arg("-".into()), Input::Stdin);
         assert_eq!(Input::from_arg("-x".into()).name(), b"-x");
         assert_eq!(Input::Stdin.name(), b"-");
+    }
+
+    #[test]
+    fn opening_tells_what_an_input_is() {
+        let f = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(f.path(), b"hello").unwrap();
+        let input = Input::Path(f.path().to_path_buf());
+        assert_eq!(input.open().unwrap().kind(), Kind::Regular { len: 5 });
+        let null = Input::Path("/dev/null".into());
+        assert_eq!(null.open().unwrap().kind(), Kind::Stream);
+        let dir = Input::Path("/".into());
+        // a directory opens (the read fails later, with GNU's message)
+        assert_eq!(dir.open().unwrap().kind(), Kind::Stream);
     }
 }

@@ -1,89 +1,98 @@
 //! fastsum: print or check MD5, SHA-1, SHA-2 and BLAKE3 checksums, as GNU
 //! coreutils' md5sum / sha*sum and b3sum do, through a threaded read-ahead
-//! pipeline.
-//!
-//! How a run flows, and where each step lives:
+//! pipeline. The layers, the data flow and where each decision is made are
+//! described in docs/ARCHITECTURE.md; in short:
 //!
 //! ```text
-//! argv ─ cli (clap, multi-call name) ─ config (resolved Config)
-//!      ─ compute (hash mode) or check (-c): build Jobs, in output order
-//!      ─ read (the --mode: threaded pipeline, sync, bytewise, mmap; -j workers)
-//!      ─ algo (Hasher) → Digest
-//!      ─ output (GNU line format, escaping) → one buffered stdout
-//! report: messages on stderr, exit status; stats: --stats counters
+//! argv ─ cli (clap, multi-call name) ─> Config ─ run (here): Hash or Check
+//!      ─ hash / check: jobs in output order ─ printer ─ read (schedulers,
+//!        strategies) ─ algo (Hasher) ─> Digest ─ output (GNU lines) ─ stdio
 //! ```
 
-#![deny(missing_docs)]
-
-pub mod algo;
-pub mod check;
-pub mod cli;
-pub mod compute;
-pub mod config;
-pub mod input;
-pub mod md5;
-pub mod output;
-pub mod progress;
-pub mod read;
-pub mod report;
-pub mod size;
-pub mod stats;
-pub mod walk;
+mod algo;
+mod check;
+mod cli;
+mod config;
+mod hash;
+mod input;
+mod md5;
+mod output;
+mod printer;
+mod progress;
+mod read;
+mod report;
+mod size;
+mod stats;
+mod stdio;
+mod walk;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::time::Instant;
 
-use crate::cli::Invocation;
-use crate::config::Config;
-use crate::report::{Exit, Reporter, is_broken_pipe};
-use crate::stats::Stats;
+pub use report::Exit;
 
-/// Run fastsum with these arguments (`argv[0]` included) and return the exit
-/// status. Never panics on bad input; never calls `process::exit`.
+use crate::config::Command;
+use crate::report::{Reporter, error_text};
+use crate::stats::Stats;
+use crate::stdio::{CheckedWriter, OnWriteError, Stdout, is_broken_pipe, write_stderr};
+
+/// What the benchmarks, examples and integration tests reach inside the
+/// crate for. Not an API: it may change with any release.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::algo::{Algorithm, BLAKE3_MULTITHREAD_MIN, Hasher, hash_bytes};
+    pub use crate::cli::{HELP_SECTIONS, HelpSection, ModeArg, command};
+    pub use crate::input::Input;
+    pub use crate::md5::{Kernel, Md5};
+    pub use crate::read::mmap::MMAP_MIN;
+    pub use crate::read::pipeline::drain_reader;
+    pub use crate::read::sync::drain_sync;
+    pub use crate::read::{Mode, Plan, hash_one};
+    pub use crate::size::Size;
+    pub use crate::stats::Stats;
+}
+
+/// Run fastsum with these arguments (`argv[0]` included) and return how it
+/// ended. Never panics on bad input; never calls `process::exit`.
 pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
-    let argv: Vec<OsString> = argv.into_iter().collect();
-    let inv = Invocation::from_argv0(argv.first());
-    let rep = Reporter::new(inv.program);
-    let args = match cli::parse(&inv, argv) {
-        Ok(args) => args,
-        Err(e) => {
-            let code = if e.use_stderr() {
-                inv.usage_exit_code()
-            } else {
-                0
-            };
-            // help and version go to stdout, errors to stderr; ignore a closed pipe
-            let _ = e.print();
-            return if code == 0 {
-                Exit::Ok
-            } else {
-                Exit::Usage(code)
-            };
+    let (program, parsed) = cli::parse(argv.into_iter().collect());
+    let rep = Reporter::new(program);
+    let cfg = match parsed {
+        Ok(cfg) => cfg,
+        Err(cli::Stop::Print(text)) => return print_text(&rep, &text),
+        Err(cli::Stop::Usage { text, code }) => {
+            write_stderr(text.as_bytes());
+            return Exit::Usage(code);
         }
     };
-    let cfg = match Config::from_args(args, &inv) {
-        Ok(cfg) => cfg,
-        Err(msg) => return rep.usage_error(&msg, inv.usage_exit_code()),
-    };
-    // A FASTSUM_MD5 that names no kernel is a usage error, not silently ignored.
-    if let Err(msg) = md5::Kernel::check_env() {
-        return rep.usage_error(&msg, inv.usage_exit_code());
-    }
     let stats = Stats::default();
     let start = Instant::now();
-    let stdout = report::DeferredWriteError::new(report::Stdout::new());
-    let mut out = io::BufWriter::with_capacity(64 * 1024, stdout);
+    // GNU's hash mode reads on after a write error and reports it at the
+    // end; its check mode (9.10) stops at once.
+    let policy = match cfg.command {
+        Command::Hash(_) => OnWriteError::GoOn,
+        Command::Check(_) => OnWriteError::Stop,
+    };
+    let mut out =
+        io::BufWriter::with_capacity(64 * 1024, CheckedWriter::new(Stdout::new(), policy));
     let result = std::thread::scope(|s| {
-        let total_of = cfg
-            .check
-            .is_none()
-            .then(|| (cfg.files.clone(), cfg.recursive));
-        let display = progress::start(s, cfg.progress, &stats, total_of);
-        let result = if cfg.check.is_some() {
-            check::run(&cfg, &rep, &stats, &mut out)
-        } else {
-            compute::run(&cfg, &rep, &stats, &mut out)
+        let total: progress::Total = match cfg.command {
+            Command::Hash(opts) => {
+                let files = cfg.files.clone();
+                Some(Box::new(move || total_size(files, opts.recursive)))
+            }
+            Command::Check(_) => None,
+        };
+        let display = progress::start(s, cfg.progress, &stats, total);
+        let (plan, algo) = (&cfg.plan, cfg.algorithm);
+        let result = match cfg.command {
+            Command::Hash(opts) => {
+                hash::run(algo, opts, plan, cfg.files.clone(), &rep, &stats, &mut out)
+            }
+            Command::Check(opts) => {
+                check::run(opts, algo, plan, &cfg.files, &rep, &stats, &mut out)
+            }
         };
         display.finish();
         result
@@ -91,19 +100,52 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     let result = result.and_then(|()| out.get_mut().take_error());
     // GNU closes stdin at the end when it read it, and reports that failing
     // on a closed descriptor too
-    if cfg.files.iter().any(|f| f == "-") && report::stdin_was_closed() {
+    if cfg.files.iter().any(|f| f == "-") && stdio::stdin_was_closed() {
         rep.error("standard input: Bad file descriptor");
     }
     if cfg.stats {
-        let report = stats.report(rep.program(), start.elapsed(), cfg.is_threaded());
-        let _ = io::stderr().lock().write_all(report.as_bytes());
+        let threaded = cfg.plan.mode == read::Mode::Threaded;
+        let report = stats.report(program, start.elapsed(), threaded);
+        write_stderr(report.as_bytes());
     }
     match result {
         Ok(()) => rep.exit(),
-        Err(e) if is_broken_pipe(&e) => Exit::Ok,
+        // a closed pipe ends hashing quietly, but keeps a failure already
+        // seen; a verifier that could not say everything has not succeeded
+        Err(e) if is_broken_pipe(&e) => match cfg.command {
+            Command::Hash(_) => rep.exit(),
+            Command::Check(_) => Exit::BrokenPipe,
+        },
         Err(e) => {
-            rep.error(&format!("write error: {}", input::error_text(&e)));
+            rep.error(&format!("write error: {}", error_text(&e)));
             Exit::Failure
         }
     }
+}
+
+/// Print `--help` or `--version` text: a write error is reported, as GNU
+/// does, and fails the run.
+fn print_text(rep: &Reporter, text: &str) -> Exit {
+    let mut out = Stdout::new();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Exit::Ok,
+        Err(e) if is_broken_pipe(&e) => Exit::Ok,
+        Err(e) => {
+            rep.error(&format!("write error: {}", error_text(&e)));
+            Exit::Failure
+        }
+    }
+}
+
+/// The bytes a hash run over `files` will read: the sizes of the regular
+/// files it names or walks (for the progress display's total).
+fn total_size(files: Vec<OsString>, recursive: bool) -> u64 {
+    walk::expand(files, recursive)
+        .filter_map(|e| match e {
+            walk::Entry::Input(input::Input::Path(p)) => std::fs::metadata(p).ok(),
+            _ => None,
+        })
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+        .sum()
 }

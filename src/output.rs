@@ -3,7 +3,7 @@
 
 /// How a checksum line is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LineFormat {
+pub(crate) enum LineFormat {
     /// `<hex>  <name>` (text) or `<hex> *<name>` (`binary`), as md5sum.
     Gnu {
         /// `-b`: mark the name with `*`.
@@ -15,7 +15,7 @@ pub enum LineFormat {
 
 /// How a line ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Terminator {
+pub(crate) enum Terminator {
     /// `\n`, with GNU escaping of names that hold `\`, `\n` or `\r`.
     Newline,
     /// `-z`: NUL, and names are written raw.
@@ -23,12 +23,12 @@ pub enum Terminator {
 }
 
 /// Does GNU escape this name? (It holds a backslash, a newline or a CR.)
-pub fn needs_escape(name: &[u8]) -> bool {
+pub(crate) fn needs_escape(name: &[u8]) -> bool {
     name.iter().any(|&b| matches!(b, b'\\' | b'\n' | b'\r'))
 }
 
 /// Append `name` with `\\`, `\n` and `\r` written as escapes.
-pub fn push_escaped(out: &mut Vec<u8>, name: &[u8]) {
+pub(crate) fn push_escaped(out: &mut Vec<u8>, name: &[u8]) {
     for &b in name {
         match b {
             b'\\' => out.extend_from_slice(b"\\\\"),
@@ -39,15 +39,10 @@ pub fn push_escaped(out: &mut Vec<u8>, name: &[u8]) {
     }
 }
 
-/// Append one checksum line for `name` to `out`, exactly as GNU writes it.
-///
-/// ```
-/// use fastsum::output::{format_line, LineFormat, Terminator};
-/// let mut out = Vec::new();
-/// format_line(&mut out, "MD5", "abc", b"a\\b", LineFormat::Gnu { binary: false }, Terminator::Newline);
-/// assert_eq!(out, b"\\abc  a\\\\b\n");
-/// ```
-pub fn format_line(
+/// Append one checksum line for `name` to `out`, exactly as GNU writes it:
+/// `a\b` hashed to `abc` gives `\abc  a\\b` (an escaped name marks the
+/// line with a leading backslash).
+pub(crate) fn format_line(
     out: &mut Vec<u8>,
     tag: &str,
     hex: &str,
@@ -90,7 +85,7 @@ pub fn format_line(
 /// UTF-8 locale: plain names stay bare; others are put in single quotes (or
 /// double quotes when that avoids escaping a `'`), and control or invalid
 /// bytes are written `$'\n'`, `$'\377'` outside the quotes.
-pub fn quote_name(name: &[u8]) -> String {
+pub(crate) fn quote_name(name: &[u8]) -> String {
     let text = String::from_utf8_lossy(name);
     let valid = matches!(text, std::borrow::Cow::Borrowed(_));
     let is_safe = |i: usize, c: char| {
@@ -181,6 +176,14 @@ pub fn quote_name(name: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_escaped_name_marks_the_line() {
+        let mut out = Vec::new();
+        let gnu = LineFormat::Gnu { binary: false };
+        format_line(&mut out, "MD5", "abc", b"a\\b", gnu, Terminator::Newline);
+        assert_eq!(out, b"\\abc  a\\\\b\n");
+    }
 
     fn line(name: &[u8], format: LineFormat, term: Terminator) -> Vec<u8> {
         let mut out = Vec::new();

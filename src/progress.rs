@@ -3,16 +3,15 @@
 //! on for a second (short runs never flash a bar). It reads the `Stats`
 //! counters from its own thread, so the hashing path pays nothing for it.
 //!
-//! The total is the sum of the sizes of the inputs, computed by a separate
-//! thread while the run goes on (a large tree takes a while to stat); until
-//! it is known the display shows bytes and throughput only. On Ctrl-C the
+//! The total, when the caller can tell it, is computed by a separate thread
+//! while the run goes on (a large tree takes a while to stat); until it is
+//! known the display shows bytes and throughput only. On Ctrl-C the
 //! line is erased before fastsum dies of the signal, so the terminal is left
 //! clean.
 
-use std::ffi::OsString;
 use std::io::IsTerminal;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::thread::{Scope, ScopedJoinHandle};
 use std::time::Duration;
 
@@ -20,53 +19,35 @@ use crossbeam_channel::{Sender, bounded};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::config::Progress;
-use crate::input::Input;
 use crate::stats::Stats;
-use crate::walk::{self, Entry};
+use crate::stdio::set_status;
 
 /// How long a run goes on before the display appears (`Progress::Auto`).
 const DELAY: Duration = Duration::from_secs(1);
 /// How often the display is redrawn.
 const TICK: Duration = Duration::from_millis(100);
 
-/// The bar being shown, if any, so that output to a terminal can be written
-/// around it (see [`suspend`]).
-static SHOWN: Mutex<Option<ProgressBar>> = Mutex::new(None);
-
-/// Run `f` (a write to stdout) with the progress line erased, and redraw it
-/// after: checksum lines and the bar never mix on a terminal.
-pub fn suspend<R>(f: impl FnOnce() -> R) -> R {
-    let shown = SHOWN.lock().ok().and_then(|g| g.clone());
-    match shown {
-        Some(bar) => bar.suspend(f),
-        None => f(),
-    }
-}
-
-fn set_shown(bar: Option<ProgressBar>) {
-    if let Ok(mut g) = SHOWN.lock() {
-        *g = bar;
-    }
-}
-
 /// A running display; `finish` erases it.
-pub struct Display<'scope> {
+pub(crate) struct Display<'scope> {
     stop: Option<Sender<()>>,
     thread: Option<ScopedJoinHandle<'scope, ()>>,
 }
 
 /// Should a display run at all?
-pub fn wanted(mode: Progress) -> bool {
+fn wanted(mode: Progress) -> bool {
     mode != Progress::Never && std::io::stderr().is_terminal()
 }
 
-/// Start the display thread for a run over `files` (`None`: the total is
-/// unknown, as in check mode).
-pub fn start<'scope>(
+/// The total number of bytes a run will hash, worked out on a thread of
+/// its own (`None`: unknown, as in check mode).
+pub(crate) type Total = Option<Box<dyn FnOnce() -> u64 + Send>>;
+
+/// Start the display thread.
+pub(crate) fn start<'scope>(
     s: &'scope Scope<'scope, '_>,
     mode: Progress,
     stats: &'scope Stats,
-    files: Option<(Vec<OsString>, bool)>,
+    total_of: Total,
 ) -> Display<'scope> {
     if !wanted(mode) {
         return Display {
@@ -76,19 +57,12 @@ pub fn start<'scope>(
     }
     let total = Arc::new(AtomicU64::new(0));
     let total_known = Arc::new(AtomicBool::new(false));
-    if let Some((files, recursive)) = files {
+    if let Some(total_of) = total_of {
         let (total, known) = (total.clone(), total_known.clone());
-        // Detached on purpose: statting a huge tree must not delay the end of the run.
-        std::thread::spawn(move || {
-            let sum = walk::expand(files, recursive)
-                .filter_map(|e| match e {
-                    Entry::Input(Input::Path(p)) => std::fs::metadata(p).ok(),
-                    _ => None,
-                })
-                .filter(|m| m.is_file())
-                .map(|m| m.len())
-                .sum();
-            total.store(sum, Ordering::Relaxed);
+        // Detached on purpose: statting a huge tree must not delay the end of
+        // the run. If no thread can be had, the display goes without a total.
+        let _ = std::thread::Builder::new().spawn(move || {
+            total.store(total_of(), Ordering::Relaxed);
             known.store(true, Ordering::Relaxed);
         });
     }
@@ -98,14 +72,14 @@ pub fn start<'scope>(
         DELAY
     };
     let (stop_tx, stop_rx) = bounded::<()>(1);
-    let thread = s.spawn(move || {
+    let thread = std::thread::Builder::new().spawn_scoped(s, move || {
         if stop_rx.recv_timeout(delay).is_ok() {
             return;
         }
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
         let mut with_total = false;
         set_style(&bar, false);
-        set_shown(Some(bar.clone()));
+        set_status(Some(bar.clone()));
         install_sigint_cleanup();
         loop {
             if !with_total && total_known.load(Ordering::Relaxed) {
@@ -118,18 +92,19 @@ pub fn start<'scope>(
                 break;
             }
         }
-        set_shown(None);
+        set_status(None);
         bar.finish_and_clear();
     });
     Display {
         stop: Some(stop_tx),
-        thread: Some(thread),
+        // without a thread there is no display, and the run goes on
+        thread: thread.ok(),
     }
 }
 
 impl Display<'_> {
     /// Stop and erase the display (if one ran).
-    pub fn finish(mut self) {
+    pub(crate) fn finish(mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }

@@ -3,10 +3,61 @@
 //! ripgrep and GNU), never powers of 1000.
 
 use std::fmt;
+use std::str::FromStr;
 
 /// The largest size accepted: 1 GiB. A larger buffer is never useful for
 /// hashing and would only make a typo allocate all of memory.
-pub const MAX_SIZE: usize = 1 << 30;
+const MAX_SIZE: usize = 1 << 30;
+
+/// A number of bytes from 1 to 1 GiB, as a SIZE argument gives it. Shown the
+/// way it is written (`64K`, `1M`, `7`), so a default is a typed value that
+/// `--help` prints, not a string parsed twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Size(usize);
+
+impl Size {
+    /// `n` KiB (a constant; `n` must be from 1 to 1024²).
+    pub(crate) const fn kib(n: usize) -> Size {
+        assert!(n >= 1 && n <= MAX_SIZE >> 10);
+        Size(n << 10)
+    }
+
+    /// `n` MiB (a constant; `n` must be from 1 to 1024).
+    pub(crate) const fn mib(n: usize) -> Size {
+        assert!(n >= 1 && n <= MAX_SIZE >> 20);
+        Size(n << 20)
+    }
+
+    /// `n` bytes, if that is a valid size.
+    pub fn bytes(n: usize) -> Option<Size> {
+        (1..=MAX_SIZE).contains(&n).then_some(Size(n))
+    }
+
+    /// The number of bytes (at least 1).
+    pub const fn get(self) -> usize {
+        self.0
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0;
+        for (shift, suffix) in [(30, "G"), (20, "M"), (10, "K")] {
+            if n.is_multiple_of(1 << shift) {
+                return write!(f, "{}{suffix}", n >> shift);
+            }
+        }
+        write!(f, "{n}")
+    }
+}
+
+impl FromStr for Size {
+    type Err = SizeError;
+
+    fn from_str(s: &str) -> Result<Size, SizeError> {
+        parse_size(s).map(Size)
+    }
+}
 
 /// Why a SIZE string was rejected.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,7 +80,7 @@ impl fmt::Display for SizeError {
 impl std::error::Error for SizeError {}
 
 /// Parse a SIZE: `16`, `4K`, `64k`, `1M`, `1MiB`, `2g`.
-pub fn parse_size(s: &str) -> Result<usize, SizeError> {
+fn parse_size(s: &str) -> Result<usize, SizeError> {
     let err = |reason| SizeError {
         original: s.to_string(),
         reason,
@@ -75,6 +126,26 @@ mod tests {
         assert_eq!(parse_size("1mib"), Ok(1 << 20));
         assert_eq!(parse_size("1G"), Ok(1 << 30));
         assert_eq!(parse_size("7b"), Ok(7));
+    }
+
+    #[test]
+    fn displays_as_written_and_round_trips() {
+        for (text, shown) in [
+            ("16", "16"),
+            ("4K", "4K"),
+            ("1024", "1K"),
+            ("1M", "1M"),
+            ("1G", "1G"),
+            ("1025", "1025"),
+        ] {
+            let size: Size = text.parse().unwrap();
+            assert_eq!(size.to_string(), shown);
+            assert_eq!(shown.parse::<Size>().unwrap(), size);
+        }
+        assert_eq!(Size::kib(64).get(), 65536);
+        assert_eq!(Size::bytes(0), None);
+        assert_eq!(Size::bytes(1 << 30).map(Size::get), Some(1 << 30));
+        assert_eq!(Size::bytes((1 << 30) + 1), None);
     }
 
     #[test]

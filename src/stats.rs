@@ -17,23 +17,23 @@ pub struct Stats {
 
 impl Stats {
     /// Count bytes fed to a hash.
-    pub fn add_bytes(&self, n: usize) {
+    pub(crate) fn add_bytes(&self, n: usize) {
         self.bytes.fetch_add(n as u64, Relaxed);
     }
     /// Count one input hashed to the end.
-    pub fn add_file(&self) {
+    pub(crate) fn add_file(&self) {
         self.files.fetch_add(1, Relaxed);
     }
     /// Count one `read` system call.
-    pub fn add_read_call(&self) {
+    pub(crate) fn add_read_call(&self) {
         self.read_calls.fetch_add(1, Relaxed);
     }
     /// Time a hasher spent waiting for a block from the reader.
-    pub fn add_hasher_wait(&self, d: Duration) {
+    pub(crate) fn add_hasher_wait(&self, d: Duration) {
         self.hasher_wait_ns.fetch_add(d.as_nanos() as u64, Relaxed);
     }
     /// Time the reader spent waiting for a free block from the pool.
-    pub fn add_reader_wait(&self, d: Duration) {
+    pub(crate) fn add_reader_wait(&self, d: Duration) {
         self.reader_wait_ns.fetch_add(d.as_nanos() as u64, Relaxed);
     }
     /// Bytes hashed so far.
@@ -46,7 +46,7 @@ impl Stats {
     }
 
     /// The report printed by `--stats`, one `name: value` per line.
-    pub fn report(&self, program: &str, wall: Duration, threaded: bool) -> String {
+    pub(crate) fn report(&self, program: &str, wall: Duration, threaded: bool) -> String {
         let bytes = self.bytes();
         let secs = wall.as_secs_f64();
         let mib_s = if secs > 0.0 {

@@ -21,7 +21,7 @@ use crate::input::Input;
 /// One thing the expansion produced: an input to hash, or an error met
 /// while walking (reported in its place in the output order).
 #[derive(Debug)]
-pub enum Entry {
+pub(crate) enum Entry {
     /// Hash this.
     Input(Input),
     /// This path could not be walked.
@@ -29,7 +29,7 @@ pub enum Entry {
 }
 
 /// Expand FILE arguments into entries, in output order.
-pub fn expand(files: Vec<OsString>, recursive: bool) -> impl Iterator<Item = Entry> + Send {
+pub(crate) fn expand(files: Vec<OsString>, recursive: bool) -> impl Iterator<Item = Entry> + Send {
     files.into_iter().flat_map(move |arg| {
         let input = Input::from_arg(arg);
         let walk_root = match &input {

@@ -11,7 +11,7 @@ use std::fs::File;
 use std::path::Path;
 use std::process::Command;
 
-use fastsum::algo::{Algorithm, hash_bytes};
+use fastsum::internals::{Algorithm, hash_bytes};
 use tempfile::TempDir;
 
 use crate::util::{assert_same, cmd_exists, fastsum, gnu, multicall, random_bytes, write_file};
@@ -89,7 +89,7 @@ fn ours(dir: &Path, algo: Algorithm, args: &[&str], extra: &[&str]) -> Command {
     let mut c = fastsum();
     c.current_dir(dir)
         .arg("-a")
-        .arg(format!("{algo:?}").to_lowercase())
+        .arg(algo.name())
         .args(extra)
         .arg("-c")
         .args(args);
@@ -301,7 +301,7 @@ fn round_trips_through_fastsum_and_gnu() {
             let o = fastsum()
                 .current_dir(d)
                 .arg("-a")
-                .arg(format!("{algo:?}").to_lowercase())
+                .arg(algo.name())
                 .args(style)
                 .args(&names)
                 .output()

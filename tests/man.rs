@@ -14,7 +14,7 @@ use std::process::Command;
 use clap::ValueEnum;
 use clap_complete::Shell;
 use clap_mangen::Man;
-use fastsum::cli::{HELP_SECTIONS, HelpSection, Mode, command};
+use fastsum::internals::{HELP_SECTIONS, HelpSection, ModeArg as Mode, command};
 use roff::{Roff, bold, roman};
 
 use crate::util::cmd_exists;

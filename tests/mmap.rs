@@ -6,8 +6,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use fastsum::algo::{Algorithm, BLAKE3_MULTITHREAD_MIN};
-use fastsum::read::mmap::MMAP_MIN;
+use fastsum::internals::{Algorithm, BLAKE3_MULTITHREAD_MIN, MMAP_MIN};
 
 use crate::util::{assert_same, cmd_exists, fastsum, gnu, random_bytes, write_file};
 
@@ -78,7 +77,7 @@ fn stdout_of(mut c: Command) -> Vec<u8> {
 fn ours(dir: &Path, algo: Algorithm, extra: &[&str], names: &[String]) -> Command {
     let mut c = fastsum();
     c.current_dir(dir)
-        .args(["-a", &format!("{algo:?}").to_lowercase()])
+        .args(["-a", algo.name()])
         .args(extra)
         .args(names);
     c

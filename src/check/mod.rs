@@ -3,19 +3,18 @@
 //! corners are listed in docs/check.md).
 //!
 //! The check files are read lazily, line by line, by the `Feed` iterator
-//! that the reading pipeline ([`crate::read::run`]) consumes on its own
-//! thread: each well-formed line becomes a job that hashes the listed file
-//! in whatever `--mode` was chosen. Everything else that must come out in
-//! order (improper lines for `-w`, a check file's summary, a check file that
-//! cannot be opened or read) rides along as a pass-through job, so the
-//! `Verifier` sink sees one ordered stream of events and prints each in
-//! GNU's order.
+//! that the reading pipeline consumes on its own thread: each well-formed
+//! line becomes a job that hashes the listed file in whatever `--mode` was
+//! chosen. Everything else that must come out in order (improper lines for
+//! `-w`, a check file's summary, a check file that cannot be opened or read)
+//! rides along as a pass-through job, so the `Verifier` sees one ordered
+//! stream of outcomes and prints each in GNU's order.
 //!
 //! * [`parse`]: the syntax of one line;
 //! * [`summary`]: per-check-file counters and GNU's closing warnings.
 
-pub mod parse;
-pub mod summary;
+pub(crate) mod parse;
+pub(crate) mod summary;
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, BufRead, BufReader, Write};
@@ -23,11 +22,12 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::sync::Arc;
 
 use crate::algo::Algorithm;
-use crate::config::{CheckOptions, Config, Verbosity};
-use crate::input::{Input, Source, error_text};
+use crate::config::{CheckOptions, Verbosity};
+use crate::input::{Input, Opened};
 use crate::output::{push_escaped, quote_name};
-use crate::read::{self, Job, Outcome, Sink};
-use crate::report::Reporter;
+use crate::printer::{Printer, Render, print_all};
+use crate::read::{Job, Outcome, Plan, Task};
+use crate::report::{Reporter, error_text};
 use crate::stats::Stats;
 
 use parse::{Expected, Form, Improper, line_body, parse_check_line};
@@ -36,16 +36,10 @@ use summary::Tally;
 /// A check file's name as messages show it (quoted; `standard input` for `-`).
 type FileName = Arc<str>;
 
-/// What one job carries to the `Verifier`, in check-file order.
+/// What a pass-through job carries to the `Verifier`, in check-file order
+/// (a job that hashes a listed file carries the digest it must have).
 #[derive(Debug)]
-pub enum Event {
-    /// A well-formed line: the listed file's outcome decides OK or FAILED.
-    Verify {
-        /// The listed file's name, unescaped.
-        name: Vec<u8>,
-        /// The digest it must have.
-        expected: Expected,
-    },
+enum Event {
     /// An improperly formatted line.
     Improper {
         /// The check file.
@@ -110,7 +104,7 @@ impl Latch {
 
 /// The check file being read.
 struct Open {
-    reader: BufReader<Source>,
+    reader: BufReader<Opened>,
     file: FileName,
     is_stdin: bool,
     line: u64,
@@ -125,15 +119,8 @@ struct Feed<'a> {
     buf: Vec<u8>,
 }
 
-/// A job that hashes nothing and carries `event` to the sink in order.
-fn pass(event: Event) -> Job<Event> {
-    Job {
-        input: None,
-        // unused for a pass-through
-        algo: Algorithm::Md5,
-        tag: event,
-    }
-}
+/// A job of the check run.
+type CheckJob = Job<Expected, Event>;
 
 /// The name GNU gives a check file in messages.
 fn display_name(arg: &OsStr) -> FileName {
@@ -145,9 +132,9 @@ fn display_name(arg: &OsStr) -> FileName {
 }
 
 /// The job for one line body of the check file `cur`.
-fn line_job(body: &[u8], cur: &Open, latch: &mut Latch, default: Algorithm) -> Job<Event> {
+fn line_job(body: &[u8], cur: &Open, latch: &mut Latch, default: Algorithm) -> CheckJob {
     let improper = || {
-        pass(Event::Improper {
+        Job::Pass(Event::Improper {
             file: cur.file.clone(),
             line: cur.line,
         })
@@ -166,21 +153,17 @@ fn line_job(body: &[u8], cur: &Open, latch: &mut Latch, default: Algorithm) -> J
     if cur.is_stdin && name == b"-" {
         return improper();
     }
-    let input = Input::from_arg(OsString::from_vec(name.clone()));
-    Job {
-        input: Some(input),
+    Job::Hash(Task {
+        input: Input::from_arg(OsString::from_vec(name)),
         algo: line.algo,
-        tag: Event::Verify {
-            name,
-            expected: line.expected,
-        },
-    }
+        tag: line.expected,
+    })
 }
 
 impl Iterator for Feed<'_> {
-    type Item = Job<Event>;
+    type Item = CheckJob;
 
-    fn next(&mut self) -> Option<Job<Event>> {
+    fn next(&mut self) -> Option<CheckJob> {
         loop {
             let Some(cur) = &mut self.current else {
                 let arg = self.files.next()?;
@@ -195,7 +178,7 @@ impl Iterator for Feed<'_> {
                             line: 0,
                         })
                     }
-                    Err(error) => return Some(pass(Event::OpenError { file, error })),
+                    Err(error) => return Some(Job::Pass(Event::OpenError { file, error })),
                 }
                 continue;
             };
@@ -204,7 +187,7 @@ impl Iterator for Feed<'_> {
                 Ok(0) => {
                     let file = cur.file.clone();
                     self.current = None;
-                    return Some(pass(Event::End { file }));
+                    return Some(Job::Pass(Event::End { file }));
                 }
                 Ok(_) => {
                     cur.line += 1;
@@ -217,93 +200,85 @@ impl Iterator for Feed<'_> {
                     // GNU says only "read error" here, without the reason
                     let file = cur.file.clone();
                     self.current = None;
-                    return Some(pass(Event::ReadError { file }));
+                    return Some(Job::Pass(Event::ReadError { file }));
                 }
             }
         }
     }
 }
 
-/// Prints each event: status lines on stdout, messages on stderr, and the
-/// closing summary of each check file.
-struct Verifier<'a, W: Write> {
+/// Prints each outcome: status lines on stdout, messages on stderr, and
+/// the closing summary of each check file.
+struct Verifier {
     opts: CheckOptions,
     /// The tag named in `-w` warnings (GNU's DIGEST_TYPE_STRING).
     tag: &'static str,
-    rep: &'a Reporter,
-    out: W,
     tally: Tally,
-    line: Vec<u8>,
 }
 
-impl<W: Write> Verifier<'_, W> {
+impl Verifier {
     /// Write `name: status` to stdout, unless `--status`. GNU 9.1 escapes
     /// the name (with a leading `\`) only when it holds a newline; then
     /// backslashes, newlines and CRs are all written as escapes.
-    fn status_line(&mut self, name: &[u8], status: &str) -> io::Result<()> {
+    fn status_line(&self, p: &mut Printer<'_>, name: &[u8], status: &str) -> io::Result<()> {
         if self.opts.verbosity == Verbosity::Status {
             return Ok(());
         }
-        self.line.clear();
-        if name.contains(&b'\n') {
-            self.line.push(b'\\');
-            push_escaped(&mut self.line, name);
-        } else {
-            self.line.extend_from_slice(name);
-        }
-        self.line.extend_from_slice(b": ");
-        self.line.extend_from_slice(status.as_bytes());
-        self.line.push(b'\n');
-        self.out.write_all(&self.line)
+        p.line(|line| {
+            if name.contains(&b'\n') {
+                line.push(b'\\');
+                push_escaped(line, name);
+            } else {
+                line.extend_from_slice(name);
+            }
+            line.extend_from_slice(b": ");
+            line.extend_from_slice(status.as_bytes());
+            line.push(b'\n');
+        })
     }
 
-    /// Print a message on stderr, after what stdout holds so far.
-    fn message(&mut self, msg: &str) -> io::Result<()> {
-        self.out.flush()?;
-        self.rep.message(msg);
-        Ok(())
-    }
-
-    fn verify(&mut self, name: &[u8], expected: &Expected, outcome: Outcome) -> io::Result<()> {
+    fn verify(
+        &mut self,
+        p: &mut Printer<'_>,
+        name: &[u8],
+        expected: &Expected,
+        outcome: io::Result<crate::algo::Digest>,
+    ) -> io::Result<()> {
         self.tally.formatted = true;
         match outcome {
-            Some(Ok(digest)) => {
-                if digest.as_bytes() == expected.as_bytes() {
-                    self.tally.matched = true;
-                    if self.opts.verbosity != Verbosity::Quiet {
-                        self.status_line(name, "OK")?;
-                    }
-                } else {
-                    self.tally.mismatched += 1;
-                    self.status_line(name, "FAILED")?;
+            Ok(digest) if digest.as_bytes() == expected.as_bytes() => {
+                self.tally.matched = true;
+                if self.opts.verbosity != Verbosity::Quiet {
+                    self.status_line(p, name, "OK")?;
                 }
             }
-            Some(Err(e)) if self.opts.ignore_missing && e.kind() == io::ErrorKind::NotFound => {}
-            Some(Err(e)) => {
-                self.tally.unreadable += 1;
-                self.message(&format!("{}: {}", quote_name(name), error_text(&e)))?;
-                self.status_line(name, "FAILED open or read")?;
+            Ok(_) => {
+                self.tally.mismatched += 1;
+                self.status_line(p, name, "FAILED")?;
             }
-            None => {
-                // every Verify job has an input, so the pipeline always
-                // reports an outcome; count a missing one as unreadable
+            Err(e) if self.opts.ignore_missing && e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => {
                 self.tally.unreadable += 1;
-                self.status_line(name, "FAILED open or read")?;
+                p.message(&format!("{}: {}", quote_name(name), error_text(&e)))?;
+                self.status_line(p, name, "FAILED open or read")?;
             }
         }
         Ok(())
     }
 }
 
-impl<W: Write> Sink<Event> for Verifier<'_, W> {
-    fn put(&mut self, event: Event, outcome: Outcome) -> io::Result<()> {
+impl Render<Expected, Event> for Verifier {
+    fn render(&mut self, outcome: Outcome<Expected, Event>, p: &mut Printer<'_>) -> io::Result<()> {
+        let event = match outcome {
+            Outcome::Hashed(task, r) => return self.verify(p, task.input.name(), &task.tag, r),
+            Outcome::Passed(event) => event,
+        };
         match event {
-            Event::Verify { name, expected } => self.verify(&name, &expected, outcome)?,
             Event::Improper { file, line } => {
                 self.tally.improper += 1;
                 if self.opts.verbosity == Verbosity::Warn {
                     let tag = self.tag;
-                    self.message(&format!(
+                    p.message(&format!(
                         "{file}: {line}: improperly formatted {tag} checksum line"
                     ))?;
                 }
@@ -311,53 +286,48 @@ impl<W: Write> Sink<Event> for Verifier<'_, W> {
             Event::End { file } => {
                 let tally = std::mem::take(&mut self.tally);
                 for w in tally.warnings(&file, &self.opts) {
-                    self.message(&w)?;
+                    p.message(&w)?;
                 }
                 if !tally.passed(&self.opts) {
-                    self.rep.fail();
+                    p.fail();
                 }
             }
             Event::OpenError { file, error } => {
                 self.tally = Tally::default();
-                self.out.flush()?;
-                self.rep.error(&format!("{file}: {}", error_text(&error)));
+                p.error(&format!("{file}: {}", error_text(&error)))?;
             }
             Event::ReadError { file } => {
                 self.tally = Tally::default();
-                self.out.flush()?;
-                self.rep.error(&format!("{file}: read error"));
+                p.error(&format!("{file}: read error"))?;
             }
         }
         Ok(())
     }
-
-    fn idle(&mut self) -> io::Result<()> {
-        self.out.flush()
-    }
 }
 
-/// Verify every checksum file of `cfg`, printing to `out`.
-pub fn run(cfg: &Config, rep: &Reporter, stats: &Stats, out: impl Write) -> io::Result<()> {
-    let Some(opts) = cfg.check else {
-        return Ok(());
-    };
+/// Verify every checksum file in `files`, printing to `out`.
+pub(crate) fn run(
+    opts: CheckOptions,
+    algo: Algorithm,
+    plan: &Plan,
+    files: &[OsString],
+    rep: &Reporter,
+    stats: &Stats,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let feed = Feed {
-        files: cfg.files.iter(),
+        files: files.iter(),
         current: None,
-        default: cfg.algorithm,
+        default: algo,
         latch: Latch::default(),
         buf: Vec::with_capacity(1024),
     };
-    let mut verifier = Verifier {
+    let verifier = Verifier {
         opts,
-        tag: cfg.algorithm.tag(),
-        rep,
-        out,
+        tag: algo.tag(),
         tally: Tally::default(),
-        line: Vec::with_capacity(256),
     };
-    read::run(&cfg.plan, stats, feed, &mut verifier)?;
-    verifier.out.flush()
+    print_all(plan, stats, feed, verifier, out, rep)
 }
 
 #[cfg(test)]

@@ -20,11 +20,11 @@ use crate::algo::Algorithm;
 
 /// A line GNU calls "improperly formatted".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Improper;
+pub(crate) struct Improper;
 
 /// Which of GNU's line shapes a line has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Form {
+pub(crate) enum Form {
     /// `ALGO (name) = hex` or `ALGO(name)= hex`.
     Tagged,
     /// `hex  name` or `hex *name`.
@@ -35,7 +35,7 @@ pub enum Form {
 
 /// The digest a line expects, decoded from its hex.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Expected {
+pub(crate) struct Expected {
     bytes: [u8; 64],
     len: u8,
 }
@@ -43,7 +43,7 @@ pub struct Expected {
 impl Expected {
     /// Decode `hex` (upper or lower case); `None` unless it is exactly the
     /// hex of an `algo` digest.
-    pub fn from_hex(hex: &[u8], algo: Algorithm) -> Option<Expected> {
+    pub(crate) fn from_hex(hex: &[u8], algo: Algorithm) -> Option<Expected> {
         let len = algo.digest_len();
         if hex.len() != 2 * len {
             return None;
@@ -60,7 +60,7 @@ impl Expected {
     }
 
     /// The digest bytes.
-    pub fn as_bytes(&self) -> &[u8] {
+    pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.bytes[..usize::from(self.len)]
     }
 }
@@ -88,15 +88,15 @@ fn hex_value(c: u8) -> Option<u8> {
 /// which bytes make the name of an untagged line depends on the lines before
 /// it (see [`CheckLine::file_name`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CheckLine<'a> {
+pub(crate) struct CheckLine<'a> {
     /// The algorithm: the tag's, or the default for untagged lines.
-    pub algo: Algorithm,
+    pub(crate) algo: Algorithm,
     /// The digest the file must have.
-    pub expected: Expected,
+    pub(crate) expected: Expected,
     /// The line's shape.
-    pub form: Form,
+    pub(crate) form: Form,
     /// Whether the line started with `\` (an escaped name).
-    pub escaped: bool,
+    pub(crate) escaped: bool,
     /// The name as written; for [`Form::Standard`] it still starts with the
     /// ` ` or `*` mode marker.
     written: &'a [u8],
@@ -107,7 +107,7 @@ impl CheckLine<'_> {
     /// the BSD-reversed shape: GNU then reads a standard-looking line's mode
     /// marker as the first byte of the name (`hex  name` names ` name`).
     /// `Err` for an escaped name with a bad escape or a NUL.
-    pub fn file_name(&self, reversed: bool) -> Result<Vec<u8>, Improper> {
+    pub(crate) fn file_name(&self, reversed: bool) -> Result<Vec<u8>, Improper> {
         let name = match self.form {
             Form::Standard if !reversed => &self.written[1..],
             _ => self.written,
@@ -123,7 +123,7 @@ impl CheckLine<'_> {
 /// The part of a raw line (as read, `\n` included if present) that GNU
 /// parses: without the `\n` and one `\r` before it. `None` for the lines
 /// GNU skips: empty ones and comments (a `#` in the very first column).
-pub fn line_body(raw: &[u8]) -> Option<&[u8]> {
+pub(crate) fn line_body(raw: &[u8]) -> Option<&[u8]> {
     if raw.first() == Some(&b'#') {
         return None;
     }
@@ -149,7 +149,7 @@ fn until_nul(s: &[u8]) -> &[u8] {
 
 /// Parse one line body (see [`line_body`]). `default` is the algorithm of
 /// untagged lines (`-a`, or the multi-call name); a tag names its own.
-pub fn parse_check_line(line: &[u8], default: Algorithm) -> Result<CheckLine<'_>, Improper> {
+pub(crate) fn parse_check_line(line: &[u8], default: Algorithm) -> Result<CheckLine<'_>, Improper> {
     let mut i = line.iter().take_while(|&&c| is_blank(c)).count();
     let escaped = at(line, i) == b'\\';
     if escaped {
@@ -241,7 +241,7 @@ fn parse_untagged(s: &[u8], algo: Algorithm, escaped: bool) -> Result<CheckLine<
 
 /// Undo GNU's name escaping: `\\`, `\n` and `\r`; any other escape, a
 /// trailing `\` or a NUL byte make the line improper.
-pub fn unescape(s: &[u8]) -> Result<Vec<u8>, Improper> {
+pub(crate) fn unescape(s: &[u8]) -> Result<Vec<u8>, Improper> {
     let mut out = Vec::with_capacity(s.len());
     let mut bytes = s.iter();
     while let Some(&c) = bytes.next() {

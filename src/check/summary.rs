@@ -6,17 +6,17 @@ use crate::config::{CheckOptions, Verbosity};
 
 /// Counters for one check file, as GNU keeps them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub(crate) struct Tally {
     /// Improperly formatted lines.
-    pub improper: u64,
+    pub(crate) improper: u64,
     /// Listed files that could not be opened or read.
-    pub unreadable: u64,
+    pub(crate) unreadable: u64,
     /// Listed files whose digest did not match.
-    pub mismatched: u64,
+    pub(crate) mismatched: u64,
     /// At least one line was properly formatted.
-    pub formatted: bool,
+    pub(crate) formatted: bool,
     /// At least one listed file matched.
-    pub matched: bool,
+    pub(crate) matched: bool,
 }
 
 /// `n` and the singular or plural text, as GNU's ngettext does in English.
@@ -27,7 +27,7 @@ fn count(n: u64, one: &str, many: &str) -> String {
 impl Tally {
     /// The messages GNU prints (after its program name) once the check file
     /// called `file` (already quoted) is read to its end, in GNU's order.
-    pub fn warnings(&self, file: &str, opts: &CheckOptions) -> Vec<String> {
+    pub(crate) fn warnings(&self, file: &str, opts: &CheckOptions) -> Vec<String> {
         let mut out = Vec::new();
         if !self.formatted {
             // printed even with --status
@@ -71,7 +71,7 @@ impl Tally {
 
     /// Did the check file pass? Something was verified, nothing failed, and
     /// with `--strict` every line was well formed.
-    pub fn passed(&self, opts: &CheckOptions) -> bool {
+    pub(crate) fn passed(&self, opts: &CheckOptions) -> bool {
         self.formatted
             && self.matched
             && self.mismatched == 0

@@ -20,7 +20,7 @@ mod x86_64;
 use std::sync::OnceLock;
 
 /// The environment variable that forces an MD5 kernel.
-pub const KERNEL_ENV: &str = "FASTSUM_MD5";
+pub(crate) const KERNEL_ENV: &str = "FASTSUM_MD5";
 
 /// The 64 additive constants: floor(2^32 * |sin(i + 1)|).
 const K: [u32; 64] = [
@@ -65,7 +65,7 @@ impl Kernel {
     }
 
     /// The fastest kernel this CPU runs.
-    pub fn fastest() -> Kernel {
+    pub(crate) fn fastest() -> Kernel {
         // The x86-64 kernel uses only the x86-64 baseline instruction set
         // (mov, add, and, or, xor, not, rol), which every x86-64 CPU has: no
         // feature needs detecting at run time. (A BMI1 `andn` would fold the
@@ -78,7 +78,9 @@ impl Kernel {
 
     /// The kernel `FASTSUM_MD5` asks for: `None` when unset, empty or `auto`,
     /// an error message when the value names no kernel this build runs.
-    pub fn from_env_value(value: Option<&std::ffi::OsStr>) -> Result<Option<Kernel>, String> {
+    pub(crate) fn from_env_value(
+        value: Option<&std::ffi::OsStr>,
+    ) -> Result<Option<Kernel>, String> {
         let Some(value) = value else { return Ok(None) };
         match value.to_str() {
             Some("" | "auto") => Ok(None),
@@ -100,7 +102,7 @@ impl Kernel {
     /// else the fastest. An invalid value falls back to the fastest kernel
     /// here, and `run` reports it as a usage error before any hashing (see
     /// `check_env`).
-    pub fn selected() -> Kernel {
+    pub(crate) fn selected() -> Kernel {
         match Kernel::from_env_once() {
             Ok(Some(k)) => *k,
             Ok(None) | Err(_) => Kernel::fastest(),
@@ -108,7 +110,7 @@ impl Kernel {
     }
 
     /// Validate `FASTSUM_MD5`, for `run` to report a bad value.
-    pub fn check_env() -> Result<(), String> {
+    pub(crate) fn check_env() -> Result<(), String> {
         match Kernel::from_env_once() {
             Ok(_) => Ok(()),
             Err(msg) => Err(msg.clone()),
@@ -124,7 +126,7 @@ impl Kernel {
 
     /// Run this kernel's compression function over `blocks`.
     #[inline]
-    pub fn compress(self, state: &mut [u32; 4], blocks: &[[u8; 64]]) {
+    pub(crate) fn compress(self, state: &mut [u32; 4], blocks: &[[u8; 64]]) {
         match self {
             Kernel::Portable => portable::compress(state, blocks),
             #[cfg(target_arch = "x86_64")]
@@ -146,15 +148,9 @@ pub struct Md5 {
     kernel: Kernel,
 }
 
-impl Default for Md5 {
-    fn default() -> Md5 {
-        Md5::new()
-    }
-}
-
 impl Md5 {
     /// A fresh MD5 computation with the selected kernel.
-    pub fn new() -> Md5 {
+    pub(crate) fn new() -> Md5 {
         Md5::with_kernel(Kernel::selected())
     }
 
@@ -167,11 +163,6 @@ impl Md5 {
             length: 0,
             kernel,
         }
-    }
-
-    /// The kernel this computation uses.
-    pub fn kernel(&self) -> Kernel {
-        self.kernel
     }
 
     /// Feed `data` to the hash.

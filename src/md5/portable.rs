@@ -43,7 +43,7 @@ fn i(a: u32, b: u32, c: u32, d: u32, mk: u32, s: u32) -> u32 {
 }
 
 /// Run the MD5 compression function over each 64-byte block in turn.
-pub fn compress(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
+pub(crate) fn compress(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
     for block in blocks {
         let mut m = [0u32; 16];
         for (w, bytes) in m.iter_mut().zip(block.as_chunks::<4>().0) {

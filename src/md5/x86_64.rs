@@ -116,7 +116,7 @@ macro_rules! ii {
 }
 
 /// Run the MD5 compression function over each 64-byte block in turn.
-pub fn compress(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
+pub(crate) fn compress(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
     if blocks.is_empty() {
         return;
     }

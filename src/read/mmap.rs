@@ -1,14 +1,11 @@
-//! The `mmap` mode: map a regular file into memory and hash the mapping in
-//! place, with no read calls and no copy; BLAKE3 then hashes a big mapping
-//! on every core (see [`Hasher::update_multithreaded`]). The `threaded`
-//! mode borrows this path for big BLAKE3 files (`map_for_multithreaded`).
+//! Hashing a regular file from a memory mapping, in place, with no read
+//! calls and no copy: the `mmap` mode's strategy for big files, and the
+//! threaded mode's for big BLAKE3 files (which then hash on every core, see
+//! [`Hasher::update_multithreaded`]). [`super::strategy`] decides when.
 //!
-//! Used by the `direct` workers (`-j` workers take whole files). An input is
-//! read as in `sync` mode instead when mapping would be wrong or slower:
-//! standard input, FIFOs and other non-regular files; regular files smaller
-//! than [`MMAP_MIN`] (this also covers /proc files, whose size is 0 whatever
-//! they hold); and whenever mapping fails. A directory thus gets the read
-//! error GNU prints (`Is a directory`).
+//! Memory stays bounded whatever the file size: the mapping is hashed in
+//! windows of [`WINDOW`] bytes, and the pages of each window are released
+//! once hashed (they stay in the page cache, not in fastsum's RSS).
 //!
 //! The mapping is a snapshot of the file's length when it was opened: bytes
 //! appended while hashing are not hashed. A file truncated while mapped
@@ -19,26 +16,24 @@
 use std::fs::File;
 use std::io;
 
-use memmap2::{Advice, Mmap, MmapOptions};
+use memmap2::{Advice, Mmap, MmapOptions, UncheckedAdvice};
 
-use super::direct::hash_sync;
 use super::sigbus::{self, Guard};
-use crate::algo::{Algorithm, BLAKE3_MULTITHREAD_MIN, Hasher};
-use crate::input::Source;
+use crate::algo::Hasher;
 use crate::stats::Stats;
 
 /// Regular files smaller than this are read, not mapped: below it the
-/// mmap/munmap system calls and page faults cost more than a read into the
-/// worker's buffer. Measured with hyperfine (`-j1`, files in page cache,
-/// 2 cores shared with other builds, so noisy; system time of one run over
-/// 1500 files, sync → mmap): 8 KiB 19 → 41 ms and 16 KiB 23 → 45 ms
-/// (BLAKE3), 64 KiB 42 → 43 ms (par), 256 KiB 78 → 42 ms and 1 MiB
-/// 38 → 21 ms (MD5). b3sum maps from 16 KiB; here that was slower.
-/// Keep `Mode::Mmap`'s `--help` text in step (a test checks it).
+/// mmap/munmap calls and page faults cost more than a read into the worker's
+/// buffer (measured: docs/BENCHMARKS.md, "mmap threshold"). Keep `--help`'s
+/// text for `--mode mmap` in step (a test checks it).
 pub const MMAP_MIN: u64 = 64 * 1024;
 
+/// How much of a mapping is hashed before its pages are released: large
+/// enough for BLAKE3 to spread over every core, small enough to bound RSS.
+const WINDOW: usize = 64 << 20;
+
 /// A live mapping of a whole file, watched for SIGBUS.
-pub(super) struct Mapped {
+pub(crate) struct Mapped {
     // Field order matters: the guard must unregister before the mapping is
     // unmapped (fields drop in declaration order).
     guard: Guard,
@@ -46,14 +41,10 @@ pub(super) struct Mapped {
 }
 
 impl Mapped {
-    /// Map `file` if it is a regular file of at least [`MMAP_MIN`] bytes;
-    /// `None` when it should be read instead (any failure included).
-    fn new(file: &File) -> Option<Mapped> {
-        let meta = file.metadata().ok()?;
-        if !meta.is_file() || meta.len() < MMAP_MIN {
-            return None;
-        }
-        let len = usize::try_from(meta.len()).ok()?;
+    /// Map the `len` bytes of `file`; `None` when that fails (the caller
+    /// reads the file instead).
+    pub(crate) fn new(file: &File, len: u64) -> Option<Mapped> {
+        let len = usize::try_from(len).ok().filter(|&l| l > 0)?;
         let claim = sigbus::claim()?;
         // SAFETY: the mapping is read-only and private. Another process may
         // still change the file under us: changed bytes give a digest of
@@ -69,61 +60,33 @@ impl Mapped {
     }
 
     /// Hash the whole mapping into `hasher` (on every core where the
-    /// algorithm can); an error if the file shrank meanwhile.
-    pub(super) fn hash_into(&self, hasher: &mut Hasher, stats: &Stats) -> io::Result<()> {
-        hasher.update_multithreaded(&self.map);
+    /// algorithm can), window by window; an error if the file shrank.
+    pub(crate) fn hash_into(&self, hasher: &mut Hasher, stats: &Stats) -> io::Result<()> {
+        for (i, window) in self.map.chunks(WINDOW).enumerate() {
+            hasher.update_multithreaded(window);
+            stats.add_bytes(window.len());
+            // SAFETY: the window is hashed and never read again; dropping its
+            // pages from a private read-only file mapping only means a later
+            // read would fault them back in from the file.
+            let _ = unsafe {
+                self.map
+                    .unchecked_advise_range(UncheckedAdvice::DontNeed, i * WINDOW, window.len())
+            };
+        }
         if self.guard.faulted() {
             return Err(io::Error::new(
                 io::ErrorKind::UnexpectedEof,
                 "file truncated while mapped",
             ));
         }
-        stats.add_bytes(self.map.len());
         Ok(())
-    }
-}
-
-/// For the `threaded` mode: a mapping of `src` when `algo` hashes one input
-/// on several cores and `src` is a regular file big enough for that to pay
-/// (BLAKE3, [`BLAKE3_MULTITHREAD_MIN`] bytes or more). Measured: on a 1 GiB
-/// file in page cache, the read-ahead pipeline feeding one BLAKE3 thread
-/// took 1.47 × as long as b3sum, while mapping + rayon is at par with it, so
-/// the default mode takes this path too (see the README for the figures).
-pub(super) fn map_for_multithreaded(algo: Algorithm, src: &Source) -> Option<Mapped> {
-    match (algo, src) {
-        (Algorithm::Blake3, Source::File(file))
-            if file
-                .metadata()
-                .is_ok_and(|m| m.len() >= BLAKE3_MULTITHREAD_MIN as u64) =>
-        {
-            Mapped::new(file)
-        }
-        _ => None,
-    }
-}
-
-/// Hash all of `src` into `hasher`: from a mapping when it is a regular file
-/// worth mapping, else with `sync` reads into `buf`.
-pub(super) fn hash_source(
-    src: Source,
-    hasher: &mut Hasher,
-    buf: &mut [u8],
-    stats: &Stats,
-) -> io::Result<()> {
-    let mapped = match &src {
-        Source::File(file) => Mapped::new(file),
-        Source::Stdin(_) => None,
-    };
-    match mapped {
-        Some(mapped) => mapped.hash_into(hasher, stats),
-        None => hash_sync(src, hasher, buf, stats),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::hash_bytes;
+    use crate::algo::{Algorithm, hash_bytes};
     use std::io::Write;
 
     fn data(len: usize) -> Vec<u8> {
@@ -131,27 +94,19 @@ mod tests {
     }
 
     fn hash_file(algo: Algorithm, file: File) -> io::Result<crate::algo::Digest> {
+        let len = file.metadata()?.len();
+        let mapped = Mapped::new(&file, len).ok_or_else(|| io::Error::other("no mapping"))?;
         let mut h = Hasher::new(algo);
-        let mut buf = vec![0u8; 4096];
-        hash_source(Source::File(file), &mut h, &mut buf, &Stats::default())?;
+        mapped.hash_into(&mut h, &Stats::default())?;
         Ok(h.finalize())
     }
 
     #[test]
     fn mapped_and_read_files_hash_as_bytes() {
-        for len in [
-            0,
-            1,
-            4096,
-            MMAP_MIN as usize - 1,
-            MMAP_MIN as usize,
-            1 << 20,
-        ] {
+        for len in [1, 4096, 1 << 20, WINDOW + 4097] {
             let bytes = data(len);
             let mut f = tempfile::NamedTempFile::new().unwrap();
             f.write_all(&bytes).unwrap();
-            let mapped = Mapped::new(f.as_file()).is_some();
-            assert_eq!(mapped, len as u64 >= MMAP_MIN, "len {len}");
             for algo in [Algorithm::Sha256, Algorithm::Blake3] {
                 let f = File::open(f.path()).unwrap();
                 assert_eq!(
@@ -173,7 +128,7 @@ mod tests {
             let f = tempfile::NamedTempFile::new().unwrap();
             std::fs::write(f.path(), data(4 << 20)).unwrap();
             let file = File::open(f.path()).unwrap();
-            let mapped = Mapped::new(&file).expect("a 4 MiB regular file maps");
+            let mapped = Mapped::new(&file, 4 << 20).expect("a 4 MiB regular file maps");
             std::fs::OpenOptions::new()
                 .write(true)
                 .open(f.path())

@@ -1,77 +1,76 @@
 //! How bytes get from the inputs to the hash functions: the reading modes
-//! (`--mode`) and the scheduler that runs them over many inputs with `-j`
-//! workers while results come out in input order.
+//! (`--mode`), and the two schedulers that run them over many inputs with
+//! `-j` hashing threads while outcomes come out in input order.
 //!
-//! Every mode is driven the same way: [`run`] takes an iterator of [`Job`]s
-//! (in the order results must be printed) and a sink that receives each
-//! job's outcome in that order, as soon as it and all earlier ones are done.
+//! Two decisions, each made once:
+//! * which scheduler runs ([`run`]): `threaded` is the read-ahead
+//!   [`pipeline`] (one reader thread, N hashers); the other modes use
+//!   [`workers`] (N threads, each reading and hashing whole inputs);
+//! * how one input's bytes reach its hash ([`strategy`]): mapped, in blocks
+//!   from the pipeline's pool, in `--chunk` reads, or byte by byte.
 //!
-//! * [`threaded`]: one reader thread reads every input, in order, into
-//!   blocks from a bounded pool and hands them to `jobs` hasher threads.
-//! * [`direct`]: `jobs` worker threads each open, read and hash whole inputs
-//!   themselves, either `sync` (one `--chunk` read per hash update) or
-//!   `bytewise` (`BufReader::bytes()`), or `mmap` (map regular files and
-//!   hash the mapping in place; [`mmap`], with `sigbus` for files
-//!   truncated while mapped).
+//! Both schedulers are driven by [`feed::feed`]: it numbers the jobs, opens
+//! each input once (which tells a regular file from a stream), and passes
+//! pass-through jobs straight on; [`feed::deliver_in_order`] hands outcomes
+//! to the [`Sink`] in job order.
 
-pub mod direct;
-pub mod mmap;
+pub(crate) mod feed;
+pub(crate) mod mmap;
+pub(crate) mod pipeline;
 mod sigbus;
-pub mod threaded;
+pub(crate) mod sync;
+mod workers;
 
-use std::collections::BTreeMap;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use std::time::Duration;
-
-use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
-
-use crate::algo::{Algorithm, Digest};
-use crate::cli::Mode;
-use crate::input::Input;
+use crate::algo::{Algorithm, BLAKE3_MULTITHREAD_MIN, Digest};
+use crate::input::{Input, Kind};
+use crate::size::Size;
 use crate::stats::Stats;
 
-// The defaults below are chosen by `benches/e2e.sh --sweep` (MD5 of a
-// 256 MiB file, warm and cold, fastest of 3 runs; the table is in README
-// "Benchmarks"), 2-core EPYC VM, 2026-11-22 03:43 UTC, quiet machine, with
-// fastsum's own MD5 kernel (~800 MB/s).
-// * --chunk 16K, 64K, 256K, 1M: 0.343-0.349 s warm, 0.348-0.355 s cold. The
-//   hash update size does not matter above a few KiB (seed 002's table:
-//   sync/threaded ~19× at 16 B, 1.0× from 4K up), so 64K stays: it is also
-//   sync mode's read size, and the buffer size ripgrep and b3sum read with.
-// * --readahead: 64K is 7-10% slower than the best, 256K 2-4% (a block costs
-//   a channel hand-off and a wake-up of the reader); 1M and 4M with --pool
-//   2, 4 or 8 are all within 1-2% warm. 1M × 4 was the fastest pair cold
-//   (0.344 s) and within 1% warm (0.340 s vs 0.338 s): 4 MiB in flight, a
-//   block ready for each of two hashers at -j 2 while they hash the other
-//   two. Earlier, with the md-5 crate (~620 MB/s), 256K was already on the
-//   plateau; the faster kernel moved the knee up. On one 1 GiB file, 1M vs
-//   256K: 1.372 s vs 1.409 s (hyperfine, 10 runs, md5sum 1.675 s).
+/// How bytes travel from the file to the hash function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The read-ahead pipeline: a reader thread fills blocks from a bounded
+    /// pool, hasher threads hash them.
+    Threaded,
+    /// Read exactly `--chunk` bytes per call, then hash them.
+    Sync,
+    /// `BufReader::bytes()`, one hash update per byte: the naive baseline.
+    Bytewise,
+    /// Map big regular files and hash them in place; read the others as sync.
+    Mmap,
+}
 
-/// Default `--chunk`: bytes per hash update (threaded) or per read (sync).
-pub const DEFAULT_CHUNK_STR: &str = "64K";
-/// Default `--readahead`: bytes per block read by the reader thread.
-pub const DEFAULT_READAHEAD_STR: &str = "1M";
-/// Default `--pool`: blocks in the reader's pool.
-pub const DEFAULT_POOL_STR: &str = "4";
+/// Default `--chunk` (how it was chosen: docs/BENCHMARKS.md, "Defaults").
+pub(crate) const DEFAULT_CHUNK: Size = Size::kib(64);
+/// Default `--readahead` (docs/BENCHMARKS.md, "Defaults").
+pub(crate) const DEFAULT_READAHEAD: Size = Size::mib(1);
+/// Default `--pool` (docs/BENCHMARKS.md, "Defaults").
+pub(crate) const DEFAULT_POOL: usize = 4;
 /// The most `-j` threads and `--pool` blocks accepted: far more than can
-/// help, and few enough that a typo cannot exhaust threads or memory (each
-/// job is a thread; each pool block is allocated up front).
-pub const MAX_COUNT: usize = 1024;
-/// The most memory the pool may hold (`--pool` × `--readahead`): the
-/// default pool of the largest blocks.
-pub const MAX_IN_FLIGHT: usize = 4 << 30;
+/// help, few enough that a typo cannot exhaust threads or memory.
+pub(crate) const MAX_COUNT: usize = 1024;
+/// The most memory the pool may hold (`--pool` × `--readahead`).
+pub(crate) const MAX_IN_FLIGHT: usize = 4 << 30;
+
+/// The number of hashing threads when `-j` is not given: the number of
+/// cores available to this process (how it was chosen: docs/BENCHMARKS.md,
+/// "Defaults").
+pub(crate) fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
 
 /// Everything that decides how inputs are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
     /// The reading mode.
     pub mode: Mode,
-    /// `--chunk` in bytes (≥ 1).
-    pub chunk: usize,
-    /// `--readahead` in bytes (≥ 1).
-    pub readahead: usize,
+    /// `--chunk`: bytes per hash update (threaded) or per read (sync).
+    pub chunk: Size,
+    /// `--readahead`: bytes per pool block (threaded).
+    pub readahead: Size,
     /// `--pool`: blocks in the pool (≥ 1).
     pub pool: usize,
     /// `-j`: hashing threads (≥ 1).
@@ -81,85 +80,112 @@ pub struct Plan {
 impl Plan {
     /// A plan for `mode` with the default sizes and one job.
     pub fn new(mode: Mode) -> Plan {
-        let size = |s| crate::size::parse_size(s).unwrap_or(1 << 16);
         Plan {
             mode,
-            chunk: size(DEFAULT_CHUNK_STR),
-            readahead: size(DEFAULT_READAHEAD_STR),
-            pool: DEFAULT_POOL_STR.parse().unwrap_or(4),
+            chunk: DEFAULT_CHUNK,
+            readahead: DEFAULT_READAHEAD,
+            pool: DEFAULT_POOL,
             jobs: 1,
         }
     }
 }
 
-/// One unit of work. `input: None` is a pass-through: it carries only its
-/// tag to the sink, in order (check mode uses it for lines it cannot check).
+/// One input to hash, and what the caller wants back with its outcome.
 #[derive(Debug)]
-pub struct Job<T> {
-    /// What to hash, if anything.
-    pub input: Option<Input>,
-    /// With which algorithm.
-    pub algo: Algorithm,
-    /// Caller data handed back with the outcome.
-    pub tag: T,
+pub(crate) struct Task<T> {
+    pub(crate) input: Input,
+    pub(crate) algo: Algorithm,
+    pub(crate) tag: T,
 }
 
-/// The outcome of a job: `None` for a pass-through, else the digest or the
-/// error that stopped the read (no digest is ever made from a partial read).
-pub type Outcome = Option<io::Result<Digest>>;
+/// One unit of work, in output order: `T` is what a hashed input carries
+/// to the sink, `P` what a pass-through carries.
+#[derive(Debug)]
+pub(crate) enum Job<T, P> {
+    /// Hash an input.
+    Hash(Task<T>),
+    /// Hash nothing: carry `P` to the sink in its place in the order (a walk
+    /// error in hash mode, an improper line in check mode).
+    Pass(P),
+}
 
-/// A finished job on its way to the sink: (position, tag, outcome).
-type Done<T> = (usize, T, Outcome);
-
-/// Finished jobs travel to the printer in groups (a hasher sends a whole
-/// batch's outcomes at once): one wake-up of the printer per group, not per
-/// file, which is what a tree of tiny files needs.
-type Finished<T> = Vec<Done<T>>;
-
-/// How many finished jobs may wait for the printer.
-const RESULTS_CAP: usize = 64;
-
-/// How long the printer waits for the next outcome before it calls
-/// `Sink::idle` (flushes): lines reach a pipe within this delay, yet a run
-/// over many small files still writes its output in large batches.
-const IDLE_AFTER: Duration = Duration::from_millis(20);
+/// What the sink receives for each job, in job order.
+#[derive(Debug)]
+pub(crate) enum Outcome<T, P> {
+    /// The digest of the whole input, or the error that stopped it (no
+    /// digest is ever made from a partial read).
+    Hashed(Task<T>, io::Result<Digest>),
+    /// A pass-through job.
+    Passed(P),
+}
 
 /// Where outcomes go, in job order.
-pub trait Sink<T> {
+pub(crate) trait Sink<T, P> {
     /// Take the outcome of the next job.
-    fn put(&mut self, tag: T, outcome: Outcome) -> io::Result<()>;
+    fn put(&mut self, outcome: Outcome<T, P>) -> io::Result<()>;
     /// Nothing is ready right now: a good moment to flush output, so lines
     /// stream out while later inputs are still being hashed.
-    fn idle(&mut self) -> io::Result<()> {
-        Ok(())
-    }
+    fn idle(&mut self) -> io::Result<()>;
 }
 
-impl<T, F: FnMut(T, Outcome) -> io::Result<()>> Sink<T> for F {
-    fn put(&mut self, tag: T, outcome: Outcome) -> io::Result<()> {
-        self(tag, outcome)
+/// How one input's bytes reach its hash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Strategy {
+    /// Map the file and hash the mapping in place ([`mmap`]).
+    Map,
+    /// The pipeline's reader fills pool blocks ([`pipeline`]).
+    Blocks,
+    /// Read `--chunk` bytes per call, hash each ([`sync`]).
+    Chunks,
+    /// One update per byte ([`sync::hash_bytewise`]).
+    Bytewise,
+}
+
+/// The one place that decides how an open input is read. Mapping pays for
+/// regular files of [`mmap::MMAP_MIN`] bytes or more in mmap mode, and, in
+/// the threaded mode, for BLAKE3 inputs big enough to hash on every core
+/// (the pipeline would feed one thread). A mapping that fails falls back to
+/// the mode's reads.
+pub(crate) fn strategy(mode: Mode, algo: Algorithm, kind: Kind) -> Strategy {
+    let len = match kind {
+        Kind::Regular { len } => len,
+        Kind::Stream => 0,
+    };
+    match mode {
+        Mode::Bytewise => Strategy::Bytewise,
+        Mode::Mmap if len >= mmap::MMAP_MIN => Strategy::Map,
+        Mode::Mmap | Mode::Sync => Strategy::Chunks,
+        Mode::Threaded if algo == Algorithm::Blake3 && len >= BLAKE3_MULTITHREAD_MIN as u64 => {
+            Strategy::Map
+        }
+        Mode::Threaded => Strategy::Blocks,
     }
 }
 
 /// Run every job with the reading mode of `plan`, and hand each outcome to
 /// `sink` in job order. Stops early (and returns the error) when `sink`
 /// fails, e.g. on a closed stdout.
-pub fn run<T, I, S>(plan: &Plan, stats: &Stats, jobs: I, sink: &mut S) -> io::Result<()>
+pub(crate) fn run<T, P, I, S>(plan: &Plan, stats: &Stats, jobs: I, sink: &mut S) -> io::Result<()>
 where
     T: Send,
-    I: Iterator<Item = Job<T>> + Send,
-    S: Sink<T> + ?Sized,
+    P: Send,
+    I: Iterator<Item = Job<T, P>> + Send,
+    S: Sink<T, P> + ?Sized,
 {
     let cancel = AtomicBool::new(false);
     std::thread::scope(|s| {
-        let (res_tx, res_rx) = bounded::<Finished<T>>(RESULTS_CAP);
-        match plan.mode {
-            Mode::Threaded => threaded::spawn(s, plan, stats, &cancel, jobs, res_tx),
+        let (done_tx, done_rx) = feed::done_channel();
+        let started = match plan.mode {
+            Mode::Threaded => pipeline::spawn(s, plan, stats, &cancel, jobs, done_tx),
             Mode::Sync | Mode::Bytewise | Mode::Mmap => {
-                direct::spawn(s, plan, stats, &cancel, jobs, res_tx)
+                workers::spawn(s, plan, stats, &cancel, jobs, done_tx)
             }
+        };
+        if let Err(e) = started {
+            cancel.store(true, Ordering::Relaxed);
+            return Err(e);
         }
-        let result = deliver_in_order(res_rx, sink);
+        let result = feed::deliver_in_order(done_rx, sink);
         if result.is_err() {
             cancel.store(true, Ordering::Relaxed);
         }
@@ -167,54 +193,46 @@ where
     })
 }
 
-/// Hand outcomes to `sink` in job order, each as soon as every earlier one
-/// has been handed over.
-fn deliver_in_order<T, S: Sink<T> + ?Sized>(
-    rx: Receiver<Finished<T>>,
-    sink: &mut S,
-) -> io::Result<()> {
-    let mut next = 0usize;
-    let mut waiting: BTreeMap<usize, (T, Outcome)> = BTreeMap::new();
-    loop {
-        let group = match rx.recv_timeout(IDLE_AFTER) {
-            Ok(group) => group,
-            Err(RecvTimeoutError::Disconnected) => return Ok(()),
-            Err(RecvTimeoutError::Timeout) => {
-                sink.idle()?;
-                match rx.recv() {
-                    Ok(group) => group,
-                    Err(_) => return Ok(()),
-                }
+/// Hash one input with the whole `plan` (for benches and tests).
+pub fn hash_one(plan: &Plan, algo: Algorithm, input: Input) -> io::Result<Digest> {
+    struct One(Option<io::Result<Digest>>);
+    impl Sink<(), ()> for One {
+        fn put(&mut self, outcome: Outcome<(), ()>) -> io::Result<()> {
+            if let Outcome::Hashed(_, r) = outcome {
+                self.0 = Some(r);
             }
-        };
-        for (idx, tag, outcome) in group {
-            if idx != next {
-                waiting.insert(idx, (tag, outcome));
-                continue;
-            }
-            sink.put(tag, outcome)?;
-            next += 1;
-            while let Some((tag, outcome)) = waiting.remove(&next) {
-                sink.put(tag, outcome)?;
-                next += 1;
-            }
+            Ok(())
+        }
+        fn idle(&mut self) -> io::Result<()> {
+            Ok(())
         }
     }
-}
-
-/// Hash one input with the whole `plan` (a convenience for tests, benches
-/// and callers with a single input).
-pub fn hash_one(plan: &Plan, algo: Algorithm, input: Input) -> io::Result<Digest> {
-    let stats = Stats::default();
-    let mut out = None;
-    let job = Job {
-        input: Some(input),
+    let mut one = One(None);
+    let job = Job::<(), ()>::Hash(Task {
+        input,
         algo,
         tag: (),
-    };
-    run(plan, &stats, std::iter::once(job), &mut |(), o| {
-        out = o;
-        Ok(())
-    })?;
-    out.unwrap_or_else(|| Err(io::Error::other("no outcome")))
+    });
+    run(plan, &Stats::default(), std::iter::once(job), &mut one)?;
+    one.0.unwrap_or_else(|| Err(io::Error::other("no outcome")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strategy_is_decided_by_mode_algorithm_and_kind() {
+        let big = Kind::Regular { len: 1 << 30 };
+        let small = Kind::Regular { len: 10 };
+        use Algorithm::{Blake3, Md5};
+        assert_eq!(strategy(Mode::Threaded, Md5, big), Strategy::Blocks);
+        assert_eq!(strategy(Mode::Threaded, Blake3, big), Strategy::Map);
+        assert_eq!(strategy(Mode::Threaded, Blake3, small), Strategy::Blocks);
+        assert_eq!(strategy(Mode::Mmap, Md5, big), Strategy::Map);
+        assert_eq!(strategy(Mode::Mmap, Md5, small), Strategy::Chunks);
+        assert_eq!(strategy(Mode::Mmap, Md5, Kind::Stream), Strategy::Chunks);
+        assert_eq!(strategy(Mode::Sync, Blake3, big), Strategy::Chunks);
+        assert_eq!(strategy(Mode::Bytewise, Md5, big), Strategy::Bytewise);
+    }
 }

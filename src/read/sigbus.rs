@@ -61,13 +61,13 @@ static PREVIOUS: OnceLock<Option<libc::sigaction>> = OnceLock::new();
 /// A registered mapping; dropping it unregisters the mapping, which must
 /// happen before the mapping is unmapped (declare it before the `Mmap`).
 #[derive(Debug)]
-pub struct Guard {
+pub(crate) struct Guard {
     slot: &'static Slot,
 }
 
 impl Guard {
     /// Did reading the mapping fault (the file shrank) since registration?
-    pub fn faulted(&self) -> bool {
+    pub(crate) fn faulted(&self) -> bool {
         self.slot.faulted.load(Ordering::SeqCst)
     }
 }
@@ -81,7 +81,7 @@ impl Drop for Guard {
 /// A free slot, with the handler installed; `None` when the handler could
 /// not be installed or every slot is taken. Fill it with [`Claim::activate`]
 /// once the mapping exists.
-pub fn claim() -> Option<Claim> {
+pub(crate) fn claim() -> Option<Claim> {
     if PREVIOUS.get_or_init(install).is_none() {
         return None;
     }
@@ -95,13 +95,13 @@ pub fn claim() -> Option<Claim> {
 
 /// A slot taken but not yet watching a mapping.
 #[derive(Debug)]
-pub struct Claim {
+pub(crate) struct Claim {
     slot: &'static Slot,
 }
 
 impl Claim {
     /// Watch `len` bytes from `start`.
-    pub fn activate(self, start: *const u8, len: usize) -> Guard {
+    pub(crate) fn activate(self, start: *const u8, len: usize) -> Guard {
         let slot = self.slot;
         std::mem::forget(self);
         slot.start.store(start as usize, Ordering::SeqCst);

@@ -1,0 +1,401 @@
+//! The `threaded` mode: the read-ahead pipeline.
+//!
+//! ```text
+//!              free blocks (bounded pool of --pool blocks of --readahead bytes)
+//!        ┌───────────────────────────────────────────────────────────────┐
+//!        v                                                               │
+//!  reader thread ──(batch of small inputs | stream of one big input)──> hasher 1..=N
+//!  (inputs in order)                                       (--chunk bytes per update)
+//! ```
+//!
+//! One reader thread ([`reader`]) reads every input in order, so a disk
+//! sees a single sequential reader whatever `-j` is. It fills blocks taken
+//! from a bounded pool and hands them to the hasher threads ([`hasher`]); a
+//! hasher feeds each block to the hash `--chunk` bytes per update and gives
+//! the block back. Memory in flight never exceeds `pool × readahead`, and
+//! nothing is allocated per block.
+//!
+//! Three shapes of work, so that one huge file and 100,000 tiny ones both go
+//! fast:
+//! * small inputs are packed one after another into one block, handed over
+//!   as one *batch* (a hand-over per file would cost a thread wake-up per
+//!   file, and a whole block per 30-byte file would drain the pool);
+//! * an input that does not fit in what is left of a block is *streamed*:
+//!   its job goes to a hasher with a channel of its own, and its blocks
+//!   follow on that channel as the reader fills them;
+//! * a big BLAKE3 file is *mapped* and hashed on every core (see
+//!   [`crate::read::strategy`]).
+//!
+//! An I/O error travels in-band, in place of the rest of the input, so the
+//! hasher reports it and makes no digest from a partial read. Hashers are
+//! started as work waits for them, up to `-j`.
+
+mod hasher;
+mod reader;
+
+use std::io::{self, Read};
+use std::sync::atomic::AtomicBool;
+use std::thread::Scope;
+
+use crossbeam_channel::{Receiver, Sender, bounded};
+
+use super::feed::{Finished, feed};
+use super::mmap::Mapped;
+use super::{Job, Plan, Task};
+use crate::stats::Stats;
+use hasher::{feed_blocks, hasher_loop};
+use reader::{Batch, Pool, Reader, pump};
+
+/// What travels down a streamed input's block channel.
+enum Block {
+    /// A pool block whose first `n` bytes are data.
+    Data(Vec<u8>, usize),
+    /// The input ended cleanly.
+    End,
+    /// The input failed; no digest must be made.
+    Err(io::Error),
+}
+
+/// What a hasher is handed.
+enum Work<T> {
+    /// Whole small inputs packed in one pool block.
+    Batch(Batch<T>),
+    /// One input whose blocks follow on its own channel.
+    Stream {
+        idx: usize,
+        task: Task<T>,
+        blocks: Receiver<Block>,
+    },
+    /// One input mapped whole.
+    Mapped {
+        idx: usize,
+        task: Task<T>,
+        map: Mapped,
+    },
+}
+
+/// Start one hasher taking work from `work`.
+fn start_hasher<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
+    s: &'scope Scope<'scope, 'env>,
+    plan: &'env Plan,
+    stats: &'env Stats,
+    work: &Receiver<Work<T>>,
+    returns: Sender<Vec<u8>>,
+    done: &Sender<Finished<T, P>>,
+) -> io::Result<()> {
+    let (work, done) = (work.clone(), done.clone());
+    let chunk = plan.chunk.get();
+    std::thread::Builder::new()
+        .name("hasher".into())
+        .spawn_scoped(s, move || hasher_loop(work, chunk, returns, done, stats))
+        .map(drop)
+}
+
+/// Start the reader and the first hasher (more start as work waits, up to
+/// `plan.jobs`). An error when not even those two threads can be started.
+pub(super) fn spawn<'scope, 'env, T, P, I>(
+    s: &'scope Scope<'scope, 'env>,
+    plan: &'env Plan,
+    stats: &'env Stats,
+    cancel: &'env AtomicBool,
+    jobs: I,
+    done: Sender<Finished<T, P>>,
+) -> io::Result<()>
+where
+    T: Send + 'scope,
+    P: Send + 'scope,
+    I: Iterator<Item = Job<T, P>> + Send + 'scope,
+{
+    let pool = Pool::new(plan);
+    let (work_tx, work_rx) = bounded::<Work<T>>(plan.jobs);
+    start_hasher(s, plan, stats, &work_rx, pool.returns(), &done)?;
+    std::thread::Builder::new()
+        .name("reader".into())
+        .spawn_scoped(s, move || {
+            let mut hashers = 1;
+            let returns = pool.returns();
+            let mut hand = |w: Work<T>| {
+                // one more hasher when work is already waiting for one
+                if hashers < plan.jobs
+                    && !work_tx.is_empty()
+                    && start_hasher(s, plan, stats, &work_rx, returns.clone(), &done).is_ok()
+                {
+                    hashers += 1;
+                }
+                work_tx.send(w).is_ok()
+            };
+            let mut reader = Reader {
+                stats,
+                cancel,
+                pool,
+                done: done.clone(),
+                hand: &mut hand,
+                batch: None,
+            };
+            feed(jobs, cancel, &reader.done.clone(), |idx, task, opened| {
+                reader.read(idx, task, opened)
+            });
+            reader.flush();
+        })
+        .map(drop)
+}
+
+/// Read `src` through the pipeline and throw the bytes away, `plan.chunk`
+/// at a time: the no-op consumer of seed 002's "NoOp" series, which shows
+/// what the pipeline costs (or saves) when hashing costs nothing. Returns
+/// the number of bytes read.
+pub fn drain_reader<R: Read + Send>(plan: &Plan, stats: &Stats, src: R) -> io::Result<u64> {
+    let mut n = 0u64;
+    pipe_reader(plan, stats, src, |piece| {
+        // black_box: keep the per-chunk loop, which is what is measured
+        n += std::hint::black_box(piece).len() as u64;
+    })?;
+    Ok(n)
+}
+
+/// One reader thread pumps `src` into the pool while this thread feeds the
+/// blocks to `update`.
+fn pipe_reader<R: Read + Send>(
+    plan: &Plan,
+    stats: &Stats,
+    src: R,
+    update: impl FnMut(&[u8]),
+) -> io::Result<()> {
+    let cancel = AtomicBool::new(false);
+    let mut pool = Pool::new(plan);
+    let returns = pool.returns();
+    let (btx, brx) = bounded(pool.max_blocks() + 1);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            pump(src, &mut pool, &btx, stats, &cancel);
+            drop(btx);
+        });
+        match feed_blocks(&brx, plan.chunk.get(), &returns, stats, update) {
+            Some(Ok(())) => {
+                stats.add_file();
+                Ok(())
+            }
+            Some(Err(e)) => Err(e),
+            None => Err(io::Error::other("reader thread stopped")),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::hash_bytes;
+    use crate::algo::{Algorithm, Digest, Hasher};
+    use crate::read::{Mode, Outcome, Sink};
+    use crate::size::Size;
+
+    /// A reader that returns at most `step` bytes per call, an `Interrupted`
+    /// error every third call, and optionally fails after `fail_at` bytes.
+    struct Flaky {
+        data: Vec<u8>,
+        pos: usize,
+        step: usize,
+        calls: usize,
+        fail_at: Option<usize>,
+    }
+
+    impl Read for Flaky {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.calls += 1;
+            if self.calls.is_multiple_of(3) {
+                return Err(io::Error::from(io::ErrorKind::Interrupted));
+            }
+            if let Some(f) = self.fail_at
+                && self.pos >= f
+            {
+                return Err(io::Error::from_raw_os_error(libc::EIO));
+            }
+            let n = buf.len().min(self.step).min(self.data.len() - self.pos);
+            buf[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
+            self.pos += n;
+            Ok(n)
+        }
+    }
+
+    fn flaky(len: usize, step: usize, fail_at: Option<usize>) -> Flaky {
+        Flaky {
+            data: (0..len).map(|i| (i * 31 + 7) as u8).collect(),
+            pos: 0,
+            step,
+            calls: 0,
+            fail_at,
+        }
+    }
+
+    fn plan(chunk: usize, readahead: usize, pool: usize) -> Plan {
+        Plan {
+            mode: Mode::Threaded,
+            chunk: Size::bytes(chunk).unwrap(),
+            readahead: Size::bytes(readahead).unwrap(),
+            pool,
+            jobs: 1,
+        }
+    }
+
+    fn hash_reader(plan: &Plan, stats: &Stats, algo: Algorithm, src: Flaky) -> io::Result<Digest> {
+        let mut h = Hasher::new(algo);
+        pipe_reader(plan, stats, src, |piece| h.update(piece))?;
+        Ok(h.finalize())
+    }
+
+    #[test]
+    fn short_and_interrupted_reads_hash_correctly() {
+        for (len, step, p) in [
+            (0, 1, plan(1, 1, 1)),
+            (1000, 7, plan(16, 64, 1)),
+            (100_000, 4097, plan(7, 1000, 2)),
+            (65_537, 65_536, plan(65_536, 4096, 3)),
+        ] {
+            let src = flaky(len, step, None);
+            let want = hash_bytes(Algorithm::Md5, &src.data);
+            let stats = Stats::default();
+            let got = hash_reader(&p, &stats, Algorithm::Md5, src).unwrap();
+            assert_eq!(got, want, "len {len} step {step} {p:?}");
+            assert_eq!(stats.bytes(), len as u64);
+        }
+    }
+
+    #[test]
+    fn error_after_n_bytes_gives_no_digest() {
+        let src = flaky(10_000, 100, Some(5_000));
+        let r = hash_reader(&plan(64, 256, 2), &Stats::default(), Algorithm::Sha256, src);
+        let e = r.expect_err("a read error must not give a digest");
+        assert_eq!(e.raw_os_error(), Some(libc::EIO));
+    }
+
+    #[test]
+    fn drain_reads_everything_and_reports_errors() {
+        let stats = Stats::default();
+        let n = drain_reader(&plan(16, 1000, 2), &stats, flaky(100_000, 4097, None)).unwrap();
+        assert_eq!(n, 100_000);
+        assert_eq!(stats.bytes(), 100_000);
+        let src = flaky(10_000, 100, Some(5_000));
+        let e = drain_reader(&plan(16, 1000, 2), &Stats::default(), src).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::EIO));
+    }
+
+    #[test]
+    fn error_on_first_read_gives_no_digest() {
+        let src = flaky(10, 1, Some(0));
+        let r = hash_reader(&plan(1, 1, 1), &Stats::default(), Algorithm::Md5, src);
+        assert!(r.is_err());
+    }
+
+    /// The pool's blocks go round: a 3-block pool moves a 1 MiB input through
+    /// 64-byte blocks, never makes more than 3, and holds every one at the end.
+    #[test]
+    fn blocks_are_recycled_and_bounded() {
+        let p = plan(16, 64, 3);
+        let mut pool = Pool::new(&p);
+        let returns = pool.returns();
+        let (btx, brx) = bounded(pool.max_blocks() + 1);
+        let stats = Stats::default();
+        let src = flaky(1 << 20, 1000, None);
+        let want = hash_bytes(Algorithm::Md5, &src.data);
+        let cancel = AtomicBool::new(false);
+        let mut h = Hasher::new(Algorithm::Md5);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                assert!(pump(src, &mut pool, &btx, &stats, &cancel));
+                // at most pool blocks may ever be queued
+                assert!(btx.len() <= 3);
+            });
+            let r = feed_blocks(&brx, p.chunk.get(), &returns, &stats, |b| h.update(b));
+            assert!(matches!(r, Some(Ok(()))));
+        });
+        assert_eq!(h.finalize(), want);
+        let blocks = pool.idle_blocks();
+        assert_eq!(blocks.len(), 3, "every block made is back");
+        let mut ptrs: Vec<*const u8> = blocks.iter().map(|b| b.as_ptr()).collect();
+        ptrs.sort();
+        ptrs.dedup();
+        assert_eq!(ptrs.len(), 3);
+    }
+
+    struct Collect(Vec<(usize, Option<Digest>)>);
+
+    impl Sink<usize, ()> for Collect {
+        fn put(&mut self, o: Outcome<usize, ()>) -> io::Result<()> {
+            match o {
+                Outcome::Hashed(task, r) => self.0.push((task.tag, r.ok())),
+                Outcome::Passed(()) => {}
+            }
+            Ok(())
+        }
+        fn idle(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Many small inputs packed into batches, big ones streamed, FIFOs (no
+    /// size hint: the reader must spill a half-packed input into a block of
+    /// its own) and a missing file in between: every digest right, in order.
+    #[test]
+    fn batches_streams_and_spills_keep_order() {
+        use crate::input::Input;
+        use crate::read::run;
+        let dir = tempfile::tempdir().unwrap();
+        let sizes = [
+            0usize, 10, 100, 5000, 3, 70_000, 1, 2, 4095, 4096, 4097, 9, 300,
+        ];
+        let mut inputs = Vec::new();
+        let mut want = Vec::new();
+        for (i, &n) in sizes.iter().enumerate() {
+            let data: Vec<u8> = (0..n).map(|j| (i * 7 + j * 13) as u8).collect();
+            let path = dir.path().join(format!("f{i}"));
+            std::fs::write(&path, &data).unwrap();
+            inputs.push(Some(Input::Path(path)));
+            want.push(Some(hash_bytes(Algorithm::Sha1, &data)));
+            if i == 4 {
+                inputs.push(Some(Input::Path(dir.path().join("missing"))));
+                want.push(None);
+            }
+        }
+        // two FIFOs of 5000 bytes each, after small files: they overflow the block
+        let fifo_data: Vec<u8> = (0..5000).map(|j| (j * 5) as u8).collect();
+        for k in 0..2 {
+            let path = dir.path().join(format!("fifo{k}"));
+            let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+            // SAFETY: a valid NUL-terminated path.
+            assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+            inputs.insert(3 + k, Some(Input::Path(path)));
+            want.insert(3 + k, Some(hash_bytes(Algorithm::Sha1, &fifo_data)));
+        }
+        for (pool, jobs) in [(1, 1), (2, 1), (2, 3), (5, 2)] {
+            let writers: Vec<_> = (0..2)
+                .map(|k| {
+                    let path = dir.path().join(format!("fifo{k}"));
+                    let data = fifo_data.clone();
+                    std::thread::spawn(move || std::fs::write(path, data).unwrap())
+                })
+                .collect();
+            let p = Plan {
+                pool,
+                jobs,
+                ..plan(7, 4096, pool)
+            };
+            let jobs_iter = inputs.iter().enumerate().map(|(i, input)| {
+                Job::<usize, ()>::Hash(Task {
+                    input: input.clone().unwrap(),
+                    algo: Algorithm::Sha1,
+                    tag: i,
+                })
+            });
+            let mut got = Collect(Vec::new());
+            run(&p, &Stats::default(), jobs_iter, &mut got).unwrap();
+            let got = got.0;
+            for w in writers {
+                w.join().unwrap();
+            }
+            let order: Vec<usize> = got.iter().map(|(i, _)| *i).collect();
+            assert_eq!(order, (0..inputs.len()).collect::<Vec<_>>(), "pool {pool}");
+            let digests: Vec<_> = got.into_iter().map(|(_, d)| d).collect();
+            assert_eq!(digests, want, "pool {pool} jobs {jobs}");
+        }
+    }
+}

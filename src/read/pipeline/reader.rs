@@ -1,0 +1,356 @@
+//! The reader side of the pipeline: the pool of blocks, the batch of small
+//! inputs being packed, and the reader thread's loop over the inputs.
+
+use std::io::{self, Read};
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crossbeam_channel::{Receiver, Sender, bounded};
+
+use super::{Block, Work};
+use crate::input::{Kind, Opened, read_retry};
+use crate::read::feed::{Finished, send_one};
+use crate::read::mmap::Mapped;
+use crate::read::{Mode, Outcome, Plan, Strategy, Task, strategy};
+use crate::stats::Stats;
+
+/// The most inputs packed into one batch: bounds the latency of a line and
+/// keeps every hasher busy when a tree is all tiny files.
+const MAX_BATCH: usize = 64;
+
+/// The smallest block the pool falls back to when memory is short.
+const MIN_BLOCK: usize = 4096;
+
+/// The pool of blocks, allocated lazily (a run over one 6-byte file makes
+/// one block, not `--pool`) and fallibly (under a low `ulimit -v` the pool
+/// stays smaller, or its blocks do). Hashers return blocks on `returns`.
+pub(super) struct Pool {
+    free: Receiver<Vec<u8>>,
+    returns: Sender<Vec<u8>>,
+    /// A block the reader holds back for itself (it never returns a block
+    /// through the channel, so it can never block on a full one).
+    spare: Option<Vec<u8>>,
+    made: usize,
+    max: usize,
+    size: usize,
+}
+
+/// Why the reader cannot have a block.
+pub(super) enum NoBlock {
+    /// Every hasher is gone: the run is being torn down.
+    TornDown,
+    /// Not even one small block could be allocated.
+    OutOfMemory,
+}
+
+impl Pool {
+    pub(super) fn new(plan: &Plan) -> Pool {
+        let (returns, free) = bounded(plan.pool);
+        Pool {
+            free,
+            returns,
+            spare: None,
+            made: 0,
+            max: plan.pool,
+            size: plan.readahead.get(),
+        }
+    }
+
+    /// The sender hashers give blocks back with.
+    pub(super) fn returns(&self) -> Sender<Vec<u8>> {
+        self.returns.clone()
+    }
+
+    /// The capacity a block channel needs so the reader never blocks on it.
+    pub(super) fn max_blocks(&self) -> usize {
+        self.max
+    }
+
+    /// A free block: a spare, a returned one, a new one while fewer than
+    /// `--pool` exist, else wait for one to come back.
+    pub(super) fn take(&mut self, stats: &Stats) -> Result<Vec<u8>, NoBlock> {
+        if let Some(b) = self.spare.take() {
+            return Ok(b);
+        }
+        if let Ok(b) = self.free.try_recv() {
+            return Ok(b);
+        }
+        while self.made < self.max {
+            let mut b = Vec::new();
+            if b.try_reserve_exact(self.size).is_ok() {
+                b.resize(self.size, 0);
+                self.made += 1;
+                return Ok(b);
+            }
+            if self.made > 0 {
+                // make do with the blocks there are
+                self.max = self.made;
+            } else if self.size > MIN_BLOCK {
+                self.size /= 2;
+            } else {
+                return Err(NoBlock::OutOfMemory);
+            }
+        }
+        let t = Instant::now();
+        let b = self.free.recv().map_err(|_| NoBlock::TornDown);
+        stats.add_reader_wait(t.elapsed());
+        b
+    }
+
+    /// Every block made that is not out with a hasher (for tests).
+    #[cfg(test)]
+    pub(super) fn idle_blocks(&mut self) -> Vec<Vec<u8>> {
+        let mut blocks: Vec<Vec<u8>> = self.free.try_iter().collect();
+        blocks.extend(self.spare.take());
+        assert!(blocks.len() <= self.made);
+        blocks
+    }
+
+    /// Keep `block` for the next `take`.
+    pub(super) fn keep(&mut self, block: Vec<u8>) {
+        self.spare = Some(block);
+    }
+}
+
+/// Fill `buf` from `src` as far as it goes: the number of bytes read, and
+/// whether the input ended (a read returned 0) before the buffer was full.
+fn fill(src: &mut impl Read, buf: &mut [u8], stats: &Stats) -> io::Result<(usize, bool)> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        let n = read_retry(src, &mut buf[filled..])?;
+        stats.add_read_call();
+        if n == 0 {
+            return Ok((filled, true));
+        }
+        filled += n;
+    }
+    Ok((filled, false))
+}
+
+/// Read the rest of `src` into pool blocks sent down `blocks`, then `End`,
+/// or `Err` in place of the rest on a read error. False when the run is
+/// being torn down.
+pub(super) fn pump(
+    mut src: impl Read,
+    pool: &mut Pool,
+    blocks: &Sender<Block>,
+    stats: &Stats,
+    cancel: &AtomicBool,
+) -> bool {
+    loop {
+        if cancel.load(Ordering::Relaxed) {
+            return false;
+        }
+        let mut buf = match pool.take(stats) {
+            Ok(b) => b,
+            Err(NoBlock::TornDown) => return false,
+            Err(NoBlock::OutOfMemory) => {
+                let e = io::Error::from(io::ErrorKind::OutOfMemory);
+                return blocks.send(Block::Err(e)).is_ok();
+            }
+        };
+        let (n, at_end) = match fill(&mut src, &mut buf, stats) {
+            Ok(r) => r,
+            Err(e) => {
+                pool.keep(buf);
+                return blocks.send(Block::Err(e)).is_ok();
+            }
+        };
+        if n > 0 {
+            if blocks.send(Block::Data(buf, n)).is_err() {
+                return false;
+            }
+        } else {
+            pool.keep(buf);
+        }
+        if at_end {
+            return blocks.send(Block::End).is_ok();
+        }
+    }
+}
+
+/// One whole input inside a batch block.
+pub(super) struct Packed<T> {
+    pub(super) idx: usize,
+    pub(super) task: Task<T>,
+    pub(super) range: Range<usize>,
+}
+
+/// Small inputs packed one after another into one pool block, handed to a
+/// hasher as one piece of work: one hand-over for many files.
+pub(super) struct Batch<T> {
+    pub(super) block: Vec<u8>,
+    pub(super) items: Vec<Packed<T>>,
+    len: usize,
+}
+
+impl<T> Batch<T> {
+    fn new(block: Vec<u8>) -> Batch<T> {
+        Batch {
+            block,
+            items: Vec::with_capacity(MAX_BATCH),
+            len: 0,
+        }
+    }
+
+    /// Bytes left in the block.
+    fn room(&self) -> usize {
+        self.block.len() - self.len
+    }
+
+    /// Read all of `src` into the rest of the block: true if it fitted
+    /// (then it is packed), false with the `n` bytes read so far otherwise.
+    fn pack(
+        &mut self,
+        idx: usize,
+        task: Task<T>,
+        src: &mut Opened,
+        stats: &Stats,
+    ) -> Result<(), (Task<T>, io::Result<usize>)> {
+        let start = self.len;
+        match fill(src, &mut self.block[start..], stats) {
+            Ok((n, true)) => {
+                self.len = start + n;
+                self.items.push(Packed {
+                    idx,
+                    task,
+                    range: start..start + n,
+                });
+                Ok(())
+            }
+            Ok((n, false)) => Err((task, Ok(n))),
+            Err(e) => Err((task, Err(e))),
+        }
+    }
+
+    /// No more inputs should go in.
+    fn is_full(&self) -> bool {
+        self.room() == 0 || self.items.len() >= MAX_BATCH
+    }
+}
+
+/// The reader thread's state.
+pub(super) struct Reader<'a, T, P> {
+    pub(super) stats: &'a Stats,
+    pub(super) cancel: &'a AtomicBool,
+    pub(super) pool: Pool,
+    pub(super) done: Sender<Finished<T, P>>,
+    /// Hands work to a hasher (starting one if needed); false when the
+    /// hashers are gone.
+    pub(super) hand: &'a mut dyn FnMut(Work<T>) -> bool,
+    /// The batch being packed.
+    pub(super) batch: Option<Batch<T>>,
+}
+
+impl<T, P> Reader<'_, T, P> {
+    /// Hand the batch being packed to a hasher (or keep its block if it
+    /// holds nothing). False when the hashers are gone.
+    pub(super) fn flush(&mut self) -> bool {
+        match self.batch.take() {
+            None => true,
+            Some(batch) if batch.items.is_empty() => {
+                self.pool.keep(batch.block);
+                true
+            }
+            Some(batch) => (self.hand)(Work::Batch(batch)),
+        }
+    }
+
+    fn fail(&self, idx: usize, task: Task<T>, e: io::Error) -> bool {
+        send_one(&self.done, idx, Outcome::Hashed(task, Err(e)))
+    }
+
+    /// Read one opened input: mapped, packed into the current batch if it
+    /// fits, else streamed. False when the run is being torn down.
+    pub(super) fn read(&mut self, idx: usize, task: Task<T>, mut src: Opened) -> bool {
+        let kind = src.kind();
+        if let (Strategy::Map, Kind::Regular { len }) =
+            (strategy(Mode::Threaded, task.algo, kind), kind)
+            && let Some(map) = Mapped::new(src.file(), len)
+        {
+            return self.flush() && (self.hand)(Work::Mapped { idx, task, map });
+        }
+        // A stream may block (a pipe nobody writes to yet): what is packed goes
+        // to a hasher first, so finished lines are not held back behind it. A
+        // file known not to fit in what is left starts a block of its own (the
+        // length only steers: the reads decide).
+        let too_big = match kind {
+            Kind::Stream => true,
+            Kind::Regular { len } => self.batch.as_ref().is_some_and(|b| len >= b.room() as u64),
+        };
+        if too_big && !self.flush() {
+            return false;
+        }
+        let mut batch = match self.batch.take() {
+            Some(b) => b,
+            None => match self.pool.take(self.stats) {
+                Ok(block) => Batch::new(block),
+                Err(NoBlock::TornDown) => return false,
+                Err(NoBlock::OutOfMemory) => {
+                    return self.fail(idx, task, io::ErrorKind::OutOfMemory.into());
+                }
+            },
+        };
+        let start = batch.len;
+        match batch.pack(idx, task, &mut src, self.stats) {
+            Ok(()) => {
+                // a 1-block pool cannot pack: the next input would need a second block
+                let full = batch.is_full() || self.pool.max_blocks() < 2;
+                self.batch = Some(batch);
+                !full || self.flush()
+            }
+            Err((task, Err(e))) => {
+                self.batch = Some(batch);
+                self.fail(idx, task, e)
+            }
+            Err((task, Ok(n))) => self.stream(idx, task, src, batch, start, n),
+        }
+    }
+
+    /// The input did not fit in the batch block (its first `n` bytes are at
+    /// `start`): send it as a stream, its first block being either the whole
+    /// batch block (nothing else was packed) or a copy of those bytes.
+    fn stream(
+        &mut self,
+        idx: usize,
+        task: Task<T>,
+        src: Opened,
+        mut batch: Batch<T>,
+        start: usize,
+        n: usize,
+    ) -> bool {
+        let first = if batch.items.is_empty() {
+            batch.block
+        } else {
+            let mut fresh = match self.pool.take(self.stats) {
+                Ok(b) => b,
+                Err(NoBlock::TornDown) => return false,
+                Err(NoBlock::OutOfMemory) => {
+                    self.batch = Some(batch);
+                    return self.flush() && self.fail(idx, task, io::ErrorKind::OutOfMemory.into());
+                }
+            };
+            // every block has the same size (the pool only shrinks its block
+            // size before the first is made), so the n bytes fit
+            fresh[..n].copy_from_slice(&batch.block[start..start + n]);
+            batch.len = start;
+            self.batch = Some(batch);
+            if !self.flush() {
+                return false;
+            }
+            fresh
+        };
+        let (btx, brx) = bounded(self.pool.max_blocks() + 1);
+        if !(self.hand)(Work::Stream {
+            idx,
+            task,
+            blocks: brx,
+        }) {
+            return false;
+        }
+        // the block channel has room for the whole pool: no send blocks
+        btx.send(Block::Data(first, n)).is_ok()
+            && pump(src, &mut self.pool, &btx, self.stats, self.cancel)
+    }
+}

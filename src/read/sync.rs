@@ -1,0 +1,150 @@
+//! The per-input read strategies that run on the hashing thread itself:
+//! `--chunk` reads into one reused buffer ([`hash_chunks`], the `sync` mode
+//! and mmap's fallback), and the naive byte iterator ([`hash_bytewise`]).
+
+use std::io::{self, BufReader, Read};
+
+use crate::algo::Hasher;
+use crate::input::{Kind, read_retry};
+use crate::stats::Stats;
+
+/// The smallest read buffer worth having, even for a file that says it is
+/// shorter (a /proc file says 0 bytes whatever it holds).
+const MIN_BUF: usize = 64 * 1024;
+
+/// How many bytes a `--chunk` read buffer needs for an input of `kind`: the
+/// chunk, but never more than a regular file can fill (a 6-byte file read
+/// with `--chunk 1G` makes the same read calls with a 64 KiB buffer).
+pub(crate) fn buffer_len(chunk: usize, kind: Kind) -> usize {
+    match kind {
+        Kind::Regular { len } => {
+            let fill = usize::try_from(len.saturating_add(1)).unwrap_or(usize::MAX);
+            chunk.min(fill.max(MIN_BUF))
+        }
+        Kind::Stream => chunk,
+    }
+}
+
+/// `buf` grown to `want` bytes, or as close as memory allows (halving down
+/// to 4 KiB: under a low `ulimit -v` reads get smaller, the run goes on).
+pub(crate) fn sized(buf: &mut Vec<u8>, want: usize) -> io::Result<&mut [u8]> {
+    let mut want = want.max(1);
+    while buf.len() < want {
+        if buf.try_reserve_exact(want - buf.len()).is_ok() {
+            buf.resize(want, 0);
+        } else if want > 4096 {
+            want /= 2;
+        } else {
+            return Err(io::Error::from(io::ErrorKind::OutOfMemory));
+        }
+    }
+    Ok(&mut buf[..want])
+}
+
+/// Read into `buf` and hand what each call returned to `update`, until end
+/// of file: one read call of `buf.len()` bytes per update.
+pub(crate) fn read_loop(
+    mut src: impl Read,
+    buf: &mut [u8],
+    stats: &Stats,
+    mut update: impl FnMut(&[u8]),
+) -> io::Result<()> {
+    loop {
+        let n = read_retry(&mut src, buf)?;
+        stats.add_read_call();
+        if n == 0 {
+            return Ok(());
+        }
+        update(&buf[..n]);
+        stats.add_bytes(n);
+    }
+}
+
+/// `sync`: one read call of `buf.len()` bytes, then one hash update of what
+/// it returned, until end of file.
+pub(crate) fn hash_chunks(
+    src: impl Read,
+    hasher: &mut Hasher,
+    buf: &mut [u8],
+    stats: &Stats,
+) -> io::Result<()> {
+    read_loop(src, buf, stats, |piece| hasher.update(piece))
+}
+
+/// `sync` with a no-op consumer: read `buf.len()` bytes per call and throw
+/// them away (seed 002's "NoOp" series). Returns the number of bytes read.
+pub fn drain_sync(src: impl Read, buf: &mut [u8], stats: &Stats) -> io::Result<u64> {
+    let mut n = 0u64;
+    read_loop(src, buf, stats, |piece| {
+        n += std::hint::black_box(piece).len() as u64;
+    })?;
+    Ok(n)
+}
+
+/// `bytewise`: the naive way, `BufReader::new(src).bytes()`, one update per
+/// byte. Deliberately slow: it is the baseline the other modes are measured
+/// against, and the reference implementation in tests.
+pub(crate) fn hash_bytewise(src: impl Read, hasher: &mut Hasher, stats: &Stats) -> io::Result<()> {
+    let counted = CountReads { inner: src, stats };
+    let mut n = 0usize;
+    for byte in BufReader::new(counted).bytes() {
+        hasher.update(&[byte?]);
+        n += 1;
+        // count in batches: an atomic add per byte would distort the baseline
+        if n == 1 << 16 {
+            stats.add_bytes(n);
+            n = 0;
+        }
+    }
+    stats.add_bytes(n);
+    Ok(())
+}
+
+/// A reader that counts its read calls into `Stats`.
+struct CountReads<'a, R> {
+    inner: R,
+    stats: &'a Stats,
+}
+
+impl<R: Read> Read for CountReads<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.stats.add_read_call();
+        self.inner.read(buf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::{Algorithm, hash_bytes};
+
+    /// `sync` reads exactly `buf.len()` bytes per call; draining reads the
+    /// same calls as hashing, and both see every byte.
+    #[test]
+    fn sync_hashes_and_drains_chunk_by_chunk() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7) as u8).collect();
+        let stats = Stats::default();
+        assert_eq!(drain_sync(&data[..], &mut [0u8; 16], &stats).unwrap(), 1000);
+        // 62 full reads, one of 8 bytes, one that returns 0
+        assert_eq!((stats.read_calls(), stats.bytes()), (64, 1000));
+        let stats = Stats::default();
+        let mut hasher = Hasher::new(Algorithm::Md5);
+        hash_chunks(&data[..], &mut hasher, &mut [0u8; 16], &stats).unwrap();
+        assert_eq!(hasher.finalize(), hash_bytes(Algorithm::Md5, &data));
+        assert_eq!((stats.read_calls(), stats.bytes()), (64, 1000));
+    }
+
+    #[test]
+    fn buffers_are_no_bigger_than_a_file_can_fill() {
+        let g = 1 << 30;
+        assert_eq!(buffer_len(g, Kind::Regular { len: 6 }), MIN_BUF);
+        assert_eq!(buffer_len(16, Kind::Regular { len: 6 }), 16);
+        assert_eq!(buffer_len(g, Kind::Regular { len: 1 << 20 }), (1 << 20) + 1);
+        assert_eq!(buffer_len(g, Kind::Stream), g);
+        let mut buf = Vec::new();
+        assert_eq!(sized(&mut buf, 100).unwrap().len(), 100);
+        // a buffer that is big enough is reused, not shrunk
+        assert_eq!(sized(&mut buf, 10).unwrap().len(), 10);
+        assert_eq!(buf.len(), 100);
+    }
+}

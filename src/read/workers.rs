@@ -1,0 +1,124 @@
+//! The scheduler of the `sync`, `bytewise` and `mmap` modes: up to `-j`
+//! worker threads each take whole opened inputs from one queue and read (or
+//! map) and hash them themselves, so reading never overlaps hashing within
+//! a file.
+//!
+//! Shared inputs (standard input, FIFOs) are hashed by the feeding thread itself,
+//! in order: two workers reading stdin at once would split its bytes, and a
+//! check file read from stdin must not be read ahead while a listed `-` is
+//! still being hashed. Workers are started only as work waits for them, so
+//! `-j 1024` on one file starts one; a worker that cannot be started leaves
+//! the work to those that could (or to the feeding thread).
+
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::Scope;
+
+use crossbeam_channel::{Receiver, Sender, bounded};
+
+use super::feed::{Finished, feed, send_one};
+use super::mmap::Mapped;
+use super::sync::{buffer_len, hash_bytewise, hash_chunks, sized};
+use super::{Job, Outcome, Plan, Strategy, Task, strategy};
+use crate::algo::{Digest, Hasher};
+use crate::input::{Kind, Opened};
+use crate::stats::Stats;
+
+/// An opened input on its way to a worker.
+type Work<T> = (usize, Task<T>, Opened);
+
+/// Start the feeding thread (which starts workers as needed).
+pub(super) fn spawn<'scope, 'env, T, P, I>(
+    s: &'scope Scope<'scope, 'env>,
+    plan: &'env Plan,
+    stats: &'env Stats,
+    cancel: &'env AtomicBool,
+    jobs: I,
+    done: Sender<Finished<T, P>>,
+) -> io::Result<()>
+where
+    T: Send + 'scope,
+    P: Send + 'scope,
+    I: Iterator<Item = Job<T, P>> + Send + 'scope,
+{
+    std::thread::Builder::new()
+        .name("feeder".into())
+        .spawn_scoped(s, move || {
+            let (work_tx, work_rx) = bounded::<Work<T>>(plan.jobs);
+            let mut workers = 0usize;
+            let mut buf = Vec::new();
+            feed(jobs, cancel, &done, |idx, task, opened| {
+                if opened.is_shared() {
+                    let r = hash_opened(plan, stats, &task, opened, &mut buf);
+                    return send_one(&done, idx, Outcome::Hashed(task, r));
+                }
+                // one more worker when none runs yet or all are busy
+                if workers < plan.jobs
+                    && (workers == 0 || !work_tx.is_empty())
+                    && start_worker(s, plan, stats, cancel, &work_rx, &done).is_ok()
+                {
+                    workers += 1;
+                }
+                if workers == 0 {
+                    let r = hash_opened(plan, stats, &task, opened, &mut buf);
+                    return send_one(&done, idx, Outcome::Hashed(task, r));
+                }
+                work_tx.send((idx, task, opened)).is_ok()
+            });
+        })
+        .map(drop)
+}
+
+/// Start one worker taking inputs from `work`.
+fn start_worker<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
+    s: &'scope Scope<'scope, 'env>,
+    plan: &'env Plan,
+    stats: &'env Stats,
+    cancel: &'env AtomicBool,
+    work: &Receiver<Work<T>>,
+    done: &Sender<Finished<T, P>>,
+) -> io::Result<()> {
+    let (work, done) = (work.clone(), done.clone());
+    std::thread::Builder::new()
+        .name("worker".into())
+        .spawn_scoped(s, move || {
+            let mut buf = Vec::new();
+            for (idx, task, opened) in work {
+                if cancel.load(Ordering::Relaxed) {
+                    return;
+                }
+                let r = hash_opened(plan, stats, &task, opened, &mut buf);
+                if !send_one(&done, idx, Outcome::Hashed(task, r)) {
+                    return;
+                }
+            }
+        })
+        .map(drop)
+}
+
+/// Hash one opened input with the strategy [`strategy`] picks for it.
+fn hash_opened<T>(
+    plan: &Plan,
+    stats: &Stats,
+    task: &Task<T>,
+    mut opened: Opened,
+    buf: &mut Vec<u8>,
+) -> io::Result<Digest> {
+    let mut hasher = Hasher::new(task.algo);
+    let kind = opened.kind();
+    let how = strategy(plan.mode, task.algo, kind);
+    let mapped = match (how, kind) {
+        (Strategy::Map, Kind::Regular { len }) => Mapped::new(opened.file(), len),
+        _ => None,
+    };
+    match mapped {
+        Some(map) => map.hash_into(&mut hasher, stats)?,
+        None if how == Strategy::Bytewise => hash_bytewise(&mut opened, &mut hasher, stats)?,
+        None => {
+            let buf = sized(buf, buffer_len(plan.chunk.get(), kind))?;
+            hash_chunks(&mut opened, &mut hasher, buf, stats)?
+        }
+    }
+    stats.add_file();
+    Ok(hasher.finalize())
+}

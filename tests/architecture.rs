@@ -1,0 +1,158 @@
+//! The module structure stays as docs/ARCHITECTURE.md describes it: module
+//! dependencies point one way (no cycle among sibling modules), and only
+//! the command-line layer knows clap.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Every source file of the library as (module path, text before its tests).
+fn modules() -> Vec<(Vec<String>, String)> {
+    let mut out = Vec::new();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let rel = path.strip_prefix(&src).unwrap().with_extension("");
+            let mut parts: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            if parts.last().is_some_and(|l| l == "mod") {
+                parts.pop();
+            }
+            if parts == ["lib"] || parts == ["main"] {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let code = match text.find("#[cfg(test)]") {
+                Some(i) => text[..i].to_string(),
+                None => text,
+            };
+            out.push((parts, code));
+        }
+    }
+    out
+}
+
+/// The module paths a file's code names: `crate::a::b…` and `super::…`.
+fn references(
+    module: &[String],
+    code: &str,
+    known: &BTreeSet<Vec<String>>,
+) -> BTreeSet<Vec<String>> {
+    let mut refs = BTreeSet::new();
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    for (start, _) in code
+        .match_indices("crate::")
+        .chain(code.match_indices("super::"))
+    {
+        if start > 0 && code[..start].ends_with(|c: char| is_ident(c) || c == ':') {
+            continue;
+        }
+        let path: Vec<&str> = code[start..]
+            .split(|c: char| !(is_ident(c) || c == ':'))
+            .next()
+            .unwrap_or("")
+            .split("::")
+            .filter(|s| !s.is_empty())
+            .collect();
+        let mut base: Vec<String> = Vec::new();
+        let mut rest = path.as_slice();
+        if rest.first() == Some(&"crate") {
+            rest = &rest[1..];
+        } else {
+            // the file's parent module (a mod.rs file is its own module)
+            base = module.to_vec();
+            while rest.first() == Some(&"super") {
+                base.pop();
+                rest = &rest[1..];
+            }
+        }
+        // `use crate::a::{b, c}` names a and its children: count a
+        let mut full = base.clone();
+        let mut best = None;
+        for seg in rest {
+            full.push(seg.to_string());
+            if known.contains(&full) {
+                best = Some(full.clone());
+            }
+        }
+        if let Some(b) = best {
+            refs.insert(b);
+        }
+    }
+    refs
+}
+
+#[test]
+fn no_cycle_among_sibling_modules() {
+    let mods = modules();
+    let known: BTreeSet<Vec<String>> = mods.iter().map(|(m, _)| m.clone()).collect();
+    // edges between siblings: lift both ends to the children of their
+    // common ancestor (a module using its own parent or child is not a cycle)
+    let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (m, code) in &mods {
+        for r in references(m, code, &known) {
+            let common = m.iter().zip(&r).take_while(|(a, b)| a == b).count();
+            if common == m.len() || common == r.len() {
+                continue;
+            }
+            let from = m[..=common].to_vec();
+            let to = r[..=common].to_vec();
+            edges.entry(from).or_default().insert(to);
+        }
+    }
+    // depth-first search for a back edge
+    fn visit(
+        n: &Vec<String>,
+        edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+        state: &mut BTreeMap<Vec<String>, u8>,
+        path: &mut Vec<Vec<String>>,
+    ) {
+        match state.get(n) {
+            Some(2) => return,
+            Some(1) => {
+                let at = path.iter().position(|p| p == n).unwrap();
+                let cycle: Vec<String> = path[at..].iter().map(|p| p.join("::")).collect();
+                panic!("module cycle: {} -> {}", cycle.join(" -> "), n.join("::"));
+            }
+            _ => {}
+        }
+        state.insert(n.clone(), 1);
+        path.push(n.clone());
+        for next in edges.get(n).into_iter().flatten() {
+            visit(next, edges, state, path);
+        }
+        path.pop();
+        state.insert(n.clone(), 2);
+    }
+    let mut state = BTreeMap::new();
+    for n in edges.keys() {
+        visit(n, &edges, &mut state, &mut Vec::new());
+    }
+    // the check itself must see the layering it guards
+    let read = vec!["read".to_string()];
+    assert!(edges[&vec!["cli".to_string()]].contains(&read), "{edges:?}");
+}
+
+#[test]
+fn only_the_cli_knows_clap() {
+    for (m, code) in modules() {
+        if m.first().is_some_and(|f| f == "cli") {
+            continue;
+        }
+        assert!(
+            !code.contains("clap::") && !code.contains("use clap"),
+            "{} uses clap: only src/cli may",
+            m.join("::")
+        );
+    }
+}

@@ -11,14 +11,14 @@ bytewise\t'std\'s BufReader and its bytes() iterator feed the hash one byte at a
 mmap\t'Regular files of 64 KiB or more are memory-mapped and hashed in place, with no read calls or copies (BLAKE3 then hashes one file on every core); other inputs are read as in sync mode. A file truncated while mapped is reported as an error'"
 complete -c fastsum -l chunk -d 'Bytes per hash update (threaded) or per read call (sync)' -r
 complete -c fastsum -l readahead -d 'Bytes per block read by the reader thread (threaded mode)' -r
-complete -c fastsum -l pool -d 'Number of --readahead blocks in the reader\'s pool (threaded mode): what may be in flight between reader and hashers' -r
-complete -c fastsum -s j -l jobs -d 'Hash up to N files at once [default: the number of cores]. Output stays in argument order' -r
+complete -c fastsum -l pool -d 'Number of --readahead blocks in the reader\'s pool (threaded mode): what may be in flight between reader and hashers. N is 1 to 1024, and --pool × --readahead at most 4G' -r
+complete -c fastsum -s j -l jobs -d 'Hash up to N files at once; N is 1 to 1024 [default: the number of cores]. Output stays in argument order' -r
 complete -c fastsum -s b -l binary -d 'Read in binary mode: mark names with `*` in the output'
 complete -c fastsum -s t -l text -d 'Read in text mode (the default; the same bytes are hashed)'
 complete -c fastsum -s c -l check -d 'Read checksums from the FILEs and check them'
 complete -c fastsum -l tag -d 'Create a BSD-style checksum line: `MD5 (name) = hex`'
 complete -c fastsum -s z -l zero -d 'End each output line with NUL, not newline, and do not escape file names'
-complete -c fastsum -s r -l recursive -d 'Hash the files under directories given on the command line (sorted by name; symbolic links met in the walk are not followed)'
+complete -c fastsum -s r -l recursive -d 'Hash the files under directories given on the command line: entries sorted by name (as bytes) within each directory, which is not `find | sort`\'s order; symbolic links met in the walk are not followed'
 complete -c fastsum -l progress -d 'Show progress on stderr even for short runs (only when stderr is a terminal)'
 complete -c fastsum -l no-progress -d 'Never show progress'
 complete -c fastsum -l stats -d 'After the run, print bytes, time, throughput, read calls and pipeline waits on stderr'

@@ -96,29 +96,53 @@ pub struct HelpSection {
     pub verbatim: bool,
 }
 
-/// The sections after the options, in order.
-pub const HELP_SECTIONS: [HelpSection; 4] = [
+/// The sections after the options, in order (the man page's order too).
+pub const HELP_SECTIONS: [HelpSection; 6] = [
     HelpSection {
         title: "Reading modes",
         text: "--chunk is the size of each read call in sync mode and of each hash update in \
                threaded mode; --readahead is the size of each block the reader thread reads in \
                threaded mode. Bytewise ignores both; sync ignores --readahead; mmap ignores both \
                for the files it maps (regular files of 64 KiB or more) and reads the others as \
-               sync does. SIZE is a number of bytes with an optional suffix K, M or G (powers \
-               of 1024): 16, 4K, 64K, 1M.",
+               sync does. SIZE is a number of bytes from 1 to 1G with an optional suffix K, M \
+               or G (powers of 1024): 16, 4K, 64K, 1M.",
+        verbatim: false,
+    },
+    HelpSection {
+        title: "Check files",
+        text: "\
+-c reads lines in these forms, as GNU md5sum -c does:
+  HEX  NAME            GNU, as fastsum writes it (text mode)
+  HEX *NAME            GNU, binary mode (-b); the same bytes are hashed
+  ALGO (NAME) = HEX    BSD tagged (--tag): the tag picks the algorithm
+  ALGO(NAME)= HEX      OpenSSL's dgst output
+  HEX NAME             BSD reversed (md5 -r): a single blank
+  \\HEX  NAME           a leading backslash: NAME is escaped (\\\\, \\n, \\r)
+Untagged lines use -a (or the name fastsum runs under). Empty lines and
+lines starting with # are skipped; a line may end in CRLF.",
+        verbatim: true,
+    },
+    HelpSection {
+        title: "Multi-call",
+        text: "When run as md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum or b3sum (a \
+               symlink to fastsum), fastsum defaults to that algorithm and acts as that tool.",
         verbatim: false,
     },
     HelpSection {
         title: "Exit status",
         text: "0 if every file was hashed (or, with -c, read and matched); 1 if a file could not \
                be read, a checksum did not match or a write failed; 2 for a usage error (1 when \
-               run as md5sum, sha1sum, … as GNU does).",
+               run as md5sum, sha1sum, … as GNU does). A closed standard output (fastsum * | \
+               head -1) is not an error: hashing stops quietly, with status 1 if an error was \
+               already reported and 0 if not; -c cut short this way exits 1, never 0.",
         verbatim: false,
     },
     HelpSection {
-        title: "Multi-call",
-        text: "When run as md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum or b3sum (a \
-               symlink to fastsum), fastsum defaults to that algorithm and acts as that tool.",
+        title: "Environment",
+        text: "FASTSUM_MD5 picks the MD5 kernel: auto the fastest this CPU runs (also when \
+               unset or empty), portable the plain Rust one, asm the x86-64 assembly one (x86-64 \
+               builds only). Any other value is a usage error when MD5 is the algorithm, and \
+               ignored otherwise.",
         verbatim: false,
     },
     HelpSection {
@@ -130,7 +154,7 @@ fastsum -a sha256 -c SUMS          verify them
 cat big.iso | fastsum              hash standard input
 find . -type f -print0 | xargs -0 fastsum -j4
 fastsum -m sync --chunk 16 --stats big.iso
-                                   read 16 bytes per call, and see the cost",
+                                   16-byte reads, and what they cost",
         verbatim: true,
     },
 ];
@@ -154,6 +178,19 @@ fn after_help(long: bool) -> String {
 
 /// Hash files, or check them, as md5sum / sha256sum / b3sum do, through a
 /// threaded read-ahead pipeline.
+///
+/// fastsum prints one checksum line per FILE, byte for byte as GNU's md5sum and sha*sum (and
+/// b3sum) print it, so those tools can check what fastsum writes and fastsum -c can check what
+/// they write. MD5 is the default algorithm, -a picks another; run under one of those tools'
+/// names (a symlink), fastsum is that tool (see Multi-call).
+///
+/// With -c, each FILE is a checksum file: every file it lists is hashed and reported OK or
+/// FAILED (see Check files). With -r, directories are walked.
+///
+/// To be fast, a reader thread reads big blocks ahead while the hashing threads work, and -j
+/// hashes several files at once, output staying in argument order. --mode picks another way of
+/// reading and --stats shows what a run cost: the tool doubles as a test bench for I/O
+/// strategies.
 #[derive(Parser, Debug, Clone)]
 #[command(
     name = "fastsum",
@@ -207,18 +244,19 @@ pub(crate) struct Args {
     pub(crate) readahead: Size,
 
     /// Number of --readahead blocks in the reader's pool (threaded mode): what may be in
-    /// flight between reader and hashers.
+    /// flight between reader and hashers. N is 1 to 1024, and --pool × --readahead at most 4G.
     #[arg(long, value_name = "N", value_parser = parse_count, allow_hyphen_values = true,
           default_value_t = DEFAULT_POOL)]
     pub(crate) pool: usize,
 
-    /// Hash up to N files at once [default: the number of cores]. Output stays in
-    /// argument order.
+    /// Hash up to N files at once; N is 1 to 1024 [default: the number of cores]. Output
+    /// stays in argument order.
     #[arg(short, long, value_name = "N", value_parser = parse_count, allow_hyphen_values = true)]
     pub(crate) jobs: Option<usize>,
 
-    /// Hash the files under directories given on the command line (sorted by name;
-    /// symbolic links met in the walk are not followed).
+    /// Hash the files under directories given on the command line: entries sorted by name
+    /// (as bytes) within each directory, which is not `find | sort`'s order; symbolic links
+    /// met in the walk are not followed.
     #[arg(short, long)]
     pub(crate) recursive: bool,
 
@@ -547,6 +585,22 @@ mod tests {
         for shown in ["[default: 64K]", "[default: 1M]", "[default: 4]"] {
             assert!(help.contains(shown), "{shown} in {help}");
         }
+    }
+
+    /// The limits quoted in --help (and so the man page) are the ones in force.
+    #[test]
+    fn help_quotes_the_limits() {
+        let help = command()
+            .term_width(0)
+            .max_term_width(0)
+            .render_long_help()
+            .to_string();
+        let count = format!("N is 1 to {MAX_COUNT}");
+        assert_eq!(help.matches(&count).count(), 2, "-j and --pool: {help}");
+        let in_flight = format!("--pool × --readahead at most {}G", MAX_IN_FLIGHT >> 30);
+        assert!(help.contains(&in_flight), "{help}");
+        let size = format!("from 1 to {}G", crate::size::MAX_SIZE >> 30);
+        assert!(help.contains(&size), "{help}");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 /// The largest size accepted: 1 GiB. A larger buffer is never useful for
 /// hashing and would only make a typo allocate all of memory.
-const MAX_SIZE: usize = 1 << 30;
+pub(crate) const MAX_SIZE: usize = 1 << 30;
 
 /// A number of bytes from 1 to 1 GiB, as a SIZE argument gives it. Shown the
 /// way it is written (`64K`, `1M`, `7`), so a default is a typed value that

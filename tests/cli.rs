@@ -1,6 +1,9 @@
 //! Smoke tests of the command line: help, version, usage errors.
 
-use crate::util::fastsum;
+use std::ffi::OsStr;
+use std::process::Command;
+
+use crate::util::{fastsum, multicall, os, tempdir, write_file};
 
 #[test]
 fn help_and_version_exit_zero() {
@@ -42,5 +45,57 @@ fn usage_errors_exit_2_with_nothing_on_stdout() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(o.stdout.is_empty(), "{args:?}");
         assert!(!o.stderr.is_empty(), "{args:?}");
+    }
+}
+
+/// `FASTSUM_MD5` picks an MD5 kernel, so only a run whose algorithm is MD5
+/// validates it: a bad value does not break SHA-256 (hashing, checking, or
+/// under sha256sum's name), and still stops an MD5 run as a usage error.
+#[test]
+fn bad_md5_kernel_only_stops_md5_runs() {
+    const EMPTY_SHA256: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+    let dir = tempdir();
+    let sums = write_file(
+        dir.path(),
+        "SUMS",
+        format!("{EMPTY_SHA256}  /dev/null\n").as_bytes(),
+    );
+    let runs: [(Command, &[&OsStr], &str); 3] = [
+        (fastsum(), &[os(b"-a"), os(b"sha256"), os(b"/dev/null")], ""),
+        (
+            fastsum(),
+            &[os(b"-a"), os(b"sha256"), os(b"-c"), sums.as_os_str()],
+            "/dev/null: OK\n",
+        ),
+        (multicall(dir.path(), "sha256sum"), &[os(b"/dev/null")], ""),
+    ];
+    for (mut cmd, args, want) in runs {
+        let o = cmd.env("FASTSUM_MD5", "foo").args(args).output().unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(o.stderr.is_empty(), "{args:?}");
+        let out = String::from_utf8_lossy(&o.stdout);
+        if want.is_empty() {
+            assert_eq!(out, format!("{EMPTY_SHA256}  /dev/null\n"), "{args:?}");
+        } else {
+            assert_eq!(out, want, "{args:?}");
+        }
+    }
+    for (mut cmd, args, code) in [
+        (fastsum(), &["/dev/null"][..], 2),
+        (fastsum(), &["-a", "md5", "/dev/null"], 2),
+        (multicall(dir.path(), "md5sum"), &["/dev/null"], 1),
+    ] {
+        let o = cmd.env("FASTSUM_MD5", "foo").args(args).output().unwrap();
+        assert_eq!(o.status.code(), Some(code), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("invalid FASTSUM_MD5 value \"foo\""),
+            "{args:?}"
+        );
     }
 }

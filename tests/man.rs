@@ -15,7 +15,7 @@ use clap::ValueEnum;
 use clap_complete::Shell;
 use clap_mangen::Man;
 use fastsum::internals::{HELP_SECTIONS, HelpSection, ModeArg as Mode, command};
-use roff::{Roff, bold, roman};
+use roff::{Roff, bold, italic, roman};
 
 use crate::util::cmd_exists;
 
@@ -37,15 +37,16 @@ fn generated() -> io::Result<Vec<(&'static str, Vec<u8>)>> {
     Ok(files)
 }
 
-/// The man page: clap_mangen's title, name, synopsis, description and
-/// options, then one section per `HELP_SECTIONS` entry (the reading-modes
-/// one opened by the list of modes), SEE ALSO, and the version.
+/// The man page: clap_mangen's title and name, our synopsis, clap_mangen's
+/// description (the long about) and options, then one section per
+/// `HELP_SECTIONS` entry (the reading-modes one opened by the list of modes),
+/// SEE ALSO, and the version.
 fn render_man() -> io::Result<Vec<u8>> {
     let man = Man::new(command());
     let mut out = Vec::new();
     man.render_title(&mut out)?;
     man.render_name_section(&mut out)?;
-    man.render_synopsis_section(&mut out)?;
+    out.extend_from_slice(render_synopsis().to_roff().as_bytes());
     man.render_description_section(&mut out)?;
     man.render_options_section(&mut out)?;
     let mut roff = Roff::new();
@@ -62,7 +63,61 @@ fn render_man() -> io::Result<Vec<u8>> {
     ]);
     out.extend_from_slice(roff.to_roff().as_bytes());
     man.render_version_section(&mut out)?;
-    Ok(out)
+    Ok(groff_escapes(&String::from_utf8_lossy(&out)).into_bytes())
+}
+
+/// Non-ASCII characters (`×`, `…`, clap's `•`) as groff's `\[uXXXX]`
+/// escapes: groff without preconv reads its input as Latin-1 and warns.
+fn groff_escapes(page: &str) -> String {
+    page.chars()
+        .map(|c| {
+            if c.is_ascii() {
+                c.to_string()
+            } else {
+                format!("\\[u{:04X}]", u32::from(c))
+            }
+        })
+        .collect()
+}
+
+/// SYNOPSIS from the clap definitions, with what clap_mangen's leaves out:
+/// each option's argument (`-a|--algorithm ALGO`) and the repeated FILE.
+fn render_synopsis() -> Roff {
+    let mut cmd = command();
+    cmd.build();
+    let mut line = vec![bold(cmd.get_name()), roman(" ")];
+    let mut operands = Vec::new();
+    for arg in cmd.get_arguments().filter(|a| !a.is_hide_set()) {
+        let value = arg
+            .get_value_names()
+            .and_then(|names| names.first())
+            .map(|name| name.to_string())
+            .filter(|_| arg.get_action().takes_values());
+        if arg.is_positional() {
+            // `[FILE...]`, optional and repeated, after the options
+            let name = value.unwrap_or_else(|| arg.get_id().to_string().to_uppercase());
+            operands.extend([roman("["), italic(name), roman("...]")]);
+            continue;
+        }
+        line.push(roman("["));
+        if let Some(short) = arg.get_short() {
+            line.push(bold(format!("-{short}")));
+            if arg.get_long().is_some() {
+                line.push(roman("|"));
+            }
+        }
+        if let Some(long) = arg.get_long() {
+            line.push(bold(format!("--{long}")));
+        }
+        if let Some(value) = value {
+            line.extend([roman(" "), italic(value)]);
+        }
+        line.push(roman("] "));
+    }
+    line.extend(operands);
+    let mut roff = Roff::new();
+    roff.control("SH", ["SYNOPSIS"]).text(line);
+    roff
 }
 
 fn render_section(roff: &mut Roff, section: &HelpSection) {
@@ -200,6 +255,17 @@ fn man_page_documents_everything() {
             assert!(man.contains(&roff_name), "man page lacks --{long}");
         }
     }
+    // the synopsis names each option's argument, and FILE last
+    let synopsis = man
+        .split("\n.SH SYNOPSIS\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n.SH ").next())
+        .unwrap_or_default();
+    for (option, value) in [("algorithm", "ALGO"), ("jobs", "N"), ("readahead", "SIZE")] {
+        let want = format!("\\fB\\-\\-{option}\\fR \\fI{value}\\fR");
+        assert!(synopsis.contains(&want), "{want} not in {synopsis}");
+    }
+    assert!(synopsis.contains("[\\fIFILE\\fR...]"), "{synopsis}");
     for mode in Mode::value_variants() {
         let value = mode.to_possible_value().unwrap();
         let help = value.get_help().map(|h| h.to_string()).unwrap_or_default();
@@ -209,10 +275,14 @@ fn man_page_documents_everything() {
     for heading in [
         "NAME",
         "SYNOPSIS",
+        "DESCRIPTION",
         "OPTIONS",
         "READING MODES",
+        "CHECK FILES",
         "EXIT STATUS",
+        "ENVIRONMENT",
         "EXAMPLES",
+        "SEE ALSO",
         "VERSION",
     ] {
         // roff quotes a heading with a space in it
@@ -248,8 +318,30 @@ fn man_renders_cleanly() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "", "groff warnings");
     let text = without_overstrike(&String::from_utf8_lossy(&out.stdout));
-    assert!(text.contains("\nEXIT STATUS\n"), "{text}");
-    assert!(text.contains("\nREADING MODES\n"), "{text}");
+    for heading in ["EXIT STATUS", "READING MODES", "ENVIRONMENT", "CHECK FILES"] {
+        assert!(text.contains(&format!("\n{heading}\n")), "{text}");
+    }
+    for line in text.lines() {
+        assert!(
+            line.chars().count() <= 80,
+            "wider than 80 columns: {line:?}"
+        );
+    }
+    // groff on its own (no preconv) reads the page as Latin-1: it must
+    // still find nothing to warn about
+    if cmd_exists("groff") {
+        let out = Command::new("groff")
+            .args(["-ww", "-man", "-z"])
+            .arg(&page)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "",
+            "groff -ww warnings"
+        );
+    }
 }
 
 /// Plain text from man's terminal output, which draws bold as `c\bc` and

@@ -82,12 +82,16 @@ pub fn default_jobs() -> usize {
 impl Config {
     /// Resolve `args`; `Err` holds GNU's message for a rejected combination.
     pub fn from_args(args: Args, inv: &Invocation) -> Result<Config, String> {
+        // in GNU's order: --tag with text mode first, then the check-mode ones
+        if args.tag && args.text {
+            return Err("--tag does not support --text mode".into());
+        }
         if args.check {
-            if args.tag {
-                return Err("the --tag option is meaningless when verifying checksums".into());
-            }
             if args.zero {
                 return Err("the --zero option is not supported when verifying checksums".into());
+            }
+            if args.tag {
+                return Err("the --tag option is meaningless when verifying checksums".into());
             }
             if args.binary || args.text {
                 return Err(
@@ -107,9 +111,6 @@ impl Config {
                 return Err(format!(
                     "the {flag} option is meaningful only when verifying checksums"
                 ));
-            }
-            if args.tag && args.text {
-                return Err("--tag does not support --text mode".into());
             }
         }
         if args.pool.get().saturating_mul(args.readahead) > crate::read::MAX_IN_FLIGHT {
@@ -158,6 +159,8 @@ impl Config {
             format,
             terminator: if args.zero {
                 Terminator::Nul
+            } else if inv.default_algorithm == Some(Algorithm::Blake3) {
+                Terminator::LossyNewline
             } else {
                 Terminator::Newline
             },
@@ -167,7 +170,12 @@ impl Config {
                 chunk: args.chunk,
                 readahead: args.readahead,
                 pool: args.pool.get(),
-                jobs: args.jobs.map_or_else(default_jobs, |j| j.get()),
+                // b3sum's --num-threads stands for -j (0: the default)
+                jobs: args
+                    .jobs
+                    .map(|j| j.get())
+                    .or(args.num_threads.filter(|&n| n > 0))
+                    .map_or_else(default_jobs, |n| n.min(crate::read::MAX_COUNT)),
             },
             recursive: args.recursive,
             progress,
@@ -199,6 +207,15 @@ mod tests {
         assert!(config(&["fastsum", "-c", "-z"]).is_err());
         assert!(config(&["fastsum", "-c", "-b"]).is_err());
         assert!(config(&["fastsum", "--tag", "-t"]).is_err());
+        assert!(config(&["fastsum", "-t", "--tag"]).is_ok());
+        // GNU's order: --tag with --text before -c's rejections
+        let e = config(&["md5sum", "-c", "-z", "--tag", "-t"]).unwrap_err();
+        assert_eq!(e, "--tag does not support --text mode");
+        let e = config(&["md5sum", "-c", "--tag", "-z"]).unwrap_err();
+        assert_eq!(
+            e,
+            "the --zero option is not supported when verifying checksums"
+        );
         let e = config(&["fastsum", "--strict"]).unwrap_err();
         assert_eq!(
             e,
@@ -220,7 +237,11 @@ mod tests {
         let c = config(&["/bin/sha512sum", "-c", "--status", "x"]).unwrap();
         assert_eq!(c.algorithm, Algorithm::Sha512);
         assert_eq!(c.check.unwrap().verbosity, Verbosity::Status);
-        let c = config(&["sha1sum", "-a", "blake3"]).unwrap();
+        let c = config(&["fastsum", "-a", "BLAKE3"]).unwrap();
         assert_eq!(c.algorithm, Algorithm::Blake3);
+        assert_eq!(c.terminator, Terminator::Newline);
+        let c = config(&["b3sum", "--num-threads", "3"]).unwrap();
+        assert_eq!((c.algorithm, c.plan.jobs), (Algorithm::Blake3, 3));
+        assert_eq!(c.terminator, Terminator::LossyNewline);
     }
 }

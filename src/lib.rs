@@ -47,21 +47,15 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     let rep = Reporter::new(inv.program);
     let args = match cli::parse(&inv, argv) {
         Ok(args) => args,
-        Err(e) => {
-            let code = if e.use_stderr() {
-                inv.usage_exit_code()
-            } else {
-                0
-            };
-            // help and version go to stdout, errors to stderr; ignore a closed pipe
-            let _ = e.print();
-            return if code == 0 {
-                Exit::Ok
-            } else {
-                Exit::Usage(code)
-            };
-        }
+        // help and version go to stdout, errors to stderr
+        Err(stop) => return stop.emit(),
     };
+    // b3sum's --length/--raw/--no-names take their own path (cli/b3sum.rs)
+    let xof = cli::b3sum::Xof::from_args(&args);
+    if let Some((msg, code)) = xof.and_then(|x| x.refusal(&args)) {
+        let _ = io::stderr().lock().write_all(msg.as_bytes());
+        return Exit::Usage(code);
+    }
     let cfg = match Config::from_args(args, &inv) {
         Ok(cfg) => cfg,
         Err(msg) => return rep.usage_error(&msg, inv.usage_exit_code()),
@@ -69,6 +63,9 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     // A FASTSUM_MD5 that names no kernel is a usage error, not silently ignored.
     if let Err(msg) = md5::Kernel::check_env() {
         return rep.usage_error(&msg, inv.usage_exit_code());
+    }
+    if let Some(xof) = xof {
+        return cli::b3sum::run(xof, &cfg, &rep);
     }
     let stats = Stats::default();
     let start = Instant::now();

@@ -20,6 +20,10 @@ pub enum Terminator {
     Newline,
     /// `-z`: NUL, and names are written raw.
     Nul,
+    /// `\n` as b3sum writes it: escaped as `Newline`, but a name that is
+    /// not UTF-8 is written as Rust's `to_string_lossy` writes it (each
+    /// invalid sequence as U+FFFD), because b3sum prints that.
+    LossyNewline,
 }
 
 /// Does GNU escape this name? (It holds a backslash, a newline or a CR.)
@@ -55,7 +59,14 @@ pub fn format_line(
     format: LineFormat,
     term: Terminator,
 ) {
-    let escape = term == Terminator::Newline && needs_escape(name);
+    let lossy;
+    let name = if term == Terminator::LossyNewline {
+        lossy = String::from_utf8_lossy(name);
+        lossy.as_bytes()
+    } else {
+        name
+    };
+    let escape = term != Terminator::Nul && needs_escape(name);
     if escape {
         out.push(b'\\');
     }
@@ -81,7 +92,7 @@ pub fn format_line(
         }
     }
     out.push(match term {
-        Terminator::Newline => b'\n',
+        Terminator::Newline | Terminator::LossyNewline => b'\n',
         Terminator::Nul => b'\0',
     });
 }
@@ -201,6 +212,16 @@ mod tests {
             b"MD5 (a) = 00ff\n"
         );
         assert_eq!(line(b"a\nb", gnu, Terminator::Nul), b"00ff  a\nb\0");
+    }
+
+    /// b3sum's lines: GNU's escaping, and invalid UTF-8 written lossily.
+    #[test]
+    fn b3sum_lossy_names() {
+        let gnu = LineFormat::Gnu { binary: false };
+        let term = Terminator::LossyNewline;
+        assert_eq!(line(b"a\xffb", gnu, term), "00ff  a\u{fffd}b\n".as_bytes());
+        assert_eq!(line(b"a\rb\\", gnu, term), b"\\00ff  a\\rb\\\\\n");
+        assert_eq!(line(b"a\xffb", gnu, Terminator::Newline), b"00ff  a\xffb\n");
     }
 
     #[test]

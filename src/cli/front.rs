@@ -1,0 +1,429 @@
+//! From argv to [`Args`] under each program name: which options the name
+//! has, the getopt scan ([`super::getopt`]), GNU's `-b`/`-t`/`--tag`
+//! ordering, `--help`/`--version`, and each name's wording and exit status
+//! for usage errors.
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+
+use super::getopt::{Abbrev, GetoptError, Opt, Scanned, scan};
+use super::{Args, Invocation, command};
+use crate::algo::Algorithm;
+use crate::report::Exit;
+
+/// Every option: `(long, short, takes a value)`. GNU md5sum's own come
+/// first, in the order of its `long_options` table (the order glibc lists
+/// the candidates of an ambiguous abbreviation in); then fastsum's; then
+/// the ones only the b3sum name has. A unit test keeps this in step with
+/// the clap definitions.
+const OPTIONS: [(&str, Option<u8>, bool); 27] = [
+    ("check", Some(b'c'), false),
+    ("ignore-missing", None, false),
+    ("quiet", None, false),
+    ("status", None, false),
+    ("warn", Some(b'w'), false),
+    ("strict", None, false),
+    ("tag", None, false),
+    ("zero", Some(b'z'), false),
+    ("binary", Some(b'b'), false),
+    ("text", Some(b't'), false),
+    ("help", None, false),
+    ("version", None, false),
+    // fastsum's own
+    ("algorithm", Some(b'a'), true),
+    ("mode", Some(b'm'), true),
+    ("chunk", None, true),
+    ("readahead", None, true),
+    ("pool", None, true),
+    ("jobs", Some(b'j'), true),
+    ("recursive", Some(b'r'), false),
+    ("progress", None, false),
+    ("no-progress", None, false),
+    ("stats", None, false),
+    // b3sum's own
+    ("length", Some(b'l'), true),
+    ("no-names", None, false),
+    ("raw", None, false),
+    ("no-mmap", None, false),
+    ("num-threads", None, true),
+];
+
+/// The GNU options (the first 12 of [`OPTIONS`]).
+const GNU_COUNT: usize = 12;
+
+/// The options only the b3sum name has.
+const B3SUM_ONLY: [&str; 5] = ["length", "no-names", "raw", "no-mmap", "num-threads"];
+
+/// GNU options that b3sum has too.
+const B3SUM_SHARED: [&str; 5] = ["check", "quiet", "tag", "help", "version"];
+
+/// Which family of command line a name has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flavour {
+    /// fastsum itself: every option but b3sum's, `-h`/`-V`, any
+    /// unambiguous abbreviation.
+    Fastsum,
+    /// md5sum … sha512sum: GNU's options (no `-h`/`-V`, no `-a`: the name
+    /// fixes the algorithm) plus fastsum's reading options; abbreviations
+    /// resolved among GNU's first.
+    Gnu,
+    /// b3sum: b3sum's options plus fastsum's reading options, exact names
+    /// only (b3sum is a clap program), `-h`/`-V`.
+    B3sum,
+}
+
+impl Flavour {
+    fn of(inv: &Invocation) -> Flavour {
+        match inv.default_algorithm {
+            None => Flavour::Fastsum,
+            Some(Algorithm::Blake3) => Flavour::B3sum,
+            Some(_) => Flavour::Gnu,
+        }
+    }
+
+    /// The options this name has.
+    fn table(self) -> Vec<Opt> {
+        OPTIONS
+            .iter()
+            .enumerate()
+            .filter(|(i, (long, ..))| match self {
+                Flavour::Fastsum => !B3SUM_ONLY.contains(long),
+                Flavour::Gnu => *long != "algorithm" && !B3SUM_ONLY.contains(long),
+                Flavour::B3sum => {
+                    *long != "algorithm" && (*i >= GNU_COUNT || B3SUM_SHARED.contains(long))
+                }
+            })
+            .map(|(i, &(long, short, takes_value))| {
+                let short = match long {
+                    "help" if self != Flavour::Gnu => Some(b'h'),
+                    "version" if self != Flavour::Gnu => Some(b'V'),
+                    _ => short,
+                };
+                Opt {
+                    long,
+                    short,
+                    takes_value,
+                    gnu: i < GNU_COUNT,
+                }
+            })
+            .collect()
+    }
+
+    fn abbrev(self) -> Abbrev {
+        match self {
+            Flavour::Fastsum => Abbrev::Flat,
+            Flavour::Gnu => Abbrev::GnuFirst,
+            Flavour::B3sum => Abbrev::Off,
+        }
+    }
+}
+
+/// Why parsing stopped without [`Args`]: text to print and a status.
+#[derive(Debug)]
+pub enum Stop {
+    /// Text for stdout (the version line); exit 0.
+    Print(String),
+    /// A usage error already worded: bytes for stderr, and the status.
+    Usage(Vec<u8>, u8),
+    /// Something clap renders itself (help, or a clap-worded error), and
+    /// the status.
+    Clap(Box<clap::Error>, u8),
+}
+
+impl Stop {
+    /// Print what this says (a closed stream is ignored) and give the status.
+    pub fn emit(self) -> Exit {
+        let code = match self {
+            Stop::Print(text) => {
+                let _ = std::io::stdout().lock().write_all(text.as_bytes());
+                0
+            }
+            Stop::Usage(bytes, code) => {
+                let _ = std::io::stderr().lock().write_all(&bytes);
+                code
+            }
+            Stop::Clap(e, code) => {
+                let _ = e.print();
+                code
+            }
+        };
+        if code == 0 {
+            Exit::Ok
+        } else {
+            Exit::Usage(code)
+        }
+    }
+
+    /// The message, for tests and debugging.
+    pub fn text(&self) -> String {
+        match self {
+            Stop::Print(t) => t.clone(),
+            Stop::Usage(b, _) => String::from_utf8_lossy(b).into_owned(),
+            Stop::Clap(e, _) => e.render().to_string(),
+        }
+    }
+
+    /// The exit status it stands for.
+    pub fn code(&self) -> u8 {
+        match self {
+            Stop::Print(_) => 0,
+            Stop::Usage(_, c) | Stop::Clap(_, c) => *c,
+        }
+    }
+}
+
+/// GNU's two lines: `prog: message` and the `--help` hint.
+fn gnu_usage(program: &str, message: &[u8], code: u8) -> Stop {
+    let mut out = format!("{program}: ").into_bytes();
+    out.extend_from_slice(message);
+    out.extend_from_slice(format!("\nTry '{program} --help' for more information.\n").as_bytes());
+    Stop::Usage(out, code)
+}
+
+/// A getopt error as b3sum (clap) words it.
+fn b3sum_usage(e: &GetoptError) -> Stop {
+    let word = String::from_utf8_lossy(e.word().as_bytes()).into_owned();
+    let text = match e {
+        GetoptError::ShortNeedsValue(_) | GetoptError::LongNeedsValue(_) => {
+            format!("error: a value is required for '{word}' but none was supplied\n")
+        }
+        GetoptError::NoValueAllowed(_) => {
+            format!("error: unexpected value for '{word}' found; no more were expected\n")
+        }
+        _ => format!("error: unexpected argument '{word}' found\n"),
+    };
+    let text = format!(
+        "{text}\nUsage: b3sum [OPTIONS] [FILE]...\n\nFor more information, try '--help'.\n"
+    );
+    Stop::Usage(text.into_bytes(), 2)
+}
+
+/// The argv clap parses: canonical `--long` / `--long=value` words, `--`,
+/// then the operands. `-b`, `-t` and `--tag` are folded as GNU folds them:
+/// `--tag` also sets binary, and the last of the three decides binary or
+/// text, so `-t --tag` is a tagged run and `--tag -t` is rejected.
+fn canonical(program: &str, scanned: Scanned) -> Vec<OsString> {
+    let mut argv = vec![OsString::from(program)];
+    let mut tag = false;
+    let mut binary: Option<bool> = None;
+    for (long, value, _) in scanned.options {
+        match long {
+            "binary" => binary = Some(true),
+            "text" => binary = Some(false),
+            "tag" => {
+                tag = true;
+                binary = Some(true);
+            }
+            _ => {
+                let mut word = OsString::from(format!("--{long}"));
+                if let Some(v) = value {
+                    word.push("=");
+                    word.push(v);
+                }
+                argv.push(word);
+            }
+        }
+    }
+    if tag {
+        argv.push("--tag".into());
+    }
+    match binary {
+        Some(true) => argv.push("--binary".into()),
+        Some(false) => argv.push("--text".into()),
+        None => {}
+    }
+    argv.push("--".into());
+    argv.extend(scanned.operands);
+    argv
+}
+
+/// Parse `argv` (with `argv[0]`) under the invocation's name.
+pub fn parse(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
+    let flavour = Flavour::of(inv);
+    let program = inv.program;
+    let usage_code = inv.usage_exit_code();
+    let posix = std::env::var_os("POSIXLY_CORRECT").is_some();
+    let rest = argv.get(1..).unwrap_or_default();
+    let scanned = match scan(
+        &flavour.table(),
+        rest,
+        flavour.abbrev(),
+        &["help", "version"],
+        posix,
+    ) {
+        Ok(s) => s,
+        Err(e) if flavour == Flavour::B3sum => return Err(b3sum_usage(&e)),
+        Err(e) => return Err(gnu_usage(program, &e.gnu_message(), usage_code)),
+    };
+    let cmd = command()
+        .name(program)
+        .bin_name(program)
+        .args_override_self(true);
+    match scanned.options.last() {
+        Some(("help", _, short)) => {
+            let word = if *short { "-h" } else { "--help" };
+            let e = cmd.try_get_matches_from([program, word]).err().map_or_else(
+                || Stop::Print(String::new()),
+                |e| Stop::Clap(Box::new(e), 0),
+            );
+            return Err(e);
+        }
+        Some(("version", ..)) => {
+            let version = env!("CARGO_PKG_VERSION");
+            return Err(Stop::Print(match flavour {
+                Flavour::Fastsum => format!("fastsum {version}\n"),
+                _ => format!("{program} (fastsum) {version}\n"),
+            }));
+        }
+        _ => {}
+    }
+    let matches = cmd
+        .try_get_matches_from(canonical(program, scanned))
+        .and_then(|m| <Args as clap::FromArgMatches>::from_arg_matches(&m));
+    matches.map_err(|e| match flavour {
+        Flavour::Gnu => {
+            // clap's first line without its `error: ` prefix, in GNU's frame
+            let rendered = e.render().to_string();
+            let first = rendered.lines().next().unwrap_or_default();
+            let msg = first.strip_prefix("error: ").unwrap_or(first);
+            gnu_usage(program, msg.as_bytes(), usage_code)
+        }
+        _ => Stop::Clap(Box::new(e), usage_code),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table above and the clap definitions name the same options,
+    /// with the same short letters and the same need for a value.
+    #[test]
+    fn table_matches_clap() {
+        let cmd = command();
+        let clap_opts: Vec<(String, Option<u8>, bool)> = cmd
+            .get_arguments()
+            .filter_map(|a| {
+                let long = a.get_long()?.to_string();
+                let short = a.get_short().map(|c| c as u8);
+                Some((long, short, a.get_action().takes_values()))
+            })
+            .collect();
+        let ours: Vec<(String, Option<u8>, bool)> = OPTIONS
+            .iter()
+            .filter(|(l, ..)| !matches!(*l, "help" | "version"))
+            .map(|&(l, s, v)| (l.to_string(), s, v))
+            .collect();
+        let mut a = clap_opts.clone();
+        let mut b = ours.clone();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
+    }
+
+    fn run(name: &str, args: &[&str]) -> Result<Args, Stop> {
+        let inv = Invocation::from_argv0(Some(&OsString::from(name)));
+        let mut argv = vec![OsString::from(name)];
+        argv.extend(args.iter().map(OsString::from));
+        parse(&inv, argv)
+    }
+
+    #[test]
+    fn gnu_names_refuse_a_and_h() {
+        let e = run("md5sum", &["-a", "sha256", "f"]).unwrap_err();
+        assert_eq!(
+            e.text(),
+            "md5sum: invalid option -- 'a'\nTry 'md5sum --help' for more information.\n"
+        );
+        assert_eq!(e.code(), 1);
+        let e = run("sha1sum", &["--algorithm=md5"]).unwrap_err();
+        assert!(
+            e.text()
+                .starts_with("sha1sum: unrecognized option '--algorithm=md5'")
+        );
+        assert_eq!(run("md5sum", &["-h"]).unwrap_err().code(), 1);
+        let e = run("b3sum", &["-a", "md5"]).unwrap_err();
+        assert!(
+            e.text()
+                .starts_with("error: unexpected argument '-a' found")
+        );
+        assert_eq!(e.code(), 2);
+    }
+
+    #[test]
+    fn tag_binary_text_fold_as_gnu() {
+        let a = run("md5sum", &["-t", "--tag", "f"]).unwrap();
+        assert!(a.tag && a.binary && !a.text);
+        let a = run("md5sum", &["--tag", "-t", "f"]).unwrap();
+        assert!(a.tag && a.text);
+        let a = run("md5sum", &["-b", "-t", "-b"]).unwrap();
+        assert!(a.binary && !a.text && !a.tag);
+    }
+
+    #[test]
+    fn repeated_options_last_wins() {
+        let a = run(
+            "md5sum",
+            &["-cc", "--quiet", "--quiet", "-j2", "-j3", "--ch", "f"],
+        )
+        .unwrap();
+        assert!(a.check && a.quiet);
+        assert_eq!(a.jobs.map(|j| j.get()), Some(3));
+        let a = run(
+            "fastsum",
+            &["-m", "sync", "--mode=mmap", "-a", "SHA256", "-a", "Blake3"],
+        )
+        .unwrap();
+        assert_eq!(a.mode, super::super::Mode::Mmap);
+        assert_eq!(a.algorithm, Some(Algorithm::Blake3));
+        assert_eq!(a.files, Vec::<OsString>::new());
+    }
+
+    #[test]
+    fn versions() {
+        assert_eq!(
+            run("md5sum", &["--version", "--bogus"]).unwrap_err().text(),
+            format!("md5sum (fastsum) {}\n", env!("CARGO_PKG_VERSION"))
+        );
+        assert_eq!(
+            run("fastsum", &["-V"]).unwrap_err().text(),
+            format!("fastsum {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
+
+    #[test]
+    fn value_errors_are_worded_for_people() {
+        let e = run("md5sum", &["-j", "0"]).unwrap_err();
+        assert_eq!(e.code(), 1);
+        assert!(
+            e.text()
+                .starts_with("md5sum: invalid value '0' for '--jobs <N>'"),
+            "{}",
+            e.text()
+        );
+        assert!(
+            e.text()
+                .ends_with("\nTry 'md5sum --help' for more information.\n")
+        );
+        for bad in ["0", "-1"] {
+            let e = run("fastsum", &["-j", bad]).unwrap_err();
+            assert_eq!(e.code(), 2);
+            let t = e.text();
+            assert!(
+                t.contains(&format!("invalid value '{bad}' for '--jobs <N>'")),
+                "{t}"
+            );
+            assert!(t.contains("from 1 to 1024"), "{t}");
+        }
+    }
+
+    #[test]
+    fn operands_that_look_like_options() {
+        let a = run("md5sum", &["--", "-c", "--tag"]).unwrap();
+        assert!(!a.check && !a.tag);
+        assert_eq!(a.files, vec![OsString::from("-c"), OsString::from("--tag")]);
+        let a = run("md5sum", &["-"]).unwrap();
+        assert_eq!(a.files, vec![OsString::from("-")]);
+    }
+}

@@ -209,25 +209,11 @@ pub struct Args {
     #[arg(long)]
     pub ignore_missing: bool,
 
-    /// b3sum: the number of output bytes (BLAKE3's extendable output).
-    #[arg(short = 'l', long, value_name = "LEN", hide = true)]
-    pub length: Option<u64>,
-
-    /// b3sum: omit file names in the output.
-    #[arg(long, hide = true)]
-    pub no_names: bool,
-
-    /// b3sum: write the raw output bytes, not hex (one input only).
-    #[arg(long, hide = true)]
-    pub raw: bool,
-
-    /// b3sum: do not map files (fastsum maps only with -m mmap).
-    #[arg(long, hide = true)]
-    pub no_mmap: bool,
-
-    /// b3sum: the number of threads (taken as -j when -j is not given; 0 is the default).
-    #[arg(long, value_name = "NUM", hide = true)]
-    pub num_threads: Option<usize>,
+    /// b3sum's own options (under the b3sum name only): set by the
+    /// front end, not clap, so they stay out of fastsum's help,
+    /// completions and man page.
+    #[arg(skip)]
+    pub b3sum: b3sum::B3Options,
 }
 
 /// `-j` and `--pool`: a whole number from 1 to [`MAX_COUNT`].

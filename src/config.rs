@@ -174,7 +174,7 @@ impl Config {
                 jobs: args
                     .jobs
                     .map(|j| j.get())
-                    .or(args.num_threads.filter(|&n| n > 0))
+                    .or(args.b3sum.num_threads.filter(|&n| n > 0))
                     .map_or_else(default_jobs, |n| n.min(crate::read::MAX_COUNT)),
             },
             recursive: args.recursive,

@@ -12,6 +12,50 @@ use crate::output::{LineFormat, format_line, quote_name};
 use crate::report::{Exit, Reporter, is_broken_pipe};
 use crate::walk::{self, Entry};
 
+/// b3sum's own options, as given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct B3Options {
+    /// `-l/--length`: output bytes per input.
+    pub length: Option<u64>,
+    /// `--no-names`.
+    pub no_names: bool,
+    /// `--raw`.
+    pub raw: bool,
+    /// `--no-mmap`: accepted; fastsum maps files only with `-m mmap`.
+    pub no_mmap: bool,
+    /// `--num-threads`: taken as `-j` when `-j` is not given (0: the default).
+    pub num_threads: Option<usize>,
+}
+
+impl B3Options {
+    /// Take one of b3sum's options from the scan; `Err` is clap's wording
+    /// of a bad value. `false` if `long` is not one of them.
+    pub(crate) fn set(
+        &mut self,
+        long: &str,
+        value: Option<&std::ffi::OsStr>,
+    ) -> Result<bool, String> {
+        let number = |name: &str| -> Result<u64, String> {
+            let v = value.map(|v| v.to_string_lossy()).unwrap_or_default();
+            v.parse::<u64>().map_err(|e| {
+                format!("error: invalid value '{v}' for '--{name}': {e}\n\nFor more information, try '--help'.\n")
+            })
+        };
+        match long {
+            "length" => self.length = Some(number("length <LEN>")?),
+            "num-threads" => {
+                let n = number("num-threads <NUM>")?;
+                self.num_threads = Some(usize::try_from(n).unwrap_or(usize::MAX));
+            }
+            "no-names" => self.no_names = true,
+            "raw" => self.raw = true,
+            "no-mmap" => self.no_mmap = true,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// What the output options ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Xof {
@@ -26,10 +70,11 @@ pub struct Xof {
 impl Xof {
     /// `Some` when the run needs this path (one of the options was given).
     pub fn from_args(args: &Args) -> Option<Xof> {
-        (args.raw || args.no_names || args.length.is_some()).then(|| Xof {
-            length: args.length.unwrap_or(blake3::OUT_LEN as u64),
-            raw: args.raw,
-            no_names: args.no_names,
+        let b = &args.b3sum;
+        (b.raw || b.no_names || b.length.is_some()).then(|| Xof {
+            length: b.length.unwrap_or(blake3::OUT_LEN as u64),
+            raw: b.raw,
+            no_names: b.no_names,
         })
     }
 

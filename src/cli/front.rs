@@ -7,6 +7,7 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 
+use super::b3sum::B3Options;
 use super::getopt::{Abbrev, GetoptError, Opt, Scanned, scan};
 use super::{Args, Invocation, command};
 use crate::algo::Algorithm;
@@ -203,11 +204,17 @@ fn b3sum_usage(e: &GetoptError) -> Stop {
 /// then the operands. `-b`, `-t` and `--tag` are folded as GNU folds them:
 /// `--tag` also sets binary, and the last of the three decides binary or
 /// text, so `-t --tag` is a tagged run and `--tag -t` is rejected.
-fn canonical(program: &str, scanned: Scanned) -> Vec<OsString> {
+fn canonical(program: &str, scanned: Scanned, b3: &mut B3Options) -> Result<Vec<OsString>, Stop> {
     let mut argv = vec![OsString::from(program)];
     let mut tag = false;
     let mut binary: Option<bool> = None;
     for (long, value, _) in scanned.options {
+        if b3
+            .set(long, value.as_deref())
+            .map_err(|e| Stop::Usage(e.into_bytes(), 2))?
+        {
+            continue;
+        }
         match long {
             "binary" => binary = Some(true),
             "text" => binary = Some(false),
@@ -235,7 +242,7 @@ fn canonical(program: &str, scanned: Scanned) -> Vec<OsString> {
     }
     argv.push("--".into());
     argv.extend(scanned.operands);
-    argv
+    Ok(argv)
 }
 
 /// Parse `argv` (with `argv[0]`) under the invocation's name.
@@ -278,10 +285,12 @@ pub fn parse(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
         }
         _ => {}
     }
+    let mut b3 = B3Options::default();
+    let argv = canonical(program, scanned, &mut b3)?;
     let matches = cmd
-        .try_get_matches_from(canonical(program, scanned))
+        .try_get_matches_from(argv)
         .and_then(|m| <Args as clap::FromArgMatches>::from_arg_matches(&m));
-    matches.map_err(|e| match flavour {
+    let mut args = matches.map_err(|e| match flavour {
         Flavour::Gnu => {
             // clap's first line without its `error: ` prefix, in GNU's frame
             let rendered = e.render().to_string();
@@ -290,7 +299,9 @@ pub fn parse(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
             gnu_usage(program, msg.as_bytes(), usage_code)
         }
         _ => Stop::Clap(Box::new(e), usage_code),
-    })
+    })?;
+    args.b3sum = b3;
+    Ok(args)
 }
 
 #[cfg(test)]
@@ -312,7 +323,7 @@ mod tests {
             .collect();
         let ours: Vec<(String, Option<u8>, bool)> = OPTIONS
             .iter()
-            .filter(|(l, ..)| !matches!(*l, "help" | "version"))
+            .filter(|(l, ..)| !matches!(*l, "help" | "version") && !B3SUM_ONLY.contains(l))
             .map(|&(l, s, v)| (l.to_string(), s, v))
             .collect();
         let mut a = clap_opts.clone();
@@ -378,6 +389,28 @@ mod tests {
         assert_eq!(a.mode, super::super::Mode::Mmap);
         assert_eq!(a.algorithm, Some(Algorithm::Blake3));
         assert_eq!(a.files, Vec::<OsString>::new());
+    }
+
+    #[test]
+    fn b3sum_options() {
+        let a = run(
+            "b3sum",
+            &["-l5", "--no-names", "--raw", "--num-threads=3", "f"],
+        )
+        .unwrap();
+        assert_eq!(a.b3sum.length, Some(5));
+        assert!(a.b3sum.no_names && a.b3sum.raw);
+        assert_eq!(a.b3sum.num_threads, Some(3));
+        let e = run("b3sum", &["--length", "x"]).unwrap_err();
+        assert_eq!(e.code(), 2);
+        assert!(
+            e.text()
+                .starts_with("error: invalid value 'x' for '--length <LEN>'")
+        );
+        let e = run("fastsum", &["--raw"]).unwrap_err();
+        assert!(e.text().starts_with("fastsum: unrecognized option '--raw'"));
+        let e = run("md5sum", &["--no-names"]).unwrap_err();
+        assert_eq!(e.code(), 1);
     }
 
     #[test]

@@ -131,7 +131,8 @@ fn resolve<'t>(
         return Ok(o);
     }
     let unrecognized = || GetoptError::Unrecognized(word.to_owned());
-    if abbrev == Abbrev::Off || name.is_empty() {
+    // an empty name (`--=x`) is a prefix of every option, as in glibc
+    if abbrev == Abbrev::Off {
         return Err(unrecognized());
     }
     let prefixed = |gnu_only: bool| -> Vec<&'t Opt> {

@@ -31,8 +31,8 @@ fn both(dir: &Path, args: &[&str], posix: bool) {
         }
         c
     };
-    let want = run(&mut with_env(gnu("md5sum")).args(args));
-    let got = run(&mut with_env(multicall(dir, "md5sum")).args(args));
+    let want = run(with_env(gnu("md5sum")).args(args));
+    let got = run(with_env(multicall(dir, "md5sum")).args(args));
     let what = format!(
         "md5sum {args:?}{}",
         if posix { " POSIXLY_CORRECT" } else { "" }

@@ -245,6 +245,67 @@ fn canonical(program: &str, scanned: Scanned, b3: &mut B3Options) -> Result<Vec<
     Ok(argv)
 }
 
+/// The command whose `--help` a name prints: only the options that name
+/// has (under a GNU name no `-a`, `-h`, `-V`; under b3sum, b3sum's own
+/// options in place of GNU's).
+fn help_command(flavour: Flavour, cmd: clap::Command) -> clap::Command {
+    use clap::{Arg, ArgAction};
+    let table = flavour.table();
+    let has = |long: &str| table.iter().any(|o| o.long == long);
+    let mut cmd = cmd;
+    let longs: Vec<String> = cmd
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(str::to_string))
+        .collect();
+    for long in longs.iter().filter(|l| !has(l)) {
+        let id = long.replace('-', "_");
+        cmd = cmd.mut_arg(id, |a| a.hide(true));
+    }
+    if flavour == Flavour::Gnu {
+        cmd = cmd
+            .disable_help_flag(true)
+            .disable_version_flag(true)
+            .arg(
+                Arg::new("help")
+                    .long("help")
+                    .action(ArgAction::Help)
+                    .help("Print help"),
+            )
+            .arg(
+                Arg::new("version")
+                    .long("version")
+                    .action(ArgAction::Version)
+                    .help("Print version"),
+            );
+    }
+    if flavour == Flavour::B3sum {
+        let flag = |long: &'static str, help: &'static str| {
+            Arg::new(long)
+                .long(long)
+                .action(ArgAction::SetTrue)
+                .help(help)
+        };
+        cmd = cmd
+            .arg(
+                Arg::new("length")
+                    .short('l')
+                    .long("length")
+                    .value_name("LEN")
+                    .help("The number of output bytes, before hex encoding [default: 32]"),
+            )
+            .arg(
+                Arg::new("num-threads")
+                    .long("num-threads")
+                    .value_name("NUM")
+                    .help("The number of hashing threads: taken as -j when -j is not given (0: the default)"),
+            )
+            .arg(flag("no-mmap", "Accepted for b3sum's sake: fastsum maps files only with -m mmap"))
+            .arg(flag("no-names", "Omit file names in the output"))
+            .arg(flag("raw", "Write raw output bytes to stdout, not hex (one input only)"));
+    }
+    cmd
+}
+
 /// Parse `argv` (with `argv[0]`) under the invocation's name.
 pub fn parse(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
     let flavour = Flavour::of(inv);
@@ -270,10 +331,13 @@ pub fn parse(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
     match scanned.options.last() {
         Some(("help", _, short)) => {
             let word = if *short { "-h" } else { "--help" };
-            let e = cmd.try_get_matches_from([program, word]).err().map_or_else(
-                || Stop::Print(String::new()),
-                |e| Stop::Clap(Box::new(e), 0),
-            );
+            let e = help_command(flavour, cmd)
+                .try_get_matches_from([program, word])
+                .err()
+                .map_or_else(
+                    || Stop::Print(String::new()),
+                    |e| Stop::Clap(Box::new(e), 0),
+                );
             return Err(e);
         }
         Some(("version", ..)) => {
@@ -411,6 +475,38 @@ mod tests {
         assert!(e.text().starts_with("fastsum: unrecognized option '--raw'"));
         let e = run("md5sum", &["--no-names"]).unwrap_err();
         assert_eq!(e.code(), 1);
+    }
+
+    #[test]
+    fn help_lists_the_options_of_the_name() {
+        let help = |name: &'static str| {
+            let cmd = command().name(name).bin_name(name);
+            let inv = Invocation::from_argv0(Some(&OsString::from(name)));
+            help_command(Flavour::of(&inv), cmd)
+                .term_width(0)
+                .render_long_help()
+                .to_string()
+        };
+        let md5 = help("md5sum");
+        assert!(md5.contains("--check") && md5.contains("--jobs"), "{md5}");
+        assert!(
+            !md5.contains("--algorithm") && !md5.contains("-h,") && !md5.contains("-V,"),
+            "{md5}"
+        );
+        let b3 = help("b3sum");
+        assert!(
+            b3.contains("--no-names") && b3.contains("-l, --length") && b3.contains("--check"),
+            "{b3}"
+        );
+        assert!(
+            !b3.contains("--algorithm") && !b3.contains("--zero") && !b3.contains("--binary"),
+            "{b3}"
+        );
+        let fastsum = help("fastsum");
+        assert!(
+            fastsum.contains("--algorithm") && !fastsum.contains("--no-names"),
+            "{fastsum}"
+        );
     }
 
     #[test]

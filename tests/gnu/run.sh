@@ -9,6 +9,8 @@
 # (default v9.1) is read. Nothing of coreutils is kept in this repository:
 # the tests are extracted into a temporary directory at run time.
 # FASTSUM: the binary to test (default target/debug/fastsum; build it first).
+# FASTSUM_ARGS: options put before the test's own (e.g. "-m sync"), through
+# a wrapper that keeps the GNU name as argv[0].
 # Set KEEP=1 to keep the temporary trees (their logs explain failures);
 # VERBOSE=1 prints each failing test's log.
 #
@@ -73,7 +75,13 @@ setup() {
     else
       target=$(command -v "$t") || { echo "GNU $t not installed" >&2; return 1; }
     fi
-    ln -s "$target" "$dir/src/$t"
+    if [ "$impl" = fastsum ] && [ -n "${FASTSUM_ARGS:-}" ]; then
+      # a wrapper that keeps the name and puts fastsum's options first
+      printf '#!/bin/bash\nexec -a %s %q %s "$@"\n' "$t" "$target" "$FASTSUM_ARGS" > "$dir/src/$t"
+      chmod +x "$dir/src/$t"
+    else
+      ln -s "$target" "$dir/src/$t"
+    fi
   done
 }
 

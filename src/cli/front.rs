@@ -252,15 +252,10 @@ fn help_command(flavour: Flavour, cmd: clap::Command) -> clap::Command {
     use clap::{Arg, ArgAction};
     let table = flavour.table();
     let has = |long: &str| table.iter().any(|o| o.long == long);
-    let mut cmd = cmd;
-    let longs: Vec<String> = cmd
-        .get_arguments()
-        .filter_map(|a| a.get_long().map(str::to_string))
-        .collect();
-    for long in longs.iter().filter(|l| !has(l)) {
-        let id = long.replace('-', "_");
-        cmd = cmd.mut_arg(id, |a| a.hide(true));
-    }
+    let mut cmd = cmd.mut_args(|a| {
+        let hide = a.is_hide_set() || a.get_long().is_some_and(|l| !has(l));
+        a.hide(hide)
+    });
     if flavour == Flavour::Gnu {
         cmd = cmd
             .disable_help_flag(true)

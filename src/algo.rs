@@ -126,12 +126,22 @@ mod sha512_impl {
     }
 }
 
-/// A finished digest: up to 64 bytes, no allocation.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// A finished digest: up to 64 bytes, no allocation; a BLAKE3 digest also
+/// keeps its extendable output (b3sum's `--length`).
+#[derive(Clone)]
 pub struct Digest {
     bytes: [u8; 64],
     len: u8,
+    xof: Option<Box<blake3::OutputReader>>,
 }
+
+impl PartialEq for Digest {
+    fn eq(&self, other: &Digest) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for Digest {}
 
 impl Digest {
     fn from_slice(s: &[u8]) -> Digest {
@@ -140,7 +150,41 @@ impl Digest {
         Digest {
             bytes,
             len: s.len() as u8,
+            xof: None,
         }
+    }
+
+    fn blake3(h: &blake3::Hasher) -> Digest {
+        let xof = h.finalize_xof();
+        let mut d = Digest::from_slice(&[0u8; blake3::OUT_LEN]);
+        xof.clone().fill(&mut d.bytes[..blake3::OUT_LEN]);
+        d.xof = Some(Box::new(xof));
+        d
+    }
+
+    /// The first `len` bytes of the output, handed to `piece` at most 64 at
+    /// a time: BLAKE3's extendable output for any length; for the other
+    /// algorithms (whose output cannot be extended) the digest, cut short.
+    pub(crate) fn extended(
+        &self,
+        len: u64,
+        mut piece: impl FnMut(&[u8]) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        let Some(xof) = &self.xof else {
+            let n = usize::try_from(len)
+                .map_or(self.as_bytes().len(), |l| l.min(self.as_bytes().len()));
+            return piece(&self.as_bytes()[..n]);
+        };
+        let mut reader = (**xof).clone();
+        let mut block = [0u8; 64];
+        let mut left = len;
+        while left > 0 {
+            let n = left.min(64) as usize;
+            reader.fill(&mut block[..n]);
+            piece(&block[..n])?;
+            left -= n as u64;
+        }
+        Ok(())
     }
 
     /// The raw digest bytes.
@@ -149,14 +193,11 @@ impl Digest {
     }
 
     /// Lower-case hexadecimal, as every GNU tool prints it.
-    pub fn to_hex(self) -> String {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut s = String::with_capacity(self.as_bytes().len() * 2);
-        for &b in self.as_bytes() {
-            s.push(HEX[usize::from(b >> 4)] as char);
-            s.push(HEX[usize::from(b & 15)] as char);
-        }
-        s
+    pub fn to_hex(&self) -> String {
+        let mut hex = Vec::with_capacity(self.as_bytes().len() * 2);
+        crate::output::push_hex(&mut hex, self.as_bytes());
+        // hex digits are ASCII
+        String::from_utf8(hex).unwrap_or_default()
     }
 }
 
@@ -247,7 +288,7 @@ impl Hasher {
             Hasher::Sha256(h) => Digest::from_slice(&h.finalize()),
             Hasher::Sha384(h) => Digest::from_slice(&sha512_impl::finish384(h)),
             Hasher::Sha512(h) => Digest::from_slice(&sha512_impl::finish512(h)),
-            Hasher::Blake3(h) => Digest::from_slice(h.finalize().as_bytes()),
+            Hasher::Blake3(h) => Digest::blake3(&h),
         }
     }
 }

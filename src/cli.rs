@@ -6,7 +6,6 @@
 //! settled here.
 
 use std::ffi::OsString;
-use std::io::IsTerminal;
 
 use clap::{CommandFactory, Parser, ValueEnum};
 
@@ -18,6 +17,12 @@ use crate::read::{
     default_jobs,
 };
 use crate::size::Size;
+
+mod b3sum;
+mod front;
+mod getopt;
+
+pub(crate) use front::Stop;
 
 /// `-a`: the algorithms by their command-line names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -207,7 +212,7 @@ pub(crate) struct Args {
     pub(crate) files: Vec<OsString>,
 
     /// Hash algorithm.
-    #[arg(short = 'a', long, value_enum, value_name = "ALGO")]
+    #[arg(short = 'a', long, value_enum, value_name = "ALGO", ignore_case = true)]
     pub(crate) algorithm: Option<AlgoArg>,
 
     /// Read in binary mode: mark names with `*` in the output.
@@ -291,13 +296,19 @@ pub(crate) struct Args {
     /// With -c: do not fail or report status for missing files.
     #[arg(long)]
     pub(crate) ignore_missing: bool,
+
+    /// b3sum's own options (under the b3sum name only): set by the
+    /// front end, not clap, so they stay out of fastsum's help,
+    /// completions and man page.
+    #[arg(skip)]
+    pub(crate) b3sum: b3sum::B3Options,
 }
 
 /// `-j` and `--pool`: a whole number from 1 to [`MAX_COUNT`].
 fn parse_count(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if (1..=MAX_COUNT).contains(&n) => Ok(n),
-        _ => Err(format!("expected a whole number from 1 to {MAX_COUNT}")),
+        _ => Err(format!("it must be a whole number from 1 to {MAX_COUNT}")),
     }
 }
 
@@ -341,64 +352,36 @@ impl Invocation {
     }
 }
 
-/// Why the command line does not lead to a run.
-#[derive(Debug)]
-pub(crate) enum Stop {
-    /// `--help` or `--version`: this text goes to stdout, and the run ends.
-    Print(String),
-    /// A usage error: this text goes to stderr, and the run exits `code`.
-    Usage { text: String, code: u8 },
-}
-
-/// Parse `argv` (`argv[0]` included): the program name messages use, and
-/// the resolved run or why there is none.
+/// Parse `argv` (`argv[0]` included) as GNU getopt would for md5sum …
+/// sha512sum and fastsum, as b3sum's clap for b3sum (front.rs): the program
+/// name messages use, and the resolved run or why there is none.
 pub(crate) fn parse(argv: Vec<OsString>) -> (&'static str, Result<Config, Stop>) {
     let inv = Invocation::from_argv0(argv.first());
     let program = inv.program;
-    let cmd = command().name(program).bin_name(program);
-    let args = match cmd
-        .try_get_matches_from(argv)
-        .and_then(|m| <Args as clap::FromArgMatches>::from_arg_matches(&m))
-    {
-        Ok(args) => args,
-        Err(e) => return (program, Err(clap_stop(&e, &inv))),
-    };
-    let config = resolve(args, &inv).map_err(|msg| Stop::Usage {
-        text: format!("{program}: {msg}\nTry '{program} --help' for more information.\n"),
-        code: inv.usage_exit_code(),
+    let config = front::parse(&inv, argv).and_then(|args| {
+        if let Some((msg, code)) = args.b3sum.refusal(&args) {
+            return Err(Stop::Usage(msg.into_bytes(), code));
+        }
+        resolve(args, &inv).map_err(|msg| {
+            let text = format!("{program}: {msg}\nTry '{program} --help' for more information.\n");
+            Stop::Usage(text.into_bytes(), inv.usage_exit_code())
+        })
     });
     (program, config)
 }
 
-/// What a clap error means for the run: help and version are printed on
-/// stdout, errors on stderr (styled only for a terminal).
-fn clap_stop(e: &clap::Error, inv: &Invocation) -> Stop {
-    let styled = e.render();
-    if e.use_stderr() {
-        let text = if std::io::stderr().is_terminal() {
-            styled.ansi().to_string()
-        } else {
-            styled.to_string()
-        };
-        Stop::Usage {
-            text,
-            code: inv.usage_exit_code(),
-        }
-    } else if std::io::stdout().is_terminal() {
-        Stop::Print(styled.ansi().to_string())
-    } else {
-        Stop::Print(styled.to_string())
-    }
-}
-
 /// Resolve `args`; `Err` holds GNU's message for a rejected combination.
 fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
+    // in GNU's order: --tag with text mode first, then the check-mode ones
+    if args.tag && args.text {
+        return Err("--tag does not support --text mode".into());
+    }
     let command = if args.check {
-        if args.tag {
-            return Err("the --tag option is meaningless when verifying checksums".into());
-        }
         if args.zero {
             return Err("the --zero option is not supported when verifying checksums".into());
+        }
+        if args.tag {
+            return Err("the --tag option is meaningless when verifying checksums".into());
         }
         if args.binary || args.text {
             return Err(
@@ -432,9 +415,6 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
                 "the {flag} option is meaningful only when verifying checksums"
             ));
         }
-        if args.tag && args.text {
-            return Err("--tag does not support --text mode".into());
-        }
         Command::Hash(HashOptions {
             format: if args.tag {
                 LineFormat::Tagged
@@ -445,10 +425,13 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
             },
             terminator: if args.zero {
                 Terminator::Nul
+            } else if inv.default_algorithm == Some(Algorithm::Blake3) {
+                Terminator::LossyNewline
             } else {
                 Terminator::Newline
             },
             recursive: args.recursive,
+            xof: args.b3sum.output(),
         })
     };
     if args.pool.saturating_mul(args.readahead.get()) > MAX_IN_FLIGHT {
@@ -484,7 +467,11 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
             chunk: args.chunk,
             readahead: args.readahead,
             pool: args.pool,
-            jobs: args.jobs.unwrap_or_else(default_jobs),
+            // b3sum's --num-threads stands for -j (0: the default)
+            jobs: args
+                .jobs
+                .or(args.b3sum.num_threads.filter(|&n| n > 0))
+                .map_or_else(default_jobs, |n| n.min(MAX_COUNT)),
         },
         progress,
         stats: args.stats,
@@ -501,16 +488,15 @@ mod tests {
         command().debug_assert();
     }
 
-    fn args(list: &[&str]) -> Result<Args, clap::Error> {
-        let m = command().try_get_matches_from(list)?;
-        <Args as clap::FromArgMatches>::from_arg_matches(&m)
+    fn args(list: &[&str]) -> Result<Args, Stop> {
+        let inv = Invocation::from_argv0(None);
+        front::parse(&inv, list.iter().map(OsString::from).collect())
     }
 
     fn config(argv: &[&str]) -> Result<Config, String> {
-        match parse(argv.iter().map(OsString::from).collect()).1 {
-            Ok(c) => Ok(c),
-            Err(Stop::Usage { text, .. }) | Err(Stop::Print(text)) => Err(text),
-        }
+        parse(argv.iter().map(OsString::from).collect())
+            .1
+            .map_err(|stop| stop.text())
     }
 
     #[test]
@@ -519,8 +505,8 @@ mod tests {
         assert_eq!((a.chunk.get(), a.readahead.get()), (16, 1 << 20));
         for bad in ["0", "abc", "-5", "2G"] {
             let e = args(&["fastsum", "--chunk", bad]).unwrap_err();
-            assert_eq!(e.exit_code(), 2, "{bad}");
-            assert!(e.to_string().contains("invalid size"), "{e}");
+            assert_eq!(e.code(), 2, "{bad}");
+            assert!(e.text().contains("invalid size"), "{}", e.text());
         }
         assert!(args(&["fastsum", "-j", "0"]).is_err());
         assert_eq!(
@@ -532,11 +518,12 @@ mod tests {
         for flag in ["-j", "--pool"] {
             for bad in ["0", "1025", "100000", "-1", "x"] {
                 let e = args(&["fastsum", flag, bad]).unwrap_err();
-                assert_eq!(e.exit_code(), 2, "{flag} {bad}");
+                assert_eq!(e.code(), 2, "{flag} {bad}");
                 assert!(
-                    e.to_string()
-                        .contains("expected a whole number from 1 to 1024"),
-                    "{e}"
+                    e.text()
+                        .contains("it must be a whole number from 1 to 1024"),
+                    "{}",
+                    e.text()
                 );
             }
         }
@@ -617,6 +604,15 @@ mod tests {
         assert!(config(&["fastsum", "-c", "-z"]).is_err());
         assert!(config(&["fastsum", "-c", "-b"]).is_err());
         assert!(config(&["fastsum", "--tag", "-t"]).is_err());
+        assert!(config(&["fastsum", "-t", "--tag"]).is_ok());
+        // GNU's order: --tag with --text before -c's rejections
+        let e = config(&["md5sum", "-c", "-z", "--tag", "-t"]).unwrap_err();
+        assert!(e.contains("--tag does not support --text mode"), "{e}");
+        let e = config(&["md5sum", "-c", "--tag", "-z"]).unwrap_err();
+        assert!(
+            e.contains("the --zero option is not supported when verifying checksums"),
+            "{e}"
+        );
         let e = config(&["fastsum", "--strict"]).unwrap_err();
         assert_eq!(
             e,
@@ -642,7 +638,13 @@ mod tests {
             panic!("-c is check mode")
         };
         assert_eq!(opts.verbosity, Verbosity::Status);
-        let c = config(&["sha1sum", "-a", "blake3"]).unwrap();
+        let c = config(&["fastsum", "-a", "BLAKE3"]).unwrap();
         assert_eq!(c.algorithm, Algorithm::Blake3);
+        let c = config(&["b3sum", "--num-threads", "3"]).unwrap();
+        assert_eq!((c.algorithm, c.plan.jobs), (Algorithm::Blake3, 3));
+        let Command::Hash(opts) = c.command else {
+            panic!("b3sum hashes")
+        };
+        assert_eq!(opts.terminator, Terminator::LossyNewline);
     }
 }

@@ -41,6 +41,19 @@ pub(crate) struct HashOptions {
     pub(crate) terminator: Terminator,
     /// `-r`: walk directories.
     pub(crate) recursive: bool,
+    /// b3sum's `-l`/`--raw`/`--no-names`, under the b3sum name.
+    pub(crate) xof: Option<XofOutput>,
+}
+
+/// How b3sum's output options write a BLAKE3 digest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct XofOutput {
+    /// Output bytes per input (BLAKE3's extendable output; b3sum's default 32).
+    pub(crate) length: u64,
+    /// `--raw`: the bytes themselves, no name, no newline.
+    pub(crate) raw: bool,
+    /// `--no-names`: the hex alone on each line.
+    pub(crate) no_names: bool,
 }
 
 /// What the run does with its FILEs.

@@ -6,8 +6,9 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use crate::algo::Algorithm;
-use crate::config::HashOptions;
-use crate::output::{format_line, quote_name};
+use crate::algo::Digest;
+use crate::config::{HashOptions, XofOutput};
+use crate::output::{LineFormat, format_line, push_hex, quote_name};
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Job, Outcome, Plan, Task};
 use crate::report::{Reporter, error_text};
@@ -26,16 +27,19 @@ struct Lines {
 impl Render<(), WalkError> for Lines {
     fn render(&mut self, outcome: Outcome<(), WalkError>, p: &mut Printer<'_>) -> io::Result<()> {
         match outcome {
-            Outcome::Hashed(task, Ok(digest)) => p.line(|line| {
-                format_line(
-                    line,
-                    self.algo.tag(),
-                    &digest.to_hex(),
-                    task.input.name(),
-                    self.opts.format,
-                    self.opts.terminator,
-                )
-            }),
+            Outcome::Hashed(task, Ok(digest)) => match self.opts.xof {
+                None => p.line(|line| {
+                    format_line(
+                        line,
+                        self.algo.tag(),
+                        &digest.to_hex(),
+                        task.input.name(),
+                        self.opts.format,
+                        self.opts.terminator,
+                    )
+                }),
+                Some(xof) => self.xof_line(p, &digest, xof, task.input.name()),
+            },
             Outcome::Hashed(task, Err(e)) => failed(p, task.input.name(), &e),
             Outcome::Passed((path, e)) => failed(
                 p,
@@ -43,6 +47,44 @@ impl Render<(), WalkError> for Lines {
                 &e,
             ),
         }
+    }
+}
+
+impl Lines {
+    /// b3sum's `--length`/`--raw`/`--no-names`: the output streamed in
+    /// pieces, so any length takes constant memory.
+    fn xof_line(
+        &self,
+        p: &mut Printer<'_>,
+        digest: &Digest,
+        xof: XofOutput,
+        name: &[u8],
+    ) -> io::Result<()> {
+        if xof.raw {
+            return digest.extended(xof.length, |bytes| p.write(bytes));
+        }
+        // the line with an empty hex, split where the hex goes: after the
+        // escape mark of an untagged line, before the end of a tagged one
+        let mut line = Vec::new();
+        let split = if xof.no_names {
+            line.push(b'\n');
+            0
+        } else {
+            let (format, term) = (self.opts.format, self.opts.terminator);
+            format_line(&mut line, self.algo.tag(), "", name, format, term);
+            match format {
+                LineFormat::Tagged => line.len() - 1,
+                LineFormat::Gnu { .. } => usize::from(line.first() == Some(&b'\\')),
+            }
+        };
+        p.write(&line[..split])?;
+        let mut hex = Vec::with_capacity(128);
+        digest.extended(xof.length, |bytes| {
+            hex.clear();
+            push_hex(&mut hex, bytes);
+            p.write(&hex)
+        })?;
+        p.write(&line[split..])
     }
 }
 

@@ -60,11 +60,13 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     let rep = Reporter::new(program);
     let cfg = match parsed {
         Ok(cfg) => cfg,
-        Err(cli::Stop::Print(text)) => return print_text(&rep, &text),
-        Err(cli::Stop::Usage { text, code }) => {
-            write_stderr(text.as_bytes());
-            return Exit::Usage(code);
-        }
+        Err(stop) => match stop.into_output() {
+            Ok(text) => return print_text(&rep, &text),
+            Err((text, code)) => {
+                write_stderr(&text);
+                return Exit::Usage(code);
+            }
+        },
     };
     let stats = Stats::default();
     let start = Instant::now();
@@ -125,9 +127,9 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
 
 /// Print `--help` or `--version` text: a write error is reported, as GNU
 /// does, and fails the run.
-fn print_text(rep: &Reporter, text: &str) -> Exit {
+fn print_text(rep: &Reporter, text: &[u8]) -> Exit {
     let mut out = Stdout::new();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    match out.write_all(text).and_then(|()| out.flush()) {
         Ok(()) => Exit::Ok,
         Err(e) if is_broken_pipe(&e) => Exit::Ok,
         Err(e) => {

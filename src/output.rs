@@ -20,6 +20,19 @@ pub(crate) enum Terminator {
     Newline,
     /// `-z`: NUL, and names are written raw.
     Nul,
+    /// `\n` as b3sum writes it: escaped as `Newline`, but a name that is
+    /// not UTF-8 is written as Rust's `to_string_lossy` writes it (each
+    /// invalid sequence as U+FFFD), because b3sum prints that.
+    LossyNewline,
+}
+
+/// Append `bytes` in lower-case hexadecimal.
+pub(crate) fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for &b in bytes {
+        out.push(DIGITS[usize::from(b >> 4)]);
+        out.push(DIGITS[usize::from(b & 15)]);
+    }
 }
 
 /// Does GNU escape this name? (It holds a backslash, a newline or a CR.)
@@ -50,7 +63,14 @@ pub(crate) fn format_line(
     format: LineFormat,
     term: Terminator,
 ) {
-    let escape = term == Terminator::Newline && needs_escape(name);
+    let lossy;
+    let name = if term == Terminator::LossyNewline {
+        lossy = String::from_utf8_lossy(name);
+        lossy.as_bytes()
+    } else {
+        name
+    };
+    let escape = term != Terminator::Nul && needs_escape(name);
     if escape {
         out.push(b'\\');
     }
@@ -76,7 +96,7 @@ pub(crate) fn format_line(
         }
     }
     out.push(match term {
-        Terminator::Newline => b'\n',
+        Terminator::Newline | Terminator::LossyNewline => b'\n',
         Terminator::Nul => b'\0',
     });
 }
@@ -204,6 +224,16 @@ mod tests {
             b"MD5 (a) = 00ff\n"
         );
         assert_eq!(line(b"a\nb", gnu, Terminator::Nul), b"00ff  a\nb\0");
+    }
+
+    /// b3sum's lines: GNU's escaping, and invalid UTF-8 written lossily.
+    #[test]
+    fn b3sum_lossy_names() {
+        let gnu = LineFormat::Gnu { binary: false };
+        let term = Terminator::LossyNewline;
+        assert_eq!(line(b"a\xffb", gnu, term), "00ff  a\u{fffd}b\n".as_bytes());
+        assert_eq!(line(b"a\rb\\", gnu, term), b"\\00ff  a\\rb\\\\\n");
+        assert_eq!(line(b"a\xffb", gnu, Terminator::Newline), b"00ff  a\xffb\n");
     }
 
     #[test]

@@ -25,6 +25,11 @@ impl Printer<'_> {
         self.out.write_all(&self.line)
     }
 
+    /// Write bytes to stdout as they are (a line written in pieces).
+    pub(crate) fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.out.write_all(bytes)
+    }
+
     /// A message on stderr, after what stdout holds so far.
     pub(crate) fn message(&mut self, msg: &str) -> io::Result<()> {
         self.out.flush()?;

@@ -5,8 +5,8 @@
 use std::process::Command;
 
 use crate::util::{
-    GNU_TOOLS, MODES, assert_outputs_same, cmd_exists, gnu, multicall, os, random_bytes, run,
-    run_with_stdin, tempdir, write_file,
+    GNU_TOOLS, MODES, assert_outputs_same, cmd_exists, fastsum, gnu, multicall, os, random_bytes,
+    require_tool, run, run_with_stdin, tempdir, write_file,
 };
 
 /// Under each GNU name, with no `-a`: files of several sizes, a name GNU
@@ -128,4 +128,178 @@ fn other_names_act_as_fastsum() {
         "fastsum: nosuch: No such file or directory\n"
     );
     assert_eq!(got.status.code(), Some(1));
+}
+
+/// Under a fixed-algorithm name `-a` does not exist: the GNU tool's own
+/// refusal, word for word, and exit 1 (it used to hash with `-a`'s
+/// algorithm under the other tool's name). `--version` says what it is.
+#[test]
+fn fixed_names_refuse_a_and_say_what_they_are() {
+    let dir = tempdir();
+    write_file(dir.path(), "f", b"abc");
+    for (_, tool) in GNU_TOOLS {
+        for args in [
+            &["-a", "md5", "f"][..],
+            &["-asha256", "f"],
+            &["--algorithm=md5", "f"],
+        ] {
+            let want = run(gnu(tool).current_dir(dir.path()).args(args));
+            let got = run(multicall(dir.path(), tool)
+                .current_dir(dir.path())
+                .args(args));
+            assert_outputs_same(&format!("{tool} {args:?}"), &got, &want, tool, tool);
+        }
+        let got = run(multicall(dir.path(), tool).arg("--version"));
+        assert_eq!(
+            String::from_utf8_lossy(&got.stdout),
+            format!("{tool} (fastsum) {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
+    let got = run(multicall(dir.path(), "b3sum").args(["-a", "md5", "f"]));
+    assert_eq!(got.status.code(), Some(2));
+    assert!(got.stdout.is_empty());
+    let got = run(multicall(dir.path(), "b3sum").arg("--version"));
+    assert_eq!(
+        String::from_utf8_lossy(&got.stdout),
+        format!("b3sum (fastsum) {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    // as fastsum, -a takes names in any case (`--tag` prints them upper case)
+    for (name, tool) in [
+        ("BLAKE3", None),
+        ("SHA256", Some("sha256sum")),
+        ("Md5", Some("md5sum")),
+    ] {
+        let got = run(fastsum().current_dir(dir.path()).args(["-a", name, "f"]));
+        assert_eq!(got.status.code(), Some(0), "{name}");
+        if let Some(tool) = tool {
+            let want = run(gnu(tool).current_dir(dir.path()).arg("f"));
+            assert_eq!(got.stdout, want.stdout, "{name}");
+        } else {
+            let want = format!("{}  f\n", blake3::hash(b"abc").to_hex());
+            assert_eq!(String::from_utf8_lossy(&got.stdout), want);
+        }
+    }
+}
+
+/// b3sum's own options under the b3sum name, against the installed b3sum:
+/// stdout byte for byte and the exit status, for names b3sum escapes (CR,
+/// newline, backslash) and one that is not UTF-8 (b3sum writes U+FFFD).
+#[test]
+fn b3sum_options_as_b3sum() {
+    if !require_tool("b3sum") {
+        return;
+    }
+    let dir = tempdir();
+    let names: [&[u8]; 6] = [
+        b"plain",
+        b"cr\rname",
+        b"nl\nname",
+        b"back\\slash",
+        b"bad\xffutf8",
+        b"all\\\r\n\xfe",
+    ];
+    for (i, name) in names.iter().enumerate() {
+        write_file(dir.path(), os(name), &random_bytes(1000 * i + 3, i as u64));
+    }
+    write_file(dir.path(), "big", &random_bytes(3 << 20, 9));
+    let files: Vec<&std::ffi::OsStr> = names.iter().map(|n| os(n)).collect();
+    let cases: [&[&str]; 14] = [
+        &[],
+        &["--tag"],
+        &["--no-names"],
+        &["-l", "0"],
+        &["-l5"],
+        &["--length=33"],
+        &["--length", "200", "--tag"],
+        &["-l", "100", "--no-names"],
+        &["--no-mmap"],
+        &["--num-threads", "1"],
+        &["--num-threads=0", "--no-mmap", "--tag"],
+        &["--quiet", "-c"],
+        &["nosuch"],
+        &["-l", "7", "nosuch"],
+    ];
+    for args in cases {
+        let mut want_cmd = Command::new("b3sum");
+        let mut got_cmd = multicall(dir.path(), "b3sum");
+        for c in [&mut want_cmd, &mut got_cmd] {
+            c.current_dir(dir.path()).args(args).args(&files).arg("big");
+        }
+        let want = run(&mut want_cmd);
+        let got = run(&mut got_cmd);
+        let what = format!("b3sum {args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&got.stdout),
+            String::from_utf8_lossy(&want.stdout),
+            "{what}"
+        );
+        assert_eq!(got.stdout, want.stdout, "{what}");
+        assert_eq!(got.status.code(), want.status.code(), "{what}");
+    }
+    // --raw: one input's bytes; standard input too
+    for args in [
+        &["--raw", "big"][..],
+        &["--raw", "-l", "1000", "big"],
+        &["--raw", "-l", "3"],
+    ] {
+        let want = run_with_stdin(
+            Command::new("b3sum").current_dir(dir.path()).args(args),
+            b"in",
+        );
+        let got = run_with_stdin(
+            multicall(dir.path(), "b3sum")
+                .current_dir(dir.path())
+                .args(args),
+            b"in",
+        );
+        assert_eq!(got.stdout, want.stdout, "{args:?}");
+        assert_eq!(got.status.code(), Some(0), "{args:?}");
+    }
+}
+
+/// b3sum's usage errors: clap's, exit 2, as the installed b3sum; `--raw`
+/// with two inputs is b3sum's own error, exit 1.
+#[test]
+fn b3sum_usage_errors_as_b3sum() {
+    if !require_tool("b3sum") {
+        return;
+    }
+    let dir = tempdir();
+    write_file(dir.path(), "f", b"abc");
+    let cases: [&[&str]; 12] = [
+        &["--bogus", "f"],
+        &["-a", "sha256", "f"],
+        &["-b", "f"],
+        &["-z", "f"],
+        &["--chec", "f"],
+        &["-l"],
+        &["--length=x", "f"],
+        &["--num-threads", "-3", "f"],
+        &["-c", "--raw", "f"],
+        &["-c", "-l", "5", "f"],
+        &["--tag=1", "f"],
+        &["--raw", "f", "f"],
+    ];
+    for args in cases {
+        let want = run(Command::new("b3sum").current_dir(dir.path()).args(args));
+        let got = run(multicall(dir.path(), "b3sum")
+            .current_dir(dir.path())
+            .args(args));
+        let what = format!("b3sum {args:?}");
+        assert!(
+            want.status.code() == Some(2) || args[0] == "--raw",
+            "{what}: {want:?}"
+        );
+        assert_eq!(got.status.code(), want.status.code(), "{what}");
+        assert!(got.stdout.is_empty(), "{what}");
+        let err = String::from_utf8_lossy(&got.stderr);
+        if want.status.code() == Some(2) {
+            assert!(err.starts_with("error: "), "{what}: {err}");
+        } else {
+            assert!(
+                err.contains("Only one filename can be provided when using --raw"),
+                "{what}: {err}"
+            );
+        }
+    }
 }

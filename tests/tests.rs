@@ -10,6 +10,7 @@ mod architecture;
 mod check;
 mod cli;
 mod errors;
+mod getopt;
 mod hash;
 mod jobs;
 mod man;

@@ -1,0 +1,376 @@
+//! A small model of glibc's `getopt_long`, as GNU md5sum calls it: short
+//! clusters (`-cw`, `-j2`, `-j 2`), long options with `=value` or the next
+//! word as value, unambiguous abbreviations, operands permuted after the
+//! options (unless `POSIXLY_CORRECT`), `--` ending the options, and GNU's
+//! own error lines.
+//!
+//! Why a model and not clap's error kinds: clap cannot express GNU's
+//! semantics (abbreviations resolved against GNU's options first, `-t --tag`
+//! ordering, `-j -1` taking `-1` as the value, stopping at the first
+//! `--help`), and its errors carry no candidate list for an ambiguous
+//! abbreviation. So argv is scanned here first, and clap only parses the
+//! canonical argv this scan writes (`--long=value` words, then `--`, then
+//! the operands), to turn values into types.
+
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+
+/// One option the scan knows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Opt {
+    /// The long name, without `--`.
+    pub long: &'static str,
+    /// The short letter, if any.
+    pub short: Option<u8>,
+    /// Does it take a value (required, as every valued option here)?
+    pub takes_value: bool,
+    /// Is it one of the GNU tool's own options? Under a GNU name an
+    /// abbreviation is resolved among these first, so every abbreviation
+    /// GNU accepts keeps its GNU meaning despite fastsum's extra options.
+    pub gnu: bool,
+}
+
+/// How abbreviated long options are resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Abbrev {
+    /// Exact names only (b3sum, a clap program, infers nothing).
+    Off,
+    /// Any unambiguous prefix of any option (fastsum).
+    Flat,
+    /// A prefix of the GNU options first; only if none matches, of the
+    /// others (md5sum, sha*sum).
+    GnuFirst,
+}
+
+/// The options met, in order (long name and value), and the operands.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Scanned {
+    /// `(long name, value, met as a short option)` in command-line order.
+    pub options: Vec<(&'static str, Option<OsString>, bool)>,
+    /// The operands (FILEs), in order.
+    pub operands: Vec<OsString>,
+}
+
+/// A usage error, as getopt_long reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum GetoptError {
+    /// `-x` with no such letter.
+    InvalidShort(u8),
+    /// `-j` last on the line.
+    ShortNeedsValue(u8),
+    /// `--bogus` (the word as given, `=value` included).
+    Unrecognized(OsString),
+    /// `--s`: the word as given and every option it abbreviates.
+    Ambiguous(OsString, Vec<&'static str>),
+    /// `--tag=x`: the full option name.
+    NoValueAllowed(&'static str),
+    /// `--jobs` last on the line: the full option name.
+    LongNeedsValue(&'static str),
+}
+
+impl GetoptError {
+    /// glibc's message (after `program: `), as raw bytes: an invalid short
+    /// option is written as the byte it is.
+    pub(crate) fn gnu_message(&self) -> Vec<u8> {
+        let mut m = Vec::new();
+        match self {
+            GetoptError::InvalidShort(c) => {
+                m.extend_from_slice(b"invalid option -- '");
+                m.push(*c);
+                m.push(b'\'');
+            }
+            GetoptError::ShortNeedsValue(c) => {
+                m.extend_from_slice(b"option requires an argument -- '");
+                m.push(*c);
+                m.push(b'\'');
+            }
+            GetoptError::Unrecognized(word) => {
+                m.extend_from_slice(b"unrecognized option '");
+                m.extend_from_slice(word.as_bytes());
+                m.push(b'\'');
+            }
+            GetoptError::Ambiguous(word, candidates) => {
+                m.extend_from_slice(b"option '");
+                m.extend_from_slice(word.as_bytes());
+                m.extend_from_slice(b"' is ambiguous; possibilities:");
+                for c in candidates {
+                    m.extend_from_slice(format!(" '--{c}'").as_bytes());
+                }
+            }
+            GetoptError::NoValueAllowed(name) => m.extend_from_slice(
+                format!("option '--{name}' doesn't allow an argument").as_bytes(),
+            ),
+            GetoptError::LongNeedsValue(name) => {
+                m.extend_from_slice(format!("option '--{name}' requires an argument").as_bytes())
+            }
+        }
+        m
+    }
+
+    /// The argv word clap would call "unexpected" (for b3sum's clap-worded errors).
+    pub(crate) fn word(&self) -> OsString {
+        match self {
+            GetoptError::InvalidShort(c) => OsString::from_vec(vec![b'-', *c]),
+            GetoptError::ShortNeedsValue(c) => OsString::from_vec(vec![b'-', *c]),
+            GetoptError::Unrecognized(w) | GetoptError::Ambiguous(w, _) => w.clone(),
+            GetoptError::NoValueAllowed(n) | GetoptError::LongNeedsValue(n) => {
+                OsString::from(format!("--{n}"))
+            }
+        }
+    }
+}
+
+/// Find the option `name` (a long name, possibly abbreviated) stands for.
+fn resolve<'t>(
+    table: &'t [Opt],
+    name: &[u8],
+    word: &OsStr,
+    abbrev: Abbrev,
+) -> Result<&'t Opt, GetoptError> {
+    if let Some(o) = table.iter().find(|o| o.long.as_bytes() == name) {
+        return Ok(o);
+    }
+    let unrecognized = || GetoptError::Unrecognized(word.to_owned());
+    // an empty name (`--=x`) is a prefix of every option, as in glibc
+    if abbrev == Abbrev::Off {
+        return Err(unrecognized());
+    }
+    let prefixed = |gnu_only: bool| -> Vec<&'t Opt> {
+        table
+            .iter()
+            .filter(|o| o.long.as_bytes().starts_with(name) && (!gnu_only || o.gnu))
+            .collect()
+    };
+    let mut found = if abbrev == Abbrev::GnuFirst {
+        prefixed(true)
+    } else {
+        Vec::new()
+    };
+    if found.is_empty() {
+        found = prefixed(false);
+    }
+    match found.as_slice() {
+        [] => Err(unrecognized()),
+        [one] => Ok(one),
+        many => Err(GetoptError::Ambiguous(
+            word.to_owned(),
+            many.iter().map(|o| o.long).collect(),
+        )),
+    }
+}
+
+/// Scan `args` (without `argv[0]`). The scan stops after an option named in
+/// `stop_at` (`help`, `version`): GNU acts on it at once, so nothing after
+/// it, not even an error, matters. `posix`: the first operand ends the
+/// options (`POSIXLY_CORRECT`).
+pub(crate) fn scan(
+    table: &[Opt],
+    args: &[OsString],
+    abbrev: Abbrev,
+    stop_at: &[&str],
+    posix: bool,
+) -> Result<Scanned, GetoptError> {
+    let mut out = Scanned::default();
+    let mut i = 0;
+    while i < args.len() {
+        let word = args[i].as_bytes();
+        i += 1;
+        if word == b"--" {
+            out.operands.extend(args[i..].iter().cloned());
+            break;
+        }
+        if let Some(body) = word.strip_prefix(b"--") {
+            let (name, inline) = match body.iter().position(|&b| b == b'=') {
+                Some(eq) => (&body[..eq], Some(&body[eq + 1..])),
+                None => (body, None),
+            };
+            let opt = resolve(table, name, &args[i - 1], abbrev)?;
+            let value = match (opt.takes_value, inline) {
+                (true, Some(v)) => Some(OsStr::from_bytes(v).to_owned()),
+                (true, None) => {
+                    let v = args.get(i).cloned();
+                    i += 1;
+                    Some(v.ok_or(GetoptError::LongNeedsValue(opt.long))?)
+                }
+                (false, Some(_)) => return Err(GetoptError::NoValueAllowed(opt.long)),
+                (false, None) => None,
+            };
+            out.options.push((opt.long, value, false));
+            if stop_at.contains(&opt.long) {
+                return Ok(out);
+            }
+        } else if word.len() > 1 && word[0] == b'-' {
+            let mut j = 1;
+            while j < word.len() {
+                let c = word[j];
+                j += 1;
+                let opt = table
+                    .iter()
+                    .find(|o| o.short == Some(c))
+                    .ok_or(GetoptError::InvalidShort(c))?;
+                let value = if opt.takes_value {
+                    let v = if j < word.len() {
+                        OsStr::from_bytes(&word[j..]).to_owned()
+                    } else {
+                        let v = args.get(i).cloned();
+                        i += 1;
+                        v.ok_or(GetoptError::ShortNeedsValue(c))?
+                    };
+                    j = word.len();
+                    Some(v)
+                } else {
+                    None
+                };
+                out.options.push((opt.long, value, true));
+                if stop_at.contains(&opt.long) {
+                    return Ok(out);
+                }
+            }
+        } else if posix {
+            out.operands.extend(args[i - 1..].iter().cloned());
+            break;
+        } else {
+            out.operands.push(args[i - 1].clone());
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opt(long: &'static str, short: Option<u8>, takes_value: bool, gnu: bool) -> Opt {
+        Opt {
+            long,
+            short,
+            takes_value,
+            gnu,
+        }
+    }
+
+    /// md5sum's table (in its order) plus two fastsum extras.
+    fn table() -> Vec<Opt> {
+        vec![
+            opt("check", Some(b'c'), false, true),
+            opt("status", None, false, true),
+            opt("strict", None, false, true),
+            opt("tag", None, false, true),
+            opt("text", Some(b't'), false, true),
+            opt("help", None, false, true),
+            opt("chunk", None, true, false),
+            opt("stats", None, false, false),
+            opt("jobs", Some(b'j'), true, false),
+        ]
+    }
+
+    fn os(v: &[&str]) -> Vec<OsString> {
+        v.iter().map(OsString::from).collect()
+    }
+
+    fn ok(args: &[&str], abbrev: Abbrev) -> Scanned {
+        scan(&table(), &os(args), abbrev, &["help"], false).unwrap()
+    }
+
+    fn err(args: &[&str], abbrev: Abbrev) -> String {
+        let e = scan(&table(), &os(args), abbrev, &["help"], false).unwrap_err();
+        String::from_utf8(e.gnu_message()).unwrap()
+    }
+
+    fn names(s: &Scanned) -> Vec<(&str, Option<&str>)> {
+        s.options
+            .iter()
+            .map(|(n, v, _)| (*n, v.as_ref().map(|v| v.to_str().unwrap())))
+            .collect()
+    }
+
+    #[test]
+    fn clusters_values_and_permutation() {
+        let s = ok(
+            &[
+                "a", "-ct", "-j2", "b", "-j", "-1", "--jobs=3", "--jobs", "4",
+            ],
+            Abbrev::Flat,
+        );
+        assert_eq!(
+            names(&s),
+            [
+                ("check", None),
+                ("text", None),
+                ("jobs", Some("2")),
+                ("jobs", Some("-1")),
+                ("jobs", Some("3")),
+                ("jobs", Some("4"))
+            ]
+        );
+        assert_eq!(s.operands, os(&["a", "b"]));
+        let s = ok(&["-", "--", "-c", "--x"], Abbrev::Flat);
+        assert!(s.options.is_empty());
+        assert_eq!(s.operands, os(&["-", "-c", "--x"]));
+        // POSIXLY_CORRECT: the first operand ends the options
+        let s = scan(&table(), &os(&["a", "-c"]), Abbrev::Flat, &[], true).unwrap();
+        assert_eq!(s.operands, os(&["a", "-c"]));
+    }
+
+    #[test]
+    fn abbreviations() {
+        assert_eq!(names(&ok(&["--ch"], Abbrev::GnuFirst)), [("check", None)]);
+        assert_eq!(
+            err(&["--ch"], Abbrev::Flat),
+            "option '--ch' is ambiguous; possibilities: '--check' '--chunk'"
+        );
+        assert_eq!(
+            names(&ok(&["--stat"], Abbrev::GnuFirst)),
+            [("status", None)]
+        );
+        assert_eq!(
+            names(&ok(&["--stats"], Abbrev::GnuFirst)),
+            [("stats", None)]
+        );
+        assert_eq!(
+            names(&ok(&["--j=2"], Abbrev::GnuFirst)),
+            [("jobs", Some("2"))]
+        );
+        assert_eq!(
+            err(&["--s=1"], Abbrev::GnuFirst),
+            "option '--s=1' is ambiguous; possibilities: '--status' '--strict'"
+        );
+        assert_eq!(
+            err(&["--ta=x"], Abbrev::GnuFirst),
+            "option '--tag' doesn't allow an argument"
+        );
+        assert_eq!(err(&["--ch"], Abbrev::Off), "unrecognized option '--ch'");
+    }
+
+    #[test]
+    fn errors_word_for_word() {
+        assert_eq!(err(&["-/"], Abbrev::Flat), "invalid option -- '/'");
+        assert_eq!(err(&["-cx"], Abbrev::Flat), "invalid option -- 'x'");
+        assert_eq!(
+            err(&["-j"], Abbrev::Flat),
+            "option requires an argument -- 'j'"
+        );
+        assert_eq!(
+            err(&["--jobs"], Abbrev::Flat),
+            "option '--jobs' requires an argument"
+        );
+        assert_eq!(
+            err(&["--jo"], Abbrev::Flat),
+            "option '--jobs' requires an argument"
+        );
+        assert_eq!(
+            err(&["--bogus=x"], Abbrev::Flat),
+            "unrecognized option '--bogus=x'"
+        );
+    }
+
+    #[test]
+    fn help_stops_the_scan() {
+        let s = ok(&["-c", "--help", "--bogus"], Abbrev::GnuFirst);
+        assert_eq!(names(&s), [("check", None), ("help", None)]);
+        assert_eq!(
+            err(&["--bogus", "--help"], Abbrev::GnuFirst),
+            "unrecognized option '--bogus'"
+        );
+    }
+}

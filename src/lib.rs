@@ -42,6 +42,7 @@ use crate::stats::Stats;
 /// Run fastsum with these arguments (`argv[0]` included) and return the exit
 /// status. Never panics on bad input; never calls `process::exit`.
 pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
+    read::install_sigbus_handler();
     let argv: Vec<OsString> = argv.into_iter().collect();
     let inv = Invocation::from_argv0(argv.first());
     let rep = Reporter::new(inv.program);

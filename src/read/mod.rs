@@ -19,6 +19,12 @@ pub mod mmap;
 mod sigbus;
 pub mod threaded;
 
+/// Install the SIGBUS handler of `sigbus` (at start-up, in every mode):
+/// faults in a mapped input are reported, any other SIGBUS kills at once.
+pub fn install_sigbus_handler() {
+    let _ = sigbus::install();
+}
+
 use std::collections::BTreeMap;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};

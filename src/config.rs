@@ -49,6 +49,10 @@ pub enum Progress {
 pub struct Config {
     /// The algorithm for hashing, and for untagged check lines.
     pub algorithm: Algorithm,
+    /// Whether the user chose `algorithm` (`-a`, or a multi-call name)
+    /// rather than getting the default: then check mode takes no other
+    /// algorithm's tagged lines.
+    pub algorithm_chosen: bool,
     /// Line layout when hashing.
     pub format: LineFormat,
     /// Line ending when hashing.
@@ -155,6 +159,7 @@ impl Config {
                 .algorithm
                 .or(inv.default_algorithm)
                 .unwrap_or(Algorithm::Md5),
+            algorithm_chosen: args.algorithm.is_some() || inv.default_algorithm.is_some(),
             format,
             terminator: if args.zero {
                 Terminator::Nul
@@ -214,6 +219,9 @@ mod tests {
     fn defaults() {
         let c = config(&["fastsum"]).unwrap();
         assert_eq!(c.algorithm, Algorithm::Md5);
+        assert!(!c.algorithm_chosen);
+        assert!(config(&["fastsum", "-a", "md5"]).unwrap().algorithm_chosen);
+        assert!(config(&["md5sum"]).unwrap().algorithm_chosen);
         assert_eq!(c.files, vec![OsString::from("-")]);
         assert_eq!(c.plan.mode, Mode::Threaded);
         assert!(c.plan.jobs >= 1);

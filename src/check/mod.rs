@@ -30,7 +30,7 @@ use crate::read::{self, Job, Outcome, Sink};
 use crate::report::Reporter;
 use crate::stats::Stats;
 
-use parse::{Expected, Form, Improper, line_body, parse_check_line};
+use parse::{Expected, Form, Improper, Tags, line_body, parse_check_line};
 use summary::Tally;
 
 /// A check file's name as messages show it (quoted; `standard input` for `-`).
@@ -121,6 +121,7 @@ struct Feed<'a> {
     files: std::slice::Iter<'a, OsString>,
     current: Option<Open>,
     default: Algorithm,
+    tags: Tags,
     latch: Latch,
     buf: Vec<u8>,
 }
@@ -145,14 +146,20 @@ fn display_name(arg: &OsStr) -> FileName {
 }
 
 /// The job for one line body of the check file `cur`.
-fn line_job(body: &[u8], cur: &Open, latch: &mut Latch, default: Algorithm) -> Job<Event> {
+fn line_job(
+    body: &[u8],
+    cur: &Open,
+    latch: &mut Latch,
+    default: Algorithm,
+    tags: Tags,
+) -> Job<Event> {
     let improper = || {
         pass(Event::Improper {
             file: cur.file.clone(),
             line: cur.line,
         })
     };
-    let Ok(line) = parse_check_line(body, default) else {
+    let Ok(line) = parse_check_line(body, default, tags) else {
         return improper();
     };
     let Some(reversed) = latch.accept(line.form) else {
@@ -211,7 +218,13 @@ impl Iterator for Feed<'_> {
                     let Some(body) = line_body(&self.buf) else {
                         continue;
                     };
-                    return Some(line_job(body, cur, &mut self.latch, self.default));
+                    return Some(line_job(
+                        body,
+                        cur,
+                        &mut self.latch,
+                        self.default,
+                        self.tags,
+                    ));
                 }
                 Err(_) => {
                     // GNU says only "read error" here, without the reason
@@ -345,6 +358,11 @@ pub fn run(cfg: &Config, rep: &Reporter, stats: &Stats, out: impl Write) -> io::
         files: cfg.files.iter(),
         current: None,
         default: cfg.algorithm,
+        tags: if cfg.algorithm_chosen {
+            Tags::OnlyDefault
+        } else {
+            Tags::Any
+        },
         latch: Latch::default(),
         buf: Vec::with_capacity(1024),
     };

@@ -9,6 +9,7 @@ mod util;
 mod check;
 mod cli;
 mod errors;
+mod faults;
 mod hash;
 mod jobs;
 mod man;

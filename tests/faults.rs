@@ -411,3 +411,376 @@ fn item9_an_external_sigbus_kills() {
         );
     }
 }
+
+// ------------------------------------------------- fault injection (strace)
+
+/// fastsum under `strace -f -e inject=…` in every mode, `-j 1` and `-j 4`,
+/// hash and check mode. Each fault is aimed at one file with `-P` (so the
+/// Nth call counted is the Nth on that file) and, for a range of N, every
+/// run must: end with status 0 or 1 (no signal, no hang, no panic); print
+/// every other file's line, right and in order; print no checksum (and no
+/// `OK`) for a file whose read failed, but name it on stderr with exit 1;
+/// and exit 0 with silent stderr when every line is there. strace's log
+/// says whether the fault landed (`(INJECTED)`); the faults that must land
+/// in every configuration are asserted to, so no test passes vacuously.
+mod inject {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    /// The inputs, in argument order: sizes below and above the 64 KiB mmap
+    /// threshold, one empty, several read-ahead blocks for sync mode.
+    const FILES: [(&str, usize); 5] = [
+        ("a", 6),
+        ("s", 40_000),
+        ("b", 300_000),
+        ("e", 0),
+        ("z", 100_000),
+    ];
+
+    struct Fixture {
+        dir: tempfile::TempDir,
+        /// Absolute paths of FILES (strace's -P matches open(2)'s path as
+        /// written, so fastsum is given absolute paths too).
+        paths: Vec<PathBuf>,
+        /// md5sum's line for each file (the oracle).
+        hash_lines: Vec<String>,
+        /// The check file: md5sum's output for all of them.
+        sums: PathBuf,
+    }
+
+    fn fixture() -> Fixture {
+        let dir = tempdir();
+        let d = dir.path().canonicalize().unwrap();
+        let paths: Vec<PathBuf> = FILES
+            .iter()
+            .zip(1..)
+            .map(|(&(name, len), seed)| write_file(&d, name, &random_bytes(len, seed)))
+            .collect();
+        let o = gnu("md5sum").args(&paths).output().unwrap();
+        assert!(o.status.success());
+        let hash_lines = String::from_utf8(o.stdout.clone())
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        let sums = write_file(&d, "sums", &o.stdout);
+        Fixture {
+            dir,
+            paths,
+            hash_lines,
+            sums,
+        }
+    }
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum Expect {
+        /// A landed fault must fail the target file.
+        Fails,
+        /// A landed fault must be recovered from: the target's line is right.
+        Succeeds,
+        /// Either, as long as the run is consistent.
+        Either,
+    }
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum Target {
+        /// One of FILES, by index.
+        File(usize),
+        /// The check file (check mode only).
+        Sums,
+        /// stdout (redirected to a file).
+        Stdout,
+    }
+
+    struct Fault {
+        /// Syscalls traced (`-e trace=`), and the injection (`-e inject=`,
+        /// without `when`).
+        trace: &'static str,
+        inject: &'static str,
+        target: Target,
+        ns: &'static [u32],
+        expect: Expect,
+        /// Must the fault land, at least for one N, in every configuration?
+        must_land: bool,
+        /// What stderr must say when a file failed, after `NAME: `.
+        message: Option<&'static str>,
+    }
+
+    const S: Target = Target::File(1);
+    const B: Target = Target::File(2);
+
+    fn faults() -> Vec<Fault> {
+        let f = |trace, inject, target, ns, expect, must_land, message| Fault {
+            trace,
+            inject,
+            target,
+            ns,
+            expect,
+            must_land,
+            message,
+        };
+        use Expect::*;
+        let eio = Some("Input/output error");
+        vec![
+            // s is read in every mode (below the mmap threshold); N=2 is
+            // the read that would see EOF: failing it must fail s too
+            f("read", "read:error=EIO", S, &[1, 2, 3], Fails, true, eio),
+            // b: mapped in mmap mode, 1 MiB read-ahead blocks in threaded,
+            // 64 KiB reads in sync, 8 KiB in bytewise
+            f(
+                "read",
+                "read:error=EIO",
+                B,
+                &[1, 2, 3, 5, 6],
+                Fails,
+                false,
+                eio,
+            ),
+            f("read", "read:error=EINTR", S, &[1, 2], Succeeds, true, None),
+            f(
+                "read",
+                "read:error=EINTR",
+                B,
+                &[1, 3],
+                Succeeds,
+                false,
+                None,
+            ),
+            f("read", "read:error=EAGAIN", S, &[1], Either, true, None),
+            f(
+                "openat",
+                "openat:error=ENOENT",
+                S,
+                &[1],
+                Fails,
+                true,
+                Some("No such file or directory"),
+            ),
+            // item 7 may make fastsum wait for a descriptor instead
+            f("openat", "openat:error=EMFILE", B, &[1], Either, true, None),
+            f(
+                "%stat,%fstat",
+                "%stat,%fstat:error=EIO",
+                B,
+                &[1, 2],
+                Either,
+                false,
+                None,
+            ),
+            // mmap mode falls back to reading
+            f("mmap", "mmap:error=ENOMEM", B, &[1], Either, false, None),
+            f(
+                "write",
+                "write:error=ENOSPC",
+                Target::Stdout,
+                &[1, 2],
+                Fails,
+                true,
+                None,
+            ),
+            f(
+                "read",
+                "read:error=EIO",
+                Target::Sums,
+                &[1, 2],
+                Fails,
+                false,
+                None,
+            ),
+        ]
+    }
+
+    /// Run one case; returns whether the fault landed.
+    fn case(fx: &Fixture, args: &[&str], check: bool, fault: &Fault, n: u32) -> bool {
+        let d = fx.dir.path();
+        let out_path = d.join("out");
+        let log_path = d.join("strace.log");
+        let target_path = match fault.target {
+            Target::File(i) => fx.paths[i].clone(),
+            Target::Sums => fx.sums.clone(),
+            Target::Stdout => out_path.clone(),
+        };
+        let out = File::create(&out_path).unwrap();
+        let mut c = Command::new("timeout");
+        c.current_dir(d)
+            .env("LC_ALL", "C.UTF-8")
+            .args(["-s", "KILL", "30", "strace", "-f", "-q", "-o"])
+            .arg(&log_path)
+            .args(["-e", &format!("trace={}", fault.trace)])
+            .arg("-P")
+            .arg(&target_path)
+            .args(["-e", &format!("inject={}:when={n}", fault.inject)])
+            .arg(crate::util::fastsum_path())
+            .args(args);
+        if check {
+            c.arg("-c").arg(&fx.sums);
+        } else {
+            c.args(&fx.paths);
+        }
+        let o = c.stdout(out).output().unwrap();
+        let stdout = std::fs::read_to_string(&out_path).unwrap();
+        let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+        let stderr: String = String::from_utf8_lossy(&o.stderr)
+            .lines()
+            .filter(|l| !l.starts_with("strace: "))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let landed = log.contains("(INJECTED)");
+        let what = format!(
+            "fastsum {args:?}{} with {}:when={n} on {} (landed: {landed})\nstdout:\n{stdout}stderr:\n{stderr}strace log:\n{log}",
+            if check { " -c" } else { "" },
+            fault.inject,
+            target_path.display()
+        );
+        let o = Output {
+            stdout: Vec::new(),
+            stderr: stderr.clone().into_bytes(),
+            status: o.status,
+        };
+        assert_no_panic(&what, &o);
+        let code = o.status.code();
+        assert!(
+            matches!(code, Some(0 | 1)),
+            "{what}: status {:?} (a signal or a hang)",
+            o.status
+        );
+        assert!(
+            !log.contains("+++ killed by"),
+            "{what}: a thread was killed"
+        );
+        assert!(
+            log.contains("+++ exited with"),
+            "{what}: no exit in the log"
+        );
+
+        let want: Vec<String> = if check {
+            fx.paths
+                .iter()
+                .map(|p| format!("{}: OK", p.display()))
+                .collect()
+        } else {
+            fx.hash_lines.clone()
+        };
+        let got: Vec<&str> = stdout.lines().collect();
+        match fault.target {
+            Target::File(t) => {
+                let name = fx.paths[t].display().to_string();
+                let mut without = want.clone();
+                if check {
+                    without[t] = format!("{name}: FAILED open or read");
+                } else {
+                    without.remove(t);
+                }
+                let target_ok = if got == want {
+                    true
+                } else if got == without {
+                    false
+                } else {
+                    panic!("{what}: lines wrong, missing or out of order");
+                };
+                if target_ok {
+                    assert_eq!(code, Some(0), "{what}: every line right, yet exit 1");
+                    assert_eq!(stderr, "", "{what}: every line right, yet a message");
+                    assert!(
+                        !(landed && fault.expect == Expect::Fails),
+                        "{what}: the read failed, yet a checksum was printed"
+                    );
+                } else {
+                    assert_eq!(code, Some(1), "{what}: a file failed, yet exit 0");
+                    let prefix = format!("fastsum: {name}: ");
+                    assert!(stderr.contains(&prefix), "{what}: the file is not named");
+                    if let Some(m) = fault.message {
+                        assert!(
+                            stderr.contains(&format!("{prefix}{m}\n")),
+                            "{what}: not the expected error"
+                        );
+                    }
+                    assert!(landed, "{what}: failed with no fault injected");
+                    assert!(
+                        fault.expect != Expect::Succeeds,
+                        "{what}: a transient error failed the file"
+                    );
+                }
+            }
+            Target::Sums | Target::Stdout => {
+                // every line printed is right and in order (a lost write
+                // may leave a gap)
+                let mut rest = want.iter();
+                for line in &got {
+                    assert!(
+                        rest.any(|w| w == line),
+                        "{what}: line {line:?} wrong or out of order"
+                    );
+                }
+                if landed {
+                    assert_eq!(code, Some(1), "{what}: a fault landed, yet exit 0");
+                    let m = if fault.target == Target::Sums {
+                        format!("fastsum: {}: read error\n", fx.sums.display())
+                    } else {
+                        "fastsum: write error: No space left on device\n".to_owned()
+                    };
+                    assert!(stderr.contains(&m), "{what}: no {m:?}");
+                } else {
+                    assert_eq!(got, want, "{what}");
+                    assert_eq!(code, Some(0), "{what}");
+                }
+            }
+        }
+        landed
+    }
+
+    fn matrix(mode: &str) {
+        if !require_tool("strace") || !require_tool("md5sum") {
+            return;
+        }
+        let fx = fixture();
+        for jobs in ["1", "4"] {
+            for check in [false, true] {
+                let args = ["-m", mode, "-j", jobs];
+                for fault in faults() {
+                    if fault.target == Target::Sums && !check {
+                        continue;
+                    }
+                    let landed: Vec<bool> = fault
+                        .ns
+                        .iter()
+                        .map(|&n| case(&fx, &args, check, &fault, n))
+                        .collect();
+                    // shown with --nocapture: where each fault landed
+                    eprintln!(
+                        "{mode} -j{jobs} check={check} {} {:?}: landed {landed:?}",
+                        fault.inject, fault.target
+                    );
+                    assert!(
+                        !fault.must_land || landed.contains(&true),
+                        "{args:?} check={check}: {} on {:?} never landed for N in {:?}",
+                        fault.inject,
+                        fault.target,
+                        fault.ns
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn threaded() {
+        matrix("threaded");
+    }
+
+    #[test]
+    fn sync() {
+        matrix("sync");
+    }
+
+    #[test]
+    fn bytewise() {
+        matrix("bytewise");
+    }
+
+    #[test]
+    fn mmap() {
+        matrix("mmap");
+    }
+}

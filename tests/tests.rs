@@ -12,6 +12,7 @@ mod errors;
 mod faults;
 mod hash;
 mod jobs;
+mod limits;
 mod man;
 mod md5_kernel;
 mod mmap;

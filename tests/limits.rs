@@ -79,8 +79,8 @@ fn item6_memory_limits_never_panic_or_abort() {
 
 /// Item 6, GNU coreutils' own `ulimit -v` test, as the issue quotes it: the
 /// limit at what `--version` needs plus 12 MB, then `yes LINE | fastsum -c
-/// | :`. Main aborted (`memory allocation of N bytes failed`) in 1 run of
-/// 15 by default on 2 cores, and in every run with `-j 4`.
+/// | :`. Main aborted (`memory allocation of N bytes failed`) in some runs
+/// by default, and in nearly every run with `-j 4`.
 #[test]
 #[ignore = "issue 10 item 6: fixed in the pipeline rewrite"]
 fn item6_check_under_gnu_memory_limit() {

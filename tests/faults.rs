@@ -785,6 +785,57 @@ mod inject {
         landed
     }
 
+    /// A read error on standard input as a listed file (`a - z < s`), and
+    /// on a check file: the same stdout, stderr and status as GNU md5sum
+    /// under the same injection.
+    #[test]
+    fn stdin_and_check_file_errors_match_gnu() {
+        if !require_tool("strace") || !require_tool("md5sum") {
+            return;
+        }
+        let fx = fixture();
+        let d = fx.dir.path();
+        let under = |prog: &Path, args: &[&str], target: &Path, n: u32| {
+            let mut c = Command::new("strace");
+            c.current_dir(d)
+                .env("LC_ALL", "C.UTF-8")
+                .args(["-f", "-qq", "-o", "/dev/null", "-P"])
+                .arg(target)
+                .arg("-e")
+                .arg(format!("inject=read:error=EIO:when={n}"))
+                .arg(prog)
+                .args(args)
+                .stdin(File::open(&fx.paths[1]).unwrap());
+            c
+        };
+        let md5sum = Path::new("md5sum");
+        let ours = crate::util::fastsum_path();
+        for mode in ["threaded", "sync", "bytewise", "mmap"] {
+            for n in [1, 2] {
+                let hash = ["a", "-", "z"];
+                let a = run(&mut under(
+                    &ours,
+                    &[&["-m", mode][..], &hash].concat(),
+                    &fx.paths[1],
+                    n,
+                ));
+                let b = run(&mut under(md5sum, &hash, &fx.paths[1], n));
+                let what = format!("-m {mode} a - z < s, read {n} fails");
+                assert_outputs_same(&what, &a, &b, "fastsum", "md5sum");
+                let check = ["-c", "sums"];
+                let a = run(&mut under(
+                    &ours,
+                    &[&["-m", mode][..], &check].concat(),
+                    &fx.sums,
+                    n,
+                ));
+                let b = run(&mut under(md5sum, &check, &fx.sums, n));
+                let what = format!("-m {mode} -c sums, check file read {n} fails");
+                assert_outputs_same(&what, &a, &b, "fastsum", "md5sum");
+            }
+        }
+    }
+
     fn matrix(mode: &str) {
         if !require_tool("strace") || !require_tool("md5sum") {
             return;

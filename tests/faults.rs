@@ -12,8 +12,8 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::util::{
-    assert_no_panic, assert_outputs_same, fastsum, gnu, multicall, random_bytes, require_tool, run,
-    shell, tempdir, write_file,
+    assert_no_panic, assert_outputs_same, fastsum, gnu, multicall, random_bytes, require_strace,
+    require_tool, run, shell, tempdir, write_file,
 };
 
 /// A directory with `h` and `bad.md5`, a check file whose only line is a
@@ -790,7 +790,7 @@ mod inject {
     /// under the same injection.
     #[test]
     fn stdin_and_check_file_errors_match_gnu() {
-        if !require_tool("strace") || !require_tool("md5sum") {
+        if !require_strace() || !require_tool("md5sum") {
             return;
         }
         let fx = fixture();
@@ -843,7 +843,7 @@ mod inject {
     #[test]
     #[ignore = "not in issue 10: stdout is never closed, so a close(2) error is lost (stdout layer)"]
     fn stdout_close_error_is_reported() {
-        if !require_tool("strace") || !require_tool("md5sum") {
+        if !require_strace() || !require_tool("md5sum") {
             return;
         }
         let fx = fixture();
@@ -870,7 +870,7 @@ mod inject {
     }
 
     fn matrix(mode: &str) {
-        if !require_tool("strace") || !require_tool("md5sum") {
+        if !require_strace() || !require_tool("md5sum") {
             return;
         }
         let fx = fixture();

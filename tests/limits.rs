@@ -8,7 +8,8 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use crate::util::{
-    assert_no_panic, fastsum, gnu, random_bytes, require_tool, shell, tempdir, write_file,
+    assert_no_panic, fastsum, gnu, random_bytes, require_strace, require_tool, shell, tempdir,
+    write_file,
 };
 
 /// `dir/d` with `n` files `f00`, `f01`, … (names sort as numbers) of
@@ -121,7 +122,7 @@ fn item6_check_under_gnu_memory_limit() {
 #[test]
 #[ignore = "issue 10 item 6: fixed in the pipeline rewrite"]
 fn item6_threads_only_for_work() {
-    if !require_tool("strace") {
+    if !require_strace() {
         return;
     }
     let dir = tempdir();
@@ -159,7 +160,7 @@ fn item6_threads_only_for_work() {
 #[test]
 #[ignore = "issue 10 item 6: fixed in the pipeline rewrite"]
 fn item6_thread_creation_failure_degrades() {
-    if !require_tool("strace") || !require_tool("md5sum") {
+    if !require_strace() || !require_tool("md5sum") {
         return;
     }
     let dir = tempdir();

@@ -202,3 +202,23 @@ pub fn assert_no_panic(what: &str, out: &Output) {
         out.status
     );
 }
+
+/// Is strace here and allowed to trace (ptrace may be denied in a
+/// container)? Like [`require_tool`]: skips locally, fails under CI.
+pub fn require_strace() -> bool {
+    if !require_tool("strace") {
+        return false;
+    }
+    let traces = Command::new("strace")
+        .args(["-f", "-qq", "-o", "/dev/null", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !traces {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "strace cannot trace here (ptrace denied?): CI must allow it"
+        );
+        eprintln!("skipped: strace cannot trace here");
+    }
+    traces
+}

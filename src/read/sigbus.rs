@@ -27,7 +27,7 @@
 //! The registry is a fixed array of slots of atomics (no allocation, no lock:
 //! the handler may only touch async-signal-safe things); a mapping that finds
 //! no free slot is not made, and the input is read instead. The handler
-//! calls only `mmap` and `sigaction` (raw system calls under glibc) and
+//! calls only `mmap`, `sigaction` and `raise` (async-signal-safe) and
 //! atomics. Rayon threads hashing a BLAKE3 mapping are covered too: the
 //! lookup is by address, not by thread.
 

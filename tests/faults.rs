@@ -283,6 +283,36 @@ fn item5_help_and_version_report_write_errors() {
     }
 }
 
+/// Open `fifo` for writing once `child` has it open for reading (or is
+/// blocked opening it). Non-blocking, so a child that died first fails the
+/// test instead of hanging it.
+fn open_fifo_writer(fifo: &Path, child: &mut std::process::Child) -> File {
+    use std::os::unix::fs::OpenOptionsExt;
+    let start = std::time::Instant::now();
+    loop {
+        match File::options()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(fifo)
+        {
+            Ok(f) => return f,
+            // no reader yet
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {}
+            Err(e) => panic!("open {}: {e}", fifo.display()),
+        }
+        let exited = child.try_wait().unwrap();
+        assert!(
+            exited.is_none(),
+            "fastsum ended ({exited:?}) before opening the FIFO"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "fastsum never opened the FIFO"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 // ---------------------------------------------------------------- item 8
 
 /// Read lines from `child`'s stdout on a thread; they arrive on the channel.
@@ -348,7 +378,7 @@ fn item8_finished_lines_are_not_held_behind_a_blocking_input() {
         let rx = line_reader(&mut child);
         let first = rx.recv_timeout(Duration::from_secs(3));
         // let fastsum finish: open the FIFO for writing and close it (EOF)
-        drop(File::options().write(true).open(&fifo).unwrap());
+        drop(open_fifo_writer(&fifo, &mut child));
         let status = child.wait().unwrap();
         assert_eq!(
             first.as_deref(),
@@ -395,7 +425,7 @@ fn item9_an_external_sigbus_kills() {
             .spawn()
             .unwrap();
         // returns once fastsum has opened the FIFO: it is running main by now
-        let mut writer = File::options().write(true).open(&fifo).unwrap();
+        let mut writer = open_fifo_writer(&fifo, &mut child);
         let pid = libc::pid_t::try_from(child.id()).unwrap();
         // SAFETY: kill has no memory-safety preconditions
         assert_eq!(unsafe { libc::kill(pid, libc::SIGBUS) }, 0);

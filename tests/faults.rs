@@ -511,7 +511,8 @@ mod inject {
         ("s", 40_000),
         ("b", 300_000),
         ("e", 0),
-        ("z", 100_000),
+        // over 1 MiB: BLAKE3 maps it and hashes it on every core
+        ("z", 1_100_000),
     ];
 
     struct Fixture {
@@ -525,7 +526,10 @@ mod inject {
         sums: PathBuf,
     }
 
-    fn fixture() -> Fixture {
+    /// The files, and the oracle's lines: GNU md5sum's for MD5; for
+    /// BLAKE3 (no GNU tool), fastsum's own `-m sync -j 1` output without
+    /// faults (BLAKE3 itself is checked against b3sum in tests/hash.rs).
+    fn fixture(blake3: bool) -> Fixture {
         let dir = tempdir();
         let d = dir.path().canonicalize().unwrap();
         let paths: Vec<PathBuf> = FILES
@@ -533,7 +537,15 @@ mod inject {
             .zip(1..)
             .map(|(&(name, len), seed)| write_file(&d, name, &random_bytes(len, seed)))
             .collect();
-        let o = gnu("md5sum").args(&paths).output().unwrap();
+        let o = if blake3 {
+            fastsum()
+                .args(["-a", "blake3", "-m", "sync", "-j", "1"])
+                .args(&paths)
+                .output()
+                .unwrap()
+        } else {
+            gnu("md5sum").args(&paths).output().unwrap()
+        };
         assert!(o.status.success());
         let hash_lines = String::from_utf8(o.stdout.clone())
             .unwrap()
@@ -585,6 +597,7 @@ mod inject {
 
     const S: Target = Target::File(1);
     const B: Target = Target::File(2);
+    const Z: Target = Target::File(4);
 
     fn faults() -> Vec<Fault> {
         let f = |trace, inject, target, ns, expect, must_land, message| Fault {
@@ -672,6 +685,43 @@ mod inject {
                 Fails,
                 false,
                 None,
+            ),
+        ]
+    }
+
+    /// The faults for BLAKE3 in the default mode, where z is mapped and
+    /// hashed by the rayon pool (`read::mmap::map_for_multithreaded`).
+    fn blake3_faults() -> Vec<Fault> {
+        let f = |trace, inject, target, ns, expect, must_land| Fault {
+            trace,
+            inject,
+            target,
+            ns,
+            expect,
+            must_land,
+            message: None,
+        };
+        use Expect::*;
+        vec![
+            f("read", "read:error=EIO", S, &[1, 2], Fails, true),
+            // z is read instead when it cannot be mapped
+            f("mmap", "mmap:error=ENOMEM", Z, &[1], Either, true),
+            f("read", "read:error=EIO", Z, &[1, 2], Fails, false),
+            f(
+                "%stat,%fstat",
+                "%stat,%fstat:error=EIO",
+                Z,
+                &[1, 2],
+                Either,
+                false,
+            ),
+            f(
+                "write",
+                "write:error=ENOSPC",
+                Target::Stdout,
+                &[1],
+                Fails,
+                true,
             ),
         ]
     }
@@ -823,7 +873,7 @@ mod inject {
         if !require_strace() || !require_tool("md5sum") {
             return;
         }
-        let fx = fixture();
+        let fx = fixture(false);
         let d = fx.dir.path();
         let under = |prog: &Path, args: &[&str], target: &Path, n: u32| {
             let mut c = Command::new("strace");
@@ -876,7 +926,7 @@ mod inject {
         if !require_strace() || !require_tool("md5sum") {
             return;
         }
-        let fx = fixture();
+        let fx = fixture(false);
         let d = fx.dir.path();
         let out = d.join("out");
         let under = |prog: &Path| {
@@ -899,14 +949,16 @@ mod inject {
         assert_outputs_same("close(stdout) fails", &ours, &theirs, "fastsum", "md5sum");
     }
 
-    fn matrix(mode: &str) {
+    /// Every fault of `faults` for every N, with `-j 1` and `-j 4`, hash
+    /// and check mode, fastsum given `extra` first.
+    fn matrix(extra: &[&str], blake3: bool, faults: fn() -> Vec<Fault>) {
         if !require_strace() || !require_tool("md5sum") {
             return;
         }
-        let fx = fixture();
+        let fx = fixture(blake3);
         for jobs in ["1", "4"] {
             for check in [false, true] {
-                let args = ["-m", mode, "-j", jobs];
+                let args = [extra, &["-j", jobs]].concat();
                 for fault in faults() {
                     if fault.target == Target::Sums && !check {
                         continue;
@@ -918,7 +970,7 @@ mod inject {
                         .collect();
                     // shown with --nocapture: where each fault landed
                     eprintln!(
-                        "{mode} -j{jobs} check={check} {} {:?}: landed {landed:?}",
+                        "{args:?} check={check} {} {:?}: landed {landed:?}",
                         fault.inject, fault.target
                     );
                     assert!(
@@ -934,22 +986,27 @@ mod inject {
     }
 
     #[test]
+    fn blake3_default_mode() {
+        matrix(&["-a", "blake3"], true, blake3_faults);
+    }
+
+    #[test]
     fn threaded() {
-        matrix("threaded");
+        matrix(&["-m", "threaded"], false, faults);
     }
 
     #[test]
     fn sync() {
-        matrix("sync");
+        matrix(&["-m", "sync"], false, faults);
     }
 
     #[test]
     fn bytewise() {
-        matrix("bytewise");
+        matrix(&["-m", "bytewise"], false, faults);
     }
 
     #[test]
     fn mmap() {
-        matrix("mmap");
+        matrix(&["-m", "mmap"], false, faults);
     }
 }

@@ -401,6 +401,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
             verbosity,
             strict: args.strict,
             ignore_missing: args.ignore_missing,
+            algorithm_chosen: args.algorithm.is_some() || inv.default_algorithm.is_some(),
         })
     } else {
         let only_check = [

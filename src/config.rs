@@ -30,6 +30,10 @@ pub(crate) struct CheckOptions {
     pub(crate) strict: bool,
     /// `--ignore-missing`: missing files are not failures.
     pub(crate) ignore_missing: bool,
+    /// The algorithm was chosen (`-a`, or a multi-call name), not defaulted:
+    /// then lines tagged with another algorithm are improperly formatted,
+    /// as in GNU; otherwise each tag picks its line's algorithm.
+    pub(crate) algorithm_chosen: bool,
 }
 
 /// Hash-mode settings.

@@ -2,10 +2,11 @@
 //! what it is (a regular file of a known length, or a stream read to its end).
 
 use std::ffi::OsString;
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
 use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -40,6 +41,10 @@ pub(crate) struct Opened {
     file: File,
     kind: Kind,
     shared: bool,
+    /// A FIFO opened without waiting for a writer: the wait (GNU's open
+    /// waits) happens at the first read, once the scheduler has handed on
+    /// whatever was finished before it.
+    fifo_wait: bool,
 }
 
 /// How many `Opened` inputs are alive.
@@ -73,15 +78,37 @@ impl Input {
             // into 8 KiB read calls. A duplicate of descriptor 0 shares its
             // offset and reads unbuffered.
             Input::Stdin => File::from(io::stdin().as_fd().try_clone_to_owned()?),
-            Input::Path(p) => File::open(p)?,
+            // Non-blocking, so that opening a FIFO nobody writes to yet does
+            // not block the thread that opens inputs in order.
+            Input::Path(p) => OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(p)?,
         };
-        let kind = match file.metadata() {
+        let meta = file.metadata();
+        let kind = match &meta {
             Ok(m) if m.is_file() => Kind::Regular { len: m.len() },
             _ => Kind::Stream,
         };
+        let mut fifo_wait = false;
+        if let Input::Path(_) = self
+            && kind == Kind::Stream
+        {
+            if meta.is_ok_and(|m| m.file_type().is_fifo()) {
+                fifo_wait = true;
+            } else {
+                // a device or the like: reads block, as they would for GNU
+                clear_nonblock(&file)?;
+            }
+        }
         OPEN.fetch_add(1, Ordering::Relaxed);
         let shared = *self == Input::Stdin || kind == Kind::Stream;
-        Ok(Opened { file, kind, shared })
+        Ok(Opened {
+            file,
+            kind,
+            shared,
+            fifo_wait,
+        })
     }
 
     /// [`Input::open`], but when the process is out of descriptors and other
@@ -128,7 +155,49 @@ impl Drop for Opened {
 impl Read for Opened {
     #[inline]
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.fifo_wait {
+            wait_for_writer(&self.file)?;
+            clear_nonblock(&self.file)?;
+            self.fifo_wait = false;
+        }
         self.file.read(buf)
+    }
+}
+
+/// Wait until a FIFO opened without a writer has data, or a writer that
+/// came has gone (Linux reports a hang-up only for a writer that opened
+/// after us), as GNU's blocking open and first read would.
+fn wait_for_writer(file: &File) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let mut pfd = libc::pollfd {
+        fd: file.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    loop {
+        // SAFETY: one valid pollfd for the duration of the call.
+        match unsafe { libc::poll(&mut pfd, 1, -1) } {
+            -1 if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => continue,
+            -1 => return Err(io::Error::last_os_error()),
+            _ => return Ok(()),
+        }
+    }
+}
+
+/// Make reads on `file` block again.
+fn clear_nonblock(file: &File) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let fd = file.as_raw_fd();
+    // SAFETY: F_GETFL/F_SETFL on a descriptor this `File` owns; no memory
+    // is involved.
+    let ok = unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        flags != -1 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) != -1
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
     }
 }
 

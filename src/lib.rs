@@ -56,6 +56,7 @@ pub mod internals {
 /// Run fastsum with these arguments (`argv[0]` included) and return how it
 /// ended. Never panics on bad input; never calls `process::exit`.
 pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
+    read::install_sigbus_handler();
     let (program, parsed) = cli::parse(argv.into_iter().collect());
     let rep = Reporter::new(program);
     let cfg = match parsed {
@@ -99,7 +100,13 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
         display.finish();
         result
     });
-    let result = result.and_then(|()| out.get_mut().take_error());
+    // what a failed write left in the buffer is dropped, never retried
+    let (mut stdout, _unwritten) = out.into_parts();
+    let stdout_error = stdout.take_error();
+    drop(stdout);
+    let result = result
+        .and(stdout_error)
+        .and_then(|()| stdio::close_stdout());
     // GNU closes stdin at the end when it read it, and reports that failing
     // on a closed descriptor too
     if cfg.files.iter().any(|f| f == "-") && stdio::stdin_was_closed() {
@@ -129,7 +136,9 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
 /// does, and fails the run.
 fn print_text(rep: &Reporter, text: &[u8]) -> Exit {
     let mut out = Stdout::new();
-    match out.write_all(text).and_then(|()| out.flush()) {
+    let written = out.write_all(text).and_then(|()| out.flush());
+    drop(out);
+    match written.and_then(|()| stdio::close_stdout()) {
         Ok(()) => Exit::Ok,
         Err(e) if is_broken_pipe(&e) => Exit::Ok,
         Err(e) => {

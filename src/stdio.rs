@@ -123,6 +123,24 @@ impl Write for Stdout {
     }
 }
 
+/// Close standard output at the end of a run, as GNU's `close_stdout` does:
+/// a file system may report a failed write only then (NFS), and that must
+/// fail the run. Everything must have been flushed before.
+pub(crate) fn close_stdout() -> io::Result<()> {
+    if STD_FDS_CLOSED.load(Ordering::Relaxed) & 2 != 0 {
+        return Ok(());
+    }
+    // SAFETY: closes descriptor 1, which nothing writes to after this (the
+    // run is over and its output flushed); no memory is involved.
+    match unsafe { libc::close(1) } {
+        0 => Ok(()),
+        _ => match io::Error::last_os_error() {
+            e if e.raw_os_error() == Some(libc::EBADF) => Ok(()),
+            e => Err(e),
+        },
+    }
+}
+
 /// Write `bytes` to stderr with the status line out of the way. Errors are
 /// ignored: there is nowhere left to report them.
 pub(crate) fn write_stderr(bytes: &[u8]) {

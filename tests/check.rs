@@ -389,8 +389,8 @@ fn every_mode_and_job_count() {
     }
 }
 
-/// A tag names its line's algorithm, whatever -a says (a fastsum
-/// extension: GNU md5sum only knows MD5 lines).
+/// Without -a (and not under a tool's name) a tag names its line's
+/// algorithm, as in GNU cksum -c; with -a, see faults::chosen_algorithm_*.
 #[test]
 fn tags_pick_the_algorithm() {
     let dir = fixture();
@@ -402,7 +402,9 @@ fn tags_pick_the_algorithm() {
     data.extend_from_slice(&sums(Algorithm::Sha1, b"{T} (b) = {Z}\n"));
     data.extend_from_slice(&sums(Algorithm::Md5, b"SHA1 (b) = {b}\n"));
     std::fs::write(d.join("sums"), data).unwrap();
-    let o = ours(d, Algorithm::Md5, &["--warn", "sums"], &[])
+    let o = fastsum()
+        .current_dir(d)
+        .args(["-c", "--warn", "sums"])
         .output()
         .unwrap();
     let ok = "a: OK\n".repeat(Algorithm::ALL.len());

@@ -165,3 +165,60 @@ pub const MODES: [&str; 3] = ["threaded", "sync", "bytewise"];
 pub fn os(name: &[u8]) -> &OsStr {
     OsStr::from_bytes(name)
 }
+
+/// The path of the fastsum binary under test.
+pub fn fastsum_path() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("fastsum")
+}
+
+/// Run `script` with `sh -c` in `dir`, with `$FASTSUM` naming the binary
+/// under test, killed after `secs` seconds (`timeout -s KILL`: a hang shows
+/// as status 137 from timeout instead of a stuck test).
+pub fn shell(dir: &Path, secs: u32, script: &str) -> Output {
+    let mut c = Command::new("timeout");
+    c.current_dir(dir)
+        .env("LC_ALL", "C.UTF-8")
+        .env("FASTSUM", fastsum_path())
+        .args(["-s", "KILL", &secs.to_string(), "sh", "-c", script]);
+    run(&mut c)
+}
+
+/// Assert that a run printed no sign of a panic or an abort.
+pub fn assert_no_panic(what: &str, out: &Output) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    for bad in [
+        "panicked",
+        "RUST_BACKTRACE",
+        "stack backtrace",
+        "memory allocation",
+        "Aborted",
+    ] {
+        assert!(!err.contains(bad), "{what}: {bad:?} on stderr:\n{err}");
+    }
+    // 101: a panic's exit status; 134: SIGABRT through sh
+    assert!(
+        !matches!(out.status.code(), Some(101 | 134)),
+        "{what}: exit status {:?}, stderr:\n{err}",
+        out.status
+    );
+}
+
+/// Is strace here and allowed to trace (ptrace may be denied in a
+/// container)? Like [`require_tool`]: skips locally, fails under CI.
+pub fn require_strace() -> bool {
+    if !require_tool("strace") {
+        return false;
+    }
+    let traces = Command::new("strace")
+        .args(["-f", "-qq", "-o", "/dev/null", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !traces {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "strace cannot trace here (ptrace denied?): CI must allow it"
+        );
+        eprintln!("skipped: strace cannot trace here");
+    }
+    traces
+}

@@ -30,7 +30,7 @@ use crate::read::{Job, Outcome, Plan, Task};
 use crate::report::{Reporter, error_text};
 use crate::stats::Stats;
 
-use parse::{Expected, Form, Improper, line_body, parse_check_line};
+use parse::{Expected, Form, Improper, Tags, line_body, parse_check_line};
 use summary::Tally;
 
 /// A check file's name as messages show it (quoted; `standard input` for `-`).
@@ -115,6 +115,7 @@ struct Feed<'a> {
     files: std::slice::Iter<'a, OsString>,
     current: Option<Open>,
     default: Algorithm,
+    tags: Tags,
     latch: Latch,
     buf: Vec<u8>,
 }
@@ -132,14 +133,20 @@ fn display_name(arg: &OsStr) -> FileName {
 }
 
 /// The job for one line body of the check file `cur`.
-fn line_job(body: &[u8], cur: &Open, latch: &mut Latch, default: Algorithm) -> CheckJob {
+fn line_job(
+    body: &[u8],
+    cur: &Open,
+    latch: &mut Latch,
+    default: Algorithm,
+    tags: Tags,
+) -> CheckJob {
     let improper = || {
         Job::Pass(Event::Improper {
             file: cur.file.clone(),
             line: cur.line,
         })
     };
-    let Ok(line) = parse_check_line(body, default) else {
+    let Ok(line) = parse_check_line(body, default, tags) else {
         return improper();
     };
     let Some(reversed) = latch.accept(line.form) else {
@@ -194,7 +201,13 @@ impl Iterator for Feed<'_> {
                     let Some(body) = line_body(&self.buf) else {
                         continue;
                     };
-                    return Some(line_job(body, cur, &mut self.latch, self.default));
+                    return Some(line_job(
+                        body,
+                        cur,
+                        &mut self.latch,
+                        self.default,
+                        self.tags,
+                    ));
                 }
                 Err(_) => {
                     // GNU says only "read error" here, without the reason
@@ -319,6 +332,11 @@ pub(crate) fn run(
         files: files.iter(),
         current: None,
         default: algo,
+        tags: if opts.algorithm_chosen {
+            Tags::OnlyDefault
+        } else {
+            Tags::Any
+        },
         latch: Latch::default(),
         buf: Vec::with_capacity(1024),
     };

@@ -147,9 +147,27 @@ fn until_nul(s: &[u8]) -> &[u8] {
     s.iter().position(|&b| b == 0).map_or(s, |n| &s[..n])
 }
 
+/// Which algorithms' tags a run accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tags {
+    /// Every algorithm's: `fastsum -c` without `-a` lets a tag pick its
+    /// line's algorithm, as GNU `cksum -c` does.
+    Any,
+    /// Only the default algorithm's, because the user chose it (`-a`, or a
+    /// multi-call name such as `sha256sum`): a line tagged with another
+    /// algorithm is improper, as in GNU, so a weaker hash never stands in
+    /// for the one asked for.
+    OnlyDefault,
+}
+
 /// Parse one line body (see [`line_body`]). `default` is the algorithm of
-/// untagged lines (`-a`, or the multi-call name); a tag names its own.
-pub(crate) fn parse_check_line(line: &[u8], default: Algorithm) -> Result<CheckLine<'_>, Improper> {
+/// untagged lines (`-a`, or the multi-call name); `tags` says whether a
+/// tag may name another one.
+pub(crate) fn parse_check_line(
+    line: &[u8],
+    default: Algorithm,
+    tags: Tags,
+) -> Result<CheckLine<'_>, Improper> {
     let mut i = line.iter().take_while(|&&c| is_blank(c)).count();
     let escaped = at(line, i) == b'\\';
     if escaped {
@@ -162,6 +180,12 @@ pub(crate) fn parse_check_line(line: &[u8], default: Algorithm) -> Result<CheckL
         .into_iter()
         .find(|a| rest.starts_with(a.tag().as_bytes()))
     {
+        // no other algorithm's tag can start a valid untagged line (a tag
+        // starts with a letter that is not a hex digit), so refusing it here
+        // is all GNU does
+        if tags == Tags::OnlyDefault && algo != default {
+            return Err(Improper);
+        }
         let mut j = algo.tag().len();
         if at(rest, j) == b' ' {
             j += 1;
@@ -269,7 +293,7 @@ mod tests {
     const HEX: &str = "b1946ac92492d2347c6235b4d2611184";
 
     fn parse(line: &[u8]) -> Result<(Form, Vec<u8>), Improper> {
-        let l = parse_check_line(line, Algorithm::Md5)?;
+        let l = parse_check_line(line, Algorithm::Md5, Tags::Any)?;
         Ok((l.form, l.file_name(false)?))
     }
 
@@ -327,8 +351,38 @@ mod tests {
         }
         let sha1 = hash_bytes(Algorithm::Sha1, b"").to_hex();
         let text = format!("SHA1 (e) = {sha1}");
-        let line = parse_check_line(text.as_bytes(), Algorithm::Md5);
+        let line = parse_check_line(text.as_bytes(), Algorithm::Md5, Tags::Any);
         assert_eq!(line.map(|l| l.algo), Ok(Algorithm::Sha1));
+    }
+
+    #[test]
+    fn a_chosen_algorithm_refuses_other_tags() {
+        let md5 = format!("MD5 (a) = {HEX}");
+        let sha1 = format!("SHA1 (a) = {}", hash_bytes(Algorithm::Sha1, b"").to_hex());
+        let algo = |text: &str, default, tags| {
+            parse_check_line(text.as_bytes(), default, tags).map(|l| l.algo)
+        };
+        // without -a each tag picks its algorithm
+        assert_eq!(algo(&md5, Algorithm::Sha256, Tags::Any), Ok(Algorithm::Md5));
+        assert_eq!(algo(&sha1, Algorithm::Md5, Tags::Any), Ok(Algorithm::Sha1));
+        // `sha256sum -c` / `-a sha256`: an MD5 line is improper (GNU), not OK
+        for other in [Algorithm::Sha256, Algorithm::Sha1, Algorithm::Blake3] {
+            assert_eq!(algo(&md5, other, Tags::OnlyDefault), Err(Improper));
+        }
+        assert_eq!(
+            algo(&sha1, Algorithm::Md5, Tags::OnlyDefault),
+            Err(Improper)
+        );
+        // the chosen algorithm's own tag, and untagged lines, still parse
+        assert_eq!(
+            algo(&md5, Algorithm::Md5, Tags::OnlyDefault),
+            Ok(Algorithm::Md5)
+        );
+        let plain = format!("{HEX}  a");
+        assert_eq!(
+            algo(&plain, Algorithm::Md5, Tags::OnlyDefault),
+            Ok(Algorithm::Md5)
+        );
     }
 
     #[test]
@@ -361,7 +415,7 @@ mod tests {
     #[test]
     fn reversed_reading_keeps_the_marker() {
         let line = format!("{HEX}  a");
-        let l = parse_check_line(line.as_bytes(), Algorithm::Md5).unwrap();
+        let l = parse_check_line(line.as_bytes(), Algorithm::Md5, Tags::Any).unwrap();
         assert_eq!(l.file_name(true), Ok(b" a".to_vec()));
     }
 
@@ -388,7 +442,7 @@ mod tests {
         #[test]
         fn never_panics(line in proptest::collection::vec(any::<u8>(), 0..200), algo in any_algo()) {
             if let Some(body) = line_body(&line)
-                && let Ok(l) = parse_check_line(body, algo)
+                && let Ok(l) = parse_check_line(body, algo, Tags::Any)
             {
                 let _ = l.file_name(false);
                 let _ = l.file_name(true);
@@ -408,7 +462,7 @@ mod tests {
             } else {
                 [hex.as_bytes(), &junk].concat()
             };
-            if let Ok(l) = parse_check_line(&line, algo) {
+            if let Ok(l) = parse_check_line(&line, algo, Tags::OnlyDefault) {
                 let _ = l.file_name(false);
             }
         }
@@ -433,7 +487,7 @@ mod tests {
             // an untagged line starts with hex, a tagged one with its tag
             // (or `\` when escaped): never a comment
             let body = line_body(&out).unwrap_or_default();
-            let l = parse_check_line(body, algo);
+            let l = parse_check_line(body, algo, Tags::OnlyDefault);
             prop_assert!(l.is_ok(), "{:?}", String::from_utf8_lossy(&out));
             let Ok(l) = l else { return Ok(()) };
             prop_assert_eq!(l.algo, algo);

@@ -89,6 +89,7 @@ mod tests {
             verbosity,
             strict,
             ignore_missing,
+            algorithm_chosen: false,
         }
     }
 

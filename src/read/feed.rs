@@ -7,7 +7,7 @@ use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded};
+use crossbeam_channel::{Receiver, RecvTimeoutError, SendTimeoutError, Sender, bounded};
 
 use super::{Job, Outcome, Sink, Task};
 use crate::input::Opened;
@@ -43,6 +43,21 @@ pub(crate) fn send_one<T, P>(
     outcome: Outcome<T, P>,
 ) -> bool {
     done.send(vec![(idx, outcome)]).is_ok()
+}
+
+/// Send `w` to a hashing thread, waiting while they are busy, but giving up
+/// (false) once the run is cancelled or every receiver is gone: the sending
+/// thread also holds a receiver (to start more threads), so a plain send
+/// could wait forever after the threads stopped.
+pub(crate) fn hand_over<W>(tx: &Sender<W>, mut w: W, cancel: &AtomicBool) -> bool {
+    loop {
+        match tx.send_timeout(w, IDLE_AFTER) {
+            Ok(()) => return true,
+            Err(SendTimeoutError::Disconnected(_)) => return false,
+            Err(SendTimeoutError::Timeout(back)) if !cancel.load(Ordering::Relaxed) => w = back,
+            Err(SendTimeoutError::Timeout(_)) => return false,
+        }
+    }
 }
 
 /// Take the jobs in order: pass-throughs go straight to the printer, a

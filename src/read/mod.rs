@@ -21,6 +21,30 @@ mod sigbus;
 pub(crate) mod sync;
 mod workers;
 
+/// The stack of each reading or hashing thread: they hold no deep call
+/// chains, and a small stack keeps many threads within a low `ulimit -v`.
+const THREAD_STACK: usize = 512 * 1024;
+
+/// Start a named thread of the scheduler in `s`; an error (no thread could
+/// be had) leaves the caller to go on with the threads it has.
+fn spawn_thread<'scope>(
+    s: &'scope std::thread::Scope<'scope, '_>,
+    name: &str,
+    f: impl FnOnce() + Send + 'scope,
+) -> io::Result<()> {
+    std::thread::Builder::new()
+        .name(name.into())
+        .stack_size(THREAD_STACK)
+        .spawn_scoped(s, f)
+        .map(drop)
+}
+
+/// Install the SIGBUS handler of `sigbus` (at start-up, in every mode):
+/// faults in a mapped input are reported, any other SIGBUS kills at once.
+pub(crate) fn install_sigbus_handler() {
+    let _ = sigbus::install();
+}
+
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -12,14 +12,22 @@
 //!   checks the mark once hashing is done and reports the input as an error
 //!   (`fastsum: NAME: file truncated while mapped`) instead of a digest; the
 //!   other inputs are hashed as usual and the exit status is 1.
-//! * anywhere else: the fault is not ours. The handler puts back the action
-//!   that was there before (std's stack-overflow handler, or the default)
-//!   and returns, so the fault repeats and that action deals with it.
+//! * anything else is not ours and kills the process at once, as it kills
+//!   GNU md5sum: a SIGBUS sent by a process (`kill -BUS`, `sigqueue`,
+//!   `tgkill`: `si_code` ≤ 0), or a fault outside every registered mapping.
+//!   The handler restores the default action and re-raises the signal; it
+//!   is delivered (and kills) as soon as the handler returns. Merely
+//!   restoring the action and returning, as std's own handler does, would
+//!   ignore one signal sent with `kill`.
+//!
+//! The handler is installed at start-up ([`install`], called from
+//! `crate::run`) in every mode, so that it, not std's stack-overflow
+//! handler, answers an external SIGBUS.
 //!
 //! The registry is a fixed array of slots of atomics (no allocation, no lock:
 //! the handler may only touch async-signal-safe things); a mapping that finds
 //! no free slot is not made, and the input is read instead. The handler
-//! calls only `mmap` and `sigaction` (raw system calls under glibc) and
+//! calls only `mmap`, `sigaction` and `raise` (async-signal-safe) and
 //! atomics. Rayon threads hashing a BLAKE3 mapping are covered too: the
 //! lookup is by address, not by thread.
 
@@ -54,9 +62,9 @@ static REGISTRY: [Slot; SLOTS] = [const {
 
 static PAGE_SIZE: AtomicUsize = AtomicUsize::new(4096);
 
-/// The SIGBUS action found at installation, put back for faults not ours;
-/// `None` inside when installing failed (then nothing is ever mapped).
-static PREVIOUS: OnceLock<Option<libc::sigaction>> = OnceLock::new();
+/// Whether the handler is installed (`false` when `sigaction` failed: then
+/// nothing is ever mapped).
+static INSTALLED: OnceLock<bool> = OnceLock::new();
 
 /// A registered mapping; dropping it unregisters the mapping, which must
 /// happen before the mapping is unmapped (declare it before the `Mmap`).
@@ -82,7 +90,7 @@ impl Drop for Guard {
 /// not be installed or every slot is taken. Fill it with [`Claim::activate`]
 /// once the mapping exists.
 pub(crate) fn claim() -> Option<Claim> {
-    if PREVIOUS.get_or_init(install).is_none() {
+    if !install() {
         return None;
     }
     let slot = REGISTRY.iter().find(|s| {
@@ -118,8 +126,13 @@ impl Drop for Claim {
     }
 }
 
-/// Install the handler; the previous action, or `None` on failure.
-fn install() -> Option<libc::sigaction> {
+/// Install the handler (once; later calls only report the outcome).
+/// Returns whether it is installed.
+pub(crate) fn install() -> bool {
+    *INSTALLED.get_or_init(install_now)
+}
+
+fn install_now() -> bool {
     // SAFETY: sysconf has no preconditions.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
     if let Ok(page) = usize::try_from(page)
@@ -132,20 +145,29 @@ fn install() -> Option<libc::sigaction> {
     let mut action: libc::sigaction = unsafe { std::mem::zeroed() };
     action.sa_sigaction = on_sigbus as *const () as usize;
     action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
-    // SAFETY: zeroed as above; sigaction fills it in.
-    let mut previous: libc::sigaction = unsafe { std::mem::zeroed() };
-    // SAFETY: both pointers are valid for the call; the handler only does
+    // SAFETY: the pointer is valid for the call; the handler only does
     // async-signal-safe work (see the module comment).
     let rc = unsafe {
         libc::sigemptyset(&mut action.sa_mask);
-        libc::sigaction(libc::SIGBUS, &action, &mut previous)
+        libc::sigaction(libc::SIGBUS, &action, ptr::null_mut())
     };
-    (rc == 0).then_some(previous)
+    rc == 0
 }
 
 extern "C" fn on_sigbus(_sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut libc::c_void) {
     // SAFETY: the kernel hands a valid siginfo to an SA_SIGINFO handler.
-    let addr = unsafe { (*info).si_addr() } as usize;
+    let (code, addr) = unsafe { ((*info).si_code, (*info).si_addr() as usize) };
+    // si_code > 0: a fault the kernel raised (BUS_ADRERR, …); ≤ 0: a signal
+    // some process sent, whose si_addr means nothing
+    if code > 0 && recover(addr) {
+        return;
+    }
+    die();
+}
+
+/// If `addr` lies in a registered mapping, map zero pages over the rest of
+/// it, mark it faulted and return true.
+fn recover(addr: usize) -> bool {
     let page = PAGE_SIZE.load(Ordering::SeqCst);
     for slot in &REGISTRY {
         if slot.state.load(Ordering::SeqCst) != ACTIVE {
@@ -173,16 +195,25 @@ extern "C" fn on_sigbus(_sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mu
         };
         if r != libc::MAP_FAILED {
             slot.faulted.store(true, Ordering::SeqCst);
-            return;
+            return true;
         }
-        break;
+        return false;
     }
-    // Not ours (or not recoverable): hand the fault back to what was there.
-    if let Some(Some(previous)) = PREVIOUS.get() {
-        // SAFETY: `previous` came from sigaction itself.
-        unsafe { libc::sigaction(libc::SIGBUS, previous, ptr::null_mut()) };
-    } else {
-        // SAFETY: restoring the default action is always valid.
-        unsafe { libc::signal(libc::SIGBUS, libc::SIG_DFL) };
+    false
+}
+
+/// Die of SIGBUS with the default action (terminate, core dump), from
+/// inside the handler: only async-signal-safe calls (sigaction, raise).
+fn die() {
+    // SAFETY: an all-zero sigaction with SIG_DFL (0) as its handler is the
+    // default action; the pointers are valid for the calls.
+    unsafe {
+        let mut dfl: libc::sigaction = std::mem::zeroed();
+        dfl.sa_sigaction = libc::SIG_DFL;
+        libc::sigemptyset(&mut dfl.sa_mask);
+        libc::sigaction(libc::SIGBUS, &dfl, ptr::null_mut());
+        // SIGBUS is blocked while its handler runs: the raised signal stays
+        // pending and is delivered, with the default action, on return
+        libc::raise(libc::SIGBUS);
     }
 }

@@ -16,7 +16,7 @@ use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use super::feed::{Finished, feed, send_one};
+use super::feed::{Finished, feed, hand_over, send_one};
 use super::mmap::Mapped;
 use super::sync::{buffer_len, hash_bytewise, hash_chunks, sized};
 use super::{Job, Outcome, Plan, Strategy, Task, strategy};
@@ -41,32 +41,29 @@ where
     P: Send + 'scope,
     I: Iterator<Item = Job<T, P>> + Send + 'scope,
 {
-    std::thread::Builder::new()
-        .name("feeder".into())
-        .spawn_scoped(s, move || {
-            let (work_tx, work_rx) = bounded::<Work<T>>(plan.jobs);
-            let mut workers = 0usize;
-            let mut buf = Vec::new();
-            feed(jobs, cancel, &done, |idx, task, opened| {
-                if opened.is_shared() {
-                    let r = hash_opened(plan, stats, &task, opened, &mut buf);
-                    return send_one(&done, idx, Outcome::Hashed(task, r));
-                }
-                // one more worker when none runs yet or all are busy
-                if workers < plan.jobs
-                    && (workers == 0 || !work_tx.is_empty())
-                    && start_worker(s, plan, stats, cancel, &work_rx, &done).is_ok()
-                {
-                    workers += 1;
-                }
-                if workers == 0 {
-                    let r = hash_opened(plan, stats, &task, opened, &mut buf);
-                    return send_one(&done, idx, Outcome::Hashed(task, r));
-                }
-                work_tx.send((idx, task, opened)).is_ok()
-            });
-        })
-        .map(drop)
+    super::spawn_thread(s, "feeder", move || {
+        let (work_tx, work_rx) = bounded::<Work<T>>(plan.jobs);
+        let mut workers = 0usize;
+        let mut buf = Vec::new();
+        feed(jobs, cancel, &done, |idx, task, opened| {
+            if opened.is_shared() {
+                let r = hash_opened(plan, stats, &task, opened, &mut buf);
+                return send_one(&done, idx, Outcome::Hashed(task, r));
+            }
+            // one more worker when none runs yet or all are busy
+            if workers < plan.jobs
+                && (workers == 0 || !work_tx.is_empty())
+                && start_worker(s, plan, stats, cancel, &work_rx, &done).is_ok()
+            {
+                workers += 1;
+            }
+            if workers == 0 {
+                let r = hash_opened(plan, stats, &task, opened, &mut buf);
+                return send_one(&done, idx, Outcome::Hashed(task, r));
+            }
+            hand_over(&work_tx, (idx, task, opened), cancel)
+        });
+    })
 }
 
 /// Start one worker taking inputs from `work`.
@@ -79,21 +76,18 @@ fn start_worker<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
     done: &Sender<Finished<T, P>>,
 ) -> io::Result<()> {
     let (work, done) = (work.clone(), done.clone());
-    std::thread::Builder::new()
-        .name("worker".into())
-        .spawn_scoped(s, move || {
-            let mut buf = Vec::new();
-            for (idx, task, opened) in work {
-                if cancel.load(Ordering::Relaxed) {
-                    return;
-                }
-                let r = hash_opened(plan, stats, &task, opened, &mut buf);
-                if !send_one(&done, idx, Outcome::Hashed(task, r)) {
-                    return;
-                }
+    super::spawn_thread(s, "worker", move || {
+        let mut buf = Vec::new();
+        for (idx, task, opened) in work {
+            if cancel.load(Ordering::Relaxed) {
+                return;
             }
-        })
-        .map(drop)
+            let r = hash_opened(plan, stats, &task, opened, &mut buf);
+            if !send_one(&done, idx, Outcome::Hashed(task, r)) {
+                return;
+            }
+        }
+    })
 }
 
 /// Hash one opened input with the strategy [`strategy`] picks for it.

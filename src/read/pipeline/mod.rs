@@ -39,7 +39,7 @@ use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use super::feed::{Finished, feed};
+use super::feed::{Finished, feed, hand_over};
 use super::mmap::Mapped;
 use super::{Job, Plan, Task};
 use crate::stats::Stats;
@@ -85,10 +85,9 @@ fn start_hasher<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
 ) -> io::Result<()> {
     let (work, done) = (work.clone(), done.clone());
     let chunk = plan.chunk.get();
-    std::thread::Builder::new()
-        .name("hasher".into())
-        .spawn_scoped(s, move || hasher_loop(work, chunk, returns, done, stats))
-        .map(drop)
+    crate::read::spawn_thread(s, "hasher", move || {
+        hasher_loop(work, chunk, returns, done, stats)
+    })
 }
 
 /// Start the reader and the first hasher (more start as work waits, up to
@@ -109,35 +108,32 @@ where
     let pool = Pool::new(plan);
     let (work_tx, work_rx) = bounded::<Work<T>>(plan.jobs);
     start_hasher(s, plan, stats, &work_rx, pool.returns(), &done)?;
-    std::thread::Builder::new()
-        .name("reader".into())
-        .spawn_scoped(s, move || {
-            let mut hashers = 1;
-            let returns = pool.returns();
-            let mut hand = |w: Work<T>| {
-                // one more hasher when work is already waiting for one
-                if hashers < plan.jobs
-                    && !work_tx.is_empty()
-                    && start_hasher(s, plan, stats, &work_rx, returns.clone(), &done).is_ok()
-                {
-                    hashers += 1;
-                }
-                work_tx.send(w).is_ok()
-            };
-            let mut reader = Reader {
-                stats,
-                cancel,
-                pool,
-                done: done.clone(),
-                hand: &mut hand,
-                batch: None,
-            };
-            feed(jobs, cancel, &reader.done.clone(), |idx, task, opened| {
-                reader.read(idx, task, opened)
-            });
-            reader.flush();
-        })
-        .map(drop)
+    crate::read::spawn_thread(s, "reader", move || {
+        let mut hashers = 1;
+        let returns = pool.returns();
+        let mut hand = |w: Work<T>| {
+            // one more hasher when work is already waiting for one
+            if hashers < plan.jobs
+                && !work_tx.is_empty()
+                && start_hasher(s, plan, stats, &work_rx, returns.clone(), &done).is_ok()
+            {
+                hashers += 1;
+            }
+            hand_over(&work_tx, w, cancel)
+        };
+        let mut reader = Reader {
+            stats,
+            cancel,
+            pool,
+            done: done.clone(),
+            hand: &mut hand,
+            batch: None,
+        };
+        feed(jobs, cancel, &reader.done.clone(), |idx, task, opened| {
+            reader.read(idx, task, opened)
+        });
+        reader.flush();
+    })
 }
 
 /// Read `src` through the pipeline and throw the bytes away, `plan.chunk`

@@ -14,7 +14,7 @@ use std::process::Command;
 use fastsum::internals::{Algorithm, hash_bytes};
 use tempfile::TempDir;
 
-use crate::util::{assert_same, cmd_exists, fastsum, gnu, multicall, random_bytes, write_file};
+use crate::util::{assert_same, fastsum, gnu, multicall, random_bytes, require_tool, write_file};
 
 /// The files the check files list, by name (raw bytes: some are not UTF-8
 /// or hold a newline, a CR or a backslash).
@@ -105,7 +105,7 @@ fn theirs(dir: &Path, algo: Algorithm, args: &[&str]) -> Command {
 
 /// Is GNU there to compare with? (Skip, loudly, when it is not.)
 fn have_gnu() -> bool {
-    let ok = cmd_exists("md5sum") && cmd_exists("sha256sum");
+    let ok = require_tool("md5sum") && require_tool("sha256sum");
     if !ok {
         eprintln!("GNU md5sum/sha256sum not found: differential check tests skipped");
     }

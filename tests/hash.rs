@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use crate::util::{
-    GNU_TOOLS, MODES, assert_outputs_same, cmd_exists, fastsum, gnu, os, random_bytes, run,
+    GNU_TOOLS, MODES, assert_outputs_same, fastsum, gnu, os, random_bytes, require_tool, run,
     run_with_stdin, tempdir, write_file,
 };
 
@@ -111,8 +111,7 @@ fn blake3_boundary_sizes_match_the_crate_in_every_mode() {
 /// The crate-made expectation is itself checked against b3sum when installed.
 #[test]
 fn blake3_oracle_agrees_with_b3sum() {
-    if !cmd_exists("b3sum") {
-        eprintln!("skipped: b3sum is not installed");
+    if !require_tool("b3sum") {
         return;
     }
     let dir = tempdir();

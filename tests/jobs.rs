@@ -191,8 +191,7 @@ fn progress_never_on_redirected_stderr() {
 /// and erases it at the end; the checksum line is still printed whole.
 #[test]
 fn progress_on_a_terminal_is_drawn_and_erased() {
-    if !crate::util::cmd_exists("script") {
-        eprintln!("skipped: no `script` to make a pty");
+    if !crate::util::require_tool("script") {
         return;
     }
     let t = tempfile::tempdir().unwrap();

@@ -17,7 +17,7 @@ use clap_mangen::Man;
 use fastsum::internals::{HELP_SECTIONS, HelpSection, ModeArg as Mode, command};
 use roff::{Roff, bold, italic, roman};
 
-use crate::util::cmd_exists;
+use crate::util::require_tool;
 
 /// The help section that the list of reading modes (`--mode` values) opens.
 const MODES_SECTION: &str = "Reading modes";
@@ -302,8 +302,7 @@ fn man_page_documents_everything() {
 /// `man` renders the committed page without a single groff warning.
 #[test]
 fn man_renders_cleanly() {
-    if !cmd_exists("man") {
-        eprintln!("man is not installed: skipped");
+    if !require_tool("man") {
         return;
     }
     let page = root().join("man/fastsum.1");
@@ -329,7 +328,7 @@ fn man_renders_cleanly() {
     }
     // groff on its own (no preconv) reads the page as Latin-1: it must
     // still find nothing to warn about
-    if cmd_exists("groff") {
+    if require_tool("groff") {
         let out = Command::new("groff")
             .args(["-ww", "-man", "-z"])
             .arg(&page)
@@ -367,8 +366,7 @@ fn completions_parse() {
         ("zsh", &["-n"][..], "completions/_fastsum"),
         ("fish", &["--no-execute"][..], "completions/fastsum.fish"),
     ] {
-        if !cmd_exists(shell) {
-            eprintln!("{shell} is not installed: skipped");
+        if !require_tool(shell) {
             continue;
         }
         let path: &Path = &root().join(rel);

@@ -1,7 +1,7 @@
 //! The MD5 kernel switch (`FASTSUM_MD5`): the binary prints the same bytes
 //! whichever kernel it uses, and the same as GNU md5sum.
 
-use crate::util::{assert_same, cmd_exists, fastsum, gnu, random_bytes, write_file};
+use crate::util::{assert_same, fastsum, gnu, random_bytes, require_tool, write_file};
 
 /// Files of sizes around block and padding boundaries, and a large one.
 fn corpus(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
@@ -33,7 +33,7 @@ fn every_kernel_prints_what_md5sum_prints() {
         assert_eq!(o.stdout, auto.stdout, "FASTSUM_MD5={kernel}");
         assert!(o.stderr.is_empty(), "FASTSUM_MD5={kernel}");
     }
-    if cmd_exists("md5sum") {
+    if require_tool("md5sum") {
         let mut ours = fastsum();
         ours.env("FASTSUM_MD5", "portable").args(&files);
         let mut theirs = gnu("md5sum");

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 
 use fastsum::internals::{Algorithm, BLAKE3_MULTITHREAD_MIN, MMAP_MIN};
 
-use crate::util::{assert_same, cmd_exists, fastsum, gnu, random_bytes, write_file};
+use crate::util::{assert_same, fastsum, gnu, random_bytes, require_tool, write_file};
 
 /// File sizes around page size, the mapping threshold, BLAKE3's chunk and
 /// multi-threading thresholds, and a few MiB.
@@ -123,7 +123,7 @@ fn blake3_multithreaded_matches_one_thread() {
         })
         .collect();
     let want = b3_lines(dir.path(), &names);
-    if cmd_exists("b3sum") {
+    if require_tool("b3sum") {
         let mut c = Command::new("b3sum");
         c.current_dir(dir.path()).args(&names);
         assert_eq!(stdout_of(c), want, "b3sum disagrees with the blake3 crate");

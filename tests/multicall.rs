@@ -5,8 +5,8 @@
 use std::process::Command;
 
 use crate::util::{
-    GNU_TOOLS, MODES, assert_outputs_same, cmd_exists, fastsum, gnu, multicall, os, random_bytes,
-    require_tool, run, run_with_stdin, tempdir, write_file,
+    GNU_TOOLS, MODES, assert_outputs_same, fastsum, gnu, multicall, os, random_bytes, require_tool,
+    run, run_with_stdin, tempdir, write_file,
 };
 
 /// Under each GNU name, with no `-a`: files of several sizes, a name GNU
@@ -72,7 +72,7 @@ fn b3sum_name_acts_as_b3sum() {
     write_file(dir.path(), "small", b"abc");
     write_file(dir.path(), "big", &big);
     let files = ["small", "big"];
-    let want = if cmd_exists("b3sum") {
+    let want = if require_tool("b3sum") {
         run(Command::new("b3sum").current_dir(dir.path()).args(files)).stdout
     } else {
         eprintln!("b3sum is not installed: comparing with the blake3 crate only");

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end benchmarks: times the release binary with hyperfine and prints
-# the tables of README's "Benchmarks" section as markdown. It exists so the
+# the tables of docs/BENCHMARKS.md as markdown. It exists so the
 # seed studies (../shared/seeds/000_*, 002_*) and the peer comparison can be
 # reproduced with one command on any machine; benches/pipeline.rs measures
 # the same modes in-process.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn the hyperfine JSON files of benches/e2e.sh (and the criterion
-estimates of its no-op series) into the markdown tables of README's
-"Benchmarks" section. Kept apart from e2e.sh so the shell script only runs
+estimates of its no-op series) into the markdown tables of
+docs/BENCHMARKS.md. Kept apart from e2e.sh so the shell script only runs
 things and this file only formats them.
 
 Usage (e2e.sh calls it): e2e_report.py TMPDIR BIN SWEEP MID_MIB BIG_MIB

@@ -96,7 +96,7 @@ impl Algorithm {
 /// Which SHA-384/512 implementation backs [`Hasher`]. The sha2 crate picks
 /// SHA-NI for SHA-1/224/256 on this project's CPUs (at par with OpenSSL),
 /// but it has no SHA-512 instructions to use and its AVX2 backend runs at
-/// ~0.7 × OpenSSL's (figures in the README); OpenSSL's libcrypto reaches the
+/// ~0.7 × OpenSSL's (docs/BENCHMARKS.md, "Hash kernels"); OpenSSL's libcrypto reaches the
 /// target, so with the default `openssl` feature SHA-384/512 go through it.
 #[cfg(feature = "openssl")]
 mod sha512_impl {
@@ -209,13 +209,8 @@ impl std::fmt::Debug for Digest {
 
 /// Inputs shorter than this are hashed by BLAKE3 on one thread even by
 /// `Hasher::update_multithreaded`: below it, waking rayon's threads costs
-/// more than splitting saves. The blake3 docs suggest ~128 KiB on an idle
-/// machine; on this project's 2 shared cores (`cargo run --release
-/// --example hash_speed -- blake3`, one thread vs rayon, MB/s, two runs)
-/// rayon lost at 128 KiB (3211 vs 2132, 6323 vs 3608) and 256 KiB
-/// (3287 vs 2954, 6388 vs 3582), was at par from 512 KiB to 1 MiB and won
-/// at 4 MiB (5003 vs 5441, 4646 vs 5397). 1 MiB keeps small files from
-/// ever being slowed, and big files, where rayon matters, are unaffected.
+/// more than splitting saves (measured: docs/BENCHMARKS.md, "Memory-mapped
+/// reading and BLAKE3").
 pub const BLAKE3_MULTITHREAD_MIN: usize = 1024 * 1024;
 
 /// A running hash computation of any supported algorithm.

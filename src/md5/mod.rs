@@ -5,7 +5,7 @@
 //! Why not the md-5 crate: MD5 is one long chain of dependent steps, so its
 //! speed is the latency of each step, and a hand-scheduled kernel whose round
 //! functions are rewritten to take operations off that chain beats both the
-//! crate and OpenSSL's assembly (figures in README.md, "MD5 kernel"). The md-5
+//! crate and OpenSSL's assembly (docs/BENCHMARKS.md, "MD5 kernel"). The md-5
 //! crate stays the reference in the tests.
 //!
 //! Kernels: `portable.rs` (plain Rust, every target) and `x86_64.rs` (inline

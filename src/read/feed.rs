@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::io;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -43,6 +44,12 @@ pub(crate) fn send_one<T, P>(
     outcome: Outcome<T, P>,
 ) -> bool {
     done.send(vec![(idx, outcome)]).is_ok()
+}
+
+/// The jobs, for the one thread that feeds them (they stay with the caller
+/// when no thread could be started).
+pub(crate) fn take_jobs<I>(jobs: &Mutex<Option<I>>) -> Option<I> {
+    jobs.lock().ok().and_then(|mut j| j.take())
 }
 
 /// Send `w` to a hashing thread, waiting while they are busy, but giving up

@@ -46,6 +46,7 @@ pub(crate) fn install_sigbus_handler() {
 }
 
 use std::io;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::algo::{Algorithm, BLAKE3_MULTITHREAD_MIN, Digest};
@@ -197,24 +198,30 @@ where
     S: Sink<T, P> + ?Sized,
 {
     let cancel = AtomicBool::new(false);
-    std::thread::scope(|s| {
+    let jobs = Mutex::new(Some(jobs));
+    let delivered = std::thread::scope(|s| {
         let (done_tx, done_rx) = feed::done_channel();
         let started = match plan.mode {
-            Mode::Threaded => pipeline::spawn(s, plan, stats, &cancel, jobs, done_tx),
+            Mode::Threaded => pipeline::spawn(s, plan, stats, &cancel, &jobs, done_tx),
             Mode::Sync | Mode::Bytewise | Mode::Mmap => {
-                workers::spawn(s, plan, stats, &cancel, jobs, done_tx)
+                workers::spawn(s, plan, stats, &cancel, &jobs, done_tx)
             }
         };
-        if let Err(e) = started {
-            cancel.store(true, Ordering::Relaxed);
-            return Err(e);
-        }
+        started.ok()?;
         let result = feed::deliver_in_order(done_rx, sink);
         if result.is_err() {
             cancel.store(true, Ordering::Relaxed);
         }
-        result
-    })
+        Some(result)
+    });
+    match delivered {
+        Some(result) => result,
+        // not one thread could be started (a process limit): go on here
+        None => match jobs.into_inner().ok().flatten() {
+            Some(jobs) => workers::run_here(plan, stats, jobs, sink),
+            None => Ok(()),
+        },
+    }
 }
 
 /// Hash one input with the whole `plan` (for benches and tests).

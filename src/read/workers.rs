@@ -11,15 +11,16 @@
 //! the work to those that could (or to the feeding thread).
 
 use std::io;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use super::feed::{Finished, feed, hand_over, send_one};
+use super::feed::{Finished, feed, hand_over, send_one, take_jobs};
 use super::mmap::Mapped;
 use super::sync::{buffer_len, hash_bytewise, hash_chunks, sized};
-use super::{Job, Outcome, Plan, Strategy, Task, strategy};
+use super::{Job, Outcome, Plan, Sink, Strategy, Task, strategy};
 use crate::algo::{Digest, Hasher};
 use crate::input::{Kind, Opened};
 use crate::stats::Stats;
@@ -33,7 +34,7 @@ pub(super) fn spawn<'scope, 'env, T, P, I>(
     plan: &'env Plan,
     stats: &'env Stats,
     cancel: &'env AtomicBool,
-    jobs: I,
+    jobs: &'env Mutex<Option<I>>,
     done: Sender<Finished<T, P>>,
 ) -> io::Result<()>
 where
@@ -45,6 +46,9 @@ where
         let (work_tx, work_rx) = bounded::<Work<T>>(plan.jobs);
         let mut workers = 0usize;
         let mut buf = Vec::new();
+        let Some(jobs) = take_jobs(jobs) else {
+            return;
+        };
         feed(jobs, cancel, &done, |idx, task, opened| {
             if opened.is_shared() {
                 let r = hash_opened(plan, stats, &task, opened, &mut buf);
@@ -64,6 +68,35 @@ where
             hand_over(&work_tx, (idx, task, opened), cancel)
         });
     })
+}
+
+/// Run every job on this thread, one input after another (the `sync` path
+/// of each mode): what is left when no thread at all can be started.
+pub(super) fn run_here<T, P, I, S>(
+    plan: &Plan,
+    stats: &Stats,
+    jobs: I,
+    sink: &mut S,
+) -> io::Result<()>
+where
+    I: Iterator<Item = Job<T, P>>,
+    S: Sink<T, P> + ?Sized,
+{
+    let mut buf = Vec::new();
+    for job in jobs {
+        let outcome = match job {
+            Job::Pass(p) => Outcome::Passed(p),
+            Job::Hash(task) => {
+                let r = task
+                    .input
+                    .open_patiently()
+                    .and_then(|opened| hash_opened(plan, stats, &task, opened, &mut buf));
+                Outcome::Hashed(task, r)
+            }
+        };
+        sink.put(outcome)?;
+    }
+    Ok(())
 }
 
 /// Start one worker taking inputs from `work`.

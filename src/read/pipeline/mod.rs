@@ -34,12 +34,13 @@ mod hasher;
 mod reader;
 
 use std::io::{self, Read};
+use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use super::feed::{Finished, feed, hand_over};
+use super::feed::{Finished, feed, hand_over, take_jobs};
 use super::mmap::Mapped;
 use super::{Job, Plan, Task};
 use crate::stats::Stats;
@@ -97,7 +98,7 @@ pub(super) fn spawn<'scope, 'env, T, P, I>(
     plan: &'env Plan,
     stats: &'env Stats,
     cancel: &'env AtomicBool,
-    jobs: I,
+    jobs: &'env Mutex<Option<I>>,
     done: Sender<Finished<T, P>>,
 ) -> io::Result<()>
 where
@@ -128,6 +129,9 @@ where
             done: done.clone(),
             hand: &mut hand,
             batch: None,
+        };
+        let Some(jobs) = take_jobs(jobs) else {
+            return;
         };
         feed(jobs, cancel, &reader.done.clone(), |idx, task, opened| {
             reader.read(idx, task, opened)

@@ -139,7 +139,8 @@ lines starting with # are skipped; a line may end in CRLF.",
                be read, a checksum did not match or a write failed; 2 for a usage error (1 when \
                run as md5sum, sha1sum, … as GNU does). A closed standard output (fastsum * | \
                head -1) is not an error: hashing stops quietly, with status 1 if an error was \
-               already reported and 0 if not; -c cut short this way exits 1, never 0.",
+               already reported and 0 if not; -c cut short this way dies of SIGPIPE, as GNU does, never \
+               exits 0.",
         verbatim: false,
     },
     HelpSection {

@@ -4,8 +4,9 @@
 
 use std::collections::BTreeMap;
 use std::io;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::Scope;
 use std::time::Duration;
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, SendTimeoutError, Sender, bounded};
@@ -67,32 +68,108 @@ pub(crate) fn hand_over<W>(tx: &Sender<W>, mut w: W, cancel: &AtomicBool) -> boo
     }
 }
 
+/// How many inputs the opener thread may open ahead of the reader.
+const OPEN_AHEAD: usize = 32;
+
+/// A job, opened, on its way from the opener thread to the reader.
+enum Opening<T, P> {
+    Pass(usize, P),
+    Failed(usize, Task<T>, io::Error),
+    Opened(usize, Task<T>, Opened),
+}
+
 /// Take the jobs in order: pass-throughs go straight to the printer, a
 /// failed open is that input's outcome, and every opened input goes to
 /// `take` with its position. Stops when the jobs run out, the run is
 /// cancelled, or `take` returns false (the scheduler is being torn down).
-pub(crate) fn feed<T, P, I>(
+///
+/// The opening (open and fstat, the check files' reading) runs on a thread
+/// of its own, up to [`OPEN_AHEAD`] inputs ahead, so that over many small
+/// files the thread that reads them does only the reads: the system calls
+/// per file are split over two cores. After a shared input (stdin, a FIFO)
+/// the opener waits until `take` has read it: a check file read from stdin
+/// must not be read ahead while a listed `-` is hashed. Without that thread
+/// (none could be started), inputs are opened here.
+pub(crate) fn feed<'scope, T, P, I>(
+    s: &'scope Scope<'scope, '_>,
     jobs: I,
-    cancel: &AtomicBool,
+    cancel: &'scope AtomicBool,
     done: &Sender<Finished<T, P>>,
     mut take: impl FnMut(usize, Task<T>, Opened) -> bool,
 ) where
-    I: Iterator<Item = Job<T, P>>,
+    T: Send + 'scope,
+    P: Send + 'scope,
+    I: Iterator<Item = Job<T, P>> + Send + 'scope,
 {
-    for (idx, job) in jobs.enumerate() {
-        if cancel.load(Ordering::Relaxed) {
-            return;
+    let (tx, rx) = bounded::<Opening<T, P>>(OPEN_AHEAD);
+    let (read_tx, read_rx) = bounded::<()>(0);
+    // shared with the opener, so the jobs stay here if it cannot start
+    let jobs = Arc::new(Mutex::new(Some(jobs)));
+    let opener = super::spawn_thread(s, "opener", {
+        let jobs = Arc::clone(&jobs);
+        move || {
+            let Some(jobs) = take_jobs(&jobs) else {
+                return;
+            };
+            for (idx, job) in jobs.enumerate() {
+                if cancel.load(Ordering::Relaxed) {
+                    return;
+                }
+                let (item, shared) = open_job(idx, job);
+                if tx.send(item).is_err() || (shared && read_rx.recv().is_err()) {
+                    return;
+                }
+            }
         }
-        let going_on = match job {
-            Job::Pass(tag) => send_one(done, idx, Outcome::Passed(tag)),
-            Job::Hash(task) => match task.input.open_patiently() {
-                Ok(opened) => take(idx, task, opened),
-                Err(e) => send_one(done, idx, Outcome::Hashed(task, Err(e))),
-            },
+    });
+    if opener.is_err() {
+        // no thread: open here, one input at a time
+        let Some(jobs) = take_jobs(&jobs) else {
+            return;
         };
-        if !going_on {
+        for (idx, job) in jobs.enumerate() {
+            if cancel.load(Ordering::Relaxed) || !deliver(open_job(idx, job).0, done, &mut take) {
+                return;
+            }
+        }
+        return;
+    }
+    for item in rx {
+        let shared = matches!(&item, Opening::Opened(_, _, o) if o.is_shared());
+        if cancel.load(Ordering::Relaxed) || !deliver(item, done, &mut take) {
             return;
         }
+        // the shared input is read: the opener may go on
+        if shared && read_tx.send(()).is_err() {
+            return;
+        }
+    }
+}
+
+/// Open a job's input: what goes to the reader, and whether it is shared.
+fn open_job<T, P>(idx: usize, job: Job<T, P>) -> (Opening<T, P>, bool) {
+    match job {
+        Job::Pass(p) => (Opening::Pass(idx, p), false),
+        Job::Hash(task) => match task.input.open_patiently() {
+            Ok(opened) => {
+                let shared = opened.is_shared();
+                (Opening::Opened(idx, task, opened), shared)
+            }
+            Err(e) => (Opening::Failed(idx, task, e), false),
+        },
+    }
+}
+
+/// Hand one opened job on; false when the run is being torn down.
+fn deliver<T, P>(
+    item: Opening<T, P>,
+    done: &Sender<Finished<T, P>>,
+    take: &mut impl FnMut(usize, Task<T>, Opened) -> bool,
+) -> bool {
+    match item {
+        Opening::Pass(idx, p) => send_one(done, idx, Outcome::Passed(p)),
+        Opening::Failed(idx, task, e) => send_one(done, idx, Outcome::Hashed(task, Err(e))),
+        Opening::Opened(idx, task, opened) => take(idx, task, opened),
     }
 }
 

@@ -49,7 +49,7 @@ where
         let Some(jobs) = take_jobs(jobs) else {
             return;
         };
-        feed(jobs, cancel, &done, |idx, task, opened| {
+        feed(s, jobs, cancel, &done, |idx, task, opened| {
             if opened.is_shared() {
                 let r = hash_opened(plan, stats, &task, opened, &mut buf);
                 return send_one(&done, idx, Outcome::Hashed(task, r));

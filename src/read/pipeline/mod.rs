@@ -133,9 +133,13 @@ where
         let Some(jobs) = take_jobs(jobs) else {
             return;
         };
-        feed(jobs, cancel, &reader.done.clone(), |idx, task, opened| {
-            reader.read(idx, task, opened)
-        });
+        feed(
+            s,
+            jobs,
+            cancel,
+            &reader.done.clone(),
+            |idx, task, opened| reader.read(idx, task, opened),
+        );
         reader.flush();
     })
 }

@@ -223,9 +223,10 @@ impl<T> Batch<T> {
         stats: &Stats,
     ) -> Result<(), (Task<T>, io::Result<usize>)> {
         let start = self.len;
+        // (stdin, even a regular file, is read to its 0 as GNU reads it)
         let len = match src.kind() {
-            Kind::Regular { len } => Some(len),
-            Kind::Stream => None,
+            Kind::Regular { len } if !src.is_shared() => Some(len),
+            _ => None,
         };
         match fill(src, &mut self.block[start..], len, stats) {
             Ok((n, true)) => {

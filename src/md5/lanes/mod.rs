@@ -103,7 +103,7 @@ impl Path {
         ]
     }
 
-    /// Every path this CPU runs, fastest first.
+    /// Every path this CPU runs, in `all`'s order.
     pub fn available() -> Vec<Path> {
         Path::all()
             .into_iter()
@@ -111,11 +111,14 @@ impl Path {
             .collect()
     }
 
-    /// The fastest path this CPU runs. Without AVX2 the portable lanes are
-    /// taken: they beat the single-stream kernel on x86-64 with SSE2 alone
-    /// (measured in examples/md5_lanes.rs).
+    /// The fastest path this CPU runs. Never `Scalar`: the portable lanes
+    /// are the reference for the tests, and slower than the single-stream
+    /// kernel (examples/md5_lanes.rs).
     pub fn best() -> Path {
-        Path::available().first().copied().unwrap_or(Path::Off)
+        Path::available()
+            .into_iter()
+            .find(|&p| p != Path::Scalar)
+            .unwrap_or(Path::Off)
     }
 
     /// Fewest lanes with a block for which one multi-lane call beats
@@ -530,7 +533,9 @@ impl Engine {
             return false;
         }
         if ready >= self.min_busy && self.path != Path::Off {
-            self.multi(data, ready);
+            if !self.multi_run(data) {
+                self.multi(data, ready);
+            }
             return true;
         }
         if !all {
@@ -542,6 +547,68 @@ impl Engine {
             }
         }
         true
+    }
+
+    /// The common case, made cheap: every lane with a block takes it straight
+    /// from its data (no partial block in its tail, no padding due) and has
+    /// at least two. Then as many calls as the shortest of them allows run
+    /// back to back, with the lanes' bookkeeping done once for the run.
+    /// Returns false (nothing done) when that is not the case.
+    fn multi_run(&mut self, data: &mut [&[u8]]) -> bool {
+        let mut run = usize::MAX;
+        let mut busy = 0u32;
+        let mut chunks: [&[[u8; 64]]; LANES] = [&[]; LANES];
+        for (l, (lane, d)) in self.lanes.iter().zip(data.iter()).enumerate() {
+            match lane.status {
+                Status::Idle => {}
+                Status::Open if lane.tail_len + d.len() < 64 => {}
+                Status::Open | Status::Closing if lane.tail_len == 0 && d.len() >= 128 => {
+                    chunks[l] = d.as_chunks::<64>().0;
+                    run = run.min(chunks[l].len());
+                    busy |= 1 << l;
+                }
+                _ => return false,
+            }
+        }
+        if busy == 0 || run < 2 {
+            return false;
+        }
+        let saved = self.state;
+        let mut blocks: [&[u8; 64]; LANES] = [&IDLE_BLOCK; LANES];
+        for i in 0..run {
+            for (b, c) in blocks.iter_mut().zip(chunks.iter()) {
+                if let Some(block) = c.get(i) {
+                    *b = block;
+                }
+            }
+            compress(self.path, &mut self.state, &blocks);
+        }
+        self.keep_idle_lanes(&saved, busy);
+        let lanes = u64::from(busy.count_ones());
+        self.stats.calls += run as u64;
+        self.stats.lane_blocks += run as u64 * lanes;
+        for (l, (lane, d)) in self.lanes.iter_mut().zip(data.iter_mut()).enumerate() {
+            if busy & (1 << l) != 0 {
+                *d = &d[64 * run..];
+                lane.length = lane.length.wrapping_add(64 * run as u64);
+            }
+        }
+        true
+    }
+
+    /// Put back the chaining values of the lanes not in `busy` (a block call
+    /// advanced them with junk).
+    fn keep_idle_lanes(&mut self, saved: &State, busy: u32) {
+        let all = (1u32 << self.width) - 1;
+        if busy != all {
+            for l in 0..self.width {
+                if busy & (1 << l) == 0 {
+                    for (w, old) in self.state.iter_mut().zip(saved.iter()) {
+                        w[l] = old[l];
+                    }
+                }
+            }
+        }
     }
 
     /// One multi-lane block call over every lane that has a block.
@@ -593,17 +660,7 @@ impl Engine {
         }
         let saved = self.state;
         compress(self.path, &mut self.state, &blocks);
-        // Lanes without a block keep their state.
-        let all = (1u32 << self.width) - 1;
-        if busy != all {
-            for l in 0..self.width {
-                if busy & (1 << l) == 0 {
-                    for (w, old) in self.state.iter_mut().zip(saved.iter()) {
-                        w[l] = old[l];
-                    }
-                }
-            }
-        }
+        self.keep_idle_lanes(&saved, busy);
         self.stats.calls += 1;
         self.stats.lane_blocks += ready as u64;
         for (l, src) in sources.iter().enumerate() {
@@ -695,6 +752,21 @@ pub fn digests(path: Path, messages: &[&[u8]]) -> Result<Vec<[u8; 16]>, String> 
         out[tag as usize] = d;
     }
     Ok(out)
+}
+
+/// One raw block call on `path`, without the engine (for benchmarks):
+/// lane `l` of `state` (`state[w][l]`, words a, b, c, d) advanced by
+/// `blocks[l]`. An error if this CPU cannot run `path`.
+pub fn compress_lanes(
+    path: Path,
+    state: &mut [[u32; LANES]; 4],
+    blocks: &[&[u8; 64]; LANES],
+) -> Result<(), String> {
+    if !path.is_available() {
+        return Err(format!("this CPU cannot run the {} MD5 path", path.name()));
+    }
+    compress(path, state, blocks);
+    Ok(())
 }
 
 /// Advance every lane of `state` by one block (lanes past the path's width

@@ -1,0 +1,179 @@
+//! Multi-lane MD5 throughput in process, in MB/s (10^6 bytes per second of
+//! this thread's CPU time, as `openssl speed` counts), on one core:
+//!
+//! 1. the single-stream kernel on 64 KiB messages;
+//! 2. each multi-lane path with all lanes busy on 64 KiB messages, through
+//!    the engine and as raw block calls (cycles per block per lane from the
+//!    TSC, i.e. reference cycles, not core cycles);
+//! 3. `openssl speed -evp md5 -bytes 65536 -seconds 2`, if present;
+//! 4. CSV rows `path,lanes,MBps`: aggregate throughput with 1..width lanes
+//!    busy (64 KiB messages), multi-lane calls forced (`min_busy` 1), and
+//!    the engine's default (`auto`: single-stream below the cross-over).
+//!
+//! ```sh
+//! cargo run --release --example md5_lanes [seconds per measurement, default 1]
+//! ```
+
+use std::hint::black_box;
+use std::process::Command;
+
+use fastsum::md5::lanes::{Engine, LANES, Path, compress_lanes};
+use fastsum::md5::{Kernel, Md5};
+
+const MSG: usize = 64 * 1024;
+
+/// CPU time consumed by this thread, in seconds.
+fn thread_cpu_secs() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant
+    // every Linux kernel since 2.6.12 supports.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9
+}
+
+/// Run `round` (which hashes `bytes` bytes) repeatedly for about `secs` of
+/// CPU time; return MB/s.
+fn measure(secs: f64, bytes: usize, mut round: impl FnMut()) -> f64 {
+    round(); // warm up
+    let start = thread_cpu_secs();
+    let mut total = 0u64;
+    while thread_cpu_secs() - start < secs {
+        round();
+        total += bytes as u64;
+    }
+    total as f64 / (thread_cpu_secs() - start) / 1e6
+}
+
+/// `n` distinct pseudo-random 64 KiB messages.
+fn messages(n: usize) -> Vec<Vec<u8>> {
+    (0..n)
+        .map(|m| (0..MSG).map(|i| (i * 131 + i / 7 + m * 17) as u8).collect())
+        .collect()
+}
+
+/// Aggregate MB/s of `engine` hashing `msgs` (all at once, as whole
+/// messages).
+fn engine_mbps(secs: f64, engine: &mut Engine, msgs: &[Vec<u8>]) -> f64 {
+    measure(secs, msgs.len() * MSG, || {
+        engine.hash_messages(msgs.iter().enumerate().map(|(i, m)| (i as u64, &m[..])));
+        for d in engine.take_done() {
+            black_box(d);
+        }
+    })
+}
+
+/// TSC ticks per second, from a 200 ms sleep.
+fn tsc_hz() -> f64 {
+    // SAFETY: rdtsc has no preconditions on x86-64.
+    let t0 = unsafe { core::arch::x86_64::_rdtsc() };
+    let w0 = std::time::Instant::now();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    // SAFETY: as above.
+    let t1 = unsafe { core::arch::x86_64::_rdtsc() };
+    (t1 - t0) as f64 / w0.elapsed().as_secs_f64()
+}
+
+fn openssl_md5() -> Option<String> {
+    let out = Command::new("openssl")
+        .args(["speed", "-evp", "md5", "-bytes", "65536", "-seconds", "2"])
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Last line: "md5   123456.78k" (thousands of bytes per second).
+    let line = text.lines().rev().find(|l| l.starts_with("md5"))?;
+    let k = line.split_whitespace().last()?.trim_end_matches('k');
+    let kbs: f64 = k.parse().ok()?;
+    Some(format!("{:8.1} MB/s", kbs / 1000.0))
+}
+
+fn main() {
+    let secs = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse::<f64>().ok())
+        .unwrap_or(1.0);
+    let msgs = messages(LANES);
+    let hz = tsc_hz();
+    println!(
+        "# one core, 64 KiB messages, MB/s of thread CPU time; TSC {:.0} MHz",
+        hz / 1e6
+    );
+
+    let kernel = Kernel::fastest();
+    let single = measure(secs, MSG, || {
+        let mut h = Md5::with_kernel(kernel);
+        h.update(&msgs[0]);
+        black_box(h.finalize());
+    });
+    let cpb = |mbps: f64| hz / (mbps * 1e6) * 64.0;
+    println!(
+        "single-stream {:<8} {single:8.1} MB/s  {:6.1} TSC cycles/block",
+        format!("{kernel:?}"),
+        cpb(single)
+    );
+
+    for path in Path::available() {
+        if path == Path::Off {
+            continue;
+        }
+        let w = path.width();
+        let Ok(mut engine) = Engine::new(path) else {
+            continue;
+        };
+        let mbps = engine_mbps(secs, &mut engine, &msgs[..w]);
+        // Raw block calls: all lanes, no engine bookkeeping.
+        let mut state = [[0u32; LANES]; 4];
+        let blocks: Vec<[&[u8; 64]; LANES]> = (0..MSG / 64)
+            .map(|b| {
+                std::array::from_fn(|l| msgs[l][64 * b..].first_chunk::<64>().unwrap_or(&[0; 64]))
+            })
+            .collect();
+        let raw = measure(secs, w * MSG, || {
+            for b in &blocks {
+                if compress_lanes(path, &mut state, b).is_err() {
+                    return;
+                }
+            }
+            black_box(&state);
+        });
+        println!(
+            "{:<6} {w:2} lanes  engine {mbps:8.1} MB/s ({:5.2} x single)   raw {raw:8.1} MB/s ({:5.2} x single)  {:6.1} TSC cycles/block/lane, {:6.0} per call",
+            path.name(),
+            mbps / single,
+            raw / single,
+            cpb(raw),
+            cpb(raw) * w as f64,
+        );
+    }
+
+    match openssl_md5() {
+        Some(s) => println!("openssl speed -evp md5 -bytes 65536 -seconds 2: {s}"),
+        None => println!("openssl speed -evp md5: not available"),
+    }
+
+    println!("path,lanes,MBps");
+    println!("single,1,{single:.1}");
+    for path in Path::available() {
+        if path == Path::Off {
+            continue;
+        }
+        for (label, forced) in [(path.name(), true), ("auto", false)] {
+            if !forced && path != Path::best() {
+                continue;
+            }
+            let Ok(mut engine) = Engine::new(path) else {
+                continue;
+            };
+            if forced {
+                engine.set_min_busy(1);
+            }
+            for k in 1..=path.width() {
+                let mbps = engine_mbps(secs / 4.0, &mut engine, &msgs[..k]);
+                println!("{label},{k},{mbps:.1}");
+            }
+        }
+    }
+}

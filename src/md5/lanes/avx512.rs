@@ -1,13 +1,13 @@
-//! 16-lane MD5 block function with AVX-512F: lane `l` of every zmm register
-//! holds MD5 stream `l`. The round functions are one `vpternlogd` each and the
+//! MD5 block function with AVX-512F for groups of 16 lanes: lane `l` of
+//! every zmm register of a group holds one MD5 stream. The round functions are one `vpternlogd` each and the
 //! rotations one `vprold`, so a step is six instructions, none of them a
-//! shuffle. The message words of the 16 blocks are transposed in registers
-//! (16 loads, 64 shuffles per call) so word `w` of every lane sits in one
+//! shuffle. The message words of each group's 16 blocks are transposed in
+//! registers (16 loads, 64 shuffles) so word `w` of every lane sits in one
 //! register.
 
 use core::arch::x86_64::*;
 
-use super::{Blocks, State};
+use super::{Blocks, LANES, State};
 use crate::md5::K;
 
 /// 16 x 16 transpose of 32-bit words: `rows[l]` holds the 16 words of lane
@@ -44,14 +44,20 @@ fn transpose(rows: &mut [__m512i; 16]) {
     }
 }
 
-/// One MD5 step on all lanes: a = b + rotl(a + fn(b, c, d) + m[x] + K[j], s),
-/// with fn given as a `vpternlogd` truth table.
+/// One MD5 step on all lanes of every group: a = b + rotl(a + fn(b, c, d) +
+/// m[x] + K[j], s), with fn given as a `vpternlogd` truth table. The groups'
+/// chains are independent, so their instructions overlap.
 macro_rules! step {
     ($m:ident, $a:ident, $b:ident, $c:ident, $d:ident, $tt:literal, $j:expr, $x:expr, $s:literal) => {
-        let mk = _mm512_add_epi32($m[$x], _mm512_set1_epi32(K[$j] as i32));
-        let t = _mm512_add_epi32($a, mk);
-        let t = _mm512_add_epi32(t, _mm512_ternarylogic_epi32::<$tt>($b, $c, $d));
-        $a = _mm512_add_epi32($b, _mm512_rol_epi32::<$s>(t));
+        for grp in 0..G {
+            let mk = _mm512_add_epi32($m[grp][$x], _mm512_set1_epi32(K[$j] as i32));
+            let t = _mm512_add_epi32($a[grp], mk);
+            let t = _mm512_add_epi32(
+                t,
+                _mm512_ternarylogic_epi32::<$tt>($b[grp], $c[grp], $d[grp]),
+            );
+            $a[grp] = _mm512_add_epi32($b[grp], _mm512_rol_epi32::<$s>(t));
+        }
     };
 }
 
@@ -80,21 +86,27 @@ const fn x4(j: usize) -> usize {
     (7 * j) % 16
 }
 
-/// Advance all 16 lanes of `state` by one block each, lane `l` by
-/// `blocks[l]`.
+/// Advance lanes 0..16G of `state` by one block each, lane `l` by
+/// `blocks[l]`: G independent groups of 16 lanes, interleaved step by step
+/// (one group alone leaves the core waiting on each step's latency).
 #[target_feature(enable = "avx512f")]
-pub(super) fn compress(state: &mut State, blocks: &Blocks<'_>) {
-    let mut m = [_mm512_setzero_si512(); 16];
-    for (row, block) in m.iter_mut().zip(blocks.iter()) {
-        // SAFETY: `block` is a reference to 64 readable bytes, exactly one
-        // zmm; the unaligned load has no alignment requirement.
-        *row = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+pub(super) fn compress<const G: usize>(state: &mut State, blocks: &Blocks<'_>) {
+    const { assert!(16 * G <= LANES) };
+    let mut m = [[_mm512_setzero_si512(); 16]; G];
+    for (g, rows) in m.iter_mut().enumerate() {
+        for (row, block) in rows.iter_mut().zip(&blocks[16 * g..16 * g + 16]) {
+            // SAFETY: `block` is a reference to 64 readable bytes, exactly
+            // one zmm; the unaligned load has no alignment requirement.
+            *row = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+        }
+        transpose(rows);
     }
-    transpose(&mut m);
-    let mut v = [_mm512_setzero_si512(); 4];
-    for (reg, words) in v.iter_mut().zip(state.iter()) {
-        // SAFETY: `words` is a [u32; 16], 64 readable bytes.
-        *reg = unsafe { _mm512_loadu_si512(words.as_ptr().cast()) };
+    let mut v = [[_mm512_setzero_si512(); G]; 4];
+    for (regs, words) in v.iter_mut().zip(state.iter()) {
+        for (g, reg) in regs.iter_mut().enumerate() {
+            // SAFETY: the slice is 16 u32, 64 readable bytes.
+            *reg = unsafe { _mm512_loadu_si512(words[16 * g..16 * g + 16].as_ptr().cast()) };
+        }
     }
     let [mut a, mut b, mut c, mut d] = v;
     four!(m, a, b, c, d, 0xCA, 0, x1, [7, 12, 17, 22]);
@@ -113,14 +125,11 @@ pub(super) fn compress(state: &mut State, blocks: &Blocks<'_>) {
     four!(m, a, b, c, d, 0x39, 52, x4, [6, 10, 15, 21]);
     four!(m, a, b, c, d, 0x39, 56, x4, [6, 10, 15, 21]);
     four!(m, a, b, c, d, 0x39, 60, x4, [6, 10, 15, 21]);
-    let out = [
-        _mm512_add_epi32(a, v[0]),
-        _mm512_add_epi32(b, v[1]),
-        _mm512_add_epi32(c, v[2]),
-        _mm512_add_epi32(d, v[3]),
-    ];
-    for (words, reg) in state.iter_mut().zip(out) {
-        // SAFETY: `words` is a [u32; 16], 64 writable bytes.
-        unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), reg) };
+    for ((words, new), old) in state.iter_mut().zip([a, b, c, d]).zip(v) {
+        for (g, (n, o)) in new.into_iter().zip(old).enumerate() {
+            let sum = _mm512_add_epi32(n, o);
+            // SAFETY: the slice is 16 u32, 64 writable bytes.
+            unsafe { _mm512_storeu_si512(words[16 * g..16 * g + 16].as_mut_ptr().cast(), sum) };
+        }
     }
 }

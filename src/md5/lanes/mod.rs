@@ -4,18 +4,22 @@
 //! One MD5 stream is a chain of dependent steps and leaves most of a core
 //! idle; independent messages (the files of a tree) have independent chains,
 //! so a register of 16 (AVX-512F) or 8 (AVX2) lanes advances that many
-//! streams for the cost of about one. The block functions (`avx512.rs`,
-//! `avx2.rs`, `scalar.rs`) each advance every lane of a lane-major state by
-//! one 64-byte block; [`Engine`] on top keeps the lanes busy: it pads and
-//! finishes each message as RFC 1321 says, refills a freed lane with the next
-//! message, takes a message in pieces of any length as they arrive, and drops
-//! an abandoned one. When too few lanes have a block to make a multi-lane
-//! call pay, it runs them through the single-stream kernel instead.
+//! streams for the cost of about one. One register's chain is still bound by
+//! the latency of each step, so the default paths interleave two registers'
+//! worth of lanes (32 with AVX-512F, 16 with AVX2); more groups spill
+//! registers and lose (measured with examples/md5_lanes.rs). The block
+//! functions (`avx512.rs`, `avx2.rs`, `scalar.rs`) each advance every lane of
+//! a lane-major state by one 64-byte block; [`Engine`] on top keeps the
+//! lanes busy: it pads and finishes each message as RFC 1321 says, refills a
+//! freed lane with the next message, takes a message in pieces of any length
+//! as they arrive, and drops an abandoned one. When too few lanes have a
+//! block to make a multi-lane call pay, it runs them through the
+//! single-stream kernel instead.
 //!
 //! The path is chosen at run time from what the CPU has, unless the
-//! environment variable `FASTSUM_MD5_LANES` forces one: `avx512`, `avx2`,
-//! `scalar` (the portable N-lane code), `off` (single-stream kernel only) or
-//! `auto`.
+//! environment variable `FASTSUM_MD5_LANES` forces one: `avx512` (32
+//! lanes), `avx512-16`, `avx2` (16 lanes), `avx2-8`, `scalar` (the portable
+//! lanes, the tests' reference), `off` (single-stream kernel only) or `auto`.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -33,7 +37,7 @@ use super::{INIT, Kernel};
 pub const LANES_ENV: &str = "FASTSUM_MD5_LANES";
 
 /// Lanes of the widest path; every state and block array has this many.
-pub const LANES: usize = 16;
+pub const LANES: usize = 32;
 
 /// Lane-major MD5 state: `state[w][l]` is word `w` (a, b, c, d) of lane `l`.
 type State = [[u32; LANES]; 4];
@@ -43,13 +47,20 @@ type Blocks<'a> = [&'a [u8; 64]; LANES];
 /// A multi-lane MD5 implementation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Path {
-    /// 16 lanes in zmm registers (AVX-512F).
+    /// 32 lanes: two interleaved groups of 16 in zmm registers (AVX-512F).
     #[cfg(target_arch = "x86_64")]
     Avx512,
-    /// 8 lanes in ymm registers (AVX2).
+    /// 16 lanes: one group in zmm registers (AVX-512F).
+    #[cfg(target_arch = "x86_64")]
+    Avx512x16,
+    /// 16 lanes: two interleaved groups of 8 in ymm registers (AVX2).
     #[cfg(target_arch = "x86_64")]
     Avx2,
-    /// 16 lanes in plain Rust: every target.
+    /// 8 lanes: one group in ymm registers (AVX2).
+    #[cfg(target_arch = "x86_64")]
+    Avx2x8,
+    /// 32 lanes in plain Rust, one after the other: every target; the
+    /// tests' reference.
     Scalar,
     /// No lanes: every message through the single-stream kernel.
     Off,
@@ -62,7 +73,11 @@ impl Path {
             #[cfg(target_arch = "x86_64")]
             Path::Avx512 => "avx512",
             #[cfg(target_arch = "x86_64")]
+            Path::Avx512x16 => "avx512-16",
+            #[cfg(target_arch = "x86_64")]
             Path::Avx2 => "avx2",
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2x8 => "avx2-8",
             Path::Scalar => "scalar",
             Path::Off => "off",
         }
@@ -72,9 +87,11 @@ impl Path {
     pub fn width(self) -> usize {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Path::Avx512 => 16,
+            Path::Avx512 => 32,
             #[cfg(target_arch = "x86_64")]
-            Path::Avx2 => 8,
+            Path::Avx512x16 | Path::Avx2 => 16,
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2x8 => 8,
             Path::Scalar => LANES,
             Path::Off => 1,
         }
@@ -84,9 +101,9 @@ impl Path {
     pub fn is_available(self) -> bool {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Path::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+            Path::Avx512 | Path::Avx512x16 => std::arch::is_x86_feature_detected!("avx512f"),
             #[cfg(target_arch = "x86_64")]
-            Path::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            Path::Avx2 | Path::Avx2x8 => std::arch::is_x86_feature_detected!("avx2"),
             Path::Scalar | Path::Off => true,
         }
     }
@@ -97,7 +114,11 @@ impl Path {
             #[cfg(target_arch = "x86_64")]
             Path::Avx512,
             #[cfg(target_arch = "x86_64")]
+            Path::Avx512x16,
+            #[cfg(target_arch = "x86_64")]
             Path::Avx2,
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2x8,
             Path::Scalar,
             Path::Off,
         ]
@@ -127,9 +148,7 @@ impl Path {
     pub fn min_busy(self) -> usize {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Path::Avx512 => 2,
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx2 => 2,
+            Path::Avx512 | Path::Avx512x16 | Path::Avx2 | Path::Avx2x8 => 2,
             Path::Scalar => 4,
             Path::Off => usize::MAX,
         }
@@ -556,7 +575,7 @@ impl Engine {
     /// Returns false (nothing done) when that is not the case.
     fn multi_run(&mut self, data: &mut [&[u8]]) -> bool {
         let mut run = usize::MAX;
-        let mut busy = 0u32;
+        let mut busy = 0u64;
         let mut chunks: [&[[u8; 64]]; LANES] = [&[]; LANES];
         for (l, (lane, d)) in self.lanes.iter().zip(data.iter()).enumerate() {
             match lane.status {
@@ -598,8 +617,8 @@ impl Engine {
 
     /// Put back the chaining values of the lanes not in `busy` (a block call
     /// advanced them with junk).
-    fn keep_idle_lanes(&mut self, saved: &State, busy: u32) {
-        let all = (1u32 << self.width) - 1;
+    fn keep_idle_lanes(&mut self, saved: &State, busy: u64) {
+        let all = (1u64 << self.width) - 1;
         if busy != all {
             for l in 0..self.width {
                 if busy & (1 << l) == 0 {
@@ -642,7 +661,7 @@ impl Engine {
             };
         }
         let mut blocks: [&[u8; 64]; LANES] = [&IDLE_BLOCK; LANES];
-        let mut busy = 0u32;
+        let mut busy = 0u64;
         for (l, src) in sources.iter().enumerate() {
             match *src {
                 Source::None => {}
@@ -774,13 +793,19 @@ pub fn compress_lanes(
 fn compress(path: Path, state: &mut State, blocks: &[&[u8; 64]; LANES]) {
     match path {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: an Engine on Avx512 exists only if the CPU has AVX-512F
-        // (checked in Engine::new).
-        Path::Avx512 => unsafe { avx512::compress(state, blocks) },
+        // SAFETY: the AVX-512 paths run only where the CPU has AVX-512F
+        // (checked by Engine::new and compress_lanes).
+        Path::Avx512 => unsafe { avx512::compress::<2>(state, blocks) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: an Engine on Avx2 exists only if the CPU has AVX2
-        // (checked in Engine::new).
-        Path::Avx2 => unsafe { avx2::compress(state, blocks) },
+        // SAFETY: as above.
+        Path::Avx512x16 => unsafe { avx512::compress::<1>(state, blocks) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the AVX2 paths run only where the CPU has AVX2 (checked
+        // by Engine::new and compress_lanes).
+        Path::Avx2 => unsafe { avx2::compress::<2>(state, blocks) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Path::Avx2x8 => unsafe { avx2::compress::<1>(state, blocks) },
         Path::Scalar => scalar::compress(state, blocks),
         Path::Off => {}
     }

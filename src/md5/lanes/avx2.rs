@@ -1,7 +1,8 @@
 //! MD5 block function with AVX2 for groups of 8 lanes: lane `l` of every
-//! ymm register of a group holds one MD5 stream. AVX2 has neither a three-input logic instruction nor a
-//! rotate, so a step costs about ten instructions (the round function as
-//! two or three, a rotation as shift, shift, or). The message words of each
+//! ymm register of a group holds one MD5 stream. AVX2 has neither a
+//! three-input logic instruction nor a rotate, so a step costs about ten
+//! instructions (the round function as two or three, a rotation as shift,
+//! shift, or). The message words of each
 //! group are transposed in registers (16 loads, 48 shuffles).
 
 use core::arch::x86_64::*;

@@ -1,7 +1,7 @@
 //! MD5 block function with AVX-512F for groups of 16 lanes: lane `l` of
-//! every zmm register of a group holds one MD5 stream. The round functions are one `vpternlogd` each and the
-//! rotations one `vprold`, so a step is six instructions, none of them a
-//! shuffle. The message words of each group's 16 blocks are transposed in
+//! every zmm register of a group holds one MD5 stream. The round functions
+//! are one `vpternlogd` each and the rotations one `vprold`, so a step is
+//! six instructions, none of them a shuffle. The message words of each group's 16 blocks are transposed in
 //! registers (16 loads, 64 shuffles) so word `w` of every lane sits in one
 //! register.
 

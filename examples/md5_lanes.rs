@@ -149,6 +149,57 @@ fn main() {
         );
     }
 
+    // Trees of files, as whole messages: many tiny ones (1-2 blocks each,
+    // padding included), and 1-200 KiB ones.
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut rand = |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let pool: Vec<u8> = (0..256 * 1024).map(|i| (i * 7 + i / 251) as u8).collect();
+    let tiny: Vec<&[u8]> = (0..20_000).map(|i| &pool[i..i + rand(65)]).collect();
+    let mixed: Vec<&[u8]> = (0..200)
+        .map(|i| &pool[i..i + 1024 + rand(199 * 1024)])
+        .collect();
+    for (name, set) in [("0-64 B", &tiny), ("1-200 KiB", &mixed)] {
+        let bytes: usize = set.iter().map(|m| m.len()).sum();
+        let n = set.len() as f64;
+        let single = measure(secs, bytes, || {
+            for m in set.iter() {
+                let mut h = Md5::with_kernel(kernel);
+                h.update(m);
+                black_box(h.finalize());
+            }
+        });
+        print!(
+            "{:>9} messages: single {:8.1} MB/s {:6.2} M msg/s",
+            name,
+            single,
+            single * 1e6 / bytes as f64 * n / 1e6
+        );
+        for path in Path::available() {
+            if path == Path::Off || path == Path::Scalar {
+                continue;
+            }
+            let Ok(mut engine) = Engine::new(path) else { continue };
+            let mbps = measure(secs, bytes, || {
+                engine.hash_messages(set.iter().enumerate().map(|(i, m)| (i as u64, *m)));
+                for d in engine.take_done() {
+                    black_box(d);
+                }
+            });
+            print!(
+                " | {} {:5.2} x (occupancy {:.1})",
+                path.name(),
+                mbps / single,
+                engine.stats().occupancy()
+            );
+        }
+        println!();
+    }
+
     match openssl_md5() {
         Some(s) => println!("openssl speed -evp md5 -bytes 65536 -seconds 2: {s}"),
         None => println!("openssl speed -evp md5: not available"),

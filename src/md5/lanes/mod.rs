@@ -753,7 +753,7 @@ impl Engine {
     /// Lane `l` hashed its last block: deliver its digest, free it.
     fn complete(&mut self, l: usize) {
         let mut digest = [0u8; 16];
-        for (bytes, w) in digest.as_chunks_mut::<4>().0.iter_mut().zip(self.state) {
+        for (bytes, w) in digest.as_chunks_mut::<4>().0.iter_mut().zip(&self.state) {
             *bytes = w[l].to_le_bytes();
         }
         let lane = &mut self.lanes[l];

@@ -183,7 +183,9 @@ fn main() {
             if path == Path::Off || path == Path::Scalar {
                 continue;
             }
-            let Ok(mut engine) = Engine::new(path) else { continue };
+            let Ok(mut engine) = Engine::new(path) else {
+                continue;
+            };
             let mbps = measure(secs, bytes, || {
                 engine.hash_messages(set.iter().enumerate().map(|(i, m)| (i as u64, *m)));
                 for d in engine.take_done() {

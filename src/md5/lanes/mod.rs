@@ -142,15 +142,31 @@ impl Path {
             .unwrap_or(Path::Off)
     }
 
-    /// Fewest lanes with a block for which one multi-lane call beats
-    /// running them one after the other through the single-stream kernel
-    /// (measured with examples/md5_lanes.rs: the lanes,MBps rows).
+    /// Fewest lanes with a block for which one call of this path's kernel
+    /// beats running them one after the other through the single-stream
+    /// kernel (measured with examples/md5_lanes.rs: the lanes,MBps rows).
     pub fn min_busy(self) -> usize {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Path::Avx512 | Path::Avx512x16 | Path::Avx2 | Path::Avx2x8 => 2,
+            Path::Avx512 | Path::Avx2 => 3,
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512x16 | Path::Avx2x8 => 2,
             Path::Scalar => 4,
             Path::Off => usize::MAX,
+        }
+    }
+
+    /// The one-group kernel of a two-group path: a call whose busy lanes
+    /// all lie in its width runs it instead, at about two thirds of the
+    /// cost. Lanes are handed out lowest first, so few busy lanes usually
+    /// do.
+    pub fn narrow(self) -> Option<Path> {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512 => Some(Path::Avx512x16),
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2 => Some(Path::Avx2x8),
+            _ => None,
         }
     }
 
@@ -335,7 +351,8 @@ impl LaneStats {
 pub struct Engine {
     path: Path,
     width: usize,
-    min_busy: usize,
+    /// `set_min_busy`'s override of `Path::min_busy`.
+    min_busy: Option<usize>,
     kernel: Kernel,
     state: State,
     lanes: Vec<Lane>,
@@ -352,7 +369,7 @@ impl Engine {
         Ok(Engine {
             path,
             width: path.width(),
-            min_busy: path.min_busy(),
+            min_busy: None,
             kernel: Kernel::selected(),
             state: [[0; LANES]; 4],
             lanes: vec![Lane::IDLE; path.width()],
@@ -375,7 +392,7 @@ impl Engine {
         Engine {
             path: Path::Off,
             width: 1,
-            min_busy: usize::MAX,
+            min_busy: None,
             kernel: Kernel::selected(),
             state: [[0; LANES]; 4],
             lanes: vec![Lane::IDLE; 1],
@@ -396,9 +413,9 @@ impl Engine {
 
     /// Use the multi-lane function only when at least `n` lanes have a
     /// block (1: always; more than `width`: never). Default:
-    /// `Path::min_busy`.
+    /// `Path::min_busy` of the kernel the call runs.
     pub fn set_min_busy(&mut self, n: usize) {
-        self.min_busy = n.max(1);
+        self.min_busy = Some(n.max(1));
     }
 
     /// Use this single-stream kernel for lanes run one at a time.
@@ -538,22 +555,29 @@ impl Engine {
         }
     }
 
-    /// One multi-lane call if at least `min_busy` lanes have a block; else,
+    /// One multi-lane call (the narrow kernel if the busy lanes fit in it)
+    /// if at least `min_busy` lanes have a block; else,
     /// if `all`, every lane with a block run to the end of its data alone.
     /// Returns whether anything was hashed.
     fn step(&mut self, data: &mut [&[u8]], all: bool) -> bool {
-        let ready = self
-            .lanes
-            .iter()
-            .zip(data.iter())
-            .filter(|(lane, d)| lane.has_block(d))
-            .count();
-        if ready == 0 {
+        let mut mask = 0u64;
+        for (l, (lane, d)) in self.lanes.iter().zip(data.iter()).enumerate() {
+            if lane.has_block(d) {
+                mask |= 1 << l;
+            }
+        }
+        if mask == 0 {
             return false;
         }
-        if ready >= self.min_busy && self.path != Path::Off {
-            if !self.multi_run(data) {
-                self.multi(data, ready);
+        let kernel = match self.path.narrow() {
+            Some(n) if mask >> n.width() == 0 => n,
+            _ => self.path,
+        };
+        let min_busy = self.min_busy.unwrap_or(kernel.min_busy());
+        let ready = mask.count_ones() as usize;
+        if ready >= min_busy && self.path != Path::Off {
+            if !self.multi_run(kernel, data) {
+                self.multi(kernel, data, ready);
             }
             return true;
         }
@@ -573,7 +597,7 @@ impl Engine {
     /// at least two. Then as many calls as the shortest of them allows run
     /// back to back, with the lanes' bookkeeping done once for the run.
     /// Returns false (nothing done) when that is not the case.
-    fn multi_run(&mut self, data: &mut [&[u8]]) -> bool {
+    fn multi_run(&mut self, kernel: Path, data: &mut [&[u8]]) -> bool {
         let mut run = usize::MAX;
         let mut busy = 0u64;
         let mut chunks: [&[[u8; 64]]; LANES] = [&[]; LANES];
@@ -600,7 +624,7 @@ impl Engine {
                     *b = block;
                 }
             }
-            compress(self.path, &mut self.state, &blocks);
+            compress(kernel, &mut self.state, &blocks);
         }
         self.keep_idle_lanes(&saved, busy);
         let lanes = u64::from(busy.count_ones());
@@ -631,7 +655,7 @@ impl Engine {
     }
 
     /// One multi-lane block call over every lane that has a block.
-    fn multi(&mut self, data: &mut [&[u8]], ready: usize) {
+    fn multi(&mut self, kernel: Path, data: &mut [&[u8]], ready: usize) {
         let mut sources = [Source::None; LANES];
         for (l, (lane, d)) in self.lanes.iter_mut().zip(data.iter_mut()).enumerate() {
             sources[l] = match lane.status {
@@ -678,7 +702,7 @@ impl Engine {
             }
         }
         let saved = self.state;
-        compress(self.path, &mut self.state, &blocks);
+        compress(kernel, &mut self.state, &blocks);
         self.keep_idle_lanes(&saved, busy);
         self.stats.calls += 1;
         self.stats.lane_blocks += ready as u64;

@@ -69,9 +69,11 @@ fn paths() -> Vec<Path> {
 fn engines() -> Vec<Engine> {
     let mut v = Vec::new();
     for p in paths() {
-        for min in [1, p.min_busy(), LANES + 1] {
+        for min in [None, Some(1), Some(LANES + 1)] {
             if let Ok(mut e) = Engine::new(p) {
-                e.set_min_busy(min);
+                if let Some(n) = min {
+                    e.set_min_busy(n);
+                }
                 v.push(e);
             }
         }
@@ -80,7 +82,7 @@ fn engines() -> Vec<Engine> {
 }
 
 fn describe(e: &Engine) -> String {
-    format!("{} min_busy {}", e.path().name(), e.min_busy)
+    format!("{} min_busy {:?}", e.path().name(), e.min_busy)
 }
 
 /// Whole messages through `engine`; digests in message order.

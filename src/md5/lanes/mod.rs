@@ -346,7 +346,31 @@ impl LaneStats {
 ///   [`Engine::end`] says a message has no more data, [`Engine::abandon`]
 ///   drops one.
 ///
-/// Digests are collected, tagged, for [`Engine::take_done`].
+/// Digests are collected, tagged, for [`Engine::take_done`]. The engine
+/// owns no borrowed data between calls and is `Send`: a hasher thread can
+/// keep one and feed it batch after batch.
+///
+/// ```
+/// use fastsum::md5::lanes::Engine;
+///
+/// let mut engine = Engine::selected();
+/// engine.hash_messages([(0, &b"abc"[..]), (1, &b""[..])]);
+/// let mut done: Vec<(u64, [u8; 16])> = engine.take_done().collect();
+/// done.sort();
+/// assert_eq!(done[0].1[..4], [0x90, 0x01, 0x50, 0x98]); // md5("abc")
+///
+/// // The same message in pieces.
+/// let Some(lane) = engine.open(7) else { return };
+/// let mut data = vec![&b""[..]; engine.width()];
+/// data[lane] = b"ab";
+/// engine.update(&mut data);
+/// data[lane] = b"c";
+/// engine.end(lane);
+/// engine.drain(&mut data);
+/// let done: Vec<(u64, [u8; 16])> = engine.take_done().collect();
+/// assert_eq!(done, [(7, done[0].1)]);
+/// assert_eq!(done[0].1[..4], [0x90, 0x01, 0x50, 0x98]);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Engine {
     path: Path,

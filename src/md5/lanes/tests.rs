@@ -379,6 +379,13 @@ fn abandoned_lane_is_reused_cleanly() {
     }
 }
 
+/// A hasher thread can own an engine.
+#[test]
+fn engine_is_send() {
+    fn send<T: Send + 'static>() {}
+    send::<Engine>();
+}
+
 #[test]
 fn env_values() {
     use std::ffi::OsStr;

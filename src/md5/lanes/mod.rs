@@ -532,32 +532,12 @@ impl Engine {
 
     /// Hash whole messages, given as (tag, bytes); each lane is refilled
     /// with the next message as soon as its own ends. On return every one of
-    /// them is in `take_done`. Lanes already open by `open` wait meanwhile.
+    /// them is in `take_done`. Lanes opened with `open` wait meanwhile (one
+    /// that was ended must have had all its data passed already).
     pub fn hash_messages<'a>(&mut self, messages: impl IntoIterator<Item = (u64, &'a [u8])>) {
         let mut pending = messages.into_iter();
         let mut data: Vec<&[u8]> = vec![&[]; self.width];
-        let mut more = true;
-        while more {
-            for (l, d) in data.iter_mut().enumerate() {
-                if self.lanes[l].status == Status::Idle {
-                    match pending.next() {
-                        Some((tag, msg)) => {
-                            self.start(l, tag, Status::Closing);
-                            *d = msg;
-                        }
-                        None => {
-                            more = false;
-                            break;
-                        }
-                    }
-                }
-            }
-            if more && !self.step(&mut data, true) {
-                // No lane can move (only waiting open lanes): nothing to do
-                // until they get data, so hash the remaining messages alone.
-                break;
-            }
-        }
+        self.feed_messages(&mut data, &mut pending);
         self.drain(&mut data);
         // Messages left when every lane is held by a waiting open lane.
         for (tag, msg) in pending {
@@ -565,6 +545,36 @@ impl Engine {
             h.update(msg);
             self.stats.single_blocks += msg.len() as u64 / 64 + 1;
             self.done.push((tag, h.finalize()));
+        }
+    }
+
+    /// Whole messages across calls, so the lanes stay full from one batch
+    /// to the next: free lanes take the next messages of `messages` and
+    /// everything is hashed while there are messages to refill them with.
+    /// Returns once `messages` is exhausted (or every lane is held by an
+    /// open lane waiting for data), leaving the messages still in flight in
+    /// their lanes and their unhashed rest in `data` (one entry per lane):
+    /// pass the same `data` to the next `feed_messages`, `update` or
+    /// `drain`, so the bytes it points into must live until then. `drain`
+    /// finishes them all.
+    pub fn feed_messages<'a>(
+        &mut self,
+        data: &mut [&'a [u8]],
+        messages: &mut impl Iterator<Item = (u64, &'a [u8])>,
+    ) {
+        loop {
+            for (l, d) in data.iter_mut().enumerate().take(self.width) {
+                if self.lanes[l].status == Status::Idle {
+                    let Some((tag, msg)) = messages.next() else {
+                        return;
+                    };
+                    self.start(l, tag, Status::Closing);
+                    *d = msg;
+                }
+            }
+            if !self.step(data, true) {
+                return;
+            }
         }
     }
 

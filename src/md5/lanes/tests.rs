@@ -306,6 +306,34 @@ proptest! {
         }
     }
 
+    /// The same messages in batches of random sizes through
+    /// `feed_messages`, lanes carried over from batch to batch.
+    #[test]
+    fn batches_differential(seed in any::<u64>()) {
+        let msgs = message_set(seed);
+        let mut rng = Rng::new(seed);
+        for mut e in engines() {
+            let mut data: Vec<&[u8]> = vec![&[]; e.width()];
+            let mut start = 0;
+            while start < msgs.len() {
+                let end = (start + 1 + rng.below(12)).min(msgs.len());
+                let mut batch = (start..end).map(|i| (i as u64, &msgs[i][..]));
+                e.feed_messages(&mut data, &mut batch);
+                prop_assert!(batch.next().is_none());
+                start = end;
+            }
+            e.drain(&mut data);
+            let mut got: Vec<(u64, [u8; 16])> = e.take_done().collect();
+            got.sort();
+            prop_assert_eq!(got.len(), msgs.len());
+            for (i, (tag, d)) in got.into_iter().enumerate() {
+                prop_assert_eq!(tag, i as u64);
+                prop_assert_eq!(d, reference(&msgs[i]), "{} message {}", describe(&e), i);
+            }
+            prop_assert_eq!(e.busy(), 0);
+        }
+    }
+
     /// The same messages given in random pieces, and one of them abandoned
     /// mid-message (a read error) while the others finish correctly.
     #[test]

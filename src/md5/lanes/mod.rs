@@ -650,7 +650,7 @@ impl Engine {
         if busy == 0 || run < 2 {
             return false;
         }
-        let saved = self.state;
+        let saved = self.save_waiting(busy);
         let mut blocks: [&[u8; 64]; LANES] = [&IDLE_BLOCK; LANES];
         for i in 0..run {
             for (b, c) in blocks.iter_mut().zip(chunks.iter()) {
@@ -660,7 +660,7 @@ impl Engine {
             }
             compress(kernel, &mut self.state, &blocks);
         }
-        self.keep_idle_lanes(&saved, busy);
+        self.restore_waiting(saved);
         let lanes = u64::from(busy.count_ones());
         self.stats.calls += run as u64;
         self.stats.lane_blocks += run as u64 * lanes;
@@ -673,16 +673,28 @@ impl Engine {
         true
     }
 
-    /// Put back the chaining values of the lanes not in `busy` (a block call
-    /// advanced them with junk).
-    fn keep_idle_lanes(&mut self, saved: &State, busy: u64) {
-        let all = (1u64 << self.width) - 1;
-        if busy != all {
-            for l in 0..self.width {
-                if busy & (1 << l) == 0 {
-                    for (w, old) in self.state.iter_mut().zip(saved.iter()) {
-                        w[l] = old[l];
-                    }
+    /// The chaining values a call over the lanes in `busy` must keep: those
+    /// of lanes with a message in flight but no block in the call (a call
+    /// advances every lane; free lanes are reset when they take a message).
+    fn save_waiting(&self, busy: u64) -> Option<(u64, State)> {
+        let mut waiting = 0u64;
+        for (l, lane) in self.lanes.iter().enumerate() {
+            if lane.status != Status::Idle && busy & (1 << l) == 0 {
+                waiting |= 1 << l;
+            }
+        }
+        (waiting != 0).then_some((waiting, self.state))
+    }
+
+    /// Put back what `save_waiting` kept.
+    fn restore_waiting(&mut self, saved: Option<(u64, State)>) {
+        let Some((waiting, saved)) = saved else {
+            return;
+        };
+        for l in 0..self.width {
+            if waiting & (1 << l) != 0 {
+                for (w, old) in self.state.iter_mut().zip(saved.iter()) {
+                    w[l] = old[l];
                 }
             }
         }
@@ -735,9 +747,9 @@ impl Engine {
                 }
             }
         }
-        let saved = self.state;
+        let saved = self.save_waiting(busy);
         compress(kernel, &mut self.state, &blocks);
-        self.keep_idle_lanes(&saved, busy);
+        self.restore_waiting(saved);
         self.stats.calls += 1;
         self.stats.lane_blocks += ready as u64;
         for (l, src) in sources.iter().enumerate() {

@@ -3,12 +3,16 @@
 //!
 //! 1. the single-stream kernel on 64 KiB messages;
 //! 2. each multi-lane path with all lanes busy on 64 KiB messages, through
-//!    the engine and as raw block calls (cycles per block per lane from the
-//!    TSC, i.e. reference cycles, not core cycles);
-//! 3. `openssl speed -evp md5 -bytes 65536 -seconds 2`, if present;
-//! 4. CSV rows `path,lanes,MBps`: aggregate throughput with 1..width lanes
-//!    busy (64 KiB messages), multi-lane calls forced (`min_busy` 1), and
-//!    the engine's default (`auto`: single-stream below the cross-over).
+//!    the engine and as raw block calls, with TSC (reference, not core)
+//!    cycles per block per lane and per call;
+//! 3. sets of whole messages as a tree of files gives them (0-64 bytes,
+//!    1-200 KiB) through the engine on each SIMD path, against the
+//!    single-stream kernel, with the lane occupancy reached;
+//! 4. `openssl speed -evp md5 -bytes 65536 -seconds 2`, if present;
+//! 5. CSV rows `path,lanes,MBps`: aggregate throughput of 1..width busy
+//!    lanes (64 KiB messages) on each path with multi-lane calls forced
+//!    (`set_min_busy(1)`), and `auto`: the best path as the engine runs it
+//!    by default (the single-stream kernel below the cross-over).
 //!
 //! ```sh
 //! cargo run --release --example md5_lanes [seconds per measurement, default 1]

@@ -13,6 +13,7 @@
 //! the environment variable `FASTSUM_MD5` (read once) forces one:
 //! `FASTSUM_MD5=portable`, `FASTSUM_MD5=asm` or `FASTSUM_MD5=auto`.
 
+pub mod lanes;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;

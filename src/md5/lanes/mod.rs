@@ -1,0 +1,882 @@
+//! Multi-lane MD5: many independent messages hashed side by side, one per
+//! 32-bit lane of a SIMD register.
+//!
+//! One MD5 stream is a chain of dependent steps and leaves most of a core
+//! idle; independent messages (the files of a tree) have independent chains,
+//! so a register of 16 (AVX-512F) or 8 (AVX2) lanes advances that many
+//! streams for the cost of about one. One register's chain is still bound by
+//! the latency of each step, so the default paths interleave two registers'
+//! worth of lanes (32 with AVX-512F, 16 with AVX2); more groups spill
+//! registers and lose (measured with examples/md5_lanes.rs). The block
+//! functions (`avx512.rs`, `avx2.rs`, `scalar.rs`) each advance every lane of
+//! a lane-major state by one 64-byte block; [`Engine`] on top keeps the
+//! lanes busy: it pads and finishes each message as RFC 1321 says, refills a
+//! freed lane with the next message, takes a message in pieces of any length
+//! as they arrive, and drops an abandoned one. When too few lanes have a
+//! block to make a multi-lane call pay, it runs them through the
+//! single-stream kernel instead.
+//!
+//! The path is chosen at run time from what the CPU has, unless the
+//! environment variable `FASTSUM_MD5_LANES` forces one: `avx512` (32
+//! lanes), `avx512-16`, `avx2` (16 lanes), `avx2-8`, `scalar` (the portable
+//! lanes, the tests' reference), `off` (single-stream kernel only) or `auto`.
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+mod scalar;
+#[cfg(test)]
+mod tests;
+
+use std::sync::OnceLock;
+
+use super::{INIT, Kernel};
+
+/// The environment variable that forces a multi-lane path.
+pub const LANES_ENV: &str = "FASTSUM_MD5_LANES";
+
+/// Lanes of the widest path; every state and block array has this many.
+pub const LANES: usize = 32;
+
+/// Lane-major MD5 state: `state[w][l]` is word `w` (a, b, c, d) of lane `l`.
+type State = [[u32; LANES]; 4];
+/// One 64-byte block per lane.
+type Blocks<'a> = [&'a [u8; 64]; LANES];
+
+/// A multi-lane MD5 implementation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// 32 lanes: two interleaved groups of 16 in zmm registers (AVX-512F).
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+    /// 16 lanes: one group in zmm registers (AVX-512F).
+    #[cfg(target_arch = "x86_64")]
+    Avx512x16,
+    /// 16 lanes: two interleaved groups of 8 in ymm registers (AVX2).
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    /// 8 lanes: one group in ymm registers (AVX2).
+    #[cfg(target_arch = "x86_64")]
+    Avx2x8,
+    /// 32 lanes in plain Rust, one after the other: every target; the
+    /// tests' reference.
+    Scalar,
+    /// No lanes: every message through the single-stream kernel.
+    Off,
+}
+
+impl Path {
+    /// The name `FASTSUM_MD5_LANES` takes and `--stats` prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512 => "avx512",
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512x16 => "avx512-16",
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2 => "avx2",
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2x8 => "avx2-8",
+            Path::Scalar => "scalar",
+            Path::Off => "off",
+        }
+    }
+
+    /// How many messages this path advances per block call.
+    pub fn width(self) -> usize {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512 => 32,
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512x16 | Path::Avx2 => 16,
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2x8 => 8,
+            Path::Scalar => LANES,
+            Path::Off => 1,
+        }
+    }
+
+    /// Whether this CPU can run the path.
+    pub fn is_available(self) -> bool {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512 | Path::Avx512x16 => std::arch::is_x86_feature_detected!("avx512f"),
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2 | Path::Avx2x8 => std::arch::is_x86_feature_detected!("avx2"),
+            Path::Scalar | Path::Off => true,
+        }
+    }
+
+    /// Every path this build knows, fastest first.
+    pub fn all() -> Vec<Path> {
+        vec![
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512,
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512x16,
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2,
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2x8,
+            Path::Scalar,
+            Path::Off,
+        ]
+    }
+
+    /// Every path this CPU runs, in `all`'s order.
+    pub fn available() -> Vec<Path> {
+        Path::all()
+            .into_iter()
+            .filter(|p| p.is_available())
+            .collect()
+    }
+
+    /// The fastest path this CPU runs. Never `Scalar`: the portable lanes
+    /// are the reference for the tests, and slower than the single-stream
+    /// kernel (examples/md5_lanes.rs).
+    pub fn best() -> Path {
+        Path::available()
+            .into_iter()
+            .find(|&p| p != Path::Scalar)
+            .unwrap_or(Path::Off)
+    }
+
+    /// Fewest lanes with a block for which one call of this path's kernel
+    /// beats running them one after the other through the single-stream
+    /// kernel (measured with examples/md5_lanes.rs: the lanes,MBps rows).
+    pub fn min_busy(self) -> usize {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512 | Path::Avx2 => 3,
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512x16 | Path::Avx2x8 => 2,
+            Path::Scalar => 4,
+            Path::Off => usize::MAX,
+        }
+    }
+
+    /// The one-group kernel of a two-group path: a call whose busy lanes
+    /// all lie in its width runs it instead, at about two thirds of the
+    /// cost. Lanes are handed out lowest first, so few busy lanes usually
+    /// do.
+    pub fn narrow(self) -> Option<Path> {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512 => Some(Path::Avx512x16),
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2 => Some(Path::Avx2x8),
+            _ => None,
+        }
+    }
+
+    /// The path `FASTSUM_MD5_LANES` asks for: `None` when unset, empty or
+    /// `auto`; an error message when the value names no path or one this CPU
+    /// cannot run.
+    pub fn from_env_value(value: Option<&std::ffi::OsStr>) -> Result<Option<Path>, String> {
+        let Some(value) = value else { return Ok(None) };
+        let names = |paths: Vec<Path>| {
+            paths
+                .into_iter()
+                .map(Path::name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let text = value.to_str();
+        if matches!(text, Some("" | "auto")) {
+            return Ok(None);
+        }
+        let Some(path) = Path::all().into_iter().find(|p| Some(p.name()) == text) else {
+            return Err(format!(
+                "invalid {LANES_ENV} value {value:?}: expected auto, {}",
+                names(Path::all())
+            ));
+        };
+        if !path.is_available() {
+            return Err(format!(
+                "{LANES_ENV}={}: this CPU cannot run that MD5 path (it can run: {})",
+                path.name(),
+                names(Path::available())
+            ));
+        }
+        Ok(Some(path))
+    }
+
+    /// The path every `Engine::selected()` uses: `FASTSUM_MD5_LANES` if it
+    /// names one, else the best. An invalid value falls back to the best
+    /// here; `check_env` reports it for the CLI to print.
+    pub fn selected() -> Path {
+        match Path::from_env_once() {
+            Ok(Some(p)) => *p,
+            Ok(None) | Err(_) => Path::best(),
+        }
+    }
+
+    /// Validate `FASTSUM_MD5_LANES`, for the CLI to report a bad value.
+    pub fn check_env() -> Result<(), String> {
+        Path::from_env_once().clone().map(|_| ())
+    }
+
+    /// `FASTSUM_MD5_LANES`, read and parsed once per process.
+    fn from_env_once() -> &'static Result<Option<Path>, String> {
+        static PARSED: OnceLock<Result<Option<Path>, String>> = OnceLock::new();
+        PARSED.get_or_init(|| Path::from_env_value(std::env::var_os(LANES_ENV).as_deref()))
+    }
+}
+
+/// The name of the multi-lane path this process uses, for `--stats`.
+pub fn path_name() -> &'static str {
+    Path::selected().name()
+}
+
+/// An all-zero block for lanes with nothing to hash in a call (their result
+/// is thrown away).
+static IDLE_BLOCK: [u8; 64] = [0; 64];
+
+/// What a lane is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    /// Free for a new message.
+    Idle,
+    /// Taking data; more may come.
+    Open,
+    /// No more data after what the caller passes: pad once it runs out.
+    Closing,
+    /// Padding written to `tail`; its blocks still to hash.
+    Padded,
+}
+
+/// One lane's bookkeeping (its chaining value lives in `Engine::state`).
+#[derive(Clone, Debug)]
+struct Lane {
+    status: Status,
+    tag: u64,
+    /// Message bytes taken so far.
+    length: u64,
+    /// Open/Closing: a partial block (< 64 bytes). Padded: the last one or
+    /// two blocks, padding and length included.
+    tail: [u8; 128],
+    tail_len: usize,
+    /// Padded: offset of the next block of `tail` to hash.
+    tail_pos: usize,
+}
+
+impl Lane {
+    const IDLE: Lane = Lane {
+        status: Status::Idle,
+        tag: 0,
+        length: 0,
+        tail: [0; 128],
+        tail_len: 0,
+        tail_pos: 0,
+    };
+
+    /// Whether the lane can contribute a block, given `data` pending for it.
+    fn has_block(&self, data: &[u8]) -> bool {
+        match self.status {
+            Status::Idle => false,
+            Status::Open => self.tail_len + data.len() >= 64,
+            Status::Closing | Status::Padded => true,
+        }
+    }
+
+    /// Move all of `data` (which with the tail makes < 64 bytes) into the
+    /// tail.
+    fn absorb(&mut self, data: &mut &[u8]) {
+        let n = data.len();
+        self.tail[self.tail_len..self.tail_len + n].copy_from_slice(data);
+        self.tail_len += n;
+        self.length = self.length.wrapping_add(n as u64);
+        *data = &[];
+    }
+
+    /// Closing lane with < 64 bytes left in all: append RFC 1321 padding
+    /// (0x80, zeros, bit length little-endian), one block or two.
+    fn pad(&mut self, data: &mut &[u8]) {
+        self.absorb(data);
+        let end = if self.tail_len < 56 { 64 } else { 128 };
+        self.tail[self.tail_len] = 0x80;
+        self.tail[self.tail_len + 1..end - 8].fill(0);
+        self.tail[end - 8..end].copy_from_slice(&self.length.wrapping_mul(8).to_le_bytes());
+        self.tail_len = end;
+        self.tail_pos = 0;
+        self.status = Status::Padded;
+    }
+}
+
+/// Where a lane's block for one call comes from.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    None,
+    /// `Lane::tail` at this offset.
+    Tail(usize),
+    Data(&'a [u8; 64]),
+}
+
+/// Counters for `--stats`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaneStats {
+    /// Multi-lane block calls.
+    pub calls: u64,
+    /// Sum over those calls of the lanes that had a block.
+    pub lane_blocks: u64,
+    /// Blocks hashed by the single-stream kernel instead.
+    pub single_blocks: u64,
+}
+
+impl LaneStats {
+    /// Average busy lanes per multi-lane call (0 when there was none).
+    pub fn occupancy(&self) -> f64 {
+        if self.calls == 0 {
+            0.0
+        } else {
+            self.lane_blocks as f64 / self.calls as f64
+        }
+    }
+}
+
+/// Hashes many MD5 messages side by side.
+///
+/// Two ways to drive it, which can be mixed:
+/// - whole messages: [`Engine::hash_messages`] takes (tag, bytes) pairs
+///   and hashes them all, refilling each lane with the next message as soon
+///   as its message ends;
+/// - pieces: [`Engine::open`] claims a lane for a message, [`Engine::update`]
+///   or [`Engine::drain`] hash the pieces given per lane (any lengths),
+///   [`Engine::end`] says a message has no more data, [`Engine::abandon`]
+///   drops one.
+///
+/// Digests are collected, tagged, for [`Engine::take_done`]. The engine
+/// owns no borrowed data between calls and is `Send`: a hasher thread can
+/// keep one and feed it batch after batch.
+///
+/// ```
+/// use fastsum::md5::lanes::Engine;
+///
+/// let mut engine = Engine::selected();
+/// engine.hash_messages([(0, &b"abc"[..]), (1, &b""[..])]);
+/// let mut done: Vec<(u64, [u8; 16])> = engine.take_done().collect();
+/// done.sort();
+/// assert_eq!(done[0].1[..4], [0x90, 0x01, 0x50, 0x98]); // md5("abc")
+///
+/// // The same message in pieces.
+/// let Some(lane) = engine.open(7) else { return };
+/// let mut data = vec![&b""[..]; engine.width()];
+/// data[lane] = b"ab";
+/// engine.update(&mut data);
+/// data[lane] = b"c";
+/// engine.end(lane);
+/// engine.drain(&mut data);
+/// let done: Vec<(u64, [u8; 16])> = engine.take_done().collect();
+/// assert_eq!(done, [(7, done[0].1)]);
+/// assert_eq!(done[0].1[..4], [0x90, 0x01, 0x50, 0x98]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Engine {
+    path: Path,
+    width: usize,
+    /// `set_min_busy`'s override of `Path::min_busy`.
+    min_busy: Option<usize>,
+    kernel: Kernel,
+    state: State,
+    lanes: Vec<Lane>,
+    done: Vec<(u64, [u8; 16])>,
+    stats: LaneStats,
+}
+
+impl Engine {
+    /// An engine on `path`, or an error if this CPU cannot run it.
+    pub fn new(path: Path) -> Result<Engine, String> {
+        if !path.is_available() {
+            return Err(format!("this CPU cannot run the {} MD5 path", path.name()));
+        }
+        Ok(Engine {
+            path,
+            width: path.width(),
+            min_busy: None,
+            kernel: Kernel::selected(),
+            state: [[0; LANES]; 4],
+            lanes: vec![Lane::IDLE; path.width()],
+            done: Vec::new(),
+            stats: LaneStats::default(),
+        })
+    }
+
+    /// An engine on the selected path (`FASTSUM_MD5_LANES` or the best).
+    pub fn selected() -> Engine {
+        let path = Path::selected();
+        match Engine::new(path) {
+            Ok(e) => e,
+            // `selected` only returns available paths; Off always is.
+            Err(_) => Engine::new_off(),
+        }
+    }
+
+    fn new_off() -> Engine {
+        Engine {
+            path: Path::Off,
+            width: 1,
+            min_busy: None,
+            kernel: Kernel::selected(),
+            state: [[0; LANES]; 4],
+            lanes: vec![Lane::IDLE; 1],
+            done: Vec::new(),
+            stats: LaneStats::default(),
+        }
+    }
+
+    /// The multi-lane path this engine runs.
+    pub fn path(&self) -> Path {
+        self.path
+    }
+
+    /// How many messages can be in flight at once.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Use the multi-lane function only when at least `n` lanes have a
+    /// block (1: always; more than `width`: never). Default:
+    /// `Path::min_busy` of the kernel the call runs.
+    pub fn set_min_busy(&mut self, n: usize) {
+        self.min_busy = Some(n.max(1));
+    }
+
+    /// Use this single-stream kernel for lanes run one at a time.
+    pub fn set_kernel(&mut self, kernel: Kernel) {
+        self.kernel = kernel;
+    }
+
+    /// Block calls and lane occupancy so far.
+    pub fn stats(&self) -> LaneStats {
+        self.stats
+    }
+
+    /// Lanes with a message in flight.
+    pub fn busy(&self) -> usize {
+        self.lanes
+            .iter()
+            .filter(|l| l.status != Status::Idle)
+            .count()
+    }
+
+    /// Claim a free lane for a new message tagged `tag` (the tag comes back
+    /// with its digest); `None` when every lane is busy.
+    pub fn open(&mut self, tag: u64) -> Option<usize> {
+        let l = self.lanes.iter().position(|l| l.status == Status::Idle)?;
+        self.start(l, tag, Status::Open);
+        Some(l)
+    }
+
+    fn start(&mut self, l: usize, tag: u64, status: Status) {
+        let lane = &mut self.lanes[l];
+        lane.status = status;
+        lane.tag = tag;
+        lane.length = 0;
+        lane.tail_len = 0;
+        lane.tail_pos = 0;
+        for (w, init) in self.state.iter_mut().zip(INIT) {
+            w[l] = init;
+        }
+    }
+
+    /// `lane`'s message ends: from now on each `update`/`drain` call must
+    /// pass all of the rest of it (what the previous call left in `data`,
+    /// if anything), and its digest appears in `take_done` once its padding
+    /// is hashed. No effect on a free lane.
+    pub fn end(&mut self, lane: usize) {
+        if let Some(l) = self.lanes.get_mut(lane)
+            && l.status == Status::Open
+        {
+            l.status = Status::Closing;
+        }
+    }
+
+    /// Drop `lane`'s message (a read error): no digest; the lane is free.
+    pub fn abandon(&mut self, lane: usize) {
+        if let Some(l) = self.lanes.get_mut(lane) {
+            l.status = Status::Idle;
+        }
+    }
+
+    /// Digests of finished messages, with their tags, in the order they
+    /// finished.
+    pub fn take_done(&mut self) -> std::vec::Drain<'_, (u64, [u8; 16])> {
+        self.done.drain(..)
+    }
+
+    /// Hash what can be hashed well: `data[l]` is the next piece of lane
+    /// `l`'s message (`data.len()` must be `width()`; entries of free lanes
+    /// are ignored). Runs multi-lane calls while at least `min_busy` lanes
+    /// have a block, then keeps any piece with 64 bytes or more left in
+    /// `data` (the caller adds more for the other lanes and calls again, or
+    /// calls `drain`); shorter rests are copied into the lane.
+    pub fn update(&mut self, data: &mut [&[u8]]) {
+        while self.step(data, false) {}
+        self.absorb_rests(data);
+    }
+
+    /// Hash everything in `data` (as in `update`) and every ended message:
+    /// on return each `data[l]` is empty, every ended lane's digest is in
+    /// `take_done`, and open lanes hold < 64 bytes.
+    pub fn drain(&mut self, data: &mut [&[u8]]) {
+        while self.step(data, true) {}
+        self.absorb_rests(data);
+    }
+
+    /// Hash the padding of every ended message (`drain` with no new data).
+    pub fn finish(&mut self) {
+        let mut data = vec![&[][..]; self.width];
+        self.drain(&mut data);
+    }
+
+    /// Hash whole messages, given as (tag, bytes); each lane is refilled
+    /// with the next message as soon as its own ends. On return every one of
+    /// them is in `take_done`. Lanes opened with `open` wait meanwhile (one
+    /// that was ended must have had all its data passed already).
+    pub fn hash_messages<'a>(&mut self, messages: impl IntoIterator<Item = (u64, &'a [u8])>) {
+        let mut pending = messages.into_iter();
+        let mut data: Vec<&[u8]> = vec![&[]; self.width];
+        self.feed_messages(&mut data, &mut pending);
+        self.drain(&mut data);
+        // Messages left when every lane is held by a waiting open lane.
+        for (tag, msg) in pending {
+            let mut h = super::Md5::with_kernel(self.kernel);
+            h.update(msg);
+            self.stats.single_blocks += msg.len() as u64 / 64 + 1;
+            self.done.push((tag, h.finalize()));
+        }
+    }
+
+    /// Whole messages across calls, so the lanes stay full from one batch
+    /// to the next: free lanes take the next messages of `messages` and
+    /// everything is hashed while there are messages to refill them with.
+    /// Returns once `messages` is exhausted (or every lane is held by an
+    /// open lane waiting for data), leaving the messages still in flight in
+    /// their lanes and their unhashed rest in `data` (one entry per lane):
+    /// pass the same `data` to the next `feed_messages`, `update` or
+    /// `drain`, so the bytes it points into must live until then. `drain`
+    /// finishes them all.
+    pub fn feed_messages<'a>(
+        &mut self,
+        data: &mut [&'a [u8]],
+        messages: &mut impl Iterator<Item = (u64, &'a [u8])>,
+    ) {
+        loop {
+            for (l, d) in data.iter_mut().enumerate().take(self.width) {
+                if self.lanes[l].status == Status::Idle {
+                    let Some((tag, msg)) = messages.next() else {
+                        return;
+                    };
+                    self.start(l, tag, Status::Closing);
+                    *d = msg;
+                }
+            }
+            if !self.step(data, true) {
+                return;
+            }
+        }
+    }
+
+    /// Copy short rests (< 64 bytes with the lane's tail) into their lanes.
+    fn absorb_rests(&mut self, data: &mut [&[u8]]) {
+        for (lane, d) in self.lanes.iter_mut().zip(data.iter_mut()) {
+            match lane.status {
+                Status::Open | Status::Closing if lane.tail_len + d.len() < 64 => lane.absorb(d),
+                Status::Idle => *d = &[],
+                _ => {}
+            }
+        }
+    }
+
+    /// One multi-lane call (the narrow kernel if the busy lanes fit in it)
+    /// if at least `min_busy` lanes have a block; else,
+    /// if `all`, every lane with a block run to the end of its data alone.
+    /// Returns whether anything was hashed.
+    fn step(&mut self, data: &mut [&[u8]], all: bool) -> bool {
+        let mut mask = 0u64;
+        for (l, (lane, d)) in self.lanes.iter().zip(data.iter()).enumerate() {
+            if lane.has_block(d) {
+                mask |= 1 << l;
+            }
+        }
+        if mask == 0 {
+            return false;
+        }
+        let kernel = match self.path.narrow() {
+            Some(n) if mask >> n.width() == 0 => n,
+            _ => self.path,
+        };
+        let min_busy = self.min_busy.unwrap_or(kernel.min_busy());
+        let ready = mask.count_ones() as usize;
+        if ready >= min_busy && self.path != Path::Off {
+            if !self.multi_run(kernel, data) {
+                self.multi(kernel, data, ready);
+            }
+            return true;
+        }
+        if !all {
+            return false;
+        }
+        for (l, d) in data.iter_mut().enumerate().take(self.width) {
+            if self.lanes[l].has_block(d) {
+                self.single(l, d);
+            }
+        }
+        true
+    }
+
+    /// The common case, made cheap: every lane with a block takes it straight
+    /// from its data (no partial block in its tail, no padding due) and has
+    /// at least two. Then as many calls as the shortest of them allows run
+    /// back to back, with the lanes' bookkeeping done once for the run.
+    /// Returns false (nothing done) when that is not the case.
+    fn multi_run(&mut self, kernel: Path, data: &mut [&[u8]]) -> bool {
+        let mut run = usize::MAX;
+        let mut busy = 0u64;
+        let mut chunks: [&[[u8; 64]]; LANES] = [&[]; LANES];
+        for (l, (lane, d)) in self.lanes.iter().zip(data.iter()).enumerate() {
+            match lane.status {
+                Status::Idle => {}
+                Status::Open if lane.tail_len + d.len() < 64 => {}
+                Status::Open | Status::Closing if lane.tail_len == 0 && d.len() >= 128 => {
+                    chunks[l] = d.as_chunks::<64>().0;
+                    run = run.min(chunks[l].len());
+                    busy |= 1 << l;
+                }
+                _ => return false,
+            }
+        }
+        if busy == 0 || run < 2 {
+            return false;
+        }
+        let saved = self.save_waiting(busy);
+        let mut blocks: [&[u8; 64]; LANES] = [&IDLE_BLOCK; LANES];
+        for i in 0..run {
+            for (b, c) in blocks.iter_mut().zip(chunks.iter()) {
+                if let Some(block) = c.get(i) {
+                    *b = block;
+                }
+            }
+            compress(kernel, &mut self.state, &blocks);
+        }
+        self.restore_waiting(saved);
+        let lanes = u64::from(busy.count_ones());
+        self.stats.calls += run as u64;
+        self.stats.lane_blocks += run as u64 * lanes;
+        for (l, (lane, d)) in self.lanes.iter_mut().zip(data.iter_mut()).enumerate() {
+            if busy & (1 << l) != 0 {
+                *d = &d[64 * run..];
+                lane.length = lane.length.wrapping_add(64 * run as u64);
+            }
+        }
+        true
+    }
+
+    /// The chaining values a call over the lanes in `busy` must keep: those
+    /// of lanes with a message in flight but no block in the call (a call
+    /// advances every lane; free lanes are reset when they take a message).
+    fn save_waiting(&self, busy: u64) -> Option<(u64, State)> {
+        let mut waiting = 0u64;
+        for (l, lane) in self.lanes.iter().enumerate() {
+            if lane.status != Status::Idle && busy & (1 << l) == 0 {
+                waiting |= 1 << l;
+            }
+        }
+        (waiting != 0).then_some((waiting, self.state))
+    }
+
+    /// Put back what `save_waiting` kept.
+    fn restore_waiting(&mut self, saved: Option<(u64, State)>) {
+        let Some((waiting, saved)) = saved else {
+            return;
+        };
+        for l in 0..self.width {
+            if waiting & (1 << l) != 0 {
+                for (w, old) in self.state.iter_mut().zip(saved.iter()) {
+                    w[l] = old[l];
+                }
+            }
+        }
+    }
+
+    /// One multi-lane block call over every lane that has a block.
+    fn multi(&mut self, kernel: Path, data: &mut [&[u8]], ready: usize) {
+        let mut sources = [Source::None; LANES];
+        for (l, (lane, d)) in self.lanes.iter_mut().zip(data.iter_mut()).enumerate() {
+            sources[l] = match lane.status {
+                Status::Idle => Source::None,
+                Status::Open | Status::Closing => {
+                    if lane.tail_len > 0 && lane.tail_len + d.len() >= 64 {
+                        let take = 64 - lane.tail_len;
+                        lane.tail[lane.tail_len..64].copy_from_slice(&d[..take]);
+                        lane.length = lane.length.wrapping_add(take as u64);
+                        lane.tail_len = 64;
+                        *d = &d[take..];
+                        Source::Tail(0)
+                    } else if lane.tail_len == 0
+                        && let Some((block, rest)) = d.split_first_chunk::<64>()
+                    {
+                        lane.length = lane.length.wrapping_add(64);
+                        *d = rest;
+                        Source::Data(block)
+                    } else if lane.status == Status::Closing {
+                        lane.pad(d);
+                        Source::Tail(0)
+                    } else {
+                        Source::None
+                    }
+                }
+                Status::Padded => Source::Tail(lane.tail_pos),
+            };
+        }
+        let mut blocks: [&[u8; 64]; LANES] = [&IDLE_BLOCK; LANES];
+        let mut busy = 0u64;
+        for (l, src) in sources.iter().enumerate() {
+            match *src {
+                Source::None => {}
+                Source::Tail(off) => {
+                    if let Some(b) = self.lanes[l].tail[off..].first_chunk::<64>() {
+                        blocks[l] = b;
+                    }
+                    busy |= 1 << l;
+                }
+                Source::Data(b) => {
+                    blocks[l] = b;
+                    busy |= 1 << l;
+                }
+            }
+        }
+        let saved = self.save_waiting(busy);
+        compress(kernel, &mut self.state, &blocks);
+        self.restore_waiting(saved);
+        self.stats.calls += 1;
+        self.stats.lane_blocks += ready as u64;
+        for (l, src) in sources.iter().enumerate() {
+            if let Source::Tail(off) = *src {
+                let lane = &mut self.lanes[l];
+                if lane.status == Status::Padded {
+                    lane.tail_pos = off + 64;
+                    if lane.tail_pos == lane.tail_len {
+                        self.complete(l);
+                    }
+                } else {
+                    lane.tail_len = 0;
+                }
+            }
+        }
+    }
+
+    /// Run lane `l` through the single-stream kernel as far as its data
+    /// goes (to its digest if it is ending).
+    fn single(&mut self, l: usize, d: &mut &[u8]) {
+        let mut st = [0u32; 4];
+        for (s, w) in st.iter_mut().zip(self.state.iter()) {
+            *s = w[l];
+        }
+        let lane = &mut self.lanes[l];
+        let mut blocks = 0u64;
+        if matches!(lane.status, Status::Open | Status::Closing) {
+            if lane.tail_len > 0 && lane.tail_len + d.len() >= 64 {
+                let take = 64 - lane.tail_len;
+                lane.tail[lane.tail_len..64].copy_from_slice(&d[..take]);
+                lane.length = lane.length.wrapping_add(take as u64);
+                *d = &d[take..];
+                if let Some(b) = lane.tail.first_chunk::<64>() {
+                    self.kernel.compress(&mut st, std::slice::from_ref(b));
+                }
+                lane.tail_len = 0;
+                blocks += 1;
+            }
+            if lane.tail_len == 0 {
+                let (whole, rest) = d.as_chunks::<64>();
+                if !whole.is_empty() {
+                    self.kernel.compress(&mut st, whole);
+                    lane.length = lane.length.wrapping_add(64 * whole.len() as u64);
+                    blocks += whole.len() as u64;
+                }
+                *d = rest;
+            }
+            if lane.status == Status::Closing {
+                lane.pad(d);
+            } else {
+                lane.absorb(d);
+            }
+        }
+        let mut finished = false;
+        if lane.status == Status::Padded {
+            let (pad, _) = lane.tail[lane.tail_pos..lane.tail_len].as_chunks::<64>();
+            self.kernel.compress(&mut st, pad);
+            blocks += pad.len() as u64;
+            lane.tail_pos = lane.tail_len;
+            finished = true;
+        }
+        for (w, s) in self.state.iter_mut().zip(st) {
+            w[l] = s;
+        }
+        self.stats.single_blocks += blocks;
+        if finished {
+            self.complete(l);
+        }
+    }
+
+    /// Lane `l` hashed its last block: deliver its digest, free it.
+    fn complete(&mut self, l: usize) {
+        let mut digest = [0u8; 16];
+        for (bytes, w) in digest.as_chunks_mut::<4>().0.iter_mut().zip(&self.state) {
+            *bytes = w[l].to_le_bytes();
+        }
+        let lane = &mut self.lanes[l];
+        lane.status = Status::Idle;
+        self.done.push((lane.tag, digest));
+    }
+}
+
+/// The digests of `messages`, in order, on `path`.
+pub fn digests(path: Path, messages: &[&[u8]]) -> Result<Vec<[u8; 16]>, String> {
+    let mut engine = Engine::new(path)?;
+    engine.hash_messages(messages.iter().enumerate().map(|(i, m)| (i as u64, *m)));
+    let mut out = vec![[0u8; 16]; messages.len()];
+    for (tag, d) in engine.take_done() {
+        out[tag as usize] = d;
+    }
+    Ok(out)
+}
+
+/// One raw block call on `path`, without the engine (for benchmarks):
+/// lane `l` of `state` (`state[w][l]`, words a, b, c, d) advanced by
+/// `blocks[l]`. An error if this CPU cannot run `path`.
+pub fn compress_lanes(
+    path: Path,
+    state: &mut [[u32; LANES]; 4],
+    blocks: &[&[u8; 64]; LANES],
+) -> Result<(), String> {
+    if !path.is_available() {
+        return Err(format!("this CPU cannot run the {} MD5 path", path.name()));
+    }
+    compress(path, state, blocks);
+    Ok(())
+}
+
+/// Advance every lane of `state` by one block (lanes past the path's width
+/// untouched). `path` must be available: `Engine::new` checks it.
+fn compress(path: Path, state: &mut State, blocks: &[&[u8; 64]; LANES]) {
+    match path {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the AVX-512 paths run only where the CPU has AVX-512F
+        // (checked by Engine::new and compress_lanes).
+        Path::Avx512 => unsafe { avx512::compress::<2>(state, blocks) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Path::Avx512x16 => unsafe { avx512::compress::<1>(state, blocks) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the AVX2 paths run only where the CPU has AVX2 (checked
+        // by Engine::new and compress_lanes).
+        Path::Avx2 => unsafe { avx2::compress::<2>(state, blocks) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Path::Avx2x8 => unsafe { avx2::compress::<1>(state, blocks) },
+        Path::Scalar => scalar::compress(state, blocks),
+        Path::Off => {}
+    }
+}

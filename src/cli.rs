@@ -460,6 +460,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
     // A FASTSUM_MD5 that names no kernel is a usage error when MD5 runs.
     if algorithm == Algorithm::Md5 {
         crate::md5::Kernel::check_env()?;
+        crate::md5::lanes::Path::check_env()?;
     }
     Ok(Config {
         command,

@@ -114,7 +114,8 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     }
     if cfg.stats {
         let threaded = cfg.plan.mode == read::Mode::Threaded;
-        let report = stats.report(program, start.elapsed(), threaded);
+        let md5 = cfg.algorithm == algo::Algorithm::Md5;
+        let report = stats.report(program, start.elapsed(), threaded, md5);
         write_stderr(report.as_bytes());
     }
     match result {

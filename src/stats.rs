@@ -4,6 +4,8 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
+use crate::md5::lanes::LaneStats;
+
 /// Counters updated with relaxed atomics (they are only read at the end, or
 /// approximately by the progress display).
 #[derive(Debug, Default)]
@@ -13,6 +15,9 @@ pub struct Stats {
     read_calls: AtomicU64,
     hasher_wait_ns: AtomicU64,
     reader_wait_ns: AtomicU64,
+    lane_calls: AtomicU64,
+    lane_blocks: AtomicU64,
+    lane_single_blocks: AtomicU64,
 }
 
 impl Stats {
@@ -36,6 +41,15 @@ impl Stats {
     pub(crate) fn add_reader_wait(&self, d: Duration) {
         self.reader_wait_ns.fetch_add(d.as_nanos() as u64, Relaxed);
     }
+    /// Count the multi-lane MD5 work done between two snapshots of an
+    /// engine's counters.
+    pub(crate) fn add_lanes(&self, now: LaneStats, before: LaneStats) {
+        self.lane_calls.fetch_add(now.calls - before.calls, Relaxed);
+        self.lane_blocks.fetch_add(now.lane_blocks - before.lane_blocks, Relaxed);
+        self.lane_single_blocks
+            .fetch_add(now.single_blocks - before.single_blocks, Relaxed);
+    }
+
     /// Bytes hashed so far.
     pub fn bytes(&self) -> u64 {
         self.bytes.load(Relaxed)
@@ -46,7 +60,7 @@ impl Stats {
     }
 
     /// The report printed by `--stats`, one `name: value` per line.
-    pub(crate) fn report(&self, program: &str, wall: Duration, threaded: bool) -> String {
+    pub(crate) fn report(&self, program: &str, wall: Duration, threaded: bool, md5: bool) -> String {
         let bytes = self.bytes();
         let secs = wall.as_secs_f64();
         let mib_s = if secs > 0.0 {
@@ -73,6 +87,22 @@ impl Stats {
                 ms(&self.reader_wait_ns),
             ));
         }
+        if md5 {
+            let calls = self.lane_calls.load(Relaxed);
+            let occupancy = if calls > 0 {
+                self.lane_blocks.load(Relaxed) as f64 / calls as f64
+            } else {
+                0.0
+            };
+            s.push_str(&format!(
+                "{program}: stats: md5 kernels: {} lanes, {} single-stream\n\
+                 {program}: stats: md5 lane calls: {calls}, {occupancy:.1} busy lanes per call, \
+                 {} blocks single-stream\n",
+                crate::md5::lanes::path_name(),
+                crate::md5::Kernel::selected().name(),
+                self.lane_single_blocks.load(Relaxed),
+            ));
+        }
         s
     }
 }
@@ -88,13 +118,13 @@ mod tests {
         s.add_read_call();
         s.add_file();
         s.add_hasher_wait(Duration::from_millis(3));
-        let r = s.report("fastsum", Duration::from_secs(1), true);
+        let r = s.report("fastsum", Duration::from_secs(1), true, false);
         assert!(r.contains("bytes hashed: 1048576\n"), "{r}");
         assert!(r.contains("throughput: 1.0 MiB/s\n"), "{r}");
         assert!(r.contains("read calls: 1\n"), "{r}");
         assert!(r.contains("hasher waited for data: 3.0 ms\n"), "{r}");
         assert!(r.contains("reader waited for a free buffer"), "{r}");
-        let sync = s.report("fastsum", Duration::from_secs(1), false);
+        let sync = s.report("fastsum", Duration::from_secs(1), false, false);
         assert!(!sync.contains("hasher waited"), "{sync}");
     }
 }

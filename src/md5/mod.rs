@@ -79,6 +79,15 @@ impl Kernel {
 
     /// The kernel `FASTSUM_MD5` asks for: `None` when unset, empty or `auto`,
     /// an error message when the value names no kernel this build runs.
+    /// The name `FASTSUM_MD5` takes for it (and `--stats` prints).
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Kernel::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::X86_64 => "asm",
+        }
+    }
+
     pub(crate) fn from_env_value(
         value: Option<&std::ffi::OsStr>,
     ) -> Result<Option<Kernel>, String> {

@@ -1,13 +1,17 @@
 //! The hasher side of the pipeline: take work from the reader, hash it
-//! `--chunk` bytes per update, give the blocks back to the pool.
+//! `--chunk` bytes per update, give the blocks back to the pool. The MD5
+//! inputs of a batch are hashed side by side in SIMD lanes
+//! ([`crate::md5::lanes`]): many small files are many independent streams.
 
 use std::io;
 use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender};
 
+use super::reader::{Batch, Packed};
 use super::{Block, Work};
 use crate::algo::{Algorithm, Digest, Hasher};
+use crate::md5::lanes::Engine;
 use crate::read::Outcome;
 use crate::read::feed::Finished;
 use crate::stats::Stats;
@@ -20,22 +24,13 @@ pub(super) fn hasher_loop<T, P>(
     done: Sender<Finished<T, P>>,
     stats: &Stats,
 ) {
+    let mut lanes: Option<Engine> = None;
     for w in work {
         let finished = match w {
             Work::Batch(batch) => {
-                let mut finished = Vec::with_capacity(batch.items.len());
-                for it in batch.items {
-                    let mut hasher = Hasher::new(it.task.algo);
-                    let data = &batch.block[it.range];
-                    for piece in data.chunks(chunk) {
-                        hasher.update(piece);
-                    }
-                    stats.add_bytes(data.len());
-                    stats.add_file();
-                    finished.push((it.idx, Outcome::Hashed(it.task, Ok(hasher.finalize()))));
-                }
+                let (finished, block) = hash_batch(batch, chunk, &mut lanes, stats);
                 // never blocks: the return channel has room for the whole pool
-                let _ = returns.send(batch.block);
+                let _ = returns.send(block);
                 finished
             }
             Work::Stream { idx, task, blocks } => {
@@ -57,6 +52,51 @@ pub(super) fn hasher_loop<T, P>(
             return;
         }
     }
+}
+
+/// Hash the inputs packed in a batch. The MD5 ones go through the lanes
+/// together, when each is short enough to be one `--chunk` update anyway
+/// (so `--chunk` keeps its meaning: a smaller chunk makes more, smaller
+/// updates, as in the single-stream path); the others one by one.
+fn hash_batch<T, P>(
+    batch: Batch<T>,
+    chunk: usize,
+    lanes: &mut Option<Engine>,
+    stats: &Stats,
+) -> (Finished<T, P>, Vec<u8>) {
+    let Batch { block, items, .. } = batch;
+    let in_lanes = |it: &Packed<T>| it.task.algo == Algorithm::Md5 && it.range.len() <= chunk;
+    let mut from_lanes: Vec<Option<[u8; 16]>> = vec![None; items.len()];
+    if items.iter().filter(|it| in_lanes(it)).count() > 1 {
+        let engine = lanes.get_or_insert_with(Engine::selected);
+        let before = engine.stats();
+        let messages = items.iter().enumerate().filter(|(_, it)| in_lanes(it));
+        engine.hash_messages(messages.map(|(i, it)| (i as u64, &block[it.range.clone()])));
+        for (i, digest) in engine.take_done() {
+            if let Some(slot) = usize::try_from(i).ok().and_then(|i| from_lanes.get_mut(i)) {
+                *slot = Some(digest);
+            }
+        }
+        stats.add_lanes(engine.stats(), before);
+    }
+    let mut finished = Vec::with_capacity(items.len());
+    for (it, lane_digest) in items.into_iter().zip(from_lanes) {
+        let data = &block[it.range.clone()];
+        let digest = match lane_digest {
+            Some(d) => Digest::md5(d),
+            None => {
+                let mut hasher = Hasher::new(it.task.algo);
+                for piece in data.chunks(chunk) {
+                    hasher.update(piece);
+                }
+                hasher.finalize()
+            }
+        };
+        stats.add_bytes(data.len());
+        stats.add_file();
+        finished.push((it.idx, Outcome::Hashed(it.task, Ok(digest))));
+    }
+    (finished, block)
 }
 
 /// Hash a streamed input's blocks, returning each to the pool. `None` when

@@ -21,8 +21,7 @@
 use std::hint::black_box;
 use std::process::Command;
 
-use fastsum::md5::lanes::{Engine, LANES, Path, compress_lanes};
-use fastsum::md5::{Kernel, Md5};
+use fastsum::internals::{Engine, Kernel, LANES, LanePath as Path, Md5, compress_lanes};
 
 const MSG: usize = 64 * 1024;
 

@@ -44,6 +44,7 @@ pub mod internals {
     pub use crate::algo::{Algorithm, BLAKE3_MULTITHREAD_MIN, Hasher, hash_bytes};
     pub use crate::cli::{HELP_SECTIONS, HelpSection, ModeArg, command};
     pub use crate::input::Input;
+    pub use crate::md5::lanes::{Engine, LANES, Path as LanePath, compress_lanes};
     pub use crate::md5::{Kernel, Md5};
     pub use crate::read::mmap::MMAP_MIN;
     pub use crate::read::pipeline::drain_reader;

@@ -45,7 +45,8 @@ impl Stats {
     /// engine's counters.
     pub(crate) fn add_lanes(&self, now: LaneStats, before: LaneStats) {
         self.lane_calls.fetch_add(now.calls - before.calls, Relaxed);
-        self.lane_blocks.fetch_add(now.lane_blocks - before.lane_blocks, Relaxed);
+        self.lane_blocks
+            .fetch_add(now.lane_blocks - before.lane_blocks, Relaxed);
         self.lane_single_blocks
             .fetch_add(now.single_blocks - before.single_blocks, Relaxed);
     }
@@ -60,7 +61,13 @@ impl Stats {
     }
 
     /// The report printed by `--stats`, one `name: value` per line.
-    pub(crate) fn report(&self, program: &str, wall: Duration, threaded: bool, md5: bool) -> String {
+    pub(crate) fn report(
+        &self,
+        program: &str,
+        wall: Duration,
+        threaded: bool,
+        md5: bool,
+    ) -> String {
         let bytes = self.bytes();
         let secs = wall.as_secs_f64();
         let mib_s = if secs > 0.0 {

@@ -18,6 +18,8 @@ const COMMON: [&str; 5] = [
 ];
 /// The threaded pipeline's two waits.
 const WAITS: [&str; 2] = ["hasher waited for data", "reader waited for a free buffer"];
+/// What an MD5 run adds: the kernels, and how full the SIMD lanes were.
+const MD5_LINES: [&str; 2] = ["md5 kernels", "md5 lane calls"];
 
 /// The `(name, value)` pairs of a `--stats` report; every stderr line must
 /// be one, prefixed `prog: stats: `.
@@ -135,6 +137,7 @@ fn report_has_every_counter_with_exact_counts() {
         if mode == "threaded" {
             want.extend(WAITS);
         }
+        want.extend(MD5_LINES);
         assert_eq!(got, want, "{mode} {opts:?}");
         let what = format!("{mode} {opts:?}");
         assert_eq!(
@@ -152,6 +155,48 @@ fn report_has_every_counter_with_exact_counts() {
             }
         }
     }
+}
+
+/// Many small MD5 files in threaded mode are hashed side by side in SIMD
+/// lanes: `--stats` names the path and shows more than one busy lane per
+/// call; with the lanes turned off, no lane call is made and the digests
+/// are the same.
+#[test]
+fn md5_lanes_are_reported_and_change_no_digest() {
+    let dir = tempdir();
+    let sizes: Vec<usize> = (0..200).map(|i| (i * 37) % 3000).collect();
+    let names = files(dir.path(), &sizes);
+    let mut outs = Vec::new();
+    for lanes in ["auto", "avx2", "off"] {
+        let o = run(fastsum()
+            .env("FASTSUM_MD5_LANES", lanes)
+            .current_dir(dir.path())
+            .arg("--stats")
+            .args(&names));
+        assert_eq!(o.status.code(), Some(0), "{lanes}: {o:?}");
+        let stats = counters(&o, "fastsum");
+        let kernels = &stats.iter().find(|(n, _)| n == "md5 kernels").unwrap().1;
+        let calls = &stats.iter().find(|(n, _)| n == "md5 lane calls").unwrap().1;
+        let n_calls: u64 = calls.split(',').next().unwrap().parse().unwrap();
+        let busy: f64 = calls
+            .split(", ")
+            .nth(1)
+            .and_then(|b| b.split(' ').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        if lanes == "off" {
+            assert!(kernels.starts_with("off lanes"), "{kernels}");
+            assert_eq!(n_calls, 0, "{calls}");
+        } else {
+            let want = if lanes == "auto" { "avx512" } else { lanes };
+            assert!(kernels.starts_with(&format!("{want} lanes")), "{kernels}");
+            assert!(n_calls > 0 && busy > 2.0, "{lanes}: {calls}");
+        }
+        outs.push(o.stdout);
+    }
+    assert_eq!(outs[0], outs[2]);
+    assert_eq!(outs[1], outs[2]);
 }
 
 /// Inputs that fail are not counted as hashed; the report carries the

@@ -14,6 +14,7 @@ mod faults;
 mod getopt;
 mod hash;
 mod jobs;
+mod lanes;
 mod limits;
 mod man;
 mod md5_kernel;

@@ -66,7 +66,7 @@ impl Kernel {
     }
 
     /// The fastest kernel this CPU runs.
-    pub(crate) fn fastest() -> Kernel {
+    pub fn fastest() -> Kernel {
         // The x86-64 kernel uses only the x86-64 baseline instruction set
         // (mov, add, and, or, xor, not, rol), which every x86-64 CPU has: no
         // feature needs detecting at run time. (A BMI1 `andn` would fold the

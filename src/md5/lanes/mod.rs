@@ -832,8 +832,9 @@ impl Engine {
     }
 }
 
-/// The digests of `messages`, in order, on `path`.
-pub fn digests(path: Path, messages: &[&[u8]]) -> Result<Vec<[u8; 16]>, String> {
+/// The digests of `messages`, in order, on `path` (for tests).
+#[cfg(test)]
+pub(crate) fn digests(path: Path, messages: &[&[u8]]) -> Result<Vec<[u8; 16]>, String> {
     let mut engine = Engine::new(path)?;
     engine.hash_messages(messages.iter().enumerate().map(|(i, m)| (i as u64, *m)));
     let mut out = vec![[0u8; 16]; messages.len()];

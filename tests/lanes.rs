@@ -1,0 +1,82 @@
+//! Multi-lane MD5 end to end: a tree of mixed sizes (many small files that
+//! the pipeline packs into batches and hashes in SIMD lanes, a few big ones
+//! streamed, a missing one in between) gives md5sum's output byte for byte
+//! in every mode, with `-j 1` and `-j 4`, on every multi-lane path.
+
+use crate::util::{MODES, fastsum, gnu, random_bytes, require_tool, run, tempdir, write_file};
+
+#[test]
+fn mixed_trees_match_md5sum_on_every_lane_path() {
+    if !require_tool("md5sum") {
+        return;
+    }
+    let dir = tempdir();
+    let mut names = Vec::new();
+    for i in 0..120usize {
+        // 0 … ~9 KiB, with the padding boundaries among them
+        let len = match i {
+            0..=9 => [0, 1, 55, 56, 63, 64, 65, 119, 120, 128][i],
+            _ => (i * i * 7) % 9000,
+        };
+        let name = format!("f{i:03}");
+        write_file(dir.path(), &name, &random_bytes(len, i as u64));
+        names.push(name);
+        if i % 40 == 20 {
+            let big = format!("big{i}");
+            write_file(dir.path(), &big, &random_bytes(3 << 20, i as u64));
+            names.push(big);
+        }
+    }
+    names.insert(57, "missing".to_string());
+    let want = run(gnu("md5sum").current_dir(dir.path()).args(&names));
+    assert_eq!(want.status.code(), Some(1));
+    // the lanes serve the threaded mode's batches; every mode runs once
+    let lane_paths = [
+        "auto",
+        "avx512",
+        "avx512-16",
+        "avx2",
+        "avx2-8",
+        "scalar",
+        "off",
+    ];
+    let runs = lane_paths.iter().map(|&l| (l, "threaded")).chain(
+        MODES
+            .iter()
+            .filter(|&&m| m != "threaded")
+            .map(|&m| ("auto", m)),
+    );
+    for (lanes, mode) in runs {
+        for jobs in ["1", "4"] {
+            let got = run(fastsum()
+                .env("FASTSUM_MD5_LANES", lanes)
+                .current_dir(dir.path())
+                .args(["-m", mode, "-j", jobs])
+                .args(&names));
+            let what = format!("FASTSUM_MD5_LANES={lanes} -m {mode} -j {jobs}");
+            assert_eq!(got.stdout, want.stdout, "{what}");
+            assert_eq!(got.status.code(), Some(1), "{what}");
+            assert_eq!(
+                String::from_utf8_lossy(&got.stderr),
+                "fastsum: missing: No such file or directory\n",
+                "{what}"
+            );
+        }
+    }
+}
+
+/// A path this CPU cannot run, or a name that is no path, is a usage error
+/// for an MD5 run, and does not matter to another algorithm.
+#[test]
+fn bad_lane_path_only_stops_md5_runs() {
+    let o = run(fastsum().env("FASTSUM_MD5_LANES", "bogus").arg("/dev/null"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("FASTSUM_MD5_LANES"),
+        "{o:?}"
+    );
+    let o = run(fastsum()
+        .env("FASTSUM_MD5_LANES", "bogus")
+        .args(["-a", "sha256", "/dev/null"]));
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+}

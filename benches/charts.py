@@ -85,8 +85,10 @@ def line_chart(title, caption, xlabel, ylabel, xs, series, log_x=False, log_y=Fa
         y = py(t)
         out.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + pw}" y2="{y:.1f}" stroke="#ddd"/>')
         out.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{t:g}</text>')
-    for x in xs:
-        out.append(f'<text x="{px(x):.1f}" y="{TOP + ph + 16}" text-anchor="middle">{esc(x)}</text>')
+    every = max(1, len(xs) // 12)
+    for i, x in enumerate(xs):
+        if i % every == 0 or i == len(xs) - 1:
+            out.append(f'<text x="{px(x):.1f}" y="{TOP + ph + 16}" text-anchor="middle">{esc(x)}</text>')
     out.append(f'<text x="{LEFT + pw / 2}" y="{TOP + ph + 34}" text-anchor="middle">{esc(xlabel)}</text>')
     out.append(f'<text x="16" y="{TOP + ph / 2}" text-anchor="middle" '
                f'transform="rotate(-90 16 {TOP + ph / 2})">{esc(ylabel)}</text>')
@@ -139,7 +141,11 @@ def lanes():
     series = []
     for p in paths:
         by = {int(r["lanes"]): float(r["MBps"]) for r in rows if r["path"] == p}
-        series.append((p, [by.get(x) for x in xs]))
+        if len(by) == 1:
+            # a single-stream figure: a flat reference line
+            series.append((f"{p} (one stream)", [next(iter(by.values()))] * len(xs)))
+        else:
+            series.append((p, [by.get(x) for x in xs]))
     return line_chart("MD5 throughput as busy lanes grow (one core)", caption,
                       "busy lanes", "MB/s", xs, series)
 

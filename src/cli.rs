@@ -109,8 +109,11 @@ pub const HELP_SECTIONS: [HelpSection; 6] = [
                threaded mode; --readahead is the size of each block the reader thread reads in \
                threaded mode. Bytewise ignores both; sync ignores --readahead; mmap ignores both \
                for the files it maps (regular files of 64 KiB or more) and reads the others as \
-               sync does. SIZE is a number of bytes from 1 to 1G with an optional suffix K, M \
-               or G (powers of 1024): 16, 4K, 64K, 1M.",
+               sync does. In threaded mode the MD5 inputs packed in one block (small files) are \
+               hashed side by side in SIMD lanes (FASTSUM_MD5_LANES), unless --chunk is below 4K: \
+               then every input is hashed alone, --chunk bytes per update. SIZE is a number of \
+               bytes from 1 to 1G with an optional suffix K, M or G (powers of 1024): 16, 4K, \
+               64K, 1M.",
         verbatim: false,
     },
     HelpSection {
@@ -572,7 +575,7 @@ mod tests {
     #[test]
     fn help_shows_the_defaults() {
         let help = command().render_long_help().to_string();
-        for shown in ["[default: 64K]", "[default: 1M]", "[default: 4]"] {
+        for shown in ["[default: 64K]", "[default: 4M]", "[default: 4]"] {
             assert!(help.contains(shown), "{shown} in {help}");
         }
     }

@@ -58,6 +58,7 @@ pub mod internals {
 /// ended. Never panics on bad input; never calls `process::exit`.
 pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     read::install_sigbus_handler();
+    read::adapt_to_limits();
     let (program, parsed) = cli::parse(argv.into_iter().collect());
     let rep = Reporter::new(program);
     let cfg = match parsed {

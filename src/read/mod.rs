@@ -39,6 +39,34 @@ fn spawn_thread<'scope>(
         .map(drop)
 }
 
+/// The soft limit on this process's address space (`ulimit -v`), if any.
+pub(crate) fn address_space_limit() -> Option<usize> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit, which `r` is.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0;
+    (ok && r.rlim_cur != libc::RLIM_INFINITY)
+        .then(|| usize::try_from(r.rlim_cur).unwrap_or(usize::MAX))
+}
+
+/// Get ready for a limited address space: glibc gives each new thread an
+/// arena that reserves 64 MiB of it, and when that reservation fails it
+/// maps every allocation of that thread apart, which can run a small limit
+/// out; one arena for all threads avoids both. Nothing changes without a
+/// limit.
+pub(crate) fn adapt_to_limits() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if address_space_limit().is_some() {
+        // SAFETY: mallopt only sets an allocator parameter; called before
+        // any thread of ours exists.
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+        }
+    }
+}
+
 /// Install the SIGBUS handler of `sigbus` (at start-up, in every mode):
 /// faults in a mapped input are reported, any other SIGBUS kills at once.
 pub(crate) fn install_sigbus_handler() {
@@ -71,7 +99,7 @@ pub enum Mode {
 /// Default `--chunk` (how it was chosen: docs/BENCHMARKS.md, "Defaults").
 pub(crate) const DEFAULT_CHUNK: Size = Size::kib(64);
 /// Default `--readahead` (docs/BENCHMARKS.md, "Defaults").
-pub(crate) const DEFAULT_READAHEAD: Size = Size::mib(1);
+pub(crate) const DEFAULT_READAHEAD: Size = Size::mib(4);
 /// Default `--pool` (docs/BENCHMARKS.md, "Defaults").
 pub(crate) const DEFAULT_POOL: usize = 4;
 /// The most `-j` threads and `--pool` blocks accepted: far more than can

@@ -351,7 +351,7 @@ impl LaneStats {
 /// keep one and feed it batch after batch.
 ///
 /// ```
-/// use fastsum::md5::lanes::Engine;
+/// use fastsum::internals::Engine;
 ///
 /// let mut engine = Engine::selected();
 /// engine.hash_messages([(0, &b"abc"[..]), (1, &b""[..])]);

@@ -54,10 +54,15 @@ pub(super) fn hasher_loop<T, P>(
     }
 }
 
-/// Hash the inputs packed in a batch. The MD5 ones go through the lanes
-/// together, when each is short enough to be one `--chunk` update anyway
-/// (so `--chunk` keeps its meaning: a smaller chunk makes more, smaller
-/// updates, as in the single-stream path); the others one by one.
+/// The smallest `--chunk` with which MD5 inputs go through the lanes: from
+/// 4 KiB up the update size makes no measurable difference (seed 002's
+/// study, docs/BENCHMARKS.md), so the lanes take whole inputs; below it a
+/// run is a study of small updates, which stays single-stream.
+const LANES_MIN_CHUNK: usize = 4096;
+
+/// Hash the inputs packed in a batch: the MD5 ones side by side in the
+/// lanes (unless `--chunk` is below [`LANES_MIN_CHUNK`]), the others one
+/// by one, `--chunk` bytes per update.
 fn hash_batch<T, P>(
     batch: Batch<T>,
     chunk: usize,
@@ -65,7 +70,7 @@ fn hash_batch<T, P>(
     stats: &Stats,
 ) -> (Finished<T, P>, Vec<u8>) {
     let Batch { block, items, .. } = batch;
-    let in_lanes = |it: &Packed<T>| it.task.algo == Algorithm::Md5 && it.range.len() <= chunk;
+    let in_lanes = |it: &Packed<T>| it.task.algo == Algorithm::Md5 && chunk >= LANES_MIN_CHUNK;
     let mut from_lanes: Vec<Option<[u8; 16]>> = vec![None; items.len()];
     if items.iter().filter(|it| in_lanes(it)).count() > 1 {
         let engine = lanes.get_or_insert_with(Engine::selected);

@@ -47,13 +47,20 @@ pub(super) enum NoBlock {
 impl Pool {
     pub(super) fn new(plan: &Plan) -> Pool {
         let (returns, free) = bounded(plan.pool);
+        // Under a limit on the address space (`ulimit -v`), the pool takes at
+        // most an eighth of it, in smaller blocks: what a failed allocation
+        // elsewhere would abort on must remain.
+        let mut size = plan.readahead.get();
+        if let Some(limit) = crate::read::address_space_limit() {
+            size = size.min((limit / 8 / plan.pool).max(MIN_BLOCK));
+        }
         Pool {
             free,
             returns,
             spare: None,
             made: 0,
             max: plan.pool,
-            size: plan.readahead.get(),
+            size,
         }
     }
 

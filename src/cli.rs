@@ -150,7 +150,10 @@ lines starting with # are skipped; a line may end in CRLF.",
         title: "Environment",
         text: "FASTSUM_MD5 picks the MD5 kernel: auto the fastest this CPU runs (also when \
                unset or empty), portable the plain Rust one, asm the x86-64 assembly one (x86-64 \
-               builds only). Any other value is a usage error when MD5 is the algorithm, and \
+               builds only). FASTSUM_MD5_LANES picks the multi-lane path that hashes small MD5 \
+               files side by side: auto (the widest this CPU runs), avx512 (32 lanes), avx512-16, \
+               avx2 (16 lanes), avx2-8, scalar (the portable reference) or off. Any other value, \
+               or a path this CPU cannot run, is a usage error when MD5 is the algorithm, and \
                ignored otherwise.",
         verbatim: false,
     },

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Many files at the speed of the hardware (issue 12): fastsum against md5sum
+# on the workloads of a tree, warm cache, each workload one hyperfine run
+# with every command side by side. Writes the markdown table to stdout and
+# the means to docs/charts/peers.csv (benches/charts.py draws them).
+#
+#   benches/many.sh [--quick] [--baseline PATH]   # PATH: an older fastsum to compare
+#
+# The trees live in a temporary directory removed at exit. Needs hyperfine
+# (apt-get install hyperfine); builds the release binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs=5
+baseline=""
+while (($#)); do
+  case "$1" in
+    --quick) runs=2 ;;
+    --baseline) baseline=$(realpath "$2"); shift ;;
+    *) echo "usage: $0 [--quick] [--baseline PATH]" >&2; exit 2 ;;
+  esac
+  shift
+done
+command -v hyperfine >/dev/null || { echo "hyperfine is needed (apt-get install hyperfine)" >&2; exit 1; }
+cargo build --release --quiet
+fastsum=$(realpath target/release/fastsum)
+csv=docs/charts/peers.csv
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+python3 - "$work" <<'EOF'
+import os, random, sys
+root = sys.argv[1]
+rnd = random.Random(12)
+def tree(name, sizes):
+    d = os.path.join(root, name)
+    os.makedirs(d)
+    for i, n in enumerate(sizes):
+        with open(os.path.join(d, "f%06d" % i), "wb") as f:
+            f.write(os.urandom(n))
+tree("many", [rnd.randint(1024, 200 * 1024) for _ in range(10000)])
+tree("tiny", [rnd.randint(0, 64) for _ in range(100000)])
+tree("mixed", [rnd.randint(0, 64 * 1024) for _ in range(5000)] + [100 << 20] * 3)
+with open(os.path.join(root, "big"), "wb") as f:
+    for _ in range(1024):
+        f.write(os.urandom(1 << 20))
+EOF
+(cd "$work/many" && md5sum f* > ../many.md5)
+
+# one hyperfine run per workload; prints "label<TAB>mean seconds" rows
+bench() {
+  local name=$1; shift
+  local json="$work/$name.json"
+  hyperfine -N --warmup 1 --runs "$runs" --export-json "$json" "$@" >&2
+  python3 - "$json" "$name" <<'EOF'
+import json, sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    print(f'{sys.argv[2]}\t{r["command"]}\t{r["mean"]:.4f}\t{r["stddev"] or 0:.4f}')
+EOF
+}
+
+sh() { printf 'bash -c %q' "$1"; }
+rows=$work/rows.tsv
+: > "$rows"
+with_base() { # the command for fastsum, then the baseline's, if any
+  echo "$1"
+  [ -n "$baseline" ] && echo "${1//$fastsum/$baseline}"
+  true
+}
+mapfile -t c < <(with_base "$fastsum $work/big")
+bench "1 GiB file" "${c[@]}" "md5sum $work/big" >> "$rows"
+mapfile -t c < <(with_base "bash -c 'cd $work/many && $fastsum f* >/dev/null'")
+bench "10,000 files of 1-200 KiB" "${c[@]}" \
+  "bash -c 'cd $work/many && md5sum f* >/dev/null'" \
+  "bash -c 'cd $work/many && ls | xargs -P2 -n 5000 md5sum >/dev/null'" >> "$rows"
+mapfile -t c < <(with_base "bash -c 'cd $work/many && $fastsum -c ../many.md5 >/dev/null'")
+bench "the same, -c" "${c[@]}" "bash -c 'cd $work/many && md5sum -c ../many.md5 >/dev/null'" >> "$rows"
+mapfile -t c < <(with_base "bash -c 'cd $work/tiny && ls | xargs $fastsum >/dev/null'")
+bench "100,000 files of 0-64 B" "${c[@]}" "bash -c 'cd $work/tiny && ls | xargs md5sum >/dev/null'" >> "$rows"
+mapfile -t c < <(with_base "bash -c 'cd $work/mixed && $fastsum f* >/dev/null'")
+bench "5,000 small files and 3 of 100 MiB" "${c[@]}" "bash -c 'cd $work/mixed && md5sum f* >/dev/null'" >> "$rows"
+
+python3 - "$rows" "$csv" "$fastsum" "${baseline:-none}" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'EOF'
+import sys
+rows_path, csv_path, fastsum, baseline, when, load = sys.argv[1:]
+rows = [l.rstrip("\n").split("\t") for l in open(rows_path)]
+def tool(cmd):
+    if baseline != "none" and baseline in cmd:
+        return "fastsum (baseline)"
+    if fastsum in cmd:
+        return "fastsum"
+    if "xargs -P2" in cmd:
+        return "xargs -P2 md5sum"
+    return "md5sum -c" if " -c " in cmd else "md5sum"
+print(f"MD5, warm cache, hyperfine mean ± σ, {when}, load {load}; ratio = time / fastsum's in the same run.\n")
+print("| workload | tool | time | ratio |\n|---|---|---:|---:|")
+by = {}
+for w, cmd, mean, sd in rows:
+    by.setdefault(w, []).append((tool(cmd), float(mean), float(sd)))
+with open(csv_path, "w") as out:
+    out.write(f"# MD5 wall time, warm cache, mean of a hyperfine run per workload (benches/many.sh, {when}, load {load})\n")
+    out.write("workload,tool,seconds\n")
+    for w, tools in by.items():
+        ours = next(m for t, m, _ in tools if t == "fastsum")
+        for t, m, sd in tools:
+            print(f"| {w} | {t} | {m:.3f} s ± {sd:.3f} | {m / ours:.2f} |")
+            out.write(f"\"{w}\",{t},{m:.4f}\n")
+EOF
+python3 benches/charts.py peers >&2

@@ -19,4 +19,5 @@ mod man;
 mod md5_kernel;
 mod mmap;
 mod multicall;
+mod progress;
 mod stats;

@@ -319,6 +319,29 @@ fn sigterm_and_sighup_erase_the_line_and_kill() {
     }
 }
 
+/// A signal the caller ignores stays ignored while the line is shown: under
+/// `nohup` (SIGHUP ignored) fastsum runs on to the end and exits 0.
+#[test]
+fn an_ignored_sighup_is_left_ignored() {
+    if !require_tool("script") {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let cmd = "for i in $(seq 15); do head -c 1048576 /dev/zero; sleep 0.1; done \
+         | (trap '' HUP; exec $F --progress -) & p=$!; exec 2>/dev/null; \
+         sleep 0.7; kill -HUP $p; wait $p; echo $? > status";
+    let (raw, _) = in_pty(t.path(), 100, cmd);
+    let status = std::fs::read_to_string(t.path().join("status")).unwrap();
+    assert_eq!(status.trim(), "0", "{raw:?}");
+    // md5 of 15 MiB of zeros
+    assert!(
+        raw.contains("14b17234e237505421b6492b8d757507  -\r\n"),
+        "no checksum line: {raw:?}"
+    );
+    assert!(!frames(&raw).is_empty(), "no line drawn: {raw:?}");
+    assert!(raw.ends_with(ERASE), "{raw:?}");
+}
+
 /// On a terminal 30 columns wide every frame fits on one line: fields that
 /// do not fit are left out, nothing wraps.
 #[test]

@@ -205,36 +205,13 @@ fn first_frame_shows_the_real_rate() {
     }
 }
 
-/// Every path that hashes a mapped file counts its bytes as it goes, so the
-/// line moves (it showed `0 B/4.00 GiB 0 B/s` throughout): mmap mode, BLAKE3
-/// mapped on every core in threaded mode, and check mode.
-#[test]
-fn the_line_moves_while_a_mapped_file_is_hashed() {
-    if !require_tool("script") {
-        return;
-    }
-    let t = tempfile::tempdir().unwrap();
-    sparse(t.path(), "s1", 1 << 30);
-    sparse(t.path(), "b2", 2 << 30);
-    let sums = crate::util::fastsum()
-        .current_dir(t.path())
-        .args(["-a", "sha256", "s1"])
-        .output()
-        .unwrap();
-    std::fs::write(t.path().join("SUMS"), &sums.stdout).unwrap();
-    for args in [
-        "-m mmap -a sha256 s1",
-        "-a blake3 b2",
-        "-m mmap -a blake3 b2",
-        "-c -m mmap -a sha256 SUMS",
-    ] {
-        let (raw, wall) = in_pty(t.path(), 100, &format!("$F --progress {args}"));
+/// Run each `(arguments, bytes hashed)` with `--progress` in a pty: some
+/// frame must show a count strictly between 0 and the end (the line moves),
+/// no frame a rate over 10x the real one, and the line is erased at the end.
+fn assert_the_line_moves(dir: &Path, cases: &[(&str, u64)]) {
+    for &(args, size) in cases {
+        let (raw, wall) = in_pty(dir, 100, &format!("$F --progress {args}"));
         let frames = frames(&raw);
-        let size: u64 = if args.contains("b2") {
-            2 << 30
-        } else {
-            1 << 30
-        };
         let moving = frames
             .iter()
             .filter(|f| f.done > 0.0 && f.done < size as f64)
@@ -250,6 +227,64 @@ fn the_line_moves_while_a_mapped_file_is_hashed() {
         }
         assert!(raw.ends_with(ERASE), "{args}: line left: {raw:?}");
     }
+}
+
+/// Write the check file `name` for `file` hashed with `algo`.
+fn sums(dir: &Path, name: &str, algo: &str, file: &str) {
+    let got = crate::util::fastsum()
+        .current_dir(dir)
+        .args(["-a", algo, file])
+        .output()
+        .unwrap();
+    assert!(got.status.success());
+    std::fs::write(dir.join(name), &got.stdout).unwrap();
+}
+
+/// Every path that hashes a mapped file counts its bytes as it goes, so the
+/// line moves (it showed `0 B/4.00 GiB 0 B/s` throughout): mmap mode, BLAKE3
+/// mapped on every core in threaded mode, and both in check mode.
+#[test]
+fn the_line_moves_while_a_mapped_file_is_hashed() {
+    if !require_tool("script") {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    sparse(t.path(), "s1", 1 << 30);
+    sparse(t.path(), "b2", 2 << 30);
+    sums(t.path(), "SUMS", "sha256", "s1");
+    sums(t.path(), "B3SUMS", "blake3", "b2");
+    assert_the_line_moves(
+        t.path(),
+        &[
+            ("-m mmap -a sha256 s1", 1 << 30),
+            ("-a blake3 b2", 2 << 30),
+            ("-m mmap -a blake3 b2", 2 << 30),
+            ("-c -m mmap -a sha256 SUMS", 1 << 30),
+            ("-c -a blake3 B3SUMS", 2 << 30),
+        ],
+    );
+}
+
+/// The reading modes count their bytes too: threaded blocks, sync chunks,
+/// bytewise batches, and threaded in check mode.
+#[test]
+fn the_line_moves_in_every_reading_mode() {
+    if !require_tool("script") {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    sparse(t.path(), "h", 512 * MIB);
+    sparse(t.path(), "w", 16 * MIB);
+    sums(t.path(), "SUMS", "sha256", "h");
+    assert_the_line_moves(
+        t.path(),
+        &[
+            ("-m threaded -a sha256 h", 512 * MIB),
+            ("-m sync -a sha256 h", 512 * MIB),
+            ("-m bytewise -a sha1 w", 16 * MIB),
+            ("-c -m threaded -a sha256 SUMS", 512 * MIB),
+        ],
+    );
 }
 
 /// An error message is never appended to the bar's line: the bar is erased

@@ -28,7 +28,7 @@ use indicatif::{BinaryBytes, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::config::Progress;
 use crate::stats::Stats;
-use crate::stdio::set_status;
+use crate::stdio::{set_status, status_draw};
 
 /// How long a run goes on before the display appears (`Progress::Auto`).
 const DELAY: Duration = Duration::from_secs(1);
@@ -115,7 +115,8 @@ pub(crate) fn start<'scope>(
                 per_sec: rate.sample(now, done),
                 elapsed: now - started,
             };
-            bar.set_message(frame.line(term_width()));
+            let line = frame.line(term_width());
+            status_draw(|| bar.set_message(line));
             if stop_rx.recv_timeout(TICK).is_ok() {
                 break;
             }
@@ -284,13 +285,12 @@ mod signals {
 
     /// Erase the line, then die of `sig` as if it had not been caught (the
     /// shell sees the signal in the exit status). Async-signal-safe only:
-    /// write, sigaction, raise.
+    /// atomics, poll, write, sigaction, raise.
     extern "C" fn on_signal(sig: libc::c_int) {
-        const CLEAR: &[u8] = b"\r\x1b[2K";
-        // SAFETY: write and raise are async-signal-safe, CLEAR is static;
-        // `set_default` only calls sigaction (async-signal-safe too).
+        crate::stdio::erase_status_for_exit();
+        // SAFETY: raise is async-signal-safe; `set_default` only calls
+        // sigaction (async-signal-safe too).
         unsafe {
-            libc::write(2, CLEAR.as_ptr().cast(), CLEAR.len());
             set_default(sig);
             // blocked while this handler runs: delivered, with the default
             // action, as soon as it returns

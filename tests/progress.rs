@@ -322,18 +322,20 @@ fn messages_start_on_a_clean_line() {
     assert!(lines[2].ends_with("  s2"), "{lines:#?}");
 }
 
-/// SIGTERM and SIGHUP erase the line, then fastsum dies of the signal (the
-/// shell sees 128 + its number). The input never ends (/dev/zero), so only
-/// the signal stops it.
+/// SIGTERM, SIGHUP and SIGINT erase the line, then fastsum dies of the
+/// signal (the shell sees 128 + its number). The input never ends
+/// (/dev/zero), so only the signal stops it. `set -m`: a background job
+/// keeps SIGINT's default action (without job control it is ignored).
 #[test]
 fn sigterm_and_sighup_erase_the_line_and_kill() {
     if !require_tool("script") {
         return;
     }
     let t = tempfile::tempdir().unwrap();
-    for (sig, num) in [("TERM", 15), ("HUP", 1)] {
+    for (sig, num) in [("TERM", 15), ("HUP", 1), ("INT", 2)] {
         let cmd = format!(
-            "$F --progress /dev/zero & p=$!; exec 2>/dev/null; sleep 1; kill -{sig} $p; wait $p; echo $? > status"
+            "set -m; $F --progress /dev/zero & p=$!; exec 2>/dev/null; \
+             sleep 1; kill -{sig} $p; wait $p; echo $? > status"
         );
         let (raw, _) = in_pty(t.path(), 100, &cmd);
         let status = std::fs::read_to_string(t.path().join("status")).unwrap();

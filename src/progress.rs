@@ -3,29 +3,44 @@
 //! on for a second (short runs never flash a bar). It reads the `Stats`
 //! counters from its own thread, so the hashing path pays nothing for it.
 //!
+//! The rate is fastsum's own, not indicatif's estimator: bytes counted over
+//! the last few seconds of samples, the first of which is the start of the
+//! run (0 bytes), so the first frame after the delay is already right. The
+//! whole line is composed here to fit the terminal's width (fields are left
+//! out rather than wrapped); indicatif only draws it and steps it around the
+//! other writes to the terminal (`stdio::set_status`).
+//!
 //! The total, when the caller can tell it, is computed by a separate thread
 //! while the run goes on (a large tree takes a while to stat); until it is
-//! known the display shows bytes and throughput only. On Ctrl-C the
-//! line is erased before fastsum dies of the signal, so the terminal is left
-//! clean.
+//! known the display shows bytes, throughput and elapsed time. On SIGINT,
+//! SIGTERM or SIGHUP the line is erased before fastsum dies of the signal,
+//! so the terminal is left clean.
 
+use std::collections::VecDeque;
 use std::io::IsTerminal;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::{Scope, ScopedJoinHandle};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Sender, bounded};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{BinaryBytes, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::config::Progress;
 use crate::stats::Stats;
-use crate::stdio::set_status;
+use crate::stdio::{set_status, status_draw};
 
 /// How long a run goes on before the display appears (`Progress::Auto`).
 const DELAY: Duration = Duration::from_secs(1);
 /// How often the display is redrawn.
 const TICK: Duration = Duration::from_millis(100);
+/// The rate is measured over about this much of the recent past.
+const WINDOW: Duration = Duration::from_secs(5);
+/// Below this much measured time no rate (nor ETA) is shown: a few
+/// milliseconds of counting would give a wild figure.
+const MIN_SPAN: Duration = Duration::from_millis(300);
+/// The narrowest bar worth drawing, in cells.
+const MIN_BAR: usize = 10;
 
 /// A running display; `finish` erases it.
 pub(crate) struct Display<'scope> {
@@ -42,7 +57,8 @@ fn wanted(mode: Progress) -> bool {
 /// its own (`None`: unknown, as in check mode).
 pub(crate) type Total = Option<Box<dyn FnOnce() -> u64 + Send>>;
 
-/// Start the display thread.
+/// Start the display thread. The run is taken to start now: call this
+/// before any input is hashed.
 pub(crate) fn start<'scope>(
     s: &'scope Scope<'scope, '_>,
     mode: Progress,
@@ -55,6 +71,7 @@ pub(crate) fn start<'scope>(
             thread: None,
         };
     }
+    let started = Instant::now();
     let total = Arc::new(AtomicU64::new(0));
     let total_known = Arc::new(AtomicBool::new(false));
     if let Some(total_of) = total_of {
@@ -63,7 +80,7 @@ pub(crate) fn start<'scope>(
         // the run. If no thread can be had, the display goes without a total.
         let _ = std::thread::Builder::new().spawn(move || {
             total.store(total_of(), Ordering::Relaxed);
-            known.store(true, Ordering::Relaxed);
+            known.store(true, Ordering::Release);
         });
     }
     let delay = if mode == Progress::Always {
@@ -77,23 +94,36 @@ pub(crate) fn start<'scope>(
             return;
         }
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-        let mut with_total = false;
-        set_style(&bar, false);
+        // the message is the whole line; `wide_msg` also cuts it to the width
+        // indicatif measures, should the terminal shrink between two ticks
+        if let Ok(style) = ProgressStyle::with_template("{wide_msg}") {
+            bar.set_style(style);
+        }
+        let mut rate = Rate::new(started);
         set_status(Some(bar.clone()));
-        install_sigint_cleanup();
+        let cleanup = signals::install();
         loop {
-            if !with_total && total_known.load(Ordering::Relaxed) {
-                bar.set_length(total.load(Ordering::Relaxed));
-                set_style(&bar, true);
-                with_total = true;
-            }
-            bar.set_position(stats.bytes());
+            let now = Instant::now();
+            let done = stats.bytes();
+            let total = total_known
+                .load(Ordering::Acquire)
+                .then(|| total.load(Ordering::Relaxed))
+                .filter(|&t| t > 0);
+            let frame = Frame {
+                done,
+                total,
+                per_sec: rate.sample(now, done),
+                elapsed: now - started,
+            };
+            let line = frame.line(term_width());
+            status_draw(|| bar.set_message(line));
             if stop_rx.recv_timeout(TICK).is_ok() {
                 break;
             }
         }
-        set_status(None);
         bar.finish_and_clear();
+        set_status(None);
+        signals::restore(cleanup);
     });
     Display {
         stop: Some(stop_tx),
@@ -114,34 +144,294 @@ impl Display<'_> {
     }
 }
 
-fn set_style(bar: &ProgressBar, with_total: bool) {
-    let template = if with_total {
-        "{bytes}/{total_bytes} {binary_bytes_per_sec} ETA {eta} [{wide_bar}]"
-    } else {
-        "{bytes} {binary_bytes_per_sec} {elapsed}"
-    };
-    if let Ok(style) = ProgressStyle::with_template(template) {
-        bar.set_style(style.progress_chars("=> "));
+/// Throughput over a sliding window of (time, bytes) samples.
+struct Rate {
+    samples: VecDeque<(Instant, u64)>,
+}
+
+impl Rate {
+    /// A rate measured from `started`, when no byte had been hashed.
+    fn new(started: Instant) -> Rate {
+        Rate {
+            samples: VecDeque::from([(started, 0)]),
+        }
+    }
+
+    /// Record `done` bytes at `now`; the bytes per second over the window,
+    /// or `None` while too little time has passed to tell.
+    fn sample(&mut self, now: Instant, done: u64) -> Option<f64> {
+        self.samples.push_back((now, done));
+        // keep one sample at least WINDOW old, so the window spans WINDOW
+        while self
+            .samples
+            .get(1)
+            .is_some_and(|&(t, _)| now.duration_since(t) >= WINDOW)
+        {
+            self.samples.pop_front();
+        }
+        let &(t0, b0) = self.samples.front()?;
+        let span = now.duration_since(t0);
+        (span >= MIN_SPAN).then(|| done.saturating_sub(b0) as f64 / span.as_secs_f64())
     }
 }
 
-/// On Ctrl-C, erase the progress line, then die of SIGINT as usual (so the
-/// shell sees an interrupted command).
-fn install_sigint_cleanup() {
-    extern "C" fn on_sigint(_: libc::c_int) {
-        const CLEAR: &[u8] = b"\r\x1b[2K";
-        // SAFETY: write, signal and raise are async-signal-safe; CLEAR is a static buffer.
+/// What one frame of the display says.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    done: u64,
+    total: Option<u64>,
+    per_sec: Option<f64>,
+    elapsed: Duration,
+}
+
+impl Frame {
+    /// The line for a terminal `width` columns wide: the fields that fit, in
+    /// order of importance, then a bar in the room left, if there is enough.
+    fn line(&self, width: usize) -> String {
+        let mut fields = vec![match self.total {
+            Some(total) => format!("{}/{}", BinaryBytes(self.done), BinaryBytes(total)),
+            None => BinaryBytes(self.done).to_string(),
+        }];
+        if let Some(per_sec) = self.per_sec {
+            fields.push(format!("{}/s", BinaryBytes(per_sec as u64)));
+        }
+        match self.total {
+            Some(total) => {
+                if let Some(per_sec) = self.per_sec.filter(|&r| r > 0.0) {
+                    let left = total.saturating_sub(self.done) as f64 / per_sec;
+                    fields.push(format!("ETA {}", clock(Duration::from_secs_f64(left))));
+                }
+            }
+            None => fields.push(clock(self.elapsed)),
+        }
+        // too narrow for even the first field: the bytes done, cut if need be
+        if fields[0].len() > width {
+            return BinaryBytes(self.done)
+                .to_string()
+                .chars()
+                .take(width)
+                .collect();
+        }
+        let mut line = String::new();
+        for f in fields {
+            let sep = usize::from(!line.is_empty());
+            if line.len() + sep + f.len() > width {
+                break;
+            }
+            if sep == 1 {
+                line.push(' ');
+            }
+            line.push_str(&f);
+        }
+        if let Some(total) = self.total {
+            // " [" + cells + "]"
+            let cells = width.saturating_sub(line.len() + 3);
+            if cells >= MIN_BAR {
+                line.push_str(" [");
+                line.push_str(&bar(self.done, total, cells));
+                line.push(']');
+            }
+        }
+        line
+    }
+}
+
+/// `cells` cells of bar for `done` of `total`: `===>   `.
+fn bar(done: u64, total: u64, cells: usize) -> String {
+    let fraction = (done as f64 / total as f64).clamp(0.0, 1.0);
+    let full = ((fraction * cells as f64) as usize).min(cells);
+    let mut s = "=".repeat(full);
+    if full < cells {
+        s.push('>');
+        s.push_str(&" ".repeat(cells - full - 1));
+    }
+    s
+}
+
+/// A duration as `m:ss` or `h:mm:ss`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    let (h, m, s) = (s / 3600, s / 60 % 60, s % 60);
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    }
+}
+
+/// The width of the terminal on stderr, in columns (80 if it cannot tell).
+fn term_width() -> usize {
+    // SAFETY: TIOCGWINSZ only fills the winsize struct passed in.
+    let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: as above; descriptor 2 is only queried.
+    let r = unsafe { libc::ioctl(2, libc::TIOCGWINSZ, &mut ws) };
+    if r == 0 && ws.ws_col > 0 {
+        usize::from(ws.ws_col)
+    } else {
+        80
+    }
+}
+
+/// Erasing the line when a signal kills fastsum while it is shown.
+mod signals {
+    use std::ptr;
+
+    /// The signals that end a run from outside: Ctrl-C, `kill`, a closed
+    /// terminal.
+    const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+    /// Which of [`SIGNALS`] got the handler (bit i for `SIGNALS[i]`).
+    pub(super) struct Installed(u8);
+
+    /// Erase the line, then die of `sig` as if it had not been caught (the
+    /// shell sees the signal in the exit status). Async-signal-safe only:
+    /// atomics, poll, write, sigaction, raise.
+    extern "C" fn on_signal(sig: libc::c_int) {
+        crate::stdio::erase_status_for_exit();
+        // SAFETY: raise is async-signal-safe; `set_default` only calls
+        // sigaction (async-signal-safe too).
         unsafe {
-            libc::write(2, CLEAR.as_ptr().cast(), CLEAR.len());
-            libc::signal(libc::SIGINT, libc::SIG_DFL);
-            libc::raise(libc::SIGINT);
+            set_default(sig);
+            // blocked while this handler runs: delivered, with the default
+            // action, as soon as it returns
+            libc::raise(sig);
         }
     }
-    // SAFETY: installs a handler that only calls async-signal-safe functions.
-    unsafe {
-        libc::signal(
-            libc::SIGINT,
-            on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t,
+
+    /// Put `sig` back to its default action.
+    ///
+    /// # Safety
+    /// Only changes a signal's disposition; callable from a signal handler.
+    unsafe fn set_default(sig: libc::c_int) {
+        // SAFETY: a zeroed sigaction with SIG_DFL (0) and an empty mask is valid.
+        unsafe {
+            let mut act: libc::sigaction = std::mem::zeroed();
+            act.sa_sigaction = libc::SIG_DFL;
+            libc::sigemptyset(&mut act.sa_mask);
+            libc::sigaction(sig, &act, ptr::null_mut());
+        }
+    }
+
+    /// Catch each of [`SIGNALS`] whose action is the default one. A signal
+    /// ignored (`nohup`, a background job's SIGINT) or handled by someone
+    /// else is left alone.
+    pub(super) fn install() -> Installed {
+        let mut installed = 0u8;
+        for (i, &sig) in SIGNALS.iter().enumerate() {
+            // SAFETY: sigaction reads the current action into a zeroed,
+            // valid struct, then installs a handler that is async-signal-safe.
+            unsafe {
+                let mut old: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(sig, ptr::null(), &mut old) != 0
+                    || old.sa_sigaction != libc::SIG_DFL
+                {
+                    continue;
+                }
+                let mut act: libc::sigaction = std::mem::zeroed();
+                act.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+                act.sa_flags = libc::SA_RESTART;
+                libc::sigemptyset(&mut act.sa_mask);
+                if libc::sigaction(sig, &act, ptr::null_mut()) == 0 {
+                    installed |= 1 << i;
+                }
+            }
+        }
+        Installed(installed)
+    }
+
+    /// Give the signals [`install`] caught back their default action (the
+    /// line is gone: nothing to erase any more).
+    pub(super) fn restore(installed: Installed) {
+        for (i, &sig) in SIGNALS.iter().enumerate() {
+            if installed.0 & (1 << i) != 0 {
+                // SAFETY: only resets the disposition of a signal we caught.
+                unsafe { set_default(sig) };
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIB: u64 = 1 << 20;
+
+    #[test]
+    fn first_rate_counts_from_the_start_of_the_run() {
+        let t0 = Instant::now();
+        let mut r = Rate::new(t0);
+        // the first frame comes after a second, with 738 MiB already hashed
+        let got = r.sample(t0 + Duration::from_secs(1), 738 * MIB).unwrap();
+        assert!((got - (738 * MIB) as f64).abs() < 1.0, "{got}");
+    }
+
+    #[test]
+    fn rate_is_unknown_for_a_moment_then_follows_the_recent_past() {
+        let t0 = Instant::now();
+        let mut r = Rate::new(t0);
+        assert_eq!(r.sample(t0 + Duration::from_millis(100), MIB), None);
+        let mut r = Rate::new(t0);
+        // 100 MiB/s for 10 s, then 10 MiB/s for 10 s
+        let mut done = 0;
+        for i in 1..=200u64 {
+            done += if i <= 100 { 10 * MIB } else { MIB };
+            let got = r.sample(t0 + Duration::from_millis(100 * i), done);
+            assert_eq!(got.is_some(), i >= 3, "{i}");
+            let got = got.unwrap_or(0.0);
+            if i == 100 {
+                assert!((got / MIB as f64 - 100.0).abs() < 1.0, "{got}");
+            }
+            if i == 200 {
+                assert!((got / MIB as f64 - 10.0).abs() < 1.0, "{got}");
+            }
+        }
+        assert!(r.samples.len() <= 52, "{}", r.samples.len());
+    }
+
+    fn frame(done: u64, total: Option<u64>) -> Frame {
+        Frame {
+            done,
+            total,
+            per_sec: Some(100.0 * MIB as f64),
+            elapsed: Duration::from_secs(75),
+        }
+    }
+
+    #[test]
+    fn line_has_rate_eta_and_a_bar_that_fills_the_width() {
+        let l = frame(512 * MIB, Some(1024 * MIB)).line(80);
+        assert!(
+            l.starts_with("512.00 MiB/1.00 GiB 100.00 MiB/s ETA 0:05 [====="),
+            "{l}"
         );
+        assert_eq!(l.len(), 80, "{l}");
+        assert!(l.ends_with("]"), "{l}");
+        let l = frame(5 * MIB, None).line(80);
+        assert_eq!(l, "5.00 MiB 100.00 MiB/s 1:15");
+    }
+
+    #[test]
+    fn narrow_terminals_get_fewer_fields_never_a_longer_line() {
+        for width in 0..100 {
+            for f in [frame(512 * MIB, Some(1024 * MIB)), frame(5 * MIB, None)] {
+                let l = f.line(width);
+                assert!(l.len() <= width, "{width}: {l}");
+            }
+        }
+        let l = frame(512 * MIB, Some(1024 * MIB)).line(30);
+        assert_eq!(l, "512.00 MiB/1.00 GiB");
+        let l = frame(512 * MIB, Some(1024 * MIB)).line(12);
+        assert_eq!(l, "512.00 MiB");
+    }
+
+    #[test]
+    fn bar_and_clock() {
+        assert_eq!(bar(0, 10, 4), ">   ");
+        assert_eq!(bar(5, 10, 4), "==> ");
+        assert_eq!(bar(10, 10, 4), "====");
+        assert_eq!(bar(20, 10, 4), "====");
+        assert_eq!(clock(Duration::from_secs(5)), "0:05");
+        assert_eq!(clock(Duration::from_secs(3725)), "1:02:05");
     }
 }

@@ -9,7 +9,7 @@
 
 use std::io::{self, Write};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
 use indicatif::ProgressBar;
 
@@ -197,9 +197,54 @@ pub(crate) fn set_status(bar: Option<ProgressBar>) {
 fn with_status_hidden<R>(f: impl FnOnce() -> R) -> R {
     let shown = STATUS.lock().ok().and_then(|g| g.clone());
     match shown {
-        Some(bar) => bar.suspend(f),
+        Some(bar) => {
+            // a draw, as in `status_draw`; once the line is being erased for
+            // good, just write
+            DRAWS.fetch_add(1, Ordering::SeqCst);
+            let r = if ERASING.load(Ordering::SeqCst) {
+                f()
+            } else {
+                bar.suspend(f)
+            };
+            DRAWS.fetch_sub(1, Ordering::SeqCst);
+            r
+        }
         None => f(),
     }
+}
+
+/// Draws of the status line under way (see [`erase_status_for_exit`]).
+static DRAWS: AtomicUsize = AtomicUsize::new(0);
+/// Set once a fatal signal is erasing the status line: no more draws.
+static ERASING: AtomicBool = AtomicBool::new(false);
+
+/// Run `draw` (anything that draws the status line) unless a fatal signal
+/// is erasing it; [`erase_status_for_exit`] waits for a draw under way.
+pub(crate) fn status_draw(draw: impl FnOnce()) {
+    DRAWS.fetch_add(1, Ordering::SeqCst);
+    if !ERASING.load(Ordering::SeqCst) {
+        draw();
+    }
+    DRAWS.fetch_sub(1, Ordering::SeqCst);
+}
+
+/// Erase the status line for good, from a signal handler about to let the
+/// process die: no draw starts after this, one under way on another thread
+/// is waited for (up to about 0.1 s: the handler may have interrupted the
+/// drawing thread itself), then the erase is written. Async-signal-safe:
+/// atomics, poll and write only.
+pub(crate) fn erase_status_for_exit() {
+    const ERASE: &[u8] = b"\r\x1b[2K";
+    ERASING.store(true, Ordering::SeqCst);
+    for _ in 0..100 {
+        if DRAWS.load(Ordering::SeqCst) == 0 {
+            break;
+        }
+        // SAFETY: poll with no descriptors only sleeps 1 ms; async-signal-safe.
+        unsafe { libc::poll(std::ptr::null_mut(), 0, 1) };
+    }
+    // SAFETY: write of a static buffer to descriptor 2; async-signal-safe.
+    unsafe { libc::write(2, ERASE.as_ptr().cast(), ERASE.len()) };
 }
 
 #[cfg(test)]

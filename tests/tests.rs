@@ -20,4 +20,5 @@ mod man;
 mod md5_kernel;
 mod mmap;
 mod multicall;
+mod progress;
 mod stats;

@@ -31,20 +31,20 @@ def esc(s):
     return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def svg(title, caption, body):
+def svg(title, caption, body, h=H):
     words, lines = caption.split(), [""]
     for w in words:
         if len(lines[-1]) + len(w) > 105:
             lines.append("")
         lines[-1] += (" " if lines[-1] else "") + w
     caption_svg = "".join(
-        f'<text x="8" y="{H - 24 + 13 * i}" font-size="10" fill="#555">{esc(l)}</text>\n'
+        f'<text x="8" y="{h - 24 + 13 * i}" font-size="10" fill="#555">{esc(l)}</text>\n'
         for i, l in enumerate(lines[-2:])
     )
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
-        f'viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">\n'
-        f'<rect width="{W}" height="{H}" fill="white"/>\n'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{h}" '
+        f'viewBox="0 0 {W} {h}" font-family="sans-serif" font-size="12">\n'
+        f'<rect width="{W}" height="{h}" fill="white"/>\n'
         f'<text x="{W / 2}" y="22" text-anchor="middle" font-size="15">{esc(title)}</text>\n'
         f'{body}'
         f"{caption_svg}"
@@ -109,8 +109,9 @@ def line_chart(title, caption, xlabel, ylabel, xs, series, log_x=False, log_y=Fa
 def bar_chart(title, caption, groups, xlabel):
     """groups: [(group name, [(bar name, value)])], horizontal bars."""
     n = sum(len(b) for _, b in groups) + len(groups)
-    ph = H - TOP - BOTTOM
-    step = ph / n
+    step = 20
+    ph = n * step
+    h = TOP + ph + BOTTOM
     pw = W - LEFT - 120 - 40
     left = LEFT + 120
     top = nice_max(max(v for _, b in groups for _, v in b))
@@ -121,17 +122,17 @@ def bar_chart(title, caption, groups, xlabel):
         out.append(f'<text x="{x:.1f}" y="{TOP + ph + 16}" text-anchor="middle">{t:g}</text>')
     out.append(f'<text x="{left + pw / 2}" y="{TOP + ph + 34}" text-anchor="middle">{esc(xlabel)}</text>')
     for g, bars in groups:
-        out.append(f'<text x="8" y="{TOP + row * step + 12:.1f}" font-weight="bold">{esc(g)}</text>')
+        out.append(f'<text x="8" y="{TOP + row * step + 14:.1f}" font-weight="bold">{esc(g)}</text>')
         row += 1
         for i, (name, v) in enumerate(bars):
             y = TOP + row * step
-            c = COLOURS[0] if name.startswith("fastsum") else "#999"
+            c = "#9ecae1" if "baseline" in name else COLOURS[0] if name.startswith("fastsum") else "#999"
             out.append(f'<rect x="{left}" y="{y:.1f}" width="{v / top * pw:.1f}" '
                        f'height="{step * 0.8:.1f}" fill="{c}"/>')
             out.append(f'<text x="{left - 6}" y="{y + step * 0.6:.1f}" text-anchor="end">{esc(name)}</text>')
-            out.append(f'<text x="{left + v / top * pw + 4:.1f}" y="{y + step * 0.6:.1f}">{v:g}</text>')
+            out.append(f'<text x="{left + v / top * pw + 4:.1f}" y="{y + step * 0.6:.1f}">{v:.3g}</text>')
             row += 1
-    return svg(title, caption, "\n".join(out) + "\n")
+    return svg(title, caption, "\n".join(out) + "\n", h)
 
 
 def lanes():

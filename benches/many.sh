@@ -91,7 +91,7 @@ def tool(cmd):
         return "fastsum"
     if "xargs -P2" in cmd:
         return "xargs -P2 md5sum"
-    return "md5sum -c" if " -c " in cmd else "md5sum"
+    return "md5sum -c" if "md5sum -c" in cmd else "md5sum"
 print(f"MD5, warm cache, hyperfine mean ± σ, {when}, load {load}; ratio = time / fastsum's in the same run.\n")
 print("| workload | tool | time | ratio |\n|---|---|---:|---:|")
 by = {}

@@ -23,20 +23,11 @@ use std::process::Command;
 
 use fastsum::internals::{Engine, Kernel, LANES, LanePath as Path, Md5, compress_lanes};
 
-const MSG: usize = 64 * 1024;
+#[path = "common/mod.rs"]
+mod common;
+use common::thread_cpu_secs;
 
-/// CPU time consumed by this thread, in seconds.
-fn thread_cpu_secs() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant
-    // every Linux kernel since 2.6.12 supports.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9
-}
+const MSG: usize = 64 * 1024;
 
 /// Run `round` (which hashes `bytes` bytes) repeatedly for about `secs` of
 /// CPU time; return MB/s.

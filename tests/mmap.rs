@@ -7,7 +7,7 @@ use std::process::Command;
 use fastsum::internals::{Algorithm, BLAKE3_MULTITHREAD_MIN, MMAP_MIN};
 
 use crate::util::{
-    GNU_ALGORITHMS, Pair, blake3_lines, fastsum, files_of_sizes, random_bytes, require_tool, run,
+    Pair, blake3_lines, fastsum, files_of_sizes, gnu_algorithms, random_bytes, require_tool, run,
     run_with_stdin, write_file,
 };
 
@@ -51,7 +51,7 @@ const MMAP_OPTS: [&[&str]; 3] = [&["-m", "mmap", "-j1"], &["-m", "mmap", "-j3"],
 fn mmap_matches_gnu_and_threaded_for_every_algorithm() {
     let dir = tempfile::tempdir().unwrap();
     let names = files_of_sizes(dir.path(), &sizes(), 1);
-    for algo in GNU_ALGORITHMS {
+    for algo in gnu_algorithms() {
         let Some(pair) = Pair::new(dir.path(), algo) else {
             return;
         };

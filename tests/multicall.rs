@@ -5,7 +5,7 @@
 use std::process::Command;
 
 use crate::util::{
-    GNU_ALGORITHMS, MODES, assert_outputs_same, fastsum, gnu, multicall, os, random_bytes,
+    MODES, assert_outputs_same, fastsum, gnu, gnu_algorithms, multicall, os, random_bytes,
     require_tool, run, run_with_stdin, tempdir, write_file,
 };
 
@@ -29,7 +29,7 @@ fn gnu_names_act_as_the_gnu_tools() {
         os(b"dir"),
     ];
     let formats: [&[&str]; 4] = [&[], &["--tag"], &["-z"], &["-b"]];
-    for algo in GNU_ALGORITHMS {
+    for algo in gnu_algorithms() {
         let tool = algo.tool_name();
         if !require_tool(tool) {
             return;
@@ -57,7 +57,7 @@ fn gnu_names_act_as_the_gnu_tools() {
 fn gnu_names_hash_stdin() {
     let dir = tempdir();
     let data = random_bytes(100_001, 2);
-    for algo in GNU_ALGORITHMS {
+    for algo in gnu_algorithms() {
         let tool = algo.tool_name();
         if !require_tool(tool) {
             return;
@@ -148,7 +148,7 @@ fn other_names_act_as_fastsum() {
 fn fixed_names_refuse_a_and_say_what_they_are() {
     let dir = tempdir();
     write_file(dir.path(), "f", b"abc");
-    for algo in GNU_ALGORITHMS {
+    for algo in gnu_algorithms() {
         let tool = algo.tool_name();
         if !require_tool(tool) {
             return;

@@ -11,8 +11,8 @@ use std::process::Output;
 use fastsum::internals::Algorithm;
 
 use crate::util::{
-    MODES, Pair, blake3_lines, fastsum, files_of_sizes, gnu_algorithms, modes_and_jobs, os,
-    random_bytes, run, run_with_stdin, tempdir, write_file,
+    MODES, Pair, assert_output, blake3_lines, fastsum, files_of_sizes, gnu_algorithms,
+    modes_and_jobs, os, random_bytes, run, run_with_stdin, tempdir, write_file,
 };
 
 /// Sizes around the 64-byte (MD5, SHA-1, SHA-256) and 128-byte blocks, the
@@ -30,18 +30,7 @@ const MID: usize = 300_001;
 
 /// Assert a fastsum run printed exactly `want` on stdout, nothing on stderr, exit 0.
 fn assert_prints(what: &str, got: &Output, want: &[u8]) {
-    assert_eq!(
-        String::from_utf8_lossy(&got.stdout),
-        String::from_utf8_lossy(want),
-        "{what}: stdout differs"
-    );
-    assert_eq!(got.stdout, want, "{what}: stdout bytes differ");
-    assert_eq!(
-        String::from_utf8_lossy(&got.stderr),
-        "",
-        "{what}: unexpected stderr"
-    );
-    assert_eq!(got.status.code(), Some(0), "{what}: exit status");
+    assert_output(what, got, want, "", 0);
 }
 
 #[test]

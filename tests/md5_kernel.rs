@@ -3,7 +3,7 @@
 
 use fastsum::internals::Algorithm;
 
-use crate::util::{Pair, fastsum, files_of_sizes, run, tempdir};
+use crate::util::{Pair, assert_output, fastsum, files_of_sizes, run, tempdir};
 
 /// Sizes around block and padding boundaries, and a large one.
 const SIZES: [usize; 12] = [0, 1, 55, 56, 63, 64, 65, 119, 120, 1000, 4096, 3 << 20];
@@ -33,23 +33,15 @@ fn every_kernel_prints_what_md5sum_prints() {
 
 #[test]
 fn unknown_kernel_is_a_usage_error() {
-    let o = fastsum()
-        .env("FASTSUM_MD5", "sse9")
-        .arg("/dev/null")
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    assert!(o.stdout.is_empty());
-    assert_eq!(
-        String::from_utf8_lossy(&o.stderr),
-        format!(
-            "fastsum: invalid FASTSUM_MD5 value \"sse9\": expected auto, portable{}\n\
-             Try 'fastsum --help' for more information.\n",
-            if cfg!(target_arch = "x86_64") {
-                " or asm"
-            } else {
-                ""
-            }
-        )
+    let o = run(fastsum().env("FASTSUM_MD5", "sse9").arg("/dev/null"));
+    let asm = if cfg!(target_arch = "x86_64") {
+        " or asm"
+    } else {
+        ""
+    };
+    let err = format!(
+        "fastsum: invalid FASTSUM_MD5 value \"sse9\": expected auto, portable{asm}\n\
+         Try 'fastsum --help' for more information.\n"
     );
+    assert_output("FASTSUM_MD5=sse9", &o, b"", &err, 2);
 }

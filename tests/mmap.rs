@@ -7,8 +7,8 @@ use std::process::Command;
 use fastsum::internals::{Algorithm, BLAKE3_MULTITHREAD_MIN, MMAP_MIN};
 
 use crate::util::{
-    Pair, blake3_lines, fastsum, files_of_sizes, gnu_algorithms, random_bytes, require_tool, run,
-    run_with_stdin, write_file,
+    Pair, assert_output, blake3_lines, fastsum, files_of_sizes, gnu_algorithms, random_bytes,
+    require_tool, run, run_with_stdin, write_file,
 };
 
 /// File sizes around page size, the mapping threshold, BLAKE3's chunk and
@@ -35,15 +35,6 @@ fn sizes() -> Vec<usize> {
     ]
 }
 
-/// The stdout of a run that must succeed quietly.
-fn stdout_of(c: &mut Command) -> Vec<u8> {
-    let o = run(c);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(0), "{err}");
-    assert!(o.stderr.is_empty(), "{err}");
-    o.stdout
-}
-
 /// mmap mode with one and three jobs, and the default mode.
 const MMAP_OPTS: [&[&str]; 3] = [&["-m", "mmap", "-j1"], &["-m", "mmap", "-j3"], &[]];
 
@@ -60,18 +51,12 @@ fn mmap_matches_gnu_and_threaded_for_every_algorithm() {
     }
     let want = blake3_lines(dir.path(), &names);
     for opts in MMAP_OPTS {
-        let got = stdout_of(
-            fastsum()
-                .current_dir(dir.path())
-                .args(["-a", "blake3"])
-                .args(opts)
-                .args(&names),
-        );
-        assert_eq!(
-            String::from_utf8_lossy(&got),
-            String::from_utf8_lossy(&want),
-            "blake3 {opts:?}"
-        );
+        let got = run(fastsum()
+            .current_dir(dir.path())
+            .args(["-a", "blake3"])
+            .args(opts)
+            .args(&names));
+        assert_output(&format!("blake3 {opts:?}"), &got, &want, "", 0);
     }
 }
 
@@ -87,18 +72,16 @@ fn blake3_multithreaded_matches_one_thread() {
     let names = files_of_sizes(dir.path(), &sizes, 1);
     let want = blake3_lines(dir.path(), &names);
     if require_tool("b3sum") {
-        let got = stdout_of(Command::new("b3sum").current_dir(dir.path()).args(&names));
-        assert_eq!(got, want, "b3sum disagrees with the blake3 crate");
+        let got = run(Command::new("b3sum").current_dir(dir.path()).args(&names));
+        assert_output("b3sum against the blake3 crate", &got, &want, "", 0);
     }
     for mode in ["mmap", "threaded", "sync"] {
         for jobs in ["-j1", "-j2"] {
-            let got = stdout_of(
-                fastsum()
-                    .current_dir(dir.path())
-                    .args(["-a", "blake3", "-m", mode, jobs])
-                    .args(&names),
-            );
-            assert_eq!(got, want, "{mode} {jobs}");
+            let got = run(fastsum()
+                .current_dir(dir.path())
+                .args(["-a", "blake3", "-m", mode, jobs])
+                .args(&names));
+            assert_output(&format!("{mode} {jobs}"), &got, &want, "", 0);
         }
     }
 }
@@ -151,12 +134,10 @@ fn mmap_reads_a_fifo() {
     let mut c = fastsum();
     c.current_dir(dir.path())
         .args(["-m", "mmap", "-a", "blake3", "fifo"]);
-    let got = stdout_of(&mut c);
+    let got = run(&mut c);
     writer.join().unwrap();
-    assert_eq!(
-        got,
-        format!("{}  fifo\n", blake3::hash(&data).to_hex()).into_bytes()
-    );
+    let want = format!("{}  fifo\n", blake3::hash(&data).to_hex());
+    assert_output("mmap fifo", &got, want, "", 0);
 }
 
 /// The mapped path is really taken: a big regular file costs no read call

@@ -1,7 +1,5 @@
 //! Helpers shared by the integration tests.
 
-#![allow(dead_code)]
-
 use std::ffi::OsStr;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
@@ -80,14 +78,6 @@ pub fn multicall(dir: &Path, name: &str) -> Command {
     c
 }
 
-/// Run both commands (in `dir`) and assert identical stdout and exit status,
-/// and stderr identical once each program's name prefix is removed.
-pub fn assert_same(mut ours: Command, mut theirs: Command, ours_name: &str, theirs_name: &str) {
-    let a = ours.output().expect("run fastsum");
-    let b = theirs.output().expect("run GNU tool");
-    assert_outputs_same("", &a, &b, ours_name, theirs_name);
-}
-
 /// A fresh temporary directory for one test.
 pub fn tempdir() -> tempfile::TempDir {
     tempfile::tempdir().expect("temp dir")
@@ -147,6 +137,24 @@ pub fn assert_outputs_same(
         theirs.status.code(),
         "{what}: exit status differs"
     );
+}
+
+/// Assert that a run printed exactly `stdout` and `stderr` and exited with
+/// `code`; `what` names the case in the failure message.
+pub fn assert_output(what: &str, o: &Output, stdout: impl AsRef<[u8]>, stderr: &str, code: i32) {
+    let stdout = stdout.as_ref();
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(stdout),
+        "{what}: stdout differs"
+    );
+    assert_eq!(o.stdout, stdout, "{what}: stdout bytes differ");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        stderr,
+        "{what}: stderr differs"
+    );
+    assert_eq!(o.status.code(), Some(code), "{what}: exit status");
 }
 
 /// The algorithms GNU coreutils has a tool for (all but BLAKE3); the tool

@@ -5,16 +5,19 @@
 //! `-j`, standard input, the output formats and awkward file names; stdout
 //! and exit status must be byte-identical.
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::ffi::OsStr;
+use std::process::Output;
+
+use fastsum::internals::Algorithm;
 
 use crate::util::{
-    GNU_TOOLS, MODES, assert_outputs_same, fastsum, gnu, os, random_bytes, require_tool, run,
-    run_with_stdin, tempdir, write_file,
+    MODES, Pair, assert_output, blake3_lines, fastsum, files_of_sizes, gnu_algorithms,
+    modes_and_jobs, os, random_bytes, run, run_with_stdin, tempdir, write_file,
 };
 
 /// Sizes around the 64-byte (MD5, SHA-1, SHA-256) and 128-byte blocks, the
-/// 55/56-byte padding limit, and 4 KiB / 64 KiB buffer sizes.
+/// 55/56-byte padding limit, and 4 KiB / 64 KiB buffer sizes (the last
+/// ones at mmap mode's mapping threshold).
 const BOUNDARY_SIZES: [usize; 13] = [
     0, 1, 55, 56, 63, 64, 65, 4095, 4096, 4097, 65535, 65536, 65537,
 ];
@@ -25,103 +28,53 @@ const BIG: usize = 2 * 1024 * 1024 + 17;
 /// gets a smaller (still multi-buffer) file.
 const MID: usize = 300_001;
 
-/// Write one random file per size into `dir`, named `size-N`; return the names.
-fn files_of_sizes(dir: &Path, sizes: &[usize]) -> Vec<String> {
-    sizes
-        .iter()
-        .map(|&n| {
-            let name = format!("size-{n}");
-            write_file(dir, &name, &random_bytes(n, n as u64));
-            name
-        })
-        .collect()
-}
-
-/// fastsum in `dir` with `args`.
-fn ours(dir: &Path, args: &[&str]) -> Output {
-    run(fastsum().current_dir(dir).args(args))
-}
-
-/// A GNU tool in `dir` with `args`; it must succeed (it is the oracle).
-fn theirs(tool: &str, dir: &Path, args: &[&str]) -> Output {
-    let o = run(gnu(tool).current_dir(dir).args(args));
-    assert!(o.status.success(), "{tool} {args:?} failed: {o:?}");
-    o
-}
-
-/// What b3sum prints for plain names (no escaping needed), from the blake3 crate.
-fn blake3_lines(dir: &Path, names: &[&str]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for name in names {
-        let data = std::fs::read(dir.join(name)).expect("read test file");
-        out.extend_from_slice(format!("{}  {name}\n", blake3::hash(&data).to_hex()).as_bytes());
-    }
-    out
-}
-
 /// Assert a fastsum run printed exactly `want` on stdout, nothing on stderr, exit 0.
 fn assert_prints(what: &str, got: &Output, want: &[u8]) {
-    assert_eq!(
-        String::from_utf8_lossy(&got.stdout),
-        String::from_utf8_lossy(want),
-        "{what}: stdout differs"
-    );
-    assert_eq!(got.stdout, want, "{what}: stdout bytes differ");
-    assert_eq!(
-        String::from_utf8_lossy(&got.stderr),
-        "",
-        "{what}: unexpected stderr"
-    );
-    assert_eq!(got.status.code(), Some(0), "{what}: exit status");
-}
-
-fn strs(names: &[String]) -> Vec<&str> {
-    names.iter().map(String::as_str).collect()
+    assert_output(what, got, want, "", 0);
 }
 
 #[test]
 fn boundary_sizes_match_gnu_in_every_algorithm_and_mode() {
     let dir = tempdir();
-    let names = files_of_sizes(dir.path(), &BOUNDARY_SIZES);
-    let names = strs(&names);
-    for (algo, tool) in GNU_TOOLS {
-        let want = theirs(tool, dir.path(), &names);
-        for mode in MODES {
-            let mut args = vec!["-a", algo, "-m", mode];
-            args.extend(&names);
-            let got = ours(dir.path(), &args);
-            assert_outputs_same(&format!("{algo} {mode}"), &got, &want, "fastsum", tool);
-        }
+    let names = files_of_sizes(dir.path(), &BOUNDARY_SIZES, 0);
+    for algo in gnu_algorithms() {
+        let Some(pair) = Pair::new(dir.path(), algo) else {
+            return;
+        };
+        let want = pair.assert_same_in_every_mode(&names, run);
+        assert!(want.status.success(), "{}: {want:?}", pair.tool());
     }
 }
 
 #[test]
 fn blake3_boundary_sizes_match_the_crate_in_every_mode() {
     let dir = tempdir();
-    let names = files_of_sizes(dir.path(), &BOUNDARY_SIZES);
-    let names = strs(&names);
+    let names = files_of_sizes(dir.path(), &BOUNDARY_SIZES, 0);
     let want = blake3_lines(dir.path(), &names);
     for mode in MODES {
-        let mut args = vec!["-a", "blake3", "-m", mode];
-        args.extend(&names);
-        assert_prints(&format!("blake3 {mode}"), &ours(dir.path(), &args), &want);
+        let got = run(fastsum()
+            .current_dir(dir.path())
+            .args(["-a", "blake3", "-m", mode])
+            .args(&names));
+        assert_prints(&format!("blake3 {mode}"), &got, &want);
     }
 }
 
 /// The crate-made expectation is itself checked against b3sum when installed.
 #[test]
 fn blake3_oracle_agrees_with_b3sum() {
-    if !require_tool("b3sum") {
-        return;
-    }
     let dir = tempdir();
-    let names = files_of_sizes(dir.path(), &[0, 1, 1025, 65537, MID]);
-    let names = strs(&names);
-    let b3 = run(Command::new("b3sum").current_dir(dir.path()).args(&names));
+    let names = files_of_sizes(dir.path(), &[0, 1, 1025, 65537, MID], 0);
+    let Some(pair) = Pair::new(dir.path(), Algorithm::Blake3) else {
+        return;
+    };
+    let b3 = run(pair.theirs().args(&names));
     assert_prints("b3sum", &b3, &blake3_lines(dir.path(), &names));
-    let mut args = vec!["-a", "blake3"];
-    args.extend(&names);
-    assert_prints("fastsum vs b3sum", &ours(dir.path(), &args), &b3.stdout);
+    assert_prints(
+        "fastsum vs b3sum",
+        &run(pair.ours(&[]).args(&names)),
+        &b3.stdout,
+    );
 }
 
 #[test]
@@ -129,24 +82,30 @@ fn megabyte_files_match_every_algorithm_and_mode() {
     let dir = tempdir();
     write_file(dir.path(), "big", &random_bytes(BIG, 1));
     write_file(dir.path(), "mid", &random_bytes(MID, 2));
-    let both: &[&str] = &["big", "mid"];
-    let files_for = |mode| if mode == "bytewise" { &both[1..] } else { both };
-    for (algo, tool) in GNU_TOOLS {
-        for mode in MODES {
-            let files = files_for(mode);
-            let want = theirs(tool, dir.path(), files);
-            let mut args = vec!["-a", algo, "-m", mode];
-            args.extend(files);
-            let got = ours(dir.path(), &args);
-            assert_outputs_same(&format!("{algo} {mode}"), &got, &want, "fastsum", tool);
-        }
+    let both = ["big", "mid"];
+    let fast_modes = MODES
+        .iter()
+        .filter(|&&m| m != "bytewise")
+        .map(|&m| ["-m", m]);
+    for algo in gnu_algorithms() {
+        let Some(pair) = Pair::new(dir.path(), algo) else {
+            return;
+        };
+        pair.assert_same_under(fast_modes.clone(), &both, run);
+        pair.assert_same_under([["-m", "bytewise"]], &["mid"], run);
     }
     for mode in MODES {
-        let files = files_for(mode);
-        let mut args = vec!["-a", "blake3", "-m", mode];
-        args.extend(files);
+        let files = if mode == "bytewise" {
+            &both[1..]
+        } else {
+            &both
+        };
+        let got = run(fastsum()
+            .current_dir(dir.path())
+            .args(["-a", "blake3", "-m", mode])
+            .args(files));
         let want = blake3_lines(dir.path(), files);
-        assert_prints(&format!("blake3 {mode}"), &ours(dir.path(), &args), &want);
+        assert_prints(&format!("blake3 {mode}"), &got, &want);
     }
 }
 
@@ -156,19 +115,21 @@ fn megabyte_files_match_every_algorithm_and_mode() {
 fn odd_chunk_readahead_and_pool_sizes_match_gnu() {
     const ODD: [&str; 5] = ["1", "7", "16", "4097", "1M"];
     let dir = tempdir();
-    let names = files_of_sizes(dir.path(), &[0, 1, 4097, 70_001]);
-    let names = strs(&names);
-    let want_all = theirs("md5sum", dir.path(), &names);
+    let Some(md5) = Pair::new(dir.path(), Algorithm::Md5) else {
+        return;
+    };
+    let names = files_of_sizes(dir.path(), &[0, 1, 4097, 70_001], 0);
+    let want_all = run(md5.theirs().args(&names));
     // one-byte blocks cost a channel round trip per byte: keep those inputs small
     let small = &names[..3];
-    let want_small = theirs("md5sum", dir.path(), small);
+    let want_small = run(md5.theirs().args(small));
     for chunk in ODD {
-        for mode in ["sync", "bytewise"] {
-            let mut args = vec!["-m", mode, "--chunk", chunk, "--readahead", chunk];
-            args.extend(&names);
-            let got = ours(dir.path(), &args);
-            let what = format!("{mode} --chunk {chunk}");
-            assert_outputs_same(&what, &got, &want_all, "fastsum", "md5sum");
+        // mmap mode reads its inputs below the mapping threshold in chunks
+        for mode in ["sync", "bytewise", "mmap"] {
+            let got = run(md5
+                .ours(&["-m", mode, "--chunk", chunk, "--readahead", chunk])
+                .args(&names));
+            md5.assert_matches(&format!("{mode} --chunk {chunk}"), &got, &want_all);
         }
         for readahead in ODD {
             for pool in ["1", "4"] {
@@ -177,7 +138,7 @@ fn odd_chunk_readahead_and_pool_sizes_match_gnu() {
                 } else {
                     (&names[..], &want_all)
                 };
-                let mut args = vec![
+                let opts = [
                     "-m",
                     "threaded",
                     "--chunk",
@@ -187,10 +148,9 @@ fn odd_chunk_readahead_and_pool_sizes_match_gnu() {
                     "--pool",
                     pool,
                 ];
-                args.extend(files);
-                let got = ours(dir.path(), &args);
+                let got = run(md5.ours(&opts).args(files));
                 let what = format!("--chunk {chunk} --readahead {readahead} --pool {pool}");
-                assert_outputs_same(&what, &got, want, "fastsum", "md5sum");
+                md5.assert_matches(&what, &got, want);
             }
         }
     }
@@ -212,22 +172,15 @@ fn many_files_with_one_and_four_jobs_match_gnu() {
     names.insert(7, "missing-one".to_string());
     names.insert(60, "missing-two".to_string());
     names.push("missing-last".to_string());
-    let names = strs(&names);
-    for (algo, tool) in [("md5", "md5sum"), ("sha256", "sha256sum")] {
-        let want = run(gnu(tool).current_dir(dir.path()).args(&names));
-        assert_eq!(want.status.code(), Some(1), "{tool} exit status");
-        for mode in MODES {
-            if mode == "bytewise" && algo != "md5" {
-                continue; // slow in debug builds, and the algorithm is not the point here
-            }
-            for jobs in ["1", "4"] {
-                let mut args = vec!["-a", algo, "-m", mode, "-j", jobs];
-                args.extend(&names);
-                let got = ours(dir.path(), &args);
-                let what = format!("{algo} {mode} -j {jobs}");
-                assert_outputs_same(&what, &got, &want, "fastsum", tool);
-            }
-        }
+    let all_modes = modes_and_jobs(&MODES, &["1", "4"]);
+    // bytewise is slow in debug builds, and the algorithm is not the point here
+    let fast_modes = modes_and_jobs(&["threaded", "sync", "mmap"], &["1", "4"]);
+    for (algo, opt_sets) in [(Algorithm::Md5, all_modes), (Algorithm::Sha256, fast_modes)] {
+        let Some(pair) = Pair::new(dir.path(), algo) else {
+            return;
+        };
+        let want = pair.assert_same_under(opt_sets, &names, run);
+        assert_eq!(want.status.code(), Some(1), "{} exit status", pair.tool());
     }
 }
 
@@ -237,6 +190,9 @@ fn many_files_with_one_and_four_jobs_match_gnu() {
 #[test]
 fn stdin_through_a_pipe_matches_gnu() {
     let dir = tempdir();
+    let Some(md5) = Pair::new(dir.path(), Algorithm::Md5) else {
+        return;
+    };
     write_file(dir.path(), "a", b"first file\n");
     write_file(dir.path(), "b", &random_bytes(70_001, 3));
     let big = random_bytes(BIG, 4);
@@ -254,19 +210,9 @@ fn stdin_through_a_pipe_matches_gnu() {
     for args in cases {
         for mode in MODES {
             let data = if mode == "bytewise" { &mid } else { &big };
-            let want = run_with_stdin(gnu("md5sum").current_dir(dir.path()).args(args), data);
+            let opts = modes_and_jobs(&[mode], &["1", "4"]);
+            let want = md5.assert_same_under(opts, args, |c| run_with_stdin(c, data));
             assert!(want.status.success(), "md5sum {args:?}");
-            for jobs in ["1", "4"] {
-                let got = run_with_stdin(
-                    fastsum()
-                        .current_dir(dir.path())
-                        .args(["-m", mode, "-j", jobs])
-                        .args(args),
-                    data,
-                );
-                let what = format!("{mode} -j {jobs} {args:?}");
-                assert_outputs_same(&what, &got, &want, "fastsum", "md5sum");
-            }
         }
     }
 }
@@ -275,15 +221,12 @@ fn stdin_through_a_pipe_matches_gnu() {
 #[test]
 fn stdin_from_a_file_matches_gnu() {
     let dir = tempdir();
+    let Some(sha1) = Pair::new(dir.path(), Algorithm::Sha1) else {
+        return;
+    };
     let path = write_file(dir.path(), "in", &random_bytes(MID, 6));
     let open = || std::fs::File::open(&path).expect("open input");
-    let want = run(gnu("sha1sum").arg("-").stdin(open()));
-    for mode in MODES {
-        let got = run(fastsum()
-            .args(["-a", "sha1", "-m", mode, "-"])
-            .stdin(open()));
-        assert_outputs_same(mode, &got, &want, "fastsum", "sha1sum");
-    }
+    sha1.assert_same_in_every_mode(&["-"], |c| run(c.stdin(open())));
 }
 
 /// Every output format combination GNU accepts, in every algorithm: `--tag`
@@ -311,12 +254,13 @@ fn output_formats_match_gnu() {
     write_file(dir.path(), "plain", b"some text\n");
     write_file(dir.path(), "with space", &random_bytes(1000, 7));
     let files = ["plain", "with space", "plain"];
-    for (algo, tool) in GNU_TOOLS {
+    for algo in gnu_algorithms() {
+        let Some(pair) = Pair::new(dir.path(), algo) else {
+            return;
+        };
         for format in formats {
-            let want = theirs(tool, dir.path(), &[format, &files].concat());
-            let got = ours(dir.path(), &[&["-a", algo], format, &files].concat());
-            let what = format!("{algo} {format:?}");
-            assert_outputs_same(&what, &got, &want, "fastsum", tool);
+            let want = pair.assert_same(&[format, &files].concat());
+            assert!(want.status.success(), "{} {format:?}", pair.tool());
         }
     }
 }
@@ -335,7 +279,11 @@ fn blake3_output_formats() {
         (&["-z", "--tag"], format!("BLAKE3 (f) = {hex}\0")),
     ];
     for (format, want) in cases {
-        let got = ours(dir.path(), &[&["-a", "blake3"], format, &["f"]].concat());
+        let got = run(fastsum()
+            .current_dir(dir.path())
+            .args(["-a", "blake3"])
+            .args(format)
+            .arg("f"));
         assert_prints(&format!("blake3 {format:?}"), &got, want.as_bytes());
     }
 }
@@ -371,24 +319,16 @@ fn awkward_file_names_match_gnu() {
     for (i, name) in names.iter().enumerate() {
         write_file(dir.path(), os(name), &random_bytes(i * 100, i as u64));
     }
-    for (algo, tool) in [("md5", "md5sum"), ("sha256", "sha256sum")] {
+    for algo in [Algorithm::Md5, Algorithm::Sha256] {
+        let Some(pair) = Pair::new(dir.path(), algo) else {
+            return;
+        };
         for format in formats {
-            for mode in ["threaded", "sync"] {
-                let mut ours_cmd = fastsum();
-                ours_cmd
-                    .current_dir(dir.path())
-                    .args(["-a", algo, "-m", mode]);
-                let mut gnu_cmd = gnu(tool);
-                gnu_cmd.current_dir(dir.path());
-                for cmd in [&mut ours_cmd, &mut gnu_cmd] {
-                    cmd.args(format).arg("--").args(names.iter().map(|n| os(n)));
-                }
-                let want = run(&mut gnu_cmd);
-                assert!(want.status.success(), "{tool} {format:?}");
-                let got = run(&mut ours_cmd);
-                let what = format!("{algo} {mode} {format:?}");
-                assert_outputs_same(&what, &got, &want, "fastsum", tool);
-            }
+            let mut args: Vec<&OsStr> = format.iter().map(OsStr::new).collect();
+            args.push(OsStr::new("--"));
+            args.extend(names.iter().map(|n| os(n)));
+            let want = pair.assert_same_under([["-m", "threaded"], ["-m", "sync"]], &args, run);
+            assert!(want.status.success(), "{} {format:?}", pair.tool());
         }
     }
 }

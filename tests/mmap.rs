@@ -2,13 +2,14 @@
 //! takes for big files too): byte-identical output to the GNU tools and to
 //! the other modes, and the fallbacks to plain reads.
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use fastsum::internals::{Algorithm, BLAKE3_MULTITHREAD_MIN, MMAP_MIN};
 
-use crate::util::{assert_same, fastsum, gnu, random_bytes, require_tool, write_file};
+use crate::util::{
+    Pair, assert_output, blake3_lines, fastsum, files_of_sizes, gnu_algorithms, random_bytes,
+    require_tool, run, run_with_stdin, write_file,
+};
 
 /// File sizes around page size, the mapping threshold, BLAKE3's chunk and
 /// multi-threading thresholds, and a few MiB.
@@ -34,75 +35,28 @@ fn sizes() -> Vec<usize> {
     ]
 }
 
-/// Write one file per size into `dir`; their names, in order.
-fn write_sizes(dir: &Path) -> Vec<String> {
-    sizes()
-        .into_iter()
-        .enumerate()
-        .map(|(i, len)| {
-            let name = format!("f{len}");
-            write_file(dir, &name, &random_bytes(len, i as u64 + 1));
-            name
-        })
-        .collect()
-}
-
-/// What b3sum would print, computed with the blake3 crate (b3sum itself is
-/// not always installed).
-fn b3_lines(dir: &Path, names: &[String]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for name in names {
-        let data = std::fs::read(dir.join(name)).expect("read test file");
-        writeln!(out, "{}  {name}", blake3::hash(&data).to_hex()).expect("write to a Vec");
-    }
-    out
-}
-
-fn stdout_of(mut c: Command) -> Vec<u8> {
-    let o = c.output().expect("run fastsum");
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        o.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    o.stdout
-}
-
-fn ours(dir: &Path, algo: Algorithm, extra: &[&str], names: &[String]) -> Command {
-    let mut c = fastsum();
-    c.current_dir(dir)
-        .args(["-a", algo.name()])
-        .args(extra)
-        .args(names);
-    c
-}
+/// mmap mode with one and three jobs, and the default mode.
+const MMAP_OPTS: [&[&str]; 3] = [&["-m", "mmap", "-j1"], &["-m", "mmap", "-j3"], &[]];
 
 #[test]
 fn mmap_matches_gnu_and_threaded_for_every_algorithm() {
     let dir = tempfile::tempdir().unwrap();
-    let names = write_sizes(dir.path());
-    for algo in Algorithm::ALL {
-        let want = if algo == Algorithm::Blake3 {
-            b3_lines(dir.path(), &names)
-        } else {
-            let mut c = gnu(algo.tool_name());
-            c.current_dir(dir.path()).args(&names);
-            stdout_of(c)
+    let names = files_of_sizes(dir.path(), &sizes(), 1);
+    for algo in gnu_algorithms() {
+        let Some(pair) = Pair::new(dir.path(), algo) else {
+            return;
         };
-        for extra in [&["-m", "mmap", "-j1"][..], &["-m", "mmap", "-j3"], &[]] {
-            let got = stdout_of(ours(dir.path(), algo, extra, &names));
-            assert_eq!(
-                String::from_utf8_lossy(&got),
-                String::from_utf8_lossy(&want),
-                "{algo:?} {extra:?}"
-            );
-        }
+        let want = pair.assert_same_under(MMAP_OPTS, &names, run);
+        assert!(want.status.success(), "{}: {want:?}", pair.tool());
+    }
+    let want = blake3_lines(dir.path(), &names);
+    for opts in MMAP_OPTS {
+        let got = run(fastsum()
+            .current_dir(dir.path())
+            .args(["-a", "blake3"])
+            .args(opts)
+            .args(&names));
+        assert_output(&format!("blake3 {opts:?}"), &got, &want, "", 0);
     }
 }
 
@@ -114,29 +68,20 @@ fn mmap_matches_gnu_and_threaded_for_every_algorithm() {
 fn blake3_multithreaded_matches_one_thread() {
     let dir = tempfile::tempdir().unwrap();
     let t = BLAKE3_MULTITHREAD_MIN;
-    let names: Vec<String> = [t - 1024, t - 1, t, t + 1, t + 1024, 2 * t + 7, 8 << 20]
-        .into_iter()
-        .map(|len| {
-            let name = format!("b{len}");
-            write_file(dir.path(), &name, &random_bytes(len, len as u64));
-            name
-        })
-        .collect();
-    let want = b3_lines(dir.path(), &names);
+    let sizes = [t - 1024, t - 1, t, t + 1, t + 1024, 2 * t + 7, 8 << 20];
+    let names = files_of_sizes(dir.path(), &sizes, 1);
+    let want = blake3_lines(dir.path(), &names);
     if require_tool("b3sum") {
-        let mut c = Command::new("b3sum");
-        c.current_dir(dir.path()).args(&names);
-        assert_eq!(stdout_of(c), want, "b3sum disagrees with the blake3 crate");
+        let got = run(Command::new("b3sum").current_dir(dir.path()).args(&names));
+        assert_output("b3sum against the blake3 crate", &got, &want, "", 0);
     }
     for mode in ["mmap", "threaded", "sync"] {
         for jobs in ["-j1", "-j2"] {
-            let got = stdout_of(ours(
-                dir.path(),
-                Algorithm::Blake3,
-                &["-m", mode, jobs],
-                &names,
-            ));
-            assert_eq!(got, want, "{mode} {jobs}");
+            let got = run(fastsum()
+                .current_dir(dir.path())
+                .args(["-a", "blake3", "-m", mode, jobs])
+                .args(&names));
+            assert_output(&format!("{mode} {jobs}"), &got, &want, "", 0);
         }
     }
 }
@@ -148,6 +93,12 @@ fn blake3_multithreaded_matches_one_thread() {
 #[test]
 fn mmap_falls_back_to_reads_like_gnu() {
     let dir = tempfile::tempdir().unwrap();
+    let (Some(md5), Some(sha256)) = (
+        Pair::new(dir.path(), Algorithm::Md5),
+        Pair::new(dir.path(), Algorithm::Sha256),
+    ) else {
+        return;
+    };
     let big = random_bytes(100_000, 9);
     write_file(dir.path(), "big", &big);
     write_file(dir.path(), "empty", b"");
@@ -160,32 +111,12 @@ fn mmap_falls_back_to_reads_like_gnu() {
         "missing",
         "big",
     ];
-    for jobs in ["-j1", "-j4"] {
-        let mut a = fastsum();
-        a.current_dir(dir.path())
-            .args(["-m", "mmap", jobs])
-            .args(args);
-        let mut b = gnu("md5sum");
-        b.current_dir(dir.path()).args(args);
-        assert_same(a, b, "fastsum", "md5sum");
-    }
+    let opts = [["-m", "mmap", "-j1"], ["-m", "mmap", "-j4"]];
+    md5.assert_same_under(opts, &args, run);
 
     // standard input, implicit and as `-`
-    for args in [&["-m", "mmap"][..], &["-m", "mmap", "-", "big"]] {
-        let run = |mut c: Command| {
-            c.current_dir(dir.path())
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped());
-            let mut child = c.spawn().unwrap();
-            child.stdin.take().unwrap().write_all(&big).unwrap();
-            child.wait_with_output().unwrap().stdout
-        };
-        let mut a = fastsum();
-        a.args(args);
-        let mut b = gnu("sha256sum");
-        b.args(&args[2..]);
-        a.args(["-a", "sha256"]);
-        assert_eq!(run(a), run(b), "{args:?}");
+    for args in [&[][..], &["-", "big"]] {
+        sha256.assert_same_under(opts, args, |c| run_with_stdin(c, &big));
     }
 }
 
@@ -203,12 +134,10 @@ fn mmap_reads_a_fifo() {
     let mut c = fastsum();
     c.current_dir(dir.path())
         .args(["-m", "mmap", "-a", "blake3", "fifo"]);
-    let got = stdout_of(c);
+    let got = run(&mut c);
     writer.join().unwrap();
-    assert_eq!(
-        got,
-        format!("{}  fifo\n", blake3::hash(&data).to_hex()).into_bytes()
-    );
+    let want = format!("{}  fifo\n", blake3::hash(&data).to_hex());
+    assert_output("mmap fifo", &got, want, "", 0);
 }
 
 /// The mapped path is really taken: a big regular file costs no read call

@@ -3,10 +3,15 @@
 //! per `--chunk` in sync mode, per `--readahead` block in threaded mode),
 //! and in threaded mode the two pipeline waits.
 
-use std::path::Path;
 use std::process::Output;
+use std::time::Instant;
 
-use crate::util::{MODES, fastsum, multicall, random_bytes, run, tempdir, write_file};
+use fastsum::internals::MMAP_MIN;
+
+use crate::util::{
+    MODES, fastsum, fastsum_path, files_of_sizes, multicall, random_bytes, require_strace, run,
+    run_with_stdin, tempdir,
+};
 
 /// The counters every mode reports, in order.
 const COMMON: [&str; 5] = [
@@ -54,23 +59,10 @@ fn number(stats: &[(String, String)], name: &str, unit: &str) -> f64 {
         .unwrap_or_else(|_| panic!("{name}: {value:?} is not a number"))
 }
 
-/// Files of these sizes in `dir`; returns their names.
-fn files(dir: &Path, sizes: &[usize]) -> Vec<String> {
-    sizes
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| {
-            let name = format!("f{i}");
-            write_file(dir, &name, &random_bytes(n, i as u64));
-            name
-        })
-        .collect()
-}
-
 #[test]
 fn stdout_is_the_same_with_and_without_stats() {
     let dir = tempdir();
-    let mut names = files(dir.path(), &[0, 1, 4097, 300_001]);
+    let mut names = files_of_sizes(dir.path(), &[0, 1, 4097, 300_001], 0);
     names.push("nosuch".into());
     for mode in MODES {
         let plain = run(fastsum()
@@ -96,41 +88,59 @@ fn stdout_is_the_same_with_and_without_stats() {
 /// Every counter is there, in order, with the counts the sizes imply: each
 /// file costs one read call per block (a `--chunk` in sync mode, a
 /// `--readahead` block in threaded mode, BufReader's 8 KiB in bytewise mode)
-/// plus the read that finds its end.
+/// plus the read that finds its end; mmap mode maps the files of
+/// `MMAP_MIN` bytes or more (no read call) and reads the others as sync
+/// mode does. The times fit the run's own: wall time within the time the
+/// test saw, throughput = bytes / wall time, each wait within the threads'
+/// time.
 #[test]
 fn report_has_every_counter_with_exact_counts() {
     let dir = tempdir();
     let sizes = [0usize, 1, 1000, 4096, 100_000];
-    let names = files(dir.path(), &sizes);
+    assert!(sizes[..4].iter().all(|&n| (n as u64) < MMAP_MIN) && sizes[4] as u64 >= MMAP_MIN);
+    let names = files_of_sizes(dir.path(), &sizes, 0);
     let total: usize = sizes.iter().sum();
-    let reads =
-        |block: usize| -> f64 { sizes.iter().map(|n| n.div_ceil(block) + 1).sum::<usize>() as f64 };
+    let reads = |block: usize, files: &[usize]| -> f64 {
+        files.iter().map(|n| n.div_ceil(block) + 1).sum::<usize>() as f64
+    };
     // Threaded mode packs a small file that fits in what is left of a block
     // with one read: its length is known, so the read returning 0 is saved
     // (the 0-, 1- and 1000-byte files here with 4K blocks; with 1000-byte
     // blocks, the 1-byte file).
-    let cases: [(&str, &[&str], f64); 4] = [
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cases: [(&str, &[&str], f64, usize); 5] = [
         (
             "threaded",
             &["--readahead", "4K", "--chunk", "7"],
-            reads(4096) - 2.0,
+            reads(4096, &sizes) - 2.0,
+            cores,
         ),
-        ("sync", &["--chunk", "16", "--readahead", "4K"], reads(16)),
-        ("bytewise", &[], reads(8192)),
+        (
+            "sync",
+            &["--chunk", "16", "--readahead", "4K"],
+            reads(16, &sizes),
+            cores,
+        ),
+        ("bytewise", &[], reads(8192, &sizes), cores),
+        ("mmap", &["--chunk", "16"], reads(16, &sizes[..4]), cores),
         // -j 4: the same reads, whichever thread does them
         (
             "threaded",
             &["-j", "4", "--readahead", "1000"],
-            reads(1000) - 1.0,
+            reads(1000, &sizes) - 1.0,
+            4,
         ),
     ];
-    for (mode, opts, want_reads) in cases {
+    for (mode, opts, want_reads, threads) in cases {
+        let start = Instant::now();
         let o = run(fastsum()
             .current_dir(dir.path())
             .args(["-m", mode, "--stats"])
             .args(opts)
             .args(&names));
-        assert_eq!(o.status.code(), Some(0), "{mode} {opts:?}: {o:?}");
+        let seen = start.elapsed().as_secs_f64();
+        let what = format!("{mode} {opts:?}");
+        assert_eq!(o.status.code(), Some(0), "{what}: {o:?}");
         let stats = counters(&o, "fastsum");
         let got: Vec<&str> = stats.iter().map(|(n, _)| n.as_str()).collect();
         let mut want: Vec<&str> = COMMON.to_vec();
@@ -138,8 +148,7 @@ fn report_has_every_counter_with_exact_counts() {
             want.extend(WAITS);
         }
         want.extend(MD5_LINES);
-        assert_eq!(got, want, "{mode} {opts:?}");
-        let what = format!("{mode} {opts:?}");
+        assert_eq!(got, want, "{what}");
         assert_eq!(
             number(&stats, "files hashed", ""),
             sizes.len() as f64,
@@ -147,12 +156,27 @@ fn report_has_every_counter_with_exact_counts() {
         );
         assert_eq!(number(&stats, "bytes hashed", ""), total as f64, "{what}");
         assert_eq!(number(&stats, "read calls", ""), want_reads, "{what}");
-        assert!(number(&stats, "wall time", " s") >= 0.0, "{what}");
-        assert!(number(&stats, "throughput", " MiB/s") >= 0.0, "{what}");
+        // printed to 1 ms: the true value is within half of that
+        let wall = number(&stats, "wall time", " s");
+        assert!(
+            wall <= seen + 0.0005,
+            "{what}: wall time {wall} s > {seen} s"
+        );
+        let mib = total as f64 / (1024.0 * 1024.0);
+        let throughput = number(&stats, "throughput", " MiB/s");
+        let fastest = mib / (wall - 0.0005).max(0.0);
+        let slowest = mib / (wall + 0.0005);
+        assert!(
+            (slowest - 0.05..=fastest + 0.05).contains(&throughput),
+            "{what}: {throughput} MiB/s for {mib} MiB in {wall} s"
+        );
         if mode == "threaded" {
-            for wait in WAITS {
-                assert!(number(&stats, wait, " ms") >= 0.0, "{what}");
-            }
+            // one reader; at most `threads` hashers waiting at once
+            let ms = seen * 1000.0 + 0.05;
+            let hasher = number(&stats, WAITS[0], " ms");
+            assert!(hasher <= ms * threads as f64, "{what}: {hasher} ms");
+            let reader = number(&stats, WAITS[1], " ms");
+            assert!(reader <= ms, "{what}: {reader} ms");
         }
     }
 }
@@ -165,7 +189,7 @@ fn report_has_every_counter_with_exact_counts() {
 fn md5_lanes_are_reported_and_change_no_digest() {
     let dir = tempdir();
     let sizes: Vec<usize> = (0..200).map(|i| (i * 37) % 3000).collect();
-    let names = files(dir.path(), &sizes);
+    let names = files_of_sizes(dir.path(), &sizes, 0);
     let mut outs = Vec::new();
     for lanes in ["auto", "avx2", "off"] {
         let o = run(fastsum()
@@ -204,7 +228,7 @@ fn md5_lanes_are_reported_and_change_no_digest() {
 #[test]
 fn failed_inputs_are_not_counted_and_prefix_is_the_invoked_name() {
     let dir = tempdir();
-    let names = files(dir.path(), &[10, 20]);
+    let names = files_of_sizes(dir.path(), &[10, 20], 0);
     let o = run(multicall(dir.path(), "sha256sum")
         .current_dir(dir.path())
         .args(["--stats", &names[0], "nosuch", &names[1]]));
@@ -226,30 +250,30 @@ fn failed_inputs_are_not_counted_and_prefix_is_the_invoked_name() {
 /// its own buffer): checked with strace when it is installed and allowed.
 #[test]
 fn sync_reads_are_chunk_sized_system_calls_even_on_stdin() {
-    let usable = std::process::Command::new("strace")
-        .args(["-o", "/dev/null", "true"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !usable {
-        eprintln!("skipped: strace is not installed or not allowed here");
+    if !require_strace() {
         return;
     }
     let dir = tempdir();
     let trace = dir.path().join("trace");
-    let fastsum = assert_cmd::cargo::cargo_bin("fastsum");
     let data = random_bytes(1000, 9);
-    let mut strace = std::process::Command::new("strace");
-    strace
-        .args(["-f", "-e", "trace=read", "-o"])
-        .arg(&trace)
-        .arg(fastsum)
-        .args(["-m", "sync", "--chunk", "16", "--stats", "-"]);
-    let o = crate::util::run_with_stdin(&mut strace, &data);
-    assert_eq!(o.status.code(), Some(0), "{o:?}");
-    let stats = counters(&o, "fastsum");
-    // 62 full chunks, the last 8 bytes, and the read that finds the end
-    assert_eq!(number(&stats, "read calls", ""), 64.0);
-    let trace = std::fs::read_to_string(&trace).expect("read trace");
-    let sized_16 = trace.lines().filter(|l| l.contains(", 16)")).count();
-    assert!(sized_16 >= 64, "{sized_16} read(…, 16) calls:\n{trace}");
+    // mmap mode reads a stream as sync mode does
+    for mode in ["sync", "mmap"] {
+        let mut strace = std::process::Command::new("strace");
+        strace
+            .args(["-f", "-e", "trace=read", "-o"])
+            .arg(&trace)
+            .arg(fastsum_path())
+            .args(["-m", mode, "--chunk", "16", "--stats", "-"]);
+        let o = run_with_stdin(&mut strace, &data);
+        assert_eq!(o.status.code(), Some(0), "{mode}: {o:?}");
+        let stats = counters(&o, "fastsum");
+        // 62 full chunks, the last 8 bytes, and the read that finds the end
+        assert_eq!(number(&stats, "read calls", ""), 64.0, "{mode}");
+        let trace = std::fs::read_to_string(&trace).expect("read trace");
+        let sized_16 = trace.lines().filter(|l| l.contains(", 16)")).count();
+        assert!(
+            sized_16 >= 64,
+            "{mode}: {sized_16} read(…, 16) calls:\n{trace}"
+        );
+    }
 }

@@ -1,7 +1,5 @@
 //! Helpers shared by the integration tests.
 
-#![allow(dead_code)]
-
 use std::ffi::OsStr;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
@@ -9,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use assert_cmd::cargo::CommandCargoExt;
+use fastsum::internals::Algorithm;
 
 /// The fastsum binary under test.
 pub fn fastsum() -> Command {
@@ -79,14 +78,6 @@ pub fn multicall(dir: &Path, name: &str) -> Command {
     c
 }
 
-/// Run both commands (in `dir`) and assert identical stdout and exit status,
-/// and stderr identical once each program's name prefix is removed.
-pub fn assert_same(mut ours: Command, mut theirs: Command, ours_name: &str, theirs_name: &str) {
-    let a = ours.output().expect("run fastsum");
-    let b = theirs.output().expect("run GNU tool");
-    assert_outputs_same("", &a, &b, ours_name, theirs_name);
-}
-
 /// A fresh temporary directory for one test.
 pub fn tempdir() -> tempfile::TempDir {
     tempfile::tempdir().expect("temp dir")
@@ -148,18 +139,154 @@ pub fn assert_outputs_same(
     );
 }
 
-/// The GNU tool for each `-a` name GNU coreutils has (all but blake3).
-pub const GNU_TOOLS: [(&str, &str); 6] = [
-    ("md5", "md5sum"),
-    ("sha1", "sha1sum"),
-    ("sha224", "sha224sum"),
-    ("sha256", "sha256sum"),
-    ("sha384", "sha384sum"),
-    ("sha512", "sha512sum"),
-];
+/// Assert that a run printed exactly `stdout` and `stderr` and exited with
+/// `code`; `what` names the case in the failure message.
+pub fn assert_output(what: &str, o: &Output, stdout: impl AsRef<[u8]>, stderr: &str, code: i32) {
+    let stdout = stdout.as_ref();
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(stdout),
+        "{what}: stdout differs"
+    );
+    assert_eq!(o.stdout, stdout, "{what}: stdout bytes differ");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        stderr,
+        "{what}: stderr differs"
+    );
+    assert_eq!(o.status.code(), Some(code), "{what}: exit status");
+}
+
+/// The algorithms GNU coreutils has a tool for (all but BLAKE3); the tool
+/// is [`Algorithm::tool_name`], the `-a` value [`Algorithm::name`].
+pub fn gnu_algorithms() -> impl Iterator<Item = Algorithm> {
+    Algorithm::ALL
+        .into_iter()
+        .filter(|&a| a != Algorithm::Blake3)
+}
 
 /// Every `--mode`.
-pub const MODES: [&str; 3] = ["threaded", "sync", "bytewise"];
+pub const MODES: [&str; 4] = ["threaded", "sync", "bytewise", "mmap"];
+
+/// Write one file of each size into `dir`, named `f{i}-{size}` in the order
+/// given (so names sort as the list does), its bytes `random_bytes(size,
+/// seed + i)`; return the names.
+pub fn files_of_sizes(dir: &Path, sizes: &[usize], seed: u64) -> Vec<String> {
+    sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &size)| {
+            let name = format!("f{i:02}-{size}");
+            write_file(dir, &name, &random_bytes(size, seed + i as u64));
+            name
+        })
+        .collect()
+}
+
+/// What b3sum prints for `names` in `dir` (plain names, no escaping
+/// needed), computed with the blake3 crate: the BLAKE3 oracle where b3sum
+/// is not installed.
+pub fn blake3_lines<S: AsRef<str>>(dir: &Path, names: &[S]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for name in names {
+        let name = name.as_ref();
+        let data = std::fs::read(dir.join(name)).expect("read test file");
+        out.extend_from_slice(format!("{}  {name}\n", blake3::hash(&data).to_hex()).as_bytes());
+    }
+    out
+}
+
+/// fastsum and the GNU counterpart of one algorithm (its multi-call tool
+/// name: md5sum, …, b3sum), both run in `dir` with the same arguments:
+/// `fastsum -a NAME OPTS ARGS` against `TOOL ARGS`, where OPTS are
+/// fastsum's own options (`-m`, `-j`, `--chunk`, …).
+#[derive(Clone, Copy, Debug)]
+pub struct Pair<'a> {
+    pub dir: &'a Path,
+    pub algo: Algorithm,
+}
+
+impl<'a> Pair<'a> {
+    /// The pair for `algo` in `dir`, or `None` (after [`require_tool`]:
+    /// skipped locally, a failure under CI) when the GNU tool is missing.
+    pub fn new(dir: &'a Path, algo: Algorithm) -> Option<Self> {
+        require_tool(algo.tool_name()).then_some(Pair { dir, algo })
+    }
+
+    /// The GNU tool's name, which prefixes its messages.
+    pub fn tool(self) -> &'static str {
+        self.algo.tool_name()
+    }
+
+    /// `fastsum -a NAME OPTS` in the directory.
+    pub fn ours(self, opts: &[&str]) -> Command {
+        let mut c = fastsum();
+        c.current_dir(self.dir)
+            .args(["-a", self.algo.name()])
+            .args(opts);
+        c
+    }
+
+    /// The GNU tool in the directory.
+    pub fn theirs(self) -> Command {
+        let mut c = gnu(self.tool());
+        c.current_dir(self.dir);
+        c
+    }
+
+    /// Assert that fastsum's run `ours` matches the GNU tool's run `theirs`
+    /// ([`assert_outputs_same`]: each program's name prefix set aside).
+    pub fn assert_matches(self, what: &str, ours: &Output, theirs: &Output) {
+        assert_outputs_same(what, ours, theirs, "fastsum", self.tool());
+    }
+
+    /// Run `TOOL ARGS` once and `fastsum -a NAME OPTS ARGS` under each OPTS
+    /// of `opt_sets`, each through `exec` (e.g. [`run`], or a closure over
+    /// [`run_with_stdin`]), and assert the same output; return GNU's.
+    pub fn assert_same_under<O, S>(
+        self,
+        opt_sets: impl IntoIterator<Item = O>,
+        args: &[S],
+        mut exec: impl FnMut(&mut Command) -> Output,
+    ) -> Output
+    where
+        O: AsRef<[&'static str]>,
+        S: AsRef<OsStr>,
+    {
+        let want = exec(self.theirs().args(args));
+        let shown: Vec<&OsStr> = args.iter().map(AsRef::as_ref).collect();
+        for opts in opt_sets {
+            let opts = opts.as_ref();
+            let got = exec(self.ours(opts).args(args));
+            let what = format!("{} {opts:?} {shown:?}", self.algo.name());
+            self.assert_matches(&what, &got, &want);
+        }
+        want
+    }
+
+    /// Run `TOOL ARGS` and `fastsum -a NAME ARGS` and assert the same
+    /// output; return GNU's.
+    pub fn assert_same<S: AsRef<OsStr>>(self, args: &[S]) -> Output {
+        self.assert_same_under([[""; 0]], args, run)
+    }
+
+    /// [`Pair::assert_same_under`] with `-m MODE` for every mode.
+    pub fn assert_same_in_every_mode<S: AsRef<OsStr>>(
+        self,
+        args: &[S],
+        exec: impl FnMut(&mut Command) -> Output,
+    ) -> Output {
+        self.assert_same_under(MODES.map(|m| ["-m", m]), args, exec)
+    }
+}
+
+/// The options `-m MODE -j JOBS` for each of `modes` with each of `jobs`.
+pub fn modes_and_jobs(modes: &[&'static str], jobs: &[&'static str]) -> Vec<[&'static str; 4]> {
+    modes
+        .iter()
+        .flat_map(|&m| jobs.iter().map(move |&j| ["-m", m, "-j", j]))
+        .collect()
+}
 
 /// An `OsStr` from raw bytes: file names need not be UTF-8.
 pub fn os(name: &[u8]) -> &OsStr {

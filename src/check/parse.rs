@@ -438,14 +438,26 @@ mod tests {
         #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
         /// Arbitrary bytes never panic, and whatever parses names bytes
-        /// from the line's own text.
+        /// from the line's own text: the name as written lies inside the
+        /// line, an unescaped name is a run of it, an escaped one no longer.
         #[test]
         fn never_panics(line in proptest::collection::vec(any::<u8>(), 0..200), algo in any_algo()) {
             if let Some(body) = line_body(&line)
                 && let Ok(l) = parse_check_line(body, algo, Tags::Any)
             {
-                let _ = l.file_name(false);
-                let _ = l.file_name(true);
+                let (outer, inner) = (body.as_ptr_range(), l.written.as_ptr_range());
+                prop_assert!(outer.start <= inner.start && inner.end <= outer.end);
+                for reversed in [false, true] {
+                    if let Ok(name) = l.file_name(reversed) {
+                        if l.escaped {
+                            prop_assert!(name.len() <= l.written.len());
+                        } else {
+                            let run_of_written = name.is_empty()
+                                || l.written.windows(name.len()).any(|w| w == &name[..]);
+                            prop_assert!(run_of_written, "{:?} from {:?}", name, l.written);
+                        }
+                    }
+                }
             }
         }
 

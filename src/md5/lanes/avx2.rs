@@ -56,7 +56,7 @@ fn round_i(b: __m256i, c: __m256i, d: __m256i) -> __m256i {
 }
 
 /// One MD5 step on all lanes of every group:
-/// a = b + rotl(a + fn(b, c, d) + m[x] + K[j], s).
+/// `a = b + rotl(a + fn(b, c, d) + m[x] + K[j], s)`.
 macro_rules! step {
     ($m:ident, $a:ident, $b:ident, $c:ident, $d:ident, $fn:ident, $j:expr, $x:expr, $s:literal) => {
         for grp in 0..G {

@@ -44,9 +44,10 @@ fn transpose(rows: &mut [__m512i; 16]) {
     }
 }
 
-/// One MD5 step on all lanes of every group: a = b + rotl(a + fn(b, c, d) +
-/// m[x] + K[j], s), with fn given as a `vpternlogd` truth table. The groups'
-/// chains are independent, so their instructions overlap.
+/// One MD5 step on all lanes of every group:
+/// `a = b + rotl(a + fn(b, c, d) + m[x] + K[j], s)`, with `fn` given as a
+/// `vpternlogd` truth table. The groups' chains are independent, so their
+/// instructions overlap.
 macro_rules! step {
     ($m:ident, $a:ident, $b:ident, $c:ident, $d:ident, $tt:literal, $j:expr, $x:expr, $s:literal) => {
         for grp in 0..G {

@@ -9,7 +9,7 @@ use std::ffi::OsString;
 
 use clap::{CommandFactory, Parser, ValueEnum};
 
-use crate::algo::Algorithm;
+use crate::algo::{Algorithm, Algorithms};
 use crate::config::{CheckOptions, Command, Config, HashOptions, Progress, Verbosity};
 use crate::output::{LineFormat, Terminator};
 use crate::read::{
@@ -211,9 +211,12 @@ pub(crate) struct Args {
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<OsString>,
 
-    /// Hash algorithm.
-    #[arg(short = 'a', long, value_enum, value_name = "ALGO", ignore_case = true)]
-    pub(crate) algorithm: Option<AlgoArg>,
+    /// Hash algorithm. A comma-separated list (-a md5,sha256), or -a repeated, hashes each
+    /// input with every algorithm in one read and prints BSD-tagged lines (see Several
+    /// algorithms).
+    #[arg(short = 'a', long, value_enum, value_name = "ALGO", ignore_case = true,
+          value_delimiter = ',', action = clap::ArgAction::Append)]
+    pub(crate) algorithm: Vec<AlgoArg>,
 
     /// Read in binary mode: mark names with `*` in the output.
     #[arg(short, long, overrides_with = "text")]
@@ -401,7 +404,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
             verbosity,
             strict: args.strict,
             ignore_missing: args.ignore_missing,
-            algorithm_chosen: args.algorithm.is_some() || inv.default_algorithm.is_some(),
+            algorithm_chosen: !args.algorithm.is_empty() || inv.default_algorithm.is_some(),
         })
     } else {
         let only_check = [
@@ -417,7 +420,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
             ));
         }
         Command::Hash(HashOptions {
-            format: if args.tag {
+            format: if args.tag || args.algorithm.len() > 1 {
                 LineFormat::Tagged
             } else {
                 LineFormat::Gnu {
@@ -451,18 +454,32 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
-    let algorithm = args
-        .algorithm
-        .map(Algorithm::from)
-        .or(inv.default_algorithm)
-        .unwrap_or(Algorithm::Md5);
+    let algorithms = match Algorithms::new(args.algorithm.iter().map(|&a| Algorithm::from(a))) {
+        Ok(set) => set,
+        Err(Some(twice)) => {
+            return Err(format!(
+                "the algorithm '{}' is given twice in -a",
+                twice.name()
+            ));
+        }
+        Err(None) => Algorithms::one(inv.default_algorithm.unwrap_or(Algorithm::Md5)),
+    };
+    // Several algorithms print tagged lines: GNU's untagged layout would not
+    // say which hex is which.
+    if algorithms.len() > 1 && !args.check && !args.tag && (args.binary || args.text) {
+        return Err(
+            "several algorithms print BSD-tagged lines: --binary and --text apply to untagged \
+             output (use one -a per run)"
+                .into(),
+        );
+    }
     // A FASTSUM_MD5 that names no kernel is a usage error when MD5 runs.
-    if algorithm == Algorithm::Md5 {
+    if algorithms.contains(Algorithm::Md5) {
         crate::md5::Kernel::check_env()?;
     }
     Ok(Config {
         command,
-        algorithm,
+        algorithms,
         plan: Plan {
             mode: args.mode.into(),
             chunk: args.chunk,
@@ -629,20 +646,20 @@ mod tests {
     #[test]
     fn defaults() {
         let c = config(&["fastsum"]).unwrap();
-        assert_eq!(c.algorithm, Algorithm::Md5);
+        assert_eq!(c.algorithms.first(), Algorithm::Md5);
         assert_eq!(c.files, vec![OsString::from("-")]);
         assert_eq!(c.plan.mode, Mode::Threaded);
         assert!(c.plan.jobs >= 1);
         let c = config(&["/bin/sha512sum", "-c", "--status", "x"]).unwrap();
-        assert_eq!(c.algorithm, Algorithm::Sha512);
+        assert_eq!(c.algorithms.first(), Algorithm::Sha512);
         let Command::Check(opts) = c.command else {
             panic!("-c is check mode")
         };
         assert_eq!(opts.verbosity, Verbosity::Status);
         let c = config(&["fastsum", "-a", "BLAKE3"]).unwrap();
-        assert_eq!(c.algorithm, Algorithm::Blake3);
+        assert_eq!(c.algorithms.first(), Algorithm::Blake3);
         let c = config(&["b3sum", "--num-threads", "3"]).unwrap();
-        assert_eq!((c.algorithm, c.plan.jobs), (Algorithm::Blake3, 3));
+        assert_eq!((c.algorithms.first(), c.plan.jobs), (Algorithm::Blake3, 3));
         let Command::Hash(opts) = c.command else {
             panic!("b3sum hashes")
         };

@@ -41,7 +41,7 @@ use crate::stdio::{CheckedWriter, OnWriteError, Stdout, is_broken_pipe, write_st
 /// crate for. Not an API: it may change with any release.
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::algo::{Algorithm, BLAKE3_MULTITHREAD_MIN, Hasher, hash_bytes};
+    pub use crate::algo::{Algorithm, Algorithms, BLAKE3_MULTITHREAD_MIN, Hasher, hash_bytes};
     pub use crate::cli::{HELP_SECTIONS, HelpSection, ModeArg, command};
     pub use crate::input::Input;
     pub use crate::md5::{Kernel, Md5};
@@ -88,13 +88,13 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
             Command::Check(_) => None,
         };
         let display = progress::start(s, cfg.progress, &stats, total);
-        let (plan, algo) = (&cfg.plan, cfg.algorithm);
+        let (plan, algos) = (&cfg.plan, cfg.algorithms);
         let result = match cfg.command {
             Command::Hash(opts) => {
-                hash::run(algo, opts, plan, cfg.files.clone(), &rep, &stats, &mut out)
+                hash::run(algos, opts, plan, cfg.files.clone(), &rep, &stats, &mut out)
             }
             Command::Check(opts) => {
-                check::run(opts, algo, plan, &cfg.files, &rep, &stats, &mut out)
+                check::run(opts, algos, plan, &cfg.files, &rep, &stats, &mut out)
             }
         };
         display.finish();

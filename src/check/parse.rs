@@ -16,7 +16,7 @@
 //! cut at its first NUL byte (unless escaped, where a NUL is an error), and
 //! a tagged line's hex ends at a NUL. Both are copied here.
 
-use crate::algo::Algorithm;
+use crate::algo::{Algorithm, Algorithms};
 
 /// A line GNU calls "improperly formatted".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,6 +158,9 @@ pub(crate) enum Tags {
     /// algorithm is improper, as in GNU, so a weaker hash never stands in
     /// for the one asked for.
     OnlyDefault,
+    /// Only those of the algorithms chosen with `-a x,y` (a mixed file
+    /// written by `fastsum -a x,y`); untagged lines use the first.
+    Only(Algorithms),
 }
 
 /// Parse one line body (see [`line_body`]). `default` is the algorithm of
@@ -183,7 +186,12 @@ pub(crate) fn parse_check_line(
         // no other algorithm's tag can start a valid untagged line (a tag
         // starts with a letter that is not a hex digit), so refusing it here
         // is all GNU does
-        if tags == Tags::OnlyDefault && algo != default {
+        let refused = match tags {
+            Tags::Any => false,
+            Tags::OnlyDefault => algo != default,
+            Tags::Only(set) => !set.contains(algo),
+        };
+        if refused {
             return Err(Improper);
         }
         let mut j = algo.tag().len();

@@ -1,5 +1,8 @@
 //! The hasher side of the pipeline: take work from the reader, hash it
-//! `--chunk` bytes per update, give the blocks back to the pool.
+//! `--chunk` bytes per update, give the blocks back to the pool. A streamed
+//! input with several algorithms fans its blocks out to algorithm groups on
+//! up to `-j` threads ([`crate::read::fanout`]); a block goes back to the
+//! pool when the last group is done with it.
 
 use std::io;
 use std::time::Instant;
@@ -7,8 +10,9 @@ use std::time::Instant;
 use crossbeam_channel::{Receiver, Sender};
 
 use super::{Block, Work};
-use crate::algo::{Algorithm, Digest, Hasher};
+use crate::algo::{Algorithms, Digest, Hashers};
 use crate::read::Outcome;
+use crate::read::fanout::{SharedBuf, hash_fanned};
 use crate::read::feed::Finished;
 use crate::stats::Stats;
 
@@ -16,6 +20,7 @@ use crate::stats::Stats;
 pub(super) fn hasher_loop<T, P>(
     work: Receiver<Work<T>>,
     chunk: usize,
+    threads: usize,
     returns: Sender<Vec<u8>>,
     done: Sender<Finished<T, P>>,
     stats: &Stats,
@@ -25,7 +30,7 @@ pub(super) fn hasher_loop<T, P>(
             Work::Batch(batch) => {
                 let mut finished = Vec::with_capacity(batch.items.len());
                 for it in batch.items {
-                    let mut hasher = Hasher::new(it.task.algo);
+                    let mut hasher = Hashers::new(it.task.algos);
                     let data = &batch.block[it.range];
                     for piece in data.chunks(chunk) {
                         hasher.update(piece);
@@ -39,13 +44,13 @@ pub(super) fn hasher_loop<T, P>(
                 finished
             }
             Work::Stream { idx, task, blocks } => {
-                let Some(r) = consume(task.algo, &blocks, chunk, &returns, stats) else {
+                let Some(r) = consume(task.algos, threads, &blocks, chunk, &returns, stats) else {
                     return;
                 };
                 vec![(idx, Outcome::Hashed(task, r))]
             }
             Work::Mapped { idx, task, map } => {
-                let mut hasher = Hasher::new(task.algo);
+                let mut hasher = Hashers::new(task.algos);
                 let r = map.hash_into(&mut hasher, stats).map(|()| {
                     stats.add_file();
                     hasher.finalize()
@@ -62,18 +67,48 @@ pub(super) fn hasher_loop<T, P>(
 /// Hash a streamed input's blocks, returning each to the pool. `None` when
 /// the reader went away mid-input (teardown).
 fn consume(
-    algo: Algorithm,
+    algos: Algorithms,
+    threads: usize,
     blocks: &Receiver<Block>,
     chunk: usize,
     returns: &Sender<Vec<u8>>,
     stats: &Stats,
-) -> Option<io::Result<Digest>> {
-    let mut hasher = Hasher::new(algo);
-    let r = feed_blocks(blocks, chunk, returns, stats, |piece| hasher.update(piece))?;
-    Some(r.map(|()| {
+) -> Option<io::Result<Vec<Digest>>> {
+    if algos.len() == 1 || threads == 1 {
+        let mut hasher = Hashers::new(algos);
+        let r = feed_blocks(blocks, chunk, returns, stats, |piece| hasher.update(piece))?;
+        return Some(r.map(|()| {
+            stats.add_file();
+            hasher.finalize()
+        }));
+    }
+    // fanned out: each block shared by the groups, back to the pool after the last
+    let mut torn_down = false;
+    let r = hash_fanned(algos, threads, chunk, |push| {
+        loop {
+            let t = Instant::now();
+            let Ok(msg) = blocks.recv() else {
+                torn_down = true;
+                return Ok(());
+            };
+            stats.add_hasher_wait(t.elapsed());
+            match msg {
+                Block::Data(buf, n) => {
+                    stats.add_bytes(n);
+                    push(SharedBuf::new(buf, n, returns.clone()));
+                }
+                Block::End => return Ok(()),
+                Block::Err(e) => return Err(e),
+            }
+        }
+    });
+    if torn_down {
+        return None;
+    }
+    if r.is_ok() {
         stats.add_file();
-        hasher.finalize()
-    }))
+    }
+    Some(r)
 }
 
 /// Hand the blocks of one input to `update`, `chunk` bytes at a time, and

@@ -18,5 +18,6 @@ mod limits;
 mod man;
 mod md5_kernel;
 mod mmap;
+mod multi;
 mod multicall;
 mod stats;

@@ -94,13 +94,9 @@ fn oracle_lines(d: &Path, tool: &str, files: &[OsString], zero: bool) -> Vec<Vec
 
 /// What `fastsum -a ORDER FILES` must print: per file, each algorithm's line.
 fn expected(cache: &HashMap<&str, Vec<Vec<u8>>>, order: &[&str], n: usize) -> Vec<u8> {
-    let mut want = Vec::new();
-    for i in 0..n {
-        for a in order {
-            want.extend_from_slice(&cache[a][i]);
-        }
-    }
-    want
+    (0..n)
+        .flat_map(|i| order.iter().flat_map(move |a| cache[a][i].iter().copied()))
+        .collect()
 }
 
 fn oracles_here(algos: &[&str]) -> bool {

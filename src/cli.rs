@@ -102,7 +102,7 @@ pub struct HelpSection {
 }
 
 /// The sections after the options, in order (the man page's order too).
-pub const HELP_SECTIONS: [HelpSection; 6] = [
+pub const HELP_SECTIONS: [HelpSection; 7] = [
     HelpSection {
         title: "Reading modes",
         text: "--chunk is the size of each read call in sync mode and of each hash update in \
@@ -126,6 +126,20 @@ pub const HELP_SECTIONS: [HelpSection; 6] = [
 Untagged lines use -a (or the name fastsum runs under). Empty lines and
 lines starting with # are skipped; a line may end in CRLF.",
         verbatim: true,
+    },
+    HelpSection {
+        title: "Several algorithms",
+        text: "-a md5,sha256 (or -a md5 -a sha256) reads each input once and hashes it with \
+               every algorithm, each on a thread of its own where -j allows. Each input gets one \
+               BSD-tagged line per algorithm, in the order given (MD5 (f) = …, then SHA256 (f) \
+               = …), inputs in argument order; -z as usual. Untagged output (-b, -t) would not \
+               say which hex is which and is refused; a SHA256SUMS file is grep '^SHA256 ' of \
+               the output, which sha256sum -c reads. An input that fails is reported once, with \
+               no line for any algorithm. -c checks such a file line by line with each tag's \
+               algorithm, reading a file once for consecutive lines that name it; with -a x,y \
+               -c only the tags of x and y are accepted, untagged lines use x. A given twice \
+               is a usage error.",
+        verbatim: false,
     },
     HelpSection {
         title: "Multi-call",
@@ -156,6 +170,7 @@ lines starting with # are skipped; a line may end in CRLF.",
 fastsum big.iso                    MD5 of a file, as md5sum prints it
 fastsum -a sha256 *.tar.gz > SUMS  SHA-256 checksums into a file
 fastsum -a sha256 -c SUMS          verify them
+fastsum -a md5,sha256 *.iso >SUMS  MD5 and SHA-256, each file read once
 cat big.iso | fastsum              hash standard input
 find . -type f -print0 | xargs -0 fastsum -j4
 fastsum -m sync --chunk 16 --stats big.iso
@@ -211,8 +226,7 @@ pub(crate) struct Args {
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<OsString>,
 
-    /// Hash algorithm. A comma-separated list (-a md5,sha256), or -a repeated, hashes each
-    /// input with every algorithm in one read and prints BSD-tagged lines (see Several
+    /// Hash algorithm, or several in one read: -a md5,sha256 or -a repeated (see Several
     /// algorithms).
     #[arg(short = 'a', long, value_enum, value_name = "ALGO", ignore_case = true,
           value_delimiter = ',', action = clap::ArgAction::Append)]

@@ -92,11 +92,11 @@ impl Algorithm {
     /// balances when it splits several algorithms over threads.
     pub(crate) fn cost(self) -> u32 {
         match self {
-            Algorithm::Md5 => 10,
+            Algorithm::Md5 => 15,
             Algorithm::Sha1 => 5,
-            Algorithm::Sha224 | Algorithm::Sha256 => 7,
-            Algorithm::Sha384 | Algorithm::Sha512 => 10,
-            Algorithm::Blake3 => 3,
+            Algorithm::Sha224 | Algorithm::Sha256 => 5,
+            Algorithm::Sha384 | Algorithm::Sha512 => 14,
+            Algorithm::Blake3 => 4,
         }
     }
 

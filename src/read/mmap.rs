@@ -90,7 +90,7 @@ impl Mapped {
         threads: usize,
         stats: &Stats,
     ) -> io::Result<Vec<crate::algo::Digest>> {
-        super::fanout::hash_fanned(algos, threads, PIECE, |push| {
+        super::fanout::hash_fanned(algos, threads, PIECE, 8, |push| {
             for piece in self.map.chunks(PIECE) {
                 push(piece);
                 stats.add_bytes(piece.len());

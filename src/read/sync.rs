@@ -74,13 +74,14 @@ pub(crate) fn hash_chunks(
     read_loop(src, buf, stats, |piece| hasher.update(piece))
 }
 
-/// How many `--chunk` buffers a fanned-out sync read keeps: one being
-/// read while the groups hash the others.
-const FAN_BUFFERS: usize = 3;
+/// How many bytes of `--chunk` buffers a fanned-out sync read may keep in
+/// flight (at least 3 buffers, at most 128): small chunks need many buffers
+/// so that a group falling behind does not stop the reader at every read.
+const FAN_BYTES: usize = 8 << 20;
 
 /// `sync` with several algorithms on several threads: the same read calls
 /// as [`hash_chunks`], each buffer shared by every group and reused once
-/// all are done with it (at most [`FAN_BUFFERS`] of `len` bytes).
+/// all are done with it (at most [`FAN_BYTES`], or 3 buffers, of `len` bytes).
 pub(crate) fn hash_chunks_fanned(
     mut src: impl Read,
     algos: Algorithms,
@@ -88,13 +89,14 @@ pub(crate) fn hash_chunks_fanned(
     len: usize,
     stats: &Stats,
 ) -> io::Result<Vec<Digest>> {
-    let (home, back) = bounded::<Vec<u8>>(FAN_BUFFERS);
+    let buffers = (FAN_BYTES / len.max(1)).clamp(3, 128);
+    let (home, back) = bounded::<Vec<u8>>(buffers);
     let mut made = 0;
-    hash_fanned(algos, threads, len, |push| {
+    hash_fanned(algos, threads, len, buffers, |push| {
         loop {
             let mut buf = match back.try_recv() {
                 Ok(b) => b,
-                Err(_) if made < FAN_BUFFERS => {
+                Err(_) if made < buffers => {
                     made += 1;
                     let mut b = Vec::new();
                     sized(&mut b, len)?;

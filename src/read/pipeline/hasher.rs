@@ -84,24 +84,30 @@ fn consume(
     }
     // fanned out: each block shared by the groups, back to the pool after the last
     let mut torn_down = false;
-    let r = hash_fanned(algos, threads, chunk, |push| {
-        loop {
-            let t = Instant::now();
-            let Ok(msg) = blocks.recv() else {
-                torn_down = true;
-                return Ok(());
-            };
-            stats.add_hasher_wait(t.elapsed());
-            match msg {
-                Block::Data(buf, n) => {
-                    stats.add_bytes(n);
-                    push(SharedBuf::new(buf, n, returns.clone()));
+    let r = hash_fanned(
+        algos,
+        threads,
+        chunk,
+        returns.capacity().unwrap_or(1),
+        |push| {
+            loop {
+                let t = Instant::now();
+                let Ok(msg) = blocks.recv() else {
+                    torn_down = true;
+                    return Ok(());
+                };
+                stats.add_hasher_wait(t.elapsed());
+                match msg {
+                    Block::Data(buf, n) => {
+                        stats.add_bytes(n);
+                        push(SharedBuf::new(buf, n, returns.clone()));
+                    }
+                    Block::End => return Ok(()),
+                    Block::Err(e) => return Err(e),
                 }
-                Block::End => return Ok(()),
-                Block::Err(e) => return Err(e),
             }
-        }
-    });
+        },
+    );
     if torn_down {
         return None;
     }

@@ -137,8 +137,8 @@ lines starting with # are skipped; a line may end in CRLF.",
                the output, which sha256sum -c reads. An input that fails is reported once, with \
                no line for any algorithm. -c checks such a file line by line with each tag's \
                algorithm, reading a file once for consecutive lines that name it; with -a x,y \
-               -c only the tags of x and y are accepted, untagged lines use x. A given twice \
-               is a usage error.",
+               -c only the tags of x and y are accepted, and an untagged line uses the first of \
+               them its hex length fits. An algorithm given twice is a usage error.",
         verbatim: false,
     },
     HelpSection {

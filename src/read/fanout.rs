@@ -17,6 +17,21 @@ use std::sync::Arc;
 use crossbeam_channel::{Sender, bounded};
 
 use crate::algo::{Algorithms, Digest, Hashers};
+use crate::input::Kind;
+
+/// Regular files shorter than this are hashed with all their algorithms on
+/// one thread: starting and joining a helper thread would cost more than
+/// it saves.
+const FAN_MIN: u64 = 1 << 20;
+
+/// Is an input of `kind` worth helper threads when it has several
+/// algorithms? Streams are (their length is unknown), and big files.
+pub(crate) fn worth_threads(kind: Kind) -> bool {
+    match kind {
+        Kind::Stream => true,
+        Kind::Regular { len } => len >= FAN_MIN,
+    }
+}
 
 /// A filled buffer shared by every group hashing it; the last one done with
 /// it sends it back to `home` (a pool with room for every buffer it made).

@@ -17,6 +17,7 @@ use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
+use super::fanout::worth_threads;
 use super::feed::{Finished, feed, hand_over, send_one, take_jobs};
 use super::mmap::Mapped;
 use super::sync::{buffer_len, hash_bytewise, hash_chunks, hash_chunks_fanned, sized};
@@ -134,8 +135,8 @@ fn hash_opened<T>(
     buf: &mut Vec<u8>,
 ) -> io::Result<Vec<Digest>> {
     let algos = task.algos;
-    let fan = algos.len() > 1 && plan.jobs > 1;
     let kind = opened.kind();
+    let fan = algos.len() > 1 && plan.jobs > 1 && worth_threads(kind);
     let how = strategy(plan.mode, algos, kind);
     let mapped = match (how, kind) {
         (Strategy::Map, Kind::Regular { len }) => Mapped::new(opened.file(), len),

@@ -43,7 +43,13 @@ pub(super) fn hasher_loop<T, P>(
                 let _ = returns.send(batch.block);
                 finished
             }
-            Work::Stream { idx, task, blocks } => {
+            Work::Stream {
+                idx,
+                task,
+                blocks,
+                fan,
+            } => {
+                let threads = if fan { threads } else { 1 };
                 let Some(r) = consume(task.algos, threads, &blocks, chunk, &returns, stats) else {
                     return;
                 };

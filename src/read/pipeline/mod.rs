@@ -61,11 +61,13 @@ enum Block {
 enum Work<T> {
     /// Whole small inputs packed in one pool block.
     Batch(Batch<T>),
-    /// One input whose blocks follow on its own channel.
+    /// One input whose blocks follow on its own channel; `fan`: its
+    /// algorithms may spread over helper threads (see `fanout::worth_threads`).
     Stream {
         idx: usize,
         task: Task<T>,
         blocks: Receiver<Block>,
+        fan: bool,
     },
     /// One input mapped whole.
     Mapped {

@@ -342,10 +342,12 @@ impl<T, P> Reader<'_, T, P> {
             fresh
         };
         let (btx, brx) = bounded(self.pool.max_blocks() + 1);
+        let fan = crate::read::fanout::worth_threads(src.kind());
         if !(self.hand)(Work::Stream {
             idx,
             task,
             blocks: brx,
+            fan,
         }) {
             return false;
         }

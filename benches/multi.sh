@@ -38,40 +38,61 @@ commands() {
         "${ev}md5sum $f; ${ev}sha1sum $f; ${ev}sha256sum $f; ${ev}sha512sum $f"
 }
 
-run() { # $1 name, $2 runs, $3 prepare, $4 eviction inside sequences
+run() { # $1 name, $2 runs, $3 prepare (cold: the eviction), $4 eviction inside sequences
     name=$1 runs=$2 prepare=$3 ev=$4
     old_ifs=$IFS
     IFS='
 '
+    # the commands, one per line, split on newlines only
     # shellcheck disable=SC2046
-    hyperfine --style basic --runs "$runs" --warmup "$([ -z "$prepare" ] && echo 1 || echo 0)" \
-        ${prepare:+--prepare "$prepare"} --export-json "$dir/$name.json" \
+    set -- $(commands "$ev")
+    IFS=$old_ifs
+    if [ -n "$prepare" ]; then
+        set -- --warmup 0 --prepare "$prepare" "$@"
+    else
+        set -- --warmup 1 "$@"
+    fi
+    hyperfine --style basic --runs "$runs" --export-json "$dir/$name.json" \
         --command-name "fastsum -a md5,sha1,sha256,sha512" \
         --command-name "4 single fastsum runs (sum)" \
         --command-name "rhash --md5 --sha1 --sha256 --sha512" \
         --command-name "md5sum; sha1sum; sha256sum; sha512sum" \
-        $(commands "$ev") >&2
-    IFS=$old_ifs
+        "$@" >&2
 }
 
-run warm "$warm_runs" "" ""
-run cold "$cold_runs" "vmtouch -qe $f" "vmtouch -qe $f >/dev/null; "
+# MULTI_PHASES: which tables to make (default both)
+for phase in ${MULTI_PHASES:-warm cold}; do
+    case $phase in
+        warm) run warm "$warm_runs" "" "" ;;
+        cold) run cold "$cold_runs" "vmtouch -qe $f" "vmtouch -qe $f >/dev/null; " ;;
+    esac
+done
 
 echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end;" \
     "$size MiB random file; $(date -u +%Y-%m-%d)"
 echo
 python3 - "$dir/warm.json" "$dir/cold.json" <<'EOF'
-import json, sys
-print("| command | warm (s) | × one read | cold (s) | × one read |")
-print("|---|---|---|---|---|")
-warm, cold = (json.load(open(p))["results"] for p in sys.argv[1:3])
-for w, c in zip(warm, cold):
-    row = [w["command"]]
-    for r, base in ((w, warm[0]), (c, cold[0])):
-        row += [f"{r['mean']:.2f} ± {r['stddev'] or 0:.2f}", f"{r['mean'] / base['mean']:.2f}"]
+import json, os, sys
+def load(p):
+    return json.load(open(p))["results"] if os.path.exists(p) else None
+warm, cold = load(sys.argv[1]), load(sys.argv[2])
+names = [r["command"] for r in (warm or cold)]
+print("| command | warm (s) | × one read | CPU (s) | cold (s) | × one read | CPU (s) |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for i, name in enumerate(names):
+    row = [name]
+    for res in (warm, cold):
+        if res is None:
+            row += ["—", "—", "—"]
+            continue
+        r, base = res[i], res[0]
+        row += [f"{r['mean']:.2f} ± {r['stddev'] or 0:.2f}", f"{r['mean'] / base['mean']:.2f}",
+                f"{r['user'] + r['system']:.2f}"]
     print("| " + " | ".join(row) + " |")
 print()
 for label, res in (("warm", warm), ("cold", cold)):
+    if res is None:
+        continue
     one, singles, rhash = (r["mean"] for r in res[:3])
     print(f"- {label}: one read = {one / singles:.2f} × the four single runs, "
           f"{one / rhash:.2f} × rhash")

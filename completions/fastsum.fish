@@ -1,4 +1,4 @@
-complete -c fastsum -s a -l algorithm -d 'Hash algorithm' -r -f -a "md5\t'MD5 (RFC 1321), 128 bits: the default, as md5sum'
+complete -c fastsum -s a -l algorithm -d 'Hash algorithm, or several in one read: -a md5,sha256 or -a repeated (see Several algorithms)' -r -f -a "md5\t'MD5 (RFC 1321), 128 bits: the default, as md5sum'
 sha1\t'SHA-1 (FIPS 180-4), 160 bits, as sha1sum'
 sha224\t'SHA-224 (FIPS 180-4), as sha224sum'
 sha256\t'SHA-256 (FIPS 180-4), as sha256sum'

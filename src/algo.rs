@@ -87,9 +87,94 @@ impl Algorithm {
         }
     }
 
+    /// Relative hashing cost per byte on one core (x86-64 with SHA-NI, as
+    /// measured with `benches/multi.sh`'s single runs): what the fan-out
+    /// balances when it splits several algorithms over threads.
+    pub(crate) fn cost(self) -> u32 {
+        match self {
+            Algorithm::Md5 => 15,
+            Algorithm::Sha1 => 5,
+            Algorithm::Sha224 | Algorithm::Sha256 => 5,
+            Algorithm::Sha384 | Algorithm::Sha512 => 14,
+            Algorithm::Blake3 => 4,
+        }
+    }
+
     /// The algorithm a multi-call name stands for (`md5sum`, …, `b3sum`).
     pub(crate) fn from_tool_name(name: &str) -> Option<Algorithm> {
         Algorithm::ALL.into_iter().find(|a| a.tool_name() == name)
+    }
+}
+
+/// The algorithms of a run (or of one input), in the order given: never
+/// empty, never the same algorithm twice. `Copy`, no allocation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Algorithms {
+    list: [Algorithm; 7],
+    len: u8,
+}
+
+impl Algorithms {
+    /// Just `algo`.
+    pub fn one(algo: Algorithm) -> Algorithms {
+        Algorithms {
+            list: [algo; 7],
+            len: 1,
+        }
+    }
+
+    /// `list` in its order; `Err` names the first algorithm given twice,
+    /// `None` inside it when the list is empty.
+    pub fn new(list: impl IntoIterator<Item = Algorithm>) -> Result<Algorithms, Option<Algorithm>> {
+        let mut it = list.into_iter();
+        let mut set = Algorithms::one(it.next().ok_or(None)?);
+        for a in it {
+            set = set.with(a).ok_or(Some(a))?;
+        }
+        Ok(set)
+    }
+
+    /// These and `algo` after them; `None` if `algo` is already in.
+    pub fn with(self, algo: Algorithm) -> Option<Algorithms> {
+        if self.contains(algo) {
+            return None;
+        }
+        let mut next = self;
+        next.list[usize::from(self.len)] = algo;
+        next.len += 1;
+        Some(next)
+    }
+
+    /// The first algorithm given.
+    pub fn first(self) -> Algorithm {
+        self.list[0]
+    }
+
+    /// How many (1 to 7).
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// The algorithms, in order.
+    pub fn as_slice(&self) -> &[Algorithm] {
+        &self.list[..usize::from(self.len)]
+    }
+
+    /// Is `algo` one of them?
+    pub fn contains(self, algo: Algorithm) -> bool {
+        self.as_slice().contains(&algo)
+    }
+
+    /// Where `algo` is in the order.
+    pub fn position(self, algo: Algorithm) -> Option<usize> {
+        self.as_slice().iter().position(|&a| a == algo)
+    }
+}
+
+impl std::fmt::Debug for Algorithms {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
     }
 }
 
@@ -293,6 +378,55 @@ impl Hasher {
     }
 }
 
+/// Several running hashes fed the same bytes: one input, several algorithms.
+#[derive(Clone)]
+pub(crate) struct Hashers(Vec<(usize, Hasher)>);
+
+impl Hashers {
+    /// A fresh hasher for each of `algos`.
+    pub(crate) fn new(algos: Algorithms) -> Hashers {
+        Hashers::of(algos, 0..algos.len())
+    }
+
+    /// Fresh hashers for the algorithms at positions `at` of `algos`.
+    pub(crate) fn of(algos: Algorithms, at: impl IntoIterator<Item = usize>) -> Hashers {
+        let list = algos.as_slice();
+        Hashers(at.into_iter().map(|i| (i, Hasher::new(list[i]))).collect())
+    }
+
+    /// Take over `other`'s hashers too.
+    pub(crate) fn merge(&mut self, other: Hashers) {
+        self.0.extend(other.0);
+    }
+
+    /// Feed `data` to every hash.
+    #[inline]
+    pub(crate) fn update(&mut self, data: &[u8]) {
+        for (_, h) in &mut self.0 {
+            h.update(data);
+        }
+    }
+
+    /// Feed `data` to every hash, BLAKE3 on every core where that pays.
+    pub(crate) fn update_multithreaded(&mut self, data: &[u8]) {
+        for (_, h) in &mut self.0 {
+            h.update_multithreaded(data);
+        }
+    }
+
+    /// The digests, each with its position in the run's algorithms.
+    pub(crate) fn finalize_at(self) -> impl Iterator<Item = (usize, Digest)> {
+        self.0.into_iter().map(|(i, h)| (i, h.finalize()))
+    }
+
+    /// The digests, in the order of the algorithms.
+    pub(crate) fn finalize(self) -> Vec<Digest> {
+        let mut all: Vec<(usize, Digest)> = self.finalize_at().collect();
+        all.sort_by_key(|(i, _)| *i);
+        all.into_iter().map(|(_, d)| d).collect()
+    }
+}
+
 /// Hash a whole slice in one call.
 pub fn hash_bytes(algo: Algorithm, data: &[u8]) -> Digest {
     let mut h = Hasher::new(algo);
@@ -458,6 +592,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn algorithm_sets_keep_order_and_refuse_duplicates() {
+        use Algorithm::{Blake3, Md5, Sha256};
+        let set = Algorithms::new([Sha256, Md5, Blake3]).unwrap();
+        assert_eq!(set.as_slice(), &[Sha256, Md5, Blake3]);
+        assert_eq!(
+            (set.first(), set.len(), set.position(Blake3)),
+            (Sha256, 3, Some(2))
+        );
+        assert_eq!(Algorithms::new([Md5, Sha256, Md5]), Err(Some(Md5)));
+        assert_eq!(Algorithms::new([]), Err(None));
+        assert_eq!(Algorithms::new(Algorithm::ALL).unwrap().len(), 7);
+        let mut h = Hashers::new(set);
+        h.update(b"ab");
+        h.update(b"c");
+        let want: Vec<Digest> = set
+            .as_slice()
+            .iter()
+            .map(|&a| hash_bytes(a, b"abc"))
+            .collect();
+        assert_eq!(h.finalize(), want);
     }
 
     #[test]

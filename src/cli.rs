@@ -9,7 +9,7 @@ use std::ffi::OsString;
 
 use clap::{CommandFactory, Parser, ValueEnum};
 
-use crate::algo::Algorithm;
+use crate::algo::{Algorithm, Algorithms};
 use crate::config::{CheckOptions, Command, Config, HashOptions, Progress, Verbosity};
 use crate::output::{LineFormat, Terminator};
 use crate::read::{
@@ -102,7 +102,7 @@ pub struct HelpSection {
 }
 
 /// The sections after the options, in order (the man page's order too).
-pub const HELP_SECTIONS: [HelpSection; 6] = [
+pub const HELP_SECTIONS: [HelpSection; 7] = [
     HelpSection {
         title: "Reading modes",
         text: "--chunk is the size of each read call in sync mode and of each hash update in \
@@ -129,6 +129,20 @@ pub const HELP_SECTIONS: [HelpSection; 6] = [
 Untagged lines use -a (or the name fastsum runs under). Empty lines and
 lines starting with # are skipped; a line may end in CRLF.",
         verbatim: true,
+    },
+    HelpSection {
+        title: "Several algorithms",
+        text: "-a md5,sha256 (or -a md5 -a sha256) reads each input once and hashes it with \
+               every algorithm, each on a thread of its own where -j allows. Each input gets one \
+               BSD-tagged line per algorithm, in the order given (MD5 (f) = …, then SHA256 (f) \
+               = …), inputs in argument order; -z as usual. Untagged output (-b, -t) would not \
+               say which hex is which and is refused; a SHA256SUMS file is grep '^SHA256 ' of \
+               the output, which sha256sum -c reads. An input that fails is reported once, with \
+               no line for any algorithm. -c checks such a file line by line with each tag's \
+               algorithm, reading a file once for consecutive lines that name it; with -a x,y \
+               -c only the tags of x and y are accepted, and an untagged line uses the first of \
+               them its hex length fits. An algorithm given twice is a usage error.",
+        verbatim: false,
     },
     HelpSection {
         title: "Multi-call",
@@ -163,6 +177,7 @@ lines starting with # are skipped; a line may end in CRLF.",
 fastsum big.iso                    MD5 of a file, as md5sum prints it
 fastsum -a sha256 *.tar.gz > SUMS  SHA-256 checksums into a file
 fastsum -a sha256 -c SUMS          verify them
+fastsum -a md5,sha256 *.iso >SUMS  MD5 and SHA-256, each file read once
 cat big.iso | fastsum              hash standard input
 find . -type f -print0 | xargs -0 fastsum -j4
 fastsum -m sync --chunk 16 --stats big.iso
@@ -218,9 +233,11 @@ pub(crate) struct Args {
     #[arg(value_name = "FILE")]
     pub(crate) files: Vec<OsString>,
 
-    /// Hash algorithm.
-    #[arg(short = 'a', long, value_enum, value_name = "ALGO", ignore_case = true)]
-    pub(crate) algorithm: Option<AlgoArg>,
+    /// Hash algorithm, or several in one read: -a md5,sha256 or -a repeated (see Several
+    /// algorithms).
+    #[arg(short = 'a', long, value_enum, value_name = "ALGO", ignore_case = true,
+          value_delimiter = ',', action = clap::ArgAction::Append)]
+    pub(crate) algorithm: Vec<AlgoArg>,
 
     /// Read in binary mode: mark names with `*` in the output.
     #[arg(short, long, overrides_with = "text")]
@@ -408,7 +425,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
             verbosity,
             strict: args.strict,
             ignore_missing: args.ignore_missing,
-            algorithm_chosen: args.algorithm.is_some() || inv.default_algorithm.is_some(),
+            algorithm_chosen: !args.algorithm.is_empty() || inv.default_algorithm.is_some(),
         })
     } else {
         let only_check = [
@@ -424,7 +441,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
             ));
         }
         Command::Hash(HashOptions {
-            format: if args.tag {
+            format: if args.tag || args.algorithm.len() > 1 {
                 LineFormat::Tagged
             } else {
                 LineFormat::Gnu {
@@ -458,19 +475,33 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
-    let algorithm = args
-        .algorithm
-        .map(Algorithm::from)
-        .or(inv.default_algorithm)
-        .unwrap_or(Algorithm::Md5);
+    let algorithms = match Algorithms::new(args.algorithm.iter().map(|&a| Algorithm::from(a))) {
+        Ok(set) => set,
+        Err(Some(twice)) => {
+            return Err(format!(
+                "the algorithm '{}' is given twice in -a",
+                twice.name()
+            ));
+        }
+        Err(None) => Algorithms::one(inv.default_algorithm.unwrap_or(Algorithm::Md5)),
+    };
+    // Several algorithms print tagged lines: GNU's untagged layout would not
+    // say which hex is which.
+    if algorithms.len() > 1 && !args.check && !args.tag && (args.binary || args.text) {
+        return Err(
+            "several algorithms print BSD-tagged lines: --binary and --text apply to untagged \
+             output (use one -a per run)"
+                .into(),
+        );
+    }
     // A FASTSUM_MD5 that names no kernel is a usage error when MD5 runs.
-    if algorithm == Algorithm::Md5 {
+    if algorithms.contains(Algorithm::Md5) {
         crate::md5::Kernel::check_env()?;
         crate::md5::lanes::Path::check_env()?;
     }
     Ok(Config {
         command,
-        algorithm,
+        algorithms,
         plan: Plan {
             mode: args.mode.into(),
             chunk: args.chunk,
@@ -637,20 +668,20 @@ mod tests {
     #[test]
     fn defaults() {
         let c = config(&["fastsum"]).unwrap();
-        assert_eq!(c.algorithm, Algorithm::Md5);
+        assert_eq!(c.algorithms.first(), Algorithm::Md5);
         assert_eq!(c.files, vec![OsString::from("-")]);
         assert_eq!(c.plan.mode, Mode::Threaded);
         assert!(c.plan.jobs >= 1);
         let c = config(&["/bin/sha512sum", "-c", "--status", "x"]).unwrap();
-        assert_eq!(c.algorithm, Algorithm::Sha512);
+        assert_eq!(c.algorithms.first(), Algorithm::Sha512);
         let Command::Check(opts) = c.command else {
             panic!("-c is check mode")
         };
         assert_eq!(opts.verbosity, Verbosity::Status);
         let c = config(&["fastsum", "-a", "BLAKE3"]).unwrap();
-        assert_eq!(c.algorithm, Algorithm::Blake3);
+        assert_eq!(c.algorithms.first(), Algorithm::Blake3);
         let c = config(&["b3sum", "--num-threads", "3"]).unwrap();
-        assert_eq!((c.algorithm, c.plan.jobs), (Algorithm::Blake3, 3));
+        assert_eq!((c.algorithms.first(), c.plan.jobs), (Algorithm::Blake3, 3));
         let Command::Hash(opts) = c.command else {
             panic!("b3sum hashes")
         };

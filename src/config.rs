@@ -4,7 +4,7 @@
 
 use std::ffi::OsString;
 
-use crate::algo::Algorithm;
+use crate::algo::Algorithms;
 use crate::output::{LineFormat, Terminator};
 use crate::read::Plan;
 
@@ -85,8 +85,10 @@ pub(crate) enum Progress {
 pub(crate) struct Config {
     /// Hash or check.
     pub(crate) command: Command,
-    /// The algorithm for hashing, and for untagged check lines.
-    pub(crate) algorithm: Algorithm,
+    /// The algorithms for hashing, in the order given (several print
+    /// tagged lines); with `-c`, the first is the one of untagged lines and
+    /// a chosen set limits the tags accepted.
+    pub(crate) algorithms: Algorithms,
     /// How inputs are read.
     pub(crate) plan: Plan,
     /// Progress display.

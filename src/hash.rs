@@ -1,12 +1,12 @@
-//! Hash mode (no `-c`): hash every input and print one checksum line each,
-//! in argument order; report inputs that fail and go on.
+//! Hash mode (no `-c`): hash every input and print one checksum line per
+//! algorithm each (several algorithms: tagged lines, in the order given), in
+//! argument order; report inputs that fail, once, and go on.
 
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use crate::algo::Algorithm;
-use crate::algo::Digest;
+use crate::algo::{Algorithm, Algorithms, Digest};
 use crate::config::{HashOptions, XofOutput};
 use crate::output::{LineFormat, format_line, push_hex, quote_name};
 use crate::printer::{Printer, Render, print_all};
@@ -24,21 +24,32 @@ struct Lines {
     opts: HashOptions,
 }
 
+impl Lines {
+    /// One line per algorithm of the task, in its order.
+    fn lines(
+        &self,
+        p: &mut Printer<'_>,
+        algos: Algorithms,
+        digests: &[Digest],
+        name: &[u8],
+    ) -> io::Result<()> {
+        for (algo, digest) in algos.as_slice().iter().zip(digests) {
+            let hex = digest.to_hex();
+            p.line(|line| {
+                let (format, term) = (self.opts.format, self.opts.terminator);
+                format_line(line, algo.tag(), &hex, name, format, term)
+            })?;
+        }
+        Ok(())
+    }
+}
+
 impl Render<(), WalkError> for Lines {
     fn render(&mut self, outcome: Outcome<(), WalkError>, p: &mut Printer<'_>) -> io::Result<()> {
         match outcome {
-            Outcome::Hashed(task, Ok(digest)) => match self.opts.xof {
-                None => p.line(|line| {
-                    format_line(
-                        line,
-                        self.algo.tag(),
-                        &digest.to_hex(),
-                        task.input.name(),
-                        self.opts.format,
-                        self.opts.terminator,
-                    )
-                }),
-                Some(xof) => self.xof_line(p, &digest, xof, task.input.name()),
+            Outcome::Hashed(task, Ok(digests)) => match (self.opts.xof, digests.first()) {
+                (Some(xof), Some(digest)) => self.xof_line(p, digest, xof, task.input.name()),
+                _ => self.lines(p, task.algos, &digests, task.input.name()),
             },
             Outcome::Hashed(task, Err(e)) => failed(p, task.input.name(), &e),
             Outcome::Passed((path, e)) => failed(
@@ -93,9 +104,10 @@ fn failed(p: &mut Printer<'_>, name: &[u8], e: &io::Error) -> io::Result<()> {
     p.error(&format!("{}: {}", quote_name(name), error_text(e)))
 }
 
-/// Hash every input named by `files` and print the lines to `out`.
+/// Hash every input named by `files` with every algorithm of `algos` and
+/// print the lines to `out`.
 pub(crate) fn run(
-    algo: Algorithm,
+    algos: Algorithms,
     opts: HashOptions,
     plan: &Plan,
     files: Vec<OsString>,
@@ -106,10 +118,11 @@ pub(crate) fn run(
     let jobs = walk::expand(files, opts.recursive).map(move |entry| match entry {
         Entry::Input(input) => Job::Hash(Task {
             input,
-            algo,
+            algos,
             tag: (),
         }),
         Entry::Error(path, e) => Job::Pass((path, e)),
     });
+    let algo = algos.first();
     print_all(plan, stats, jobs, Lines { algo, opts }, out, rep)
 }

@@ -41,7 +41,7 @@ use crate::stdio::{CheckedWriter, OnWriteError, Stdout, is_broken_pipe, write_st
 /// crate for. Not an API: it may change with any release.
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::algo::{Algorithm, BLAKE3_MULTITHREAD_MIN, Hasher, hash_bytes};
+    pub use crate::algo::{Algorithm, Algorithms, BLAKE3_MULTITHREAD_MIN, Hasher, hash_bytes};
     pub use crate::cli::{HELP_SECTIONS, HelpSection, ModeArg, command};
     pub use crate::input::Input;
     pub use crate::md5::lanes::{Engine, LANES, Path as LanePath, compress_lanes};
@@ -90,13 +90,13 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
             Command::Check(_) => None,
         };
         let display = progress::start(s, cfg.progress, &stats, total);
-        let (plan, algo) = (&cfg.plan, cfg.algorithm);
+        let (plan, algos) = (&cfg.plan, cfg.algorithms);
         let result = match cfg.command {
             Command::Hash(opts) => {
-                hash::run(algo, opts, plan, cfg.files.clone(), &rep, &stats, &mut out)
+                hash::run(algos, opts, plan, cfg.files.clone(), &rep, &stats, &mut out)
             }
             Command::Check(opts) => {
-                check::run(opts, algo, plan, &cfg.files, &rep, &stats, &mut out)
+                check::run(opts, algos, plan, &cfg.files, &rep, &stats, &mut out)
             }
         };
         display.finish();
@@ -116,7 +116,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     }
     if cfg.stats {
         let threaded = cfg.plan.mode == read::Mode::Threaded;
-        let md5 = cfg.algorithm == algo::Algorithm::Md5;
+        let md5 = cfg.algorithms.contains(algo::Algorithm::Md5);
         let report = stats.report(program, start.elapsed(), threaded, md5);
         write_stderr(report.as_bytes());
     }

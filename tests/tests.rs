@@ -19,6 +19,7 @@ mod limits;
 mod man;
 mod md5_kernel;
 mod mmap;
+mod multi;
 mod multicall;
 mod progress;
 mod stats;

@@ -10,6 +10,12 @@
 //! rides along as a pass-through job, so the `Verifier` sees one ordered
 //! stream of outcomes and prints each in GNU's order.
 //!
+//! Consecutive lines naming the same file with different algorithms (what
+//! `fastsum -a md5,sha256` writes) become one job that reads the file once
+//! and hashes it with all of them; only lines already read into the check
+//! file's buffer are grouped, so memory stays bounded and a check file fed
+//! line by line through a pipe is never waited on for a line it has not sent.
+//!
 //! * [`parse`]: the syntax of one line;
 //! * [`summary`]: per-check-file counters and GNU's closing warnings.
 
@@ -21,7 +27,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::sync::Arc;
 
-use crate::algo::Algorithm;
+use crate::algo::{Algorithm, Algorithms, Digest};
 use crate::config::{CheckOptions, Verbosity};
 use crate::input::{Input, Opened};
 use crate::output::{push_escaped, quote_name};
@@ -118,10 +124,23 @@ struct Feed<'a> {
     tags: Tags,
     latch: Latch,
     buf: Vec<u8>,
+    /// A job read ahead that did not join the one before it.
+    pending: Option<CheckJob>,
 }
 
-/// A job of the check run.
-type CheckJob = Job<Expected, Event>;
+/// A job of the check run: the expected digests, one per algorithm of its
+/// task (one per line grouped into it).
+type CheckJob = Job<Vec<Expected>, Event>;
+
+/// What reading one line of a check file gave.
+enum Step {
+    /// A job (or a pass-through event).
+    Job(CheckJob),
+    /// A blank or comment line.
+    Skip,
+    /// Every check file is read.
+    Done,
+}
 
 /// The name GNU gives a check file in messages.
 fn display_name(arg: &OsStr) -> FileName {
@@ -162,63 +181,117 @@ fn line_job(
     }
     Job::Hash(Task {
         input: Input::from_arg(OsString::from_vec(name)),
-        algo: line.algo,
-        tag: line.expected,
+        algos: Algorithms::one(line.algo),
+        tag: vec![line.expected],
     })
+}
+
+impl Feed<'_> {
+    /// Read one line (opening the next check file when one ends).
+    fn step(&mut self) -> Step {
+        let Some(cur) = &mut self.current else {
+            let Some(arg) = self.files.next() else {
+                return Step::Done;
+            };
+            let file = display_name(arg);
+            let input = Input::from_arg(arg.clone());
+            match input.open() {
+                Ok(src) => {
+                    self.current = Some(Open {
+                        reader: BufReader::with_capacity(64 * 1024, src),
+                        file,
+                        is_stdin: input == Input::Stdin,
+                        line: 0,
+                    });
+                    return Step::Skip;
+                }
+                Err(error) => return Step::Job(Job::Pass(Event::OpenError { file, error })),
+            }
+        };
+        self.buf.clear();
+        match cur.reader.read_until(b'\n', &mut self.buf) {
+            Ok(0) => {
+                let file = cur.file.clone();
+                self.current = None;
+                Step::Job(Job::Pass(Event::End { file }))
+            }
+            Ok(_) => {
+                cur.line += 1;
+                let Some(body) = line_body(&self.buf) else {
+                    return Step::Skip;
+                };
+                Step::Job(line_job(
+                    body,
+                    cur,
+                    &mut self.latch,
+                    self.default,
+                    self.tags,
+                ))
+            }
+            Err(_) => {
+                // GNU says only "read error" here, without the reason
+                let file = cur.file.clone();
+                self.current = None;
+                Step::Job(Job::Pass(Event::ReadError { file }))
+            }
+        }
+    }
+
+    /// The next job, blank and comment lines skipped.
+    fn next_job(&mut self) -> Option<CheckJob> {
+        loop {
+            match self.step() {
+                Step::Job(job) => return Some(job),
+                Step::Skip => {}
+                Step::Done => return None,
+            }
+        }
+    }
+
+    /// Is a whole line already in the check file's buffer (so reading it
+    /// cannot wait)?
+    fn line_buffered(&self) -> bool {
+        self.current
+            .as_ref()
+            .is_some_and(|c| c.reader.buffer().contains(&b'\n'))
+    }
 }
 
 impl Iterator for Feed<'_> {
     type Item = CheckJob;
 
     fn next(&mut self) -> Option<CheckJob> {
-        loop {
-            let Some(cur) = &mut self.current else {
-                let arg = self.files.next()?;
-                let file = display_name(arg);
-                let input = Input::from_arg(arg.clone());
-                match input.open() {
-                    Ok(src) => {
-                        self.current = Some(Open {
-                            reader: BufReader::with_capacity(64 * 1024, src),
-                            file,
-                            is_stdin: input == Input::Stdin,
-                            line: 0,
-                        })
-                    }
-                    Err(error) => return Some(Job::Pass(Event::OpenError { file, error })),
-                }
+        let job = match self.pending.take() {
+            Some(job) => job,
+            None => self.next_job()?,
+        };
+        let Job::Hash(mut task) = job else {
+            return Some(job);
+        };
+        // the following lines for the same file with other algorithms join it
+        while self.pending.is_none() && self.line_buffered() {
+            let Step::Job(next) = self.step() else {
                 continue;
             };
-            self.buf.clear();
-            match cur.reader.read_until(b'\n', &mut self.buf) {
-                Ok(0) => {
-                    let file = cur.file.clone();
-                    self.current = None;
-                    return Some(Job::Pass(Event::End { file }));
-                }
-                Ok(_) => {
-                    cur.line += 1;
-                    let Some(body) = line_body(&self.buf) else {
-                        continue;
-                    };
-                    return Some(line_job(
-                        body,
-                        cur,
-                        &mut self.latch,
-                        self.default,
-                        self.tags,
-                    ));
-                }
-                Err(_) => {
-                    // GNU says only "read error" here, without the reason
-                    let file = cur.file.clone();
-                    self.current = None;
-                    return Some(Job::Pass(Event::ReadError { file }));
-                }
+            match next {
+                Job::Hash(t) if t.input == task.input => match task.algos.with(t.algos.first()) {
+                    Some(algos) => {
+                        task.algos = algos;
+                        task.tag.extend(t.tag);
+                    }
+                    None => self.pending = Some(Job::Hash(t)),
+                },
+                other => self.pending = Some(other),
             }
         }
+        Some(Job::Hash(task))
     }
 }
+
+/// What a missing digest would be reported as (a task always has one per
+/// line; this only keeps `render` total).
+static NO_DIGEST: std::sync::LazyLock<io::Error> =
+    std::sync::LazyLock::new(|| io::Error::other("no digest"));
 
 /// Prints each outcome: status lines on stdout, messages on stderr, and
 /// the closing summary of each check file.
@@ -255,7 +328,7 @@ impl Verifier {
         p: &mut Printer<'_>,
         name: &[u8],
         expected: &Expected,
-        outcome: io::Result<crate::algo::Digest>,
+        outcome: Result<&Digest, &io::Error>,
     ) -> io::Result<()> {
         self.tally.formatted = true;
         match outcome {
@@ -272,7 +345,7 @@ impl Verifier {
             Err(e) if self.opts.ignore_missing && e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => {
                 self.tally.unreadable += 1;
-                p.message(&format!("{}: {}", quote_name(name), error_text(&e)))?;
+                p.message(&format!("{}: {}", quote_name(name), error_text(e)))?;
                 self.status_line(p, name, "FAILED open or read")?;
             }
         }
@@ -280,10 +353,24 @@ impl Verifier {
     }
 }
 
-impl Render<Expected, Event> for Verifier {
-    fn render(&mut self, outcome: Outcome<Expected, Event>, p: &mut Printer<'_>) -> io::Result<()> {
+impl Render<Vec<Expected>, Event> for Verifier {
+    fn render(
+        &mut self,
+        outcome: Outcome<Vec<Expected>, Event>,
+        p: &mut Printer<'_>,
+    ) -> io::Result<()> {
         let event = match outcome {
-            Outcome::Hashed(task, r) => return self.verify(p, task.input.name(), &task.tag, r),
+            Outcome::Hashed(task, r) => {
+                // one status per line, in the check file's order
+                for (i, expected) in task.tag.iter().enumerate() {
+                    let digest = match &r {
+                        Ok(digests) => digests.get(i).ok_or(&*NO_DIGEST),
+                        Err(e) => Err(e),
+                    };
+                    self.verify(p, task.input.name(), expected, digest)?;
+                }
+                return Ok(());
+            }
             Outcome::Passed(event) => event,
         };
         match event {
@@ -321,7 +408,7 @@ impl Render<Expected, Event> for Verifier {
 /// Verify every checksum file in `files`, printing to `out`.
 pub(crate) fn run(
     opts: CheckOptions,
-    algo: Algorithm,
+    algos: Algorithms,
     plan: &Plan,
     files: &[OsString],
     rep: &Reporter,
@@ -331,18 +418,19 @@ pub(crate) fn run(
     let feed = Feed {
         files: files.iter(),
         current: None,
-        default: algo,
-        tags: if opts.algorithm_chosen {
-            Tags::OnlyDefault
-        } else {
-            Tags::Any
+        default: algos.first(),
+        tags: match (opts.algorithm_chosen, algos.len()) {
+            (false, _) => Tags::Any,
+            (true, 1) => Tags::OnlyDefault,
+            (true, _) => Tags::Only(algos),
         },
         latch: Latch::default(),
         buf: Vec::with_capacity(1024),
+        pending: None,
     };
     let verifier = Verifier {
         opts,
-        tag: algo.tag(),
+        tag: algos.first().tag(),
         tally: Tally::default(),
     };
     print_all(plan, stats, feed, verifier, out, rep)

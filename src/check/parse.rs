@@ -16,7 +16,7 @@
 //! cut at its first NUL byte (unless escaped, where a NUL is an error), and
 //! a tagged line's hex ends at a NUL. Both are copied here.
 
-use crate::algo::Algorithm;
+use crate::algo::{Algorithm, Algorithms};
 
 /// A line GNU calls "improperly formatted".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,6 +158,10 @@ pub(crate) enum Tags {
     /// algorithm is improper, as in GNU, so a weaker hash never stands in
     /// for the one asked for.
     OnlyDefault,
+    /// Only those of the algorithms chosen with `-a x,y` (a mixed file
+    /// written by `fastsum -a x,y`); an untagged line uses the first of them
+    /// whose hex length it has.
+    Only(Algorithms),
 }
 
 /// Parse one line body (see [`line_body`]). `default` is the algorithm of
@@ -183,7 +187,12 @@ pub(crate) fn parse_check_line(
         // no other algorithm's tag can start a valid untagged line (a tag
         // starts with a letter that is not a hex digit), so refusing it here
         // is all GNU does
-        if tags == Tags::OnlyDefault && algo != default {
+        let refused = match tags {
+            Tags::Any => false,
+            Tags::OnlyDefault => algo != default,
+            Tags::Only(set) => !set.contains(algo),
+        };
+        if refused {
             return Err(Improper);
         }
         let mut j = algo.tag().len();
@@ -195,7 +204,23 @@ pub(crate) fn parse_check_line(
         }
         return parse_tagged(&rest[j + 1..], algo, escaped);
     }
-    parse_untagged(rest, default, escaped)
+    let algo = match tags {
+        Tags::Only(set) => untagged_algo(rest, set),
+        Tags::Any | Tags::OnlyDefault => default,
+    };
+    parse_untagged(rest, algo, escaped)
+}
+
+/// The algorithm of an untagged line under `-a x,y`: the first of them
+/// whose hex is as long as the line's leading hex digits (else the first,
+/// which then finds the line improper).
+fn untagged_algo(rest: &[u8], set: Algorithms) -> Algorithm {
+    let digits = rest.iter().take_while(|c| c.is_ascii_hexdigit()).count();
+    set.as_slice()
+        .iter()
+        .copied()
+        .find(|a| 2 * a.digest_len() == digits)
+        .unwrap_or(set.first())
 }
 
 /// After `ALGO (`: `name) = hex`, the name ending at the last `)`.
@@ -364,6 +389,17 @@ mod tests {
         };
         // without -a each tag picks its algorithm
         assert_eq!(algo(&md5, Algorithm::Sha256, Tags::Any), Ok(Algorithm::Md5));
+        // -a sha1,sha256 -c: untagged lines by hex length, tags of the two only
+        let two = Tags::Only(Algorithms::new([Algorithm::Sha1, Algorithm::Sha256]).unwrap());
+        let sha256_plain = format!("{}  f", "ab".repeat(32));
+        let sha1_plain = format!("{}  f", "ab".repeat(20));
+        assert_eq!(
+            algo(&sha256_plain, Algorithm::Sha1, two),
+            Ok(Algorithm::Sha256)
+        );
+        assert_eq!(algo(&sha1_plain, Algorithm::Sha1, two), Ok(Algorithm::Sha1));
+        assert_eq!(algo(&md5, Algorithm::Sha1, two), Err(Improper));
+        assert_eq!(algo(&sha1, Algorithm::Sha1, two), Ok(Algorithm::Sha1));
         assert_eq!(algo(&sha1, Algorithm::Md5, Tags::Any), Ok(Algorithm::Sha1));
         // `sha256sum -c` / `-a sha256`: an MD5 line is improper (GNU), not OK
         for other in [Algorithm::Sha256, Algorithm::Sha1, Algorithm::Blake3] {

@@ -445,7 +445,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!(a.mode, super::super::ModeArg::Mmap);
-        assert_eq!(a.algorithm, Some(super::super::AlgoArg::Blake3));
+        // -a is the exception: repeated, it adds algorithms (issue 13)
+        use super::super::AlgoArg;
+        assert_eq!(a.algorithm, vec![AlgoArg::Sha256, AlgoArg::Blake3]);
         assert_eq!(a.files, Vec::<OsString>::new());
     }
 

@@ -1,7 +1,7 @@
 //! Hashing a regular file from a memory mapping, in place, with no read
 //! calls and no copy: the `mmap` mode's strategy for big files, and the
 //! threaded mode's for big BLAKE3 files (which then hash on every core, see
-//! [`Hasher::update_multithreaded`]). [`super::strategy`] decides when.
+//! [`crate::algo::Hasher::update_multithreaded`]). [`super::strategy`] decides when.
 //!
 //! Memory stays bounded whatever the file size: the mapping is hashed in
 //! windows of [`WINDOW`] bytes, and the pages of each window are released
@@ -19,7 +19,7 @@ use std::io;
 use memmap2::{Advice, Mmap, MmapOptions, UncheckedAdvice};
 
 use super::sigbus::{self, Guard};
-use crate::algo::Hasher;
+use crate::algo::Hashers;
 use crate::stats::Stats;
 
 /// Regular files smaller than this are read, not mapped: below it the
@@ -31,6 +31,10 @@ pub const MMAP_MIN: u64 = 64 * 1024;
 /// How much of a mapping is hashed before its pages are released: large
 /// enough for BLAKE3 to spread over every core, small enough to bound RSS.
 const WINDOW: usize = 64 << 20;
+
+/// What each algorithm group is handed at a time when several algorithms
+/// hash one mapping.
+const PIECE: usize = 1 << 20;
 
 /// A live mapping of a whole file, watched for SIGBUS.
 pub(crate) struct Mapped {
@@ -61,7 +65,7 @@ impl Mapped {
 
     /// Hash the whole mapping into `hasher` (on every core where the
     /// algorithm can), window by window; an error if the file shrank.
-    pub(crate) fn hash_into(&self, hasher: &mut Hasher, stats: &Stats) -> io::Result<()> {
+    pub(crate) fn hash_into(&self, hasher: &mut Hashers, stats: &Stats) -> io::Result<()> {
         for (i, window) in self.map.chunks(WINDOW).enumerate() {
             hasher.update_multithreaded(window);
             stats.add_bytes(window.len());
@@ -73,6 +77,30 @@ impl Mapped {
                     .unchecked_advise_range(UncheckedAdvice::DontNeed, i * WINDOW, window.len())
             };
         }
+        self.check()
+    }
+
+    /// Hash the mapping with several algorithms on up to `threads` threads
+    /// ([`super::fanout`]), fed [`PIECE`] bytes at a time. The pages are not
+    /// released as they go (a helper may still be reading them); they are
+    /// clean page-cache pages, given back when the mapping goes.
+    pub(crate) fn hash_fanned(
+        &self,
+        algos: crate::algo::Algorithms,
+        threads: usize,
+        stats: &Stats,
+    ) -> io::Result<Vec<crate::algo::Digest>> {
+        super::fanout::hash_fanned(algos, threads, PIECE, 8, |push| {
+            for piece in self.map.chunks(PIECE) {
+                push(piece);
+                stats.add_bytes(piece.len());
+            }
+            self.check()
+        })
+    }
+
+    /// An error if the file shrank while mapped.
+    fn check(&self) -> io::Result<()> {
         if self.guard.faulted() {
             return Err(io::Error::new(
                 io::ErrorKind::UnexpectedEof,
@@ -96,9 +124,9 @@ mod tests {
     fn hash_file(algo: Algorithm, file: File) -> io::Result<crate::algo::Digest> {
         let len = file.metadata()?.len();
         let mapped = Mapped::new(&file, len).ok_or_else(|| io::Error::other("no mapping"))?;
-        let mut h = Hasher::new(algo);
+        let mut h = Hashers::new(crate::algo::Algorithms::one(algo));
         mapped.hash_into(&mut h, &Stats::default())?;
-        Ok(h.finalize())
+        Ok(h.finalize().remove(0))
     }
 
     #[test]
@@ -135,8 +163,11 @@ mod tests {
                 .unwrap()
                 .set_len(100_000)
                 .unwrap();
-            let mut h = Hasher::new(algo);
+            let mut h = Hashers::new(crate::algo::Algorithms::one(algo));
             let e = mapped.hash_into(&mut h, &Stats::default()).unwrap_err();
+            let two = crate::algo::Algorithms::new([algo, Algorithm::Sha1]).unwrap();
+            let e2 = mapped.hash_fanned(two, 2, &Stats::default()).unwrap_err();
+            assert_eq!(e2.to_string(), "file truncated while mapped");
             assert_eq!(e.to_string(), "file truncated while mapped");
             assert!(mapped.guard.faulted(), "{algo:?}");
             drop(mapped);

@@ -14,6 +14,7 @@
 //! pass-through jobs straight on; [`feed::deliver_in_order`] hands outcomes
 //! to the [`Sink`] in job order.
 
+pub(crate) mod fanout;
 pub(crate) mod feed;
 pub(crate) mod mmap;
 pub(crate) mod pipeline;
@@ -77,7 +78,7 @@ use std::io;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::algo::{Algorithm, BLAKE3_MULTITHREAD_MIN, Digest};
+use crate::algo::{Algorithm, Algorithms, BLAKE3_MULTITHREAD_MIN, Digest};
 use crate::input::{Input, Kind};
 use crate::size::Size;
 use crate::stats::Stats;
@@ -143,11 +144,12 @@ impl Plan {
     }
 }
 
-/// One input to hash, and what the caller wants back with its outcome.
+/// One input to hash with one or more algorithms (it is read once), and
+/// what the caller wants back with its outcome.
 #[derive(Debug)]
 pub(crate) struct Task<T> {
     pub(crate) input: Input,
-    pub(crate) algo: Algorithm,
+    pub(crate) algos: Algorithms,
     pub(crate) tag: T,
 }
 
@@ -165,9 +167,10 @@ pub(crate) enum Job<T, P> {
 /// What the sink receives for each job, in job order.
 #[derive(Debug)]
 pub(crate) enum Outcome<T, P> {
-    /// The digest of the whole input, or the error that stopped it (no
-    /// digest is ever made from a partial read).
-    Hashed(Task<T>, io::Result<Digest>),
+    /// The digests of the whole input, one per algorithm of its task in
+    /// that order, or the one error that stopped it (no digest is ever made
+    /// from a partial read).
+    Hashed(Task<T>, io::Result<Vec<Digest>>),
     /// A pass-through job.
     Passed(P),
 }
@@ -198,8 +201,9 @@ pub(crate) enum Strategy {
 /// regular files of [`mmap::MMAP_MIN`] bytes or more in mmap mode, and, in
 /// the threaded mode, for BLAKE3 inputs big enough to hash on every core
 /// (the pipeline would feed one thread). A mapping that fails falls back to
-/// the mode's reads.
-pub(crate) fn strategy(mode: Mode, algo: Algorithm, kind: Kind) -> Strategy {
+/// the mode's reads. Several algorithms are fed the same pieces whichever
+/// strategy reads them (see [`fanout`]).
+pub(crate) fn strategy(mode: Mode, algos: Algorithms, kind: Kind) -> Strategy {
     let len = match kind {
         Kind::Regular { len } => len,
         Kind::Stream => 0,
@@ -208,7 +212,10 @@ pub(crate) fn strategy(mode: Mode, algo: Algorithm, kind: Kind) -> Strategy {
         Mode::Bytewise => Strategy::Bytewise,
         Mode::Mmap if len >= mmap::MMAP_MIN => Strategy::Map,
         Mode::Mmap | Mode::Sync => Strategy::Chunks,
-        Mode::Threaded if algo == Algorithm::Blake3 && len >= BLAKE3_MULTITHREAD_MIN as u64 => {
+        Mode::Threaded
+            if algos == Algorithms::one(Algorithm::Blake3)
+                && len >= BLAKE3_MULTITHREAD_MIN as u64 =>
+        {
             Strategy::Map
         }
         Mode::Threaded => Strategy::Blocks,
@@ -254,7 +261,7 @@ where
 
 /// Hash one input with the whole `plan` (for benches and tests).
 pub fn hash_one(plan: &Plan, algo: Algorithm, input: Input) -> io::Result<Digest> {
-    struct One(Option<io::Result<Digest>>);
+    struct One(Option<io::Result<Vec<Digest>>>);
     impl Sink<(), ()> for One {
         fn put(&mut self, outcome: Outcome<(), ()>) -> io::Result<()> {
             if let Outcome::Hashed(_, r) = outcome {
@@ -269,11 +276,17 @@ pub fn hash_one(plan: &Plan, algo: Algorithm, input: Input) -> io::Result<Digest
     let mut one = One(None);
     let job = Job::<(), ()>::Hash(Task {
         input,
-        algo,
+        algos: Algorithms::one(algo),
         tag: (),
     });
     run(plan, &Stats::default(), std::iter::once(job), &mut one)?;
-    one.0.unwrap_or_else(|| Err(io::Error::other("no outcome")))
+    let digests = one
+        .0
+        .unwrap_or_else(|| Err(io::Error::other("no outcome")))?;
+    digests
+        .into_iter()
+        .next()
+        .ok_or_else(|| io::Error::other("no digest"))
 }
 
 #[cfg(test)]
@@ -284,14 +297,18 @@ mod tests {
     fn strategy_is_decided_by_mode_algorithm_and_kind() {
         let big = Kind::Regular { len: 1 << 30 };
         let small = Kind::Regular { len: 10 };
-        use Algorithm::{Blake3, Md5};
-        assert_eq!(strategy(Mode::Threaded, Md5, big), Strategy::Blocks);
-        assert_eq!(strategy(Mode::Threaded, Blake3, big), Strategy::Map);
-        assert_eq!(strategy(Mode::Threaded, Blake3, small), Strategy::Blocks);
-        assert_eq!(strategy(Mode::Mmap, Md5, big), Strategy::Map);
-        assert_eq!(strategy(Mode::Mmap, Md5, small), Strategy::Chunks);
-        assert_eq!(strategy(Mode::Mmap, Md5, Kind::Stream), Strategy::Chunks);
-        assert_eq!(strategy(Mode::Sync, Blake3, big), Strategy::Chunks);
-        assert_eq!(strategy(Mode::Bytewise, Md5, big), Strategy::Bytewise);
+        let [md5, blake3] = [Algorithm::Md5, Algorithm::Blake3].map(Algorithms::one);
+        let both = Algorithms::new([Algorithm::Blake3, Algorithm::Md5]).unwrap();
+        assert_eq!(strategy(Mode::Threaded, md5, big), Strategy::Blocks);
+        assert_eq!(strategy(Mode::Threaded, blake3, big), Strategy::Map);
+        assert_eq!(strategy(Mode::Threaded, blake3, small), Strategy::Blocks);
+        // BLAKE3 with others: blocks fanned out, BLAKE3 on one thread
+        assert_eq!(strategy(Mode::Threaded, both, big), Strategy::Blocks);
+        assert_eq!(strategy(Mode::Mmap, md5, big), Strategy::Map);
+        assert_eq!(strategy(Mode::Mmap, both, big), Strategy::Map);
+        assert_eq!(strategy(Mode::Mmap, md5, small), Strategy::Chunks);
+        assert_eq!(strategy(Mode::Mmap, md5, Kind::Stream), Strategy::Chunks);
+        assert_eq!(strategy(Mode::Sync, blake3, big), Strategy::Chunks);
+        assert_eq!(strategy(Mode::Bytewise, both, big), Strategy::Bytewise);
     }
 }

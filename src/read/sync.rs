@@ -4,7 +4,10 @@
 
 use std::io::{self, BufReader, Read};
 
-use crate::algo::Hasher;
+use crossbeam_channel::bounded;
+
+use super::fanout::{SharedBuf, hash_fanned};
+use crate::algo::{Algorithms, Digest, Hashers};
 use crate::input::{Kind, read_retry};
 use crate::stats::Stats;
 
@@ -64,11 +67,54 @@ pub(crate) fn read_loop(
 /// it returned, until end of file.
 pub(crate) fn hash_chunks(
     src: impl Read,
-    hasher: &mut Hasher,
+    hasher: &mut Hashers,
     buf: &mut [u8],
     stats: &Stats,
 ) -> io::Result<()> {
     read_loop(src, buf, stats, |piece| hasher.update(piece))
+}
+
+/// How many bytes of `--chunk` buffers a fanned-out sync read may keep in
+/// flight (at least 3 buffers, at most 128): small chunks need many buffers
+/// so that a group falling behind does not stop the reader at every read.
+const FAN_BYTES: usize = 8 << 20;
+
+/// `sync` with several algorithms on several threads: the same read calls
+/// as [`hash_chunks`], each buffer shared by every group and reused once
+/// all are done with it (at most [`FAN_BYTES`], or 3 buffers, of `len` bytes).
+pub(crate) fn hash_chunks_fanned(
+    mut src: impl Read,
+    algos: Algorithms,
+    threads: usize,
+    len: usize,
+    stats: &Stats,
+) -> io::Result<Vec<Digest>> {
+    let buffers = (FAN_BYTES / len.max(1)).clamp(3, 128);
+    let (home, back) = bounded::<Vec<u8>>(buffers);
+    let mut made = 0;
+    hash_fanned(algos, threads, len, buffers, |push| {
+        loop {
+            let mut buf = match back.try_recv() {
+                Ok(b) => b,
+                Err(_) if made < buffers => {
+                    made += 1;
+                    let mut b = Vec::new();
+                    sized(&mut b, len)?;
+                    b
+                }
+                Err(_) => back
+                    .recv()
+                    .map_err(|_| io::Error::other("buffer pool gone"))?,
+            };
+            let n = read_retry(&mut src, &mut buf)?;
+            stats.add_read_call();
+            if n == 0 {
+                return Ok(());
+            }
+            stats.add_bytes(n);
+            push(SharedBuf::new(buf, n, home.clone()));
+        }
+    })
 }
 
 /// `sync` with a no-op consumer: read `buf.len()` bytes per call and throw
@@ -84,7 +130,7 @@ pub fn drain_sync(src: impl Read, buf: &mut [u8], stats: &Stats) -> io::Result<u
 /// `bytewise`: the naive way, `BufReader::new(src).bytes()`, one update per
 /// byte. Deliberately slow: it is the baseline the other modes are measured
 /// against, and the reference implementation in tests.
-pub(crate) fn hash_bytewise(src: impl Read, hasher: &mut Hasher, stats: &Stats) -> io::Result<()> {
+pub(crate) fn hash_bytewise(src: impl Read, hasher: &mut Hashers, stats: &Stats) -> io::Result<()> {
     let counted = CountReads { inner: src, stats };
     let mut n = 0usize;
     for byte in BufReader::new(counted).bytes() {
@@ -128,9 +174,16 @@ mod tests {
         // 62 full reads, one of 8 bytes, one that returns 0
         assert_eq!((stats.read_calls(), stats.bytes()), (64, 1000));
         let stats = Stats::default();
-        let mut hasher = Hasher::new(Algorithm::Md5);
+        let mut hasher = Hashers::new(Algorithms::one(Algorithm::Md5));
         hash_chunks(&data[..], &mut hasher, &mut [0u8; 16], &stats).unwrap();
-        assert_eq!(hasher.finalize(), hash_bytes(Algorithm::Md5, &data));
+        assert_eq!(hasher.finalize(), [hash_bytes(Algorithm::Md5, &data)]);
+        assert_eq!((stats.read_calls(), stats.bytes()), (64, 1000));
+        // several algorithms on two threads: the same read calls
+        let stats = Stats::default();
+        let two = Algorithms::new([Algorithm::Sha1, Algorithm::Md5]).unwrap();
+        let got = hash_chunks_fanned(&data[..], two, 2, 16, &stats).unwrap();
+        let want = [Algorithm::Sha1, Algorithm::Md5].map(|a| hash_bytes(a, &data));
+        assert_eq!(got, want);
         assert_eq!((stats.read_calls(), stats.bytes()), (64, 1000));
     }
 

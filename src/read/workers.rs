@@ -17,11 +17,12 @@ use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
+use super::fanout::worth_threads;
 use super::feed::{Finished, feed, hand_over, send_one, take_jobs};
 use super::mmap::Mapped;
-use super::sync::{buffer_len, hash_bytewise, hash_chunks, sized};
+use super::sync::{buffer_len, hash_bytewise, hash_chunks, hash_chunks_fanned, sized};
 use super::{Job, Outcome, Plan, Sink, Strategy, Task, strategy};
-use crate::algo::{Digest, Hasher};
+use crate::algo::{Digest, Hashers};
 use crate::input::{Kind, Opened};
 use crate::stats::Stats;
 
@@ -123,29 +124,45 @@ fn start_worker<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
     })
 }
 
-/// Hash one opened input with the strategy [`strategy`] picks for it.
+/// Hash one opened input with the strategy [`strategy`] picks for it; with
+/// several algorithms and `-j` above 1, the one read loop feeds algorithm
+/// groups on several threads ([`super::fanout`]); bytewise stays on one.
 fn hash_opened<T>(
     plan: &Plan,
     stats: &Stats,
     task: &Task<T>,
     mut opened: Opened,
     buf: &mut Vec<u8>,
-) -> io::Result<Digest> {
-    let mut hasher = Hasher::new(task.algo);
+) -> io::Result<Vec<Digest>> {
+    let algos = task.algos;
     let kind = opened.kind();
-    let how = strategy(plan.mode, task.algo, kind);
+    let fan = algos.len() > 1 && plan.jobs > 1 && worth_threads(kind);
+    let how = strategy(plan.mode, algos, kind);
     let mapped = match (how, kind) {
         (Strategy::Map, Kind::Regular { len }) => Mapped::new(opened.file(), len),
         _ => None,
     };
-    match mapped {
-        Some(map) => map.hash_into(&mut hasher, stats)?,
-        None if how == Strategy::Bytewise => hash_bytewise(&mut opened, &mut hasher, stats)?,
-        None => {
-            let buf = sized(buf, buffer_len(plan.chunk.get(), kind))?;
-            hash_chunks(&mut opened, &mut hasher, buf, stats)?
+    let digests = match mapped {
+        Some(map) if fan => map.hash_fanned(algos, plan.jobs, stats)?,
+        None if fan && how != Strategy::Bytewise => {
+            let len = buffer_len(plan.chunk.get(), kind);
+            hash_chunks_fanned(&mut opened, algos, plan.jobs, len, stats)?
         }
-    }
+        _ => {
+            let mut hasher = Hashers::new(algos);
+            match mapped {
+                Some(map) => map.hash_into(&mut hasher, stats)?,
+                None if how == Strategy::Bytewise => {
+                    hash_bytewise(&mut opened, &mut hasher, stats)?
+                }
+                None => {
+                    let buf = sized(buf, buffer_len(plan.chunk.get(), kind))?;
+                    hash_chunks(&mut opened, &mut hasher, buf, stats)?
+                }
+            }
+            hasher.finalize()
+        }
+    };
     stats.add_file();
-    Ok(hasher.finalize())
+    Ok(digests)
 }

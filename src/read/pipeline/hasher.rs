@@ -2,6 +2,9 @@
 //! `--chunk` bytes per update, give the blocks back to the pool. The MD5
 //! inputs of a batch are hashed side by side in SIMD lanes
 //! ([`crate::md5::lanes`]): many small files are many independent streams.
+//! A streamed input with several algorithms fans its blocks out to
+//! algorithm groups on up to `-j` threads ([`crate::read::fanout`]); a block
+//! goes back to the pool when the last group is done with it.
 
 use std::io;
 use std::time::Instant;
@@ -10,9 +13,10 @@ use crossbeam_channel::{Receiver, Sender};
 
 use super::reader::{Batch, Packed};
 use super::{Block, Work};
-use crate::algo::{Algorithm, Digest, Hasher};
+use crate::algo::{Algorithm, Algorithms, Digest, Hashers};
 use crate::md5::lanes::Engine;
 use crate::read::Outcome;
+use crate::read::fanout::{SharedBuf, hash_fanned};
 use crate::read::feed::Finished;
 use crate::stats::Stats;
 
@@ -20,6 +24,7 @@ use crate::stats::Stats;
 pub(super) fn hasher_loop<T, P>(
     work: Receiver<Work<T>>,
     chunk: usize,
+    threads: usize,
     returns: Sender<Vec<u8>>,
     done: Sender<Finished<T, P>>,
     stats: &Stats,
@@ -33,14 +38,20 @@ pub(super) fn hasher_loop<T, P>(
                 let _ = returns.send(block);
                 finished
             }
-            Work::Stream { idx, task, blocks } => {
-                let Some(r) = consume(task.algo, &blocks, chunk, &returns, stats) else {
+            Work::Stream {
+                idx,
+                task,
+                blocks,
+                fan,
+            } => {
+                let threads = if fan { threads } else { 1 };
+                let Some(r) = consume(task.algos, threads, &blocks, chunk, &returns, stats) else {
                     return;
                 };
                 vec![(idx, Outcome::Hashed(task, r))]
             }
             Work::Mapped { idx, task, map } => {
-                let mut hasher = Hasher::new(task.algo);
+                let mut hasher = Hashers::new(task.algos);
                 let r = map.hash_into(&mut hasher, stats).map(|()| {
                     stats.add_file();
                     hasher.finalize()
@@ -70,7 +81,8 @@ fn hash_batch<T, P>(
     stats: &Stats,
 ) -> (Finished<T, P>, Vec<u8>) {
     let Batch { block, items, .. } = batch;
-    let in_lanes = |it: &Packed<T>| it.task.algo == Algorithm::Md5 && chunk >= LANES_MIN_CHUNK;
+    let in_lanes =
+        |it: &Packed<T>| it.task.algos.as_slice() == [Algorithm::Md5] && chunk >= LANES_MIN_CHUNK;
     let mut from_lanes: Vec<Option<[u8; 16]>> = vec![None; items.len()];
     if items.iter().filter(|it| in_lanes(it)).count() > 1 {
         let engine = lanes.get_or_insert_with(Engine::selected);
@@ -87,19 +99,19 @@ fn hash_batch<T, P>(
     let mut finished = Vec::with_capacity(items.len());
     for (it, lane_digest) in items.into_iter().zip(from_lanes) {
         let data = &block[it.range.clone()];
-        let digest = match lane_digest {
-            Some(d) => Digest::md5(d),
+        let digests = match lane_digest {
+            Some(d) => vec![Digest::md5(d)],
             None => {
-                let mut hasher = Hasher::new(it.task.algo);
+                let mut hashers = Hashers::new(it.task.algos);
                 for piece in data.chunks(chunk) {
-                    hasher.update(piece);
+                    hashers.update(piece);
                 }
-                hasher.finalize()
+                hashers.finalize()
             }
         };
         stats.add_bytes(data.len());
         stats.add_file();
-        finished.push((it.idx, Outcome::Hashed(it.task, Ok(digest))));
+        finished.push((it.idx, Outcome::Hashed(it.task, Ok(digests))));
     }
     (finished, block)
 }
@@ -107,18 +119,54 @@ fn hash_batch<T, P>(
 /// Hash a streamed input's blocks, returning each to the pool. `None` when
 /// the reader went away mid-input (teardown).
 fn consume(
-    algo: Algorithm,
+    algos: Algorithms,
+    threads: usize,
     blocks: &Receiver<Block>,
     chunk: usize,
     returns: &Sender<Vec<u8>>,
     stats: &Stats,
-) -> Option<io::Result<Digest>> {
-    let mut hasher = Hasher::new(algo);
-    let r = feed_blocks(blocks, chunk, returns, stats, |piece| hasher.update(piece))?;
-    Some(r.map(|()| {
+) -> Option<io::Result<Vec<Digest>>> {
+    if algos.len() == 1 || threads == 1 {
+        let mut hasher = Hashers::new(algos);
+        let r = feed_blocks(blocks, chunk, returns, stats, |piece| hasher.update(piece))?;
+        return Some(r.map(|()| {
+            stats.add_file();
+            hasher.finalize()
+        }));
+    }
+    // fanned out: each block shared by the groups, back to the pool after the last
+    let mut torn_down = false;
+    let r = hash_fanned(
+        algos,
+        threads,
+        chunk,
+        returns.capacity().unwrap_or(1),
+        |push| {
+            loop {
+                let t = Instant::now();
+                let Ok(msg) = blocks.recv() else {
+                    torn_down = true;
+                    return Ok(());
+                };
+                stats.add_hasher_wait(t.elapsed());
+                match msg {
+                    Block::Data(buf, n) => {
+                        stats.add_bytes(n);
+                        push(SharedBuf::new(buf, n, returns.clone()));
+                    }
+                    Block::End => return Ok(()),
+                    Block::Err(e) => return Err(e),
+                }
+            }
+        },
+    );
+    if torn_down {
+        return None;
+    }
+    if r.is_ok() {
         stats.add_file();
-        hasher.finalize()
-    }))
+    }
+    Some(r)
 }
 
 /// Hand the blocks of one input to `update`, `chunk` bytes at a time, and

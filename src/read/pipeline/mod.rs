@@ -61,11 +61,13 @@ enum Block {
 enum Work<T> {
     /// Whole small inputs packed in one pool block.
     Batch(Batch<T>),
-    /// One input whose blocks follow on its own channel.
+    /// One input whose blocks follow on its own channel; `fan`: its
+    /// algorithms may spread over helper threads (see `fanout::worth_threads`).
     Stream {
         idx: usize,
         task: Task<T>,
         blocks: Receiver<Block>,
+        fan: bool,
     },
     /// One input mapped whole.
     Mapped {
@@ -85,9 +87,9 @@ fn start_hasher<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
     done: &Sender<Finished<T, P>>,
 ) -> io::Result<()> {
     let (work, done) = (work.clone(), done.clone());
-    let chunk = plan.chunk.get();
+    let (chunk, threads) = (plan.chunk.get(), plan.jobs);
     crate::read::spawn_thread(s, "hasher", move || {
-        hasher_loop(work, chunk, returns, done, stats)
+        hasher_loop(work, chunk, threads, returns, done, stats)
     })
 }
 
@@ -326,7 +328,9 @@ mod tests {
     impl Sink<usize, ()> for Collect {
         fn put(&mut self, o: Outcome<usize, ()>) -> io::Result<()> {
             match o {
-                Outcome::Hashed(task, r) => self.0.push((task.tag, r.ok())),
+                Outcome::Hashed(task, r) => {
+                    self.0.push((task.tag, r.ok().map(|mut d| d.remove(0))))
+                }
                 Outcome::Passed(()) => {}
             }
             Ok(())
@@ -386,7 +390,7 @@ mod tests {
             let jobs_iter = inputs.iter().enumerate().map(|(i, input)| {
                 Job::<usize, ()>::Hash(Task {
                     input: input.clone().unwrap(),
-                    algo: Algorithm::Sha1,
+                    algos: crate::algo::Algorithms::one(Algorithm::Sha1),
                     tag: i,
                 })
             });

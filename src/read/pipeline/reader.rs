@@ -292,7 +292,7 @@ impl<T, P> Reader<'_, T, P> {
     pub(super) fn read(&mut self, idx: usize, task: Task<T>, mut src: Opened) -> bool {
         let kind = src.kind();
         if let (Strategy::Map, Kind::Regular { len }) =
-            (strategy(Mode::Threaded, task.algo, kind), kind)
+            (strategy(Mode::Threaded, task.algos, kind), kind)
             && let Some(map) = Mapped::new(src.file(), len)
         {
             return self.flush() && (self.hand)(Work::Mapped { idx, task, map });
@@ -368,10 +368,12 @@ impl<T, P> Reader<'_, T, P> {
             fresh
         };
         let (btx, brx) = bounded(self.pool.max_blocks() + 1);
+        let fan = crate::read::fanout::worth_threads(src.kind());
         if !(self.hand)(Work::Stream {
             idx,
             task,
             blocks: brx,
+            fan,
         }) {
             return false;
         }

@@ -138,7 +138,8 @@ fn usage_errors_say_what_is_wrong() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(needle), "{args:?}: {err}");
     }
-    // the last -a wins, --chec and --qui abbreviate, repeats are fine
+    // repeated -a add up (-c then takes a SHA-256 line by its hex length),
+    // --chec and --qui abbreviate, other repeats are fine (the last wins)
     let dir = crate::util::tempdir();
     crate::util::write_file(dir.path(), "f", b"abc");
     let sha256 = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";

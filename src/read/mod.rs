@@ -40,6 +40,25 @@ fn spawn_thread<'scope>(
         .map(drop)
 }
 
+/// A buffer of `size` zero bytes, or `None` if memory cannot be had. The
+/// allocator's zeroed allocation maps big buffers lazily, so a 4 MiB pool
+/// block that holds a 30-byte file costs one page, not a thousand page
+/// faults (`vec![0; n]` does the same, but aborts when memory is short).
+pub(crate) fn zeroed(size: usize) -> Option<Vec<u8>> {
+    let layout = std::alloc::Layout::array::<u8>(size).ok()?;
+    if size == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size, as `alloc_zeroed` requires.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` comes from the global allocator with the layout of
+    // `size` bytes of align 1, and all of them are initialised (zero).
+    Some(unsafe { Vec::from_raw_parts(ptr, size, size) })
+}
+
 /// The soft limit on this process's address space (`ulimit -v`), if any.
 pub(crate) fn address_space_limit() -> Option<usize> {
     let mut r = libc::rlimit {

@@ -33,8 +33,8 @@ pub(crate) fn buffer_len(chunk: usize, kind: Kind) -> usize {
 pub(crate) fn sized(buf: &mut Vec<u8>, want: usize) -> io::Result<&mut [u8]> {
     let mut want = want.max(1);
     while buf.len() < want {
-        if buf.try_reserve_exact(want - buf.len()).is_ok() {
-            buf.resize(want, 0);
+        if let Some(fresh) = super::zeroed(want) {
+            *buf = fresh;
         } else if want > 4096 {
             want /= 2;
         } else {

@@ -84,9 +84,7 @@ impl Pool {
             return Ok(b);
         }
         while self.made < self.max {
-            let mut b = Vec::new();
-            if b.try_reserve_exact(self.size).is_ok() {
-                b.resize(self.size, 0);
+            if let Some(b) = crate::read::zeroed(self.size) {
                 self.made += 1;
                 return Ok(b);
             }

@@ -10,7 +10,7 @@ use crate::algo::{Algorithm, Algorithms, Digest};
 use crate::config::{HashOptions, XofOutput};
 use crate::output::{LineFormat, format_line, push_hex, quote_name};
 use crate::printer::{Printer, Render, print_all};
-use crate::read::{Job, Outcome, Plan, Task};
+use crate::read::{Job, JobSource, Outcome, Plan, Task};
 use crate::report::{Reporter, error_text};
 use crate::stats::Stats;
 use crate::walk::{self, Entry};
@@ -124,5 +124,13 @@ pub(crate) fn run(
         Entry::Error(path, e) => Job::Pass((path, e)),
     });
     let algo = algos.first();
-    print_all(plan, stats, jobs, Lines { algo, opts }, out, rep)
+    print_all(
+        plan,
+        stats,
+        jobs,
+        JobSource::Operands,
+        Lines { algo, opts },
+        out,
+        rep,
+    )
 }

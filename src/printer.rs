@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use crate::read::{self, Job, Outcome, Plan, Sink};
+use crate::read::{self, Job, JobSource, Outcome, Plan, Sink};
 use crate::report::Reporter;
 use crate::stats::Stats;
 
@@ -61,6 +61,7 @@ pub(crate) fn print_all<T, P, I, R>(
     plan: &Plan,
     stats: &Stats,
     jobs: I,
+    source: JobSource,
     render: R,
     out: &mut dyn Write,
     rep: &Reporter,
@@ -91,6 +92,6 @@ where
             rep,
         },
     };
-    read::run(plan, stats, jobs, &mut ordered)?;
+    read::run(plan, stats, jobs, source, &mut ordered)?;
     ordered.printer.out.flush()
 }

@@ -381,6 +381,33 @@ fn item8_finished_lines_are_not_held_behind_a_blocking_input() {
             "-j {jobs} a fifo b: a's line held back"
         );
         assert!(status.success());
+
+        // -c on a check file that stays silent after its first line: that
+        // line's verdict comes before the next line does (as md5sum's on a
+        // terminal); packed with nothing else, it must not wait for more
+        for mode in ["threaded", "sync"] {
+            let mut child = fastsum()
+                .current_dir(d)
+                .args(["-j", jobs, "-m", mode, "-c", "-"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(format!("{a_line}\n").as_bytes()).unwrap();
+            stdin.flush().unwrap();
+            let rx = line_reader(&mut child);
+            let first = rx.recv_timeout(Duration::from_secs(3));
+            drop(stdin);
+            let status = child.wait().unwrap();
+            assert_eq!(
+                first.as_deref(),
+                Ok("a: OK"),
+                "-j {jobs} -m {mode} -c -: a's verdict held back"
+            );
+            assert!(status.success());
+        }
     }
 }
 

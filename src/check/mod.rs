@@ -32,7 +32,7 @@ use crate::config::{CheckOptions, Verbosity};
 use crate::input::{Input, Opened};
 use crate::output::{push_escaped, quote_name};
 use crate::printer::{Printer, Render, print_all};
-use crate::read::{Job, Outcome, Plan, Task};
+use crate::read::{Job, JobSource, Outcome, Plan, Task};
 use crate::report::{Reporter, error_text};
 use crate::stats::Stats;
 
@@ -433,7 +433,7 @@ pub(crate) fn run(
         tag: algos.first().tag(),
         tally: Tally::default(),
     };
-    print_all(plan, stats, feed, verifier, out, rep)
+    print_all(plan, stats, feed, JobSource::CheckFiles, verifier, out, rep)
 }
 
 #[cfg(test)]

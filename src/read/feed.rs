@@ -9,7 +9,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::Scope;
 use std::time::Duration;
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, SendTimeoutError, Sender, bounded};
+use crossbeam_channel::{
+    Receiver, RecvTimeoutError, SendTimeoutError, Sender, TryRecvError, bounded,
+};
 
 use super::{Job, Outcome, Sink, Task};
 use crate::input::Opened;
@@ -78,24 +80,44 @@ enum Opening<T, P> {
     Opened(usize, Task<T>, Opened),
 }
 
+impl<T, P> Opening<T, P> {
+    /// The job's position.
+    fn idx(&self) -> usize {
+        match self {
+            Opening::Pass(idx, _) | Opening::Failed(idx, ..) | Opening::Opened(idx, ..) => *idx,
+        }
+    }
+}
+
 /// Take the jobs in order: pass-throughs go straight to the printer, a
 /// failed open is that input's outcome, and every opened input goes to
-/// `take` with its position. Stops when the jobs run out, the run is
-/// cancelled, or `take` returns false (the scheduler is being torn down).
+/// `taker` with its position. Stops when the jobs run out, the run is
+/// cancelled, or the taker returns false (the scheduler is being torn down).
 ///
 /// The opening (open and fstat, the check files' reading) runs on a thread
 /// of its own, up to [`OPEN_AHEAD`] inputs ahead, so that over many small
-/// files the thread that reads them does only the reads: the system calls
-/// per file are split over two cores. After a shared input (stdin, a FIFO)
-/// the opener waits until `take` has read it: a check file read from stdin
-/// must not be read ahead while a listed `-` is hashed. Without that thread
-/// (none could be started), inputs are opened here.
+/// files the calling thread does only the reads: the system calls per file
+/// are split over two cores. Opening costs more than reading a tiny file,
+/// so with `source` [`JobSource::Operands`] the calling thread, finding no
+/// opened input waiting, takes the next job and opens it itself rather
+/// than wait; the two threads balance themselves. It never takes lines of
+/// check files: reading one may wait on a pipe, and it would hold back
+/// what it has read but not handed on. There, too, the opener takes no job
+/// after a shared input (stdin, a FIFO) until the taker has read it: a
+/// check file read from stdin must not be read ahead while a listed `-` is
+/// hashed.
+///
+/// When the calling thread would wait more than [`IDLE_AFTER`], it calls
+/// [`Take::idle`] first, so what it holds reaches the printer while the
+/// next input is slow to come. Without the opener thread (none could be
+/// started), every input is opened here.
 pub(crate) fn feed<'scope, T, P, I>(
     s: &'scope Scope<'scope, '_>,
     jobs: I,
+    source: JobSource,
     cancel: &'scope AtomicBool,
     done: &Sender<Finished<T, P>>,
-    mut take: impl FnMut(usize, Task<T>, Opened) -> bool,
+    taker: &mut impl Take<T>,
 ) where
     T: Send + 'scope,
     P: Send + 'scope,
@@ -103,46 +125,139 @@ pub(crate) fn feed<'scope, T, P, I>(
 {
     let (tx, rx) = bounded::<Opening<T, P>>(OPEN_AHEAD);
     let (read_tx, read_rx) = bounded::<()>(0);
-    // shared with the opener, so the jobs stay here if it cannot start
-    let jobs = Arc::new(Mutex::new(Some(jobs)));
-    let opener = super::spawn_thread(s, "opener", {
+    let steal = source == JobSource::Operands;
+    let jobs = Arc::new(Mutex::new(Jobs {
+        iter: jobs.enumerate(),
+        ended: false,
+    }));
+    // (without a thread, the closure and its sender are dropped: the channel
+    // is disconnected, and every job is opened below)
+    let _ = super::spawn_thread(s, "opener", {
         let jobs = Arc::clone(&jobs);
         move || {
-            let Some(jobs) = take_jobs(&jobs) else {
-                return;
-            };
-            for (idx, job) in jobs.enumerate() {
-                if cancel.load(Ordering::Relaxed) {
-                    return;
-                }
-                let (item, shared) = open_job(idx, job);
-                if tx.send(item).is_err() || (shared && read_rx.recv().is_err()) {
+            while let Some((item, shared)) = open_next(&jobs, cancel) {
+                if tx.send(item).is_err() || (!steal && shared && read_rx.recv().is_err()) {
                     return;
                 }
             }
         }
     });
-    if opener.is_err() {
-        // no thread: open here, one input at a time
-        let Some(jobs) = take_jobs(&jobs) else {
-            return;
-        };
-        for (idx, job) in jobs.enumerate() {
-            if cancel.load(Ordering::Relaxed) || !deliver(open_job(idx, job).0, done, &mut take) {
-                return;
-            }
-        }
-        return;
-    }
-    for item in rx {
+    // the position of the next job to hand on
+    let mut next = 0;
+    // hand one on; after a shared input, let the opener go on
+    let pass = |item: Opening<T, P>, taker: &mut _, next: &mut usize| {
+        *next = item.idx() + 1;
         let shared = matches!(&item, Opening::Opened(_, _, o) if o.is_shared());
-        if cancel.load(Ordering::Relaxed) || !deliver(item, done, &mut take) {
+        deliver(item, done, taker) && (steal || !shared || read_tx.send(()).is_ok())
+    };
+    loop {
+        if cancel.load(Ordering::Relaxed) {
             return;
         }
-        // the shared input is read: the opener may go on
-        if shared && read_tx.send(()).is_err() {
+        let item = match rx.try_recv() {
+            Ok(item) => item,
+            Err(TryRecvError::Empty) if steal => match open_next(&jobs, cancel) {
+                // opened here: whatever the opener took before comes first
+                Some((own, _)) => {
+                    let own_idx = own.idx();
+                    while next < own_idx {
+                        let Ok(item) = rx.recv() else {
+                            return;
+                        };
+                        if !pass(item, taker, &mut next) {
+                            return;
+                        }
+                    }
+                    own
+                }
+                None => match rx.recv() {
+                    Ok(item) => item,
+                    Err(_) => return,
+                },
+            },
+            Err(TryRecvError::Empty) => match rx.recv_timeout(IDLE_AFTER) {
+                Ok(item) => item,
+                Err(RecvTimeoutError::Timeout) if taker.idle() => continue,
+                Err(RecvTimeoutError::Timeout) => return,
+                Err(RecvTimeoutError::Disconnected) => continue,
+            },
+            // the opener is gone (done, or never started): the rest here
+            Err(TryRecvError::Disconnected) => match open_next(&jobs, cancel) {
+                Some((item, _)) => item,
+                None => return,
+            },
+        };
+        if !pass(item, taker, &mut next) {
             return;
         }
+    }
+}
+
+/// Where the jobs come from, as far as taking them is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum JobSource {
+    /// Operands and directory walks: the next job is at hand, and any
+    /// thread may take it.
+    Operands,
+    /// Lines of check files: taking the next job reads a check file, which
+    /// may wait on a pipe and is read by one thread, in order (the opener).
+    CheckFiles,
+}
+
+/// The jobs, numbered, shared by the opener and the taking thread.
+struct Jobs<I> {
+    iter: std::iter::Enumerate<I>,
+    /// The jobs ran out (an iterator is not asked again after its `None`).
+    ended: bool,
+}
+
+/// Take the next job (under the lock) and open its input (after it): None
+/// when there are no more or the run is cancelled.
+fn open_next<T, P, I: Iterator<Item = Job<T, P>>>(
+    jobs: &Mutex<Jobs<I>>,
+    cancel: &AtomicBool,
+) -> Option<(Opening<T, P>, bool)> {
+    let (idx, job) = {
+        let mut jobs = jobs.lock().ok()?;
+        if jobs.ended || cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let next = jobs.iter.next();
+        jobs.ended = next.is_none();
+        next?
+    };
+    Some(open_job(idx, job))
+}
+
+/// What [`feed`] hands opened inputs to.
+pub(crate) trait Take<T> {
+    /// An opened input and its position; false when the run is being torn
+    /// down.
+    fn take(&mut self, idx: usize, task: Task<T>, opened: Opened) -> bool;
+
+    /// Nothing came for a while: hand on what is held. False when the run
+    /// is being torn down.
+    fn idle(&mut self) -> bool {
+        true
+    }
+}
+
+impl<T, F: FnMut(usize, Task<T>, Opened) -> bool> Take<T> for F {
+    fn take(&mut self, idx: usize, task: Task<T>, opened: Opened) -> bool {
+        self(idx, task, opened)
+    }
+}
+
+/// Hand one opened job on; false when the run is being torn down.
+fn deliver<T, P>(
+    item: Opening<T, P>,
+    done: &Sender<Finished<T, P>>,
+    taker: &mut impl Take<T>,
+) -> bool {
+    match item {
+        Opening::Pass(idx, p) => send_one(done, idx, Outcome::Passed(p)),
+        Opening::Failed(idx, task, e) => send_one(done, idx, Outcome::Hashed(task, Err(e))),
+        Opening::Opened(idx, task, opened) => taker.take(idx, task, opened),
     }
 }
 
@@ -157,19 +272,6 @@ fn open_job<T, P>(idx: usize, job: Job<T, P>) -> (Opening<T, P>, bool) {
             }
             Err(e) => (Opening::Failed(idx, task, e), false),
         },
-    }
-}
-
-/// Hand one opened job on; false when the run is being torn down.
-fn deliver<T, P>(
-    item: Opening<T, P>,
-    done: &Sender<Finished<T, P>>,
-    take: &mut impl FnMut(usize, Task<T>, Opened) -> bool,
-) -> bool {
-    match item {
-        Opening::Pass(idx, p) => send_one(done, idx, Outcome::Passed(p)),
-        Opening::Failed(idx, task, e) => send_one(done, idx, Outcome::Hashed(task, Err(e))),
-        Opening::Opened(idx, task, opened) => take(idx, task, opened),
     }
 }
 
@@ -204,6 +306,80 @@ pub(crate) fn deliver_in_order<T, P, S: Sink<T, P> + ?Sized>(
                 sink.put(outcome)?;
                 next += 1;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::{Algorithm, Algorithms};
+    use crate::input::Input;
+
+    /// Tiny files, missing ones and pass-throughs, taken by a thread that
+    /// now dawdles (the opener runs ahead) and now is quick (it opens the
+    /// next inputs itself): every job arrives once, and the taker gets its
+    /// inputs in order, for operands (taken by both threads) and check
+    /// files (by the opener only).
+    #[test]
+    fn inputs_arrive_once_and_in_order_whoever_opens_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = 600;
+        let job = |i: usize| -> Job<usize, usize> {
+            if i.is_multiple_of(7) {
+                return Job::Pass(i);
+            }
+            let path = dir.path().join(format!("f{i}"));
+            if !i.is_multiple_of(11) {
+                std::fs::write(&path, [i as u8]).unwrap();
+            }
+            Job::Hash(Task {
+                input: Input::Path(path),
+                algos: Algorithms::one(Algorithm::Md5),
+                tag: i,
+            })
+        };
+        let jobs: Vec<_> = (0..n).map(job).collect();
+        for source in [JobSource::Operands, JobSource::CheckFiles] {
+            let jobs = jobs.iter().map(|j| match j {
+                Job::Pass(p) => Job::Pass(*p),
+                Job::Hash(t) => Job::Hash(Task {
+                    input: t.input.clone(),
+                    algos: t.algos,
+                    tag: t.tag,
+                }),
+            });
+            let cancel = AtomicBool::new(false);
+            let (done_tx, done_rx) = done_channel::<usize, usize>();
+            std::thread::scope(|s| {
+                let collect = s.spawn(|| done_rx.iter().flatten().collect::<Vec<_>>());
+                let mut taken = Vec::new();
+                let mut taker = |idx: usize, task: Task<usize>, _: Opened| {
+                    assert_eq!(idx, task.tag);
+                    taken.push(idx);
+                    if idx % 100 < 3 {
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                    true
+                };
+                feed(s, jobs, source, &cancel, &done_tx, &mut taker);
+                drop(done_tx);
+                let others = collect.join().unwrap();
+                assert!(taken.is_sorted(), "{source:?}: taken out of order");
+                let mut all: Vec<usize> = others.iter().map(|(i, _)| *i).collect();
+                for (i, outcome) in &others {
+                    match outcome {
+                        Outcome::Passed(p) => assert_eq!(p, i),
+                        Outcome::Hashed(task, r) => {
+                            assert_eq!(task.tag, *i);
+                            assert!(r.is_err() && i.is_multiple_of(11), "{i}");
+                        }
+                    }
+                }
+                all.extend(&taken);
+                all.sort();
+                assert_eq!(all, (0..n).collect::<Vec<_>>(), "{source:?}");
+            });
         }
     }
 }

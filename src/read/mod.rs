@@ -101,6 +101,7 @@ use crate::algo::{Algorithm, Algorithms, BLAKE3_MULTITHREAD_MIN, Digest};
 use crate::input::{Input, Kind};
 use crate::size::Size;
 use crate::stats::Stats;
+pub(crate) use feed::JobSource;
 
 /// How bytes travel from the file to the hash function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,7 +245,13 @@ pub(crate) fn strategy(mode: Mode, algos: Algorithms, kind: Kind) -> Strategy {
 /// Run every job with the reading mode of `plan`, and hand each outcome to
 /// `sink` in job order. Stops early (and returns the error) when `sink`
 /// fails, e.g. on a closed stdout.
-pub(crate) fn run<T, P, I, S>(plan: &Plan, stats: &Stats, jobs: I, sink: &mut S) -> io::Result<()>
+pub(crate) fn run<T, P, I, S>(
+    plan: &Plan,
+    stats: &Stats,
+    jobs: I,
+    source: JobSource,
+    sink: &mut S,
+) -> io::Result<()>
 where
     T: Send,
     P: Send,
@@ -256,9 +263,9 @@ where
     let delivered = std::thread::scope(|s| {
         let (done_tx, done_rx) = feed::done_channel();
         let started = match plan.mode {
-            Mode::Threaded => pipeline::spawn(s, plan, stats, &cancel, &jobs, done_tx),
+            Mode::Threaded => pipeline::spawn(s, plan, stats, &cancel, &jobs, source, done_tx),
             Mode::Sync | Mode::Bytewise | Mode::Mmap => {
-                workers::spawn(s, plan, stats, &cancel, &jobs, done_tx)
+                workers::spawn(s, plan, stats, &cancel, &jobs, source, done_tx)
             }
         };
         started.ok()?;
@@ -298,7 +305,13 @@ pub fn hash_one(plan: &Plan, algo: Algorithm, input: Input) -> io::Result<Digest
         algos: Algorithms::one(algo),
         tag: (),
     });
-    run(plan, &Stats::default(), std::iter::once(job), &mut one)?;
+    run(
+        plan,
+        &Stats::default(),
+        std::iter::once(job),
+        JobSource::Operands,
+        &mut one,
+    )?;
     let digests = one
         .0
         .unwrap_or_else(|| Err(io::Error::other("no outcome")))?;

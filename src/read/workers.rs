@@ -18,7 +18,7 @@ use std::thread::Scope;
 use crossbeam_channel::{Receiver, Sender, bounded};
 
 use super::fanout::worth_threads;
-use super::feed::{Finished, feed, hand_over, send_one, take_jobs};
+use super::feed::{Finished, JobSource, feed, hand_over, send_one, take_jobs};
 use super::mmap::Mapped;
 use super::sync::{buffer_len, hash_bytewise, hash_chunks, hash_chunks_fanned, sized};
 use super::{Job, Outcome, Plan, Sink, Strategy, Task, strategy};
@@ -36,6 +36,7 @@ pub(super) fn spawn<'scope, 'env, T, P, I>(
     stats: &'env Stats,
     cancel: &'env AtomicBool,
     jobs: &'env Mutex<Option<I>>,
+    source: JobSource,
     done: Sender<Finished<T, P>>,
 ) -> io::Result<()>
 where
@@ -50,24 +51,31 @@ where
         let Some(jobs) = take_jobs(jobs) else {
             return;
         };
-        feed(s, jobs, cancel, &done, |idx, task, opened| {
-            if opened.is_shared() {
-                let r = hash_opened(plan, stats, &task, opened, &mut buf);
-                return send_one(&done, idx, Outcome::Hashed(task, r));
-            }
-            // one more worker when none runs yet or all are busy
-            if workers < plan.jobs
-                && (workers == 0 || !work_tx.is_empty())
-                && start_worker(s, plan, stats, cancel, &work_rx, &done).is_ok()
-            {
-                workers += 1;
-            }
-            if workers == 0 {
-                let r = hash_opened(plan, stats, &task, opened, &mut buf);
-                return send_one(&done, idx, Outcome::Hashed(task, r));
-            }
-            hand_over(&work_tx, (idx, task, opened), cancel)
-        });
+        feed(
+            s,
+            jobs,
+            source,
+            cancel,
+            &done,
+            &mut |idx, task, opened: Opened| {
+                if opened.is_shared() {
+                    let r = hash_opened(plan, stats, &task, opened, &mut buf);
+                    return send_one(&done, idx, Outcome::Hashed(task, r));
+                }
+                // one more worker when none runs yet or all are busy
+                if workers < plan.jobs
+                    && (workers == 0 || !work_tx.is_empty())
+                    && start_worker(s, plan, stats, cancel, &work_rx, &done).is_ok()
+                {
+                    workers += 1;
+                }
+                if workers == 0 {
+                    let r = hash_opened(plan, stats, &task, opened, &mut buf);
+                    return send_one(&done, idx, Outcome::Hashed(task, r));
+                }
+                hand_over(&work_tx, (idx, task, opened), cancel)
+            },
+        );
     })
 }
 

@@ -40,7 +40,7 @@ use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use super::feed::{Finished, feed, hand_over, take_jobs};
+use super::feed::{Finished, JobSource, feed, hand_over, take_jobs};
 use super::mmap::Mapped;
 use super::{Job, Plan, Task};
 use crate::stats::Stats;
@@ -101,6 +101,7 @@ pub(super) fn spawn<'scope, 'env, T, P, I>(
     stats: &'env Stats,
     cancel: &'env AtomicBool,
     jobs: &'env Mutex<Option<I>>,
+    source: JobSource,
     done: Sender<Finished<T, P>>,
 ) -> io::Result<()>
 where
@@ -135,13 +136,8 @@ where
         let Some(jobs) = take_jobs(jobs) else {
             return;
         };
-        feed(
-            s,
-            jobs,
-            cancel,
-            &reader.done.clone(),
-            |idx, task, opened| reader.read(idx, task, opened),
-        );
+        let done = reader.done.clone();
+        feed(s, jobs, source, cancel, &done, &mut reader);
         reader.flush();
     })
 }
@@ -395,7 +391,14 @@ mod tests {
                 })
             });
             let mut got = Collect(Vec::new());
-            run(&p, &Stats::default(), jobs_iter, &mut got).unwrap();
+            run(
+                &p,
+                &Stats::default(),
+                jobs_iter,
+                JobSource::Operands,
+                &mut got,
+            )
+            .unwrap();
             let got = got.0;
             for w in writers {
                 w.join().unwrap();

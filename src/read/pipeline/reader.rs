@@ -10,7 +10,7 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 
 use super::{Block, Work};
 use crate::input::{Kind, Opened, read_retry};
-use crate::read::feed::{Finished, send_one};
+use crate::read::feed::{Finished, Take, send_one};
 use crate::read::mmap::Mapped;
 use crate::read::{Mode, Outcome, Plan, Strategy, Task, strategy};
 use crate::stats::Stats;
@@ -265,6 +265,18 @@ pub(super) struct Reader<'a, T, P> {
     pub(super) hand: &'a mut dyn FnMut(Work<T>) -> bool,
     /// The batch being packed.
     pub(super) batch: Option<Batch<T>>,
+}
+
+impl<T, P> Take<T> for Reader<'_, T, P> {
+    fn take(&mut self, idx: usize, task: Task<T>, opened: Opened) -> bool {
+        self.read(idx, task, opened)
+    }
+
+    /// The next input is slow to come (a check file on a pipe): the files
+    /// packed so far go to a hasher now rather than when the block fills.
+    fn idle(&mut self) -> bool {
+        self.flush()
+    }
 }
 
 impl<T, P> Reader<'_, T, P> {

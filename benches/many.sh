@@ -7,7 +7,8 @@
 #   benches/many.sh [--quick] [--baseline PATH]   # PATH: an older fastsum to compare
 #
 # The trees live in a temporary directory removed at exit. Needs hyperfine
-# (apt-get install hyperfine); builds the release binary.
+# (apt-get install hyperfine) and, for truly warm runs, vmtouch; builds the
+# release binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,11 +48,23 @@ with open(os.path.join(root, "big"), "wb") as f:
 EOF
 (cd "$work/many" && md5sum f* > ../many.md5)
 
-# one hyperfine run per workload; prints "label<TAB>mean seconds" rows
+# This VM's page cache loses pages of an idle tree within seconds (seen
+# 2026-11-23: a quarter of 100,000 tiny files in 20 s), which made "warm"
+# runs part cold and noisy: with vmtouch, each run is preceded by loading
+# the workload's files into the cache again.
+warm() {
+  if command -v vmtouch >/dev/null; then
+    printf 'vmtouch -qt %q' "$1"
+  else
+    echo true
+  fi
+}
+
+# one hyperfine run per workload (its files: $2); prints "label<TAB>mean seconds" rows
 bench() {
-  local name=$1; shift
+  local name=$1 files=$2; shift 2
   local json="$work/$name.json"
-  hyperfine -N --warmup 1 --runs "$runs" --export-json "$json" "$@" >&2
+  hyperfine -N --prepare "$(warm "$files")" --warmup 1 --runs "$runs" --export-json "$json" "$@" >&2
   python3 - "$json" "$name" <<'EOF'
 import json, sys
 for r in json.load(open(sys.argv[1]))["results"]:
@@ -68,17 +81,17 @@ with_base() { # the command for fastsum, then the baseline's, if any
   true
 }
 mapfile -t c < <(with_base "$fastsum $work/big")
-bench "1 GiB file" "${c[@]}" "md5sum $work/big" >> "$rows"
+bench "1 GiB file" "$work/big" "${c[@]}" "md5sum $work/big" >> "$rows"
 mapfile -t c < <(with_base "bash -c 'cd $work/many && $fastsum f* >/dev/null'")
-bench "10,000 files of 1-200 KiB" "${c[@]}" \
+bench "10,000 files of 1-200 KiB" "$work/many" "${c[@]}" \
   "bash -c 'cd $work/many && md5sum f* >/dev/null'" \
   "bash -c 'cd $work/many && ls | xargs -P2 -n 5000 md5sum >/dev/null'" >> "$rows"
 mapfile -t c < <(with_base "bash -c 'cd $work/many && $fastsum -c ../many.md5 >/dev/null'")
-bench "the same, -c" "${c[@]}" "bash -c 'cd $work/many && md5sum -c ../many.md5 >/dev/null'" >> "$rows"
+bench "the same, -c" "$work/many" "${c[@]}" "bash -c 'cd $work/many && md5sum -c ../many.md5 >/dev/null'" >> "$rows"
 mapfile -t c < <(with_base "bash -c 'cd $work/tiny && ls | xargs $fastsum >/dev/null'")
-bench "100,000 files of 0-64 B" "${c[@]}" "bash -c 'cd $work/tiny && ls | xargs md5sum >/dev/null'" >> "$rows"
+bench "100,000 files of 0-64 B" "$work/tiny" "${c[@]}" "bash -c 'cd $work/tiny && ls | xargs md5sum >/dev/null'" >> "$rows"
 mapfile -t c < <(with_base "bash -c 'cd $work/mixed && $fastsum f* >/dev/null'")
-bench "5,000 small files and 3 of 100 MiB" "${c[@]}" "bash -c 'cd $work/mixed && md5sum f* >/dev/null'" >> "$rows"
+bench "5,000 small files and 3 of 100 MiB" "$work/mixed" "${c[@]}" "bash -c 'cd $work/mixed && md5sum f* >/dev/null'" >> "$rows"
 
 python3 - "$rows" "$csv" "$fastsum" "${baseline:-none}" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'EOF'
 import sys

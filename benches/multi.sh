@@ -5,7 +5,8 @@
 #   the four single fastsum runs, one after the other (their sum)
 #   rhash --md5 --sha1 --sha256 --sha512 FILE
 #   md5sum, sha1sum, sha256sum, sha512sum FILE, one after the other
-# Cold: `vmtouch -e FILE` before each run, and before each single run of the
+# Warm: `vmtouch -t FILE` before each run (this VM's page cache drops idle
+# pages within seconds). Cold: `vmtouch -e FILE` before each run, and before each single run of the
 # sequences (each of them reads from disk, as four separate passes would).
 #
 # Usage: benches/multi.sh [SIZE_MIB] [WARM_RUNS] [COLD_RUNS] > table.md
@@ -47,11 +48,7 @@ run() { # $1 name, $2 runs, $3 prepare (cold: the eviction), $4 eviction inside 
     # shellcheck disable=SC2046
     set -- $(commands "$ev")
     IFS=$old_ifs
-    if [ -n "$prepare" ]; then
-        set -- --warmup 0 --prepare "$prepare" "$@"
-    else
-        set -- --warmup 1 "$@"
-    fi
+    set -- --warmup 0 --prepare "$prepare" "$@"
     hyperfine --style basic --runs "$runs" --export-json "$dir/$name.json" \
         --command-name "fastsum -a md5,sha1,sha256,sha512" \
         --command-name "4 single fastsum runs (sum)" \
@@ -63,7 +60,8 @@ run() { # $1 name, $2 runs, $3 prepare (cold: the eviction), $4 eviction inside 
 # MULTI_PHASES: which tables to make (default both)
 for phase in ${MULTI_PHASES:-warm cold}; do
     case $phase in
-        warm) run warm "$warm_runs" "" "" ;;
+        # the VM's page cache drops idle pages within seconds: reload first
+        warm) run warm "$warm_runs" "vmtouch -qt $f" "" ;;
         cold) run cold "$cold_runs" "vmtouch -qe $f" "vmtouch -qe $f >/dev/null; " ;;
     esac
 done

@@ -280,8 +280,8 @@ fn a_read_error_mid_file_prints_no_line_for_any_algorithm() {
     let dir = tempdir();
     let d = dir.path();
     write_file(d, "a", b"first\n");
-    // big enough for helper threads (1 MiB); mmap mode maps it (no read to
-    // fail), so there it is under the mapping threshold and read
+    // big enough for helper threads (1 MiB); the mmap and threaded modes
+    // map a file that big (no read to fail), so there it is one they read
     let big = write_file(d, "big", &random_bytes(1_200_000, 7));
     let small = write_file(d, "small", &random_bytes(50_000, 7));
     write_file(d, "z", b"last\n");
@@ -292,7 +292,11 @@ fn a_read_error_mid_file_prints_no_line_for_any_algorithm() {
         .collect();
     let want = expected(&cache, &["sha256", "md5"], 2);
     for mode in MODES {
-        let bad = if mode == "mmap" { &small } else { &big };
+        let bad = if ["mmap", "threaded"].contains(&mode) {
+            &small
+        } else {
+            &big
+        };
         std::fs::copy(bad, d.join("bad")).unwrap();
         let bad = d.join("bad");
         for jobs in ["1", "2"] {

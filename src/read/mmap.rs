@@ -5,7 +5,8 @@
 //!
 //! Memory stays bounded whatever the file size: the mapping is hashed in
 //! windows of [`WINDOW`] bytes, and the pages of each window are released
-//! once hashed (they stay in the page cache, not in fastsum's RSS).
+//! once hashed (they stay in the page cache, not in fastsum's RSS); with
+//! several algorithms, in pieces released when every group is done.
 //!
 //! The mapping is a snapshot of the file's length when it was opened: bytes
 //! appended while hashing are not hashed. A file truncated while mapped
@@ -18,8 +19,10 @@ use std::io;
 
 use memmap2::{Advice, Mmap, MmapOptions, UncheckedAdvice};
 
+use std::sync::Arc;
+
 use super::sigbus::{self, Guard};
-use crate::algo::Hashers;
+use crate::algo::{Algorithms, Digest, Hashers};
 use crate::stats::Stats;
 
 /// Regular files smaller than this are read, not mapped: below it the
@@ -35,6 +38,34 @@ const WINDOW: usize = 64 << 20;
 /// What each algorithm group is handed at a time when several algorithms
 /// hash one mapping.
 const PIECE: usize = 1 << 20;
+
+/// How many pieces may wait for a group that fell behind: at most this many
+/// MiB of the mapping are resident at once.
+const QUEUE: usize = 8;
+
+/// A piece of a mapping, shared by the algorithm groups hashing it.
+#[derive(Clone)]
+struct Piece<'a>(Arc<Span<'a>>);
+
+/// The bytes behind a [`Piece`]; released when the last group drops it.
+struct Span<'a> {
+    map: &'a Mapped,
+    start: usize,
+    len: usize,
+}
+
+impl AsRef<[u8]> for Piece<'_> {
+    fn as_ref(&self) -> &[u8] {
+        let s = &self.0;
+        &s.map.map[s.start..s.start + s.len]
+    }
+}
+
+impl Drop for Span<'_> {
+    fn drop(&mut self) {
+        self.map.release(self.start, self.len);
+    }
+}
 
 /// A live mapping of a whole file, watched for SIGBUS.
 pub(crate) struct Mapped {
@@ -63,40 +94,66 @@ impl Mapped {
         Some(Mapped { guard, map })
     }
 
-    /// Hash the whole mapping into `hasher` (on every core where the
-    /// algorithm can), window by window; an error if the file shrank.
-    pub(crate) fn hash_into(&self, hasher: &mut Hashers, stats: &Stats) -> io::Result<()> {
+    /// Hash the whole mapping with `algos`: with several algorithms and
+    /// `threads` above 1, the algorithm groups on several threads
+    /// ([`super::fanout`]); else on this thread (and on every core where
+    /// the algorithm can, as BLAKE3). An error if the file shrank.
+    pub(crate) fn hash(
+        &self,
+        algos: Algorithms,
+        threads: usize,
+        stats: &Stats,
+    ) -> io::Result<Vec<Digest>> {
+        if algos.len() > 1 && threads > 1 {
+            return self.hash_fanned(algos, threads, stats);
+        }
+        let mut hasher = Hashers::new(algos);
+        self.hash_into(&mut hasher, stats)?;
+        Ok(hasher.finalize())
+    }
+
+    /// Hash the whole mapping into `hasher`, window by window.
+    fn hash_into(&self, hasher: &mut Hashers, stats: &Stats) -> io::Result<()> {
         for (i, window) in self.map.chunks(WINDOW).enumerate() {
             hasher.update_multithreaded(window);
             stats.add_bytes(window.len());
-            // SAFETY: the window is hashed and never read again; dropping its
-            // pages from a private read-only file mapping only means a later
-            // read would fault them back in from the file.
-            let _ = unsafe {
-                self.map
-                    .unchecked_advise_range(UncheckedAdvice::DontNeed, i * WINDOW, window.len())
-            };
+            self.release(i * WINDOW, window.len());
         }
         self.check()
     }
 
-    /// Hash the mapping with several algorithms on up to `threads` threads
-    /// ([`super::fanout`]), fed [`PIECE`] bytes at a time. The pages are not
-    /// released as they go (a helper may still be reading them); they are
-    /// clean page-cache pages, given back when the mapping goes.
-    pub(crate) fn hash_fanned(
+    /// Hash the mapping with several algorithms on up to `threads` threads,
+    /// fed [`PIECE`] bytes at a time; a piece's pages are released when the
+    /// last group is done with it.
+    fn hash_fanned(
         &self,
-        algos: crate::algo::Algorithms,
+        algos: Algorithms,
         threads: usize,
         stats: &Stats,
-    ) -> io::Result<Vec<crate::algo::Digest>> {
-        super::fanout::hash_fanned(algos, threads, PIECE, 8, |push| {
-            for piece in self.map.chunks(PIECE) {
-                push(piece);
+    ) -> io::Result<Vec<Digest>> {
+        super::fanout::hash_fanned(algos, threads, PIECE, QUEUE, |push| {
+            for (i, piece) in self.map.chunks(PIECE).enumerate() {
+                push(Piece(Arc::new(Span {
+                    map: self,
+                    start: i * PIECE,
+                    len: piece.len(),
+                })));
                 stats.add_bytes(piece.len());
             }
             self.check()
         })
+    }
+
+    /// Drop the pages of `len` bytes at `start` from this mapping (they
+    /// stay in the page cache, not in fastsum's RSS).
+    fn release(&self, start: usize, len: usize) {
+        // SAFETY: callers release only bytes that are hashed and never read
+        // again; dropping pages from a private read-only file mapping only
+        // means a later read would fault them back in from the file.
+        let _ = unsafe {
+            self.map
+                .unchecked_advise_range(UncheckedAdvice::DontNeed, start, len)
+        };
     }
 
     /// An error if the file shrank while mapped.

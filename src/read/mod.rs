@@ -238,6 +238,14 @@ pub(crate) fn strategy(mode: Mode, algos: Algorithms, kind: Kind) -> Strategy {
         {
             Strategy::Map
         }
+        // several algorithms over one big file: every group hashes the
+        // mapping in place, with no copy into blocks shared across threads
+        // (docs/BENCHMARKS.md, "Several algorithms")
+        Mode::Threaded
+            if algos.len() > 1 && kind != Kind::Stream && fanout::worth_threads(kind) =>
+        {
+            Strategy::Map
+        }
         Mode::Threaded => Strategy::Blocks,
     }
 }
@@ -334,8 +342,13 @@ mod tests {
         assert_eq!(strategy(Mode::Threaded, md5, big), Strategy::Blocks);
         assert_eq!(strategy(Mode::Threaded, blake3, big), Strategy::Map);
         assert_eq!(strategy(Mode::Threaded, blake3, small), Strategy::Blocks);
-        // BLAKE3 with others: blocks fanned out, BLAKE3 on one thread
-        assert_eq!(strategy(Mode::Threaded, both, big), Strategy::Blocks);
+        // several algorithms: a big file mapped (and fanned out), others read
+        assert_eq!(strategy(Mode::Threaded, both, big), Strategy::Map);
+        assert_eq!(strategy(Mode::Threaded, both, small), Strategy::Blocks);
+        assert_eq!(
+            strategy(Mode::Threaded, both, Kind::Stream),
+            Strategy::Blocks
+        );
         assert_eq!(strategy(Mode::Mmap, md5, big), Strategy::Map);
         assert_eq!(strategy(Mode::Mmap, both, big), Strategy::Map);
         assert_eq!(strategy(Mode::Mmap, md5, small), Strategy::Chunks);

@@ -151,19 +151,16 @@ fn hash_opened<T>(
         _ => None,
     };
     let digests = match mapped {
-        Some(map) if fan => map.hash_fanned(algos, plan.jobs, stats)?,
+        Some(map) => map.hash(algos, if fan { plan.jobs } else { 1 }, stats)?,
         None if fan && how != Strategy::Bytewise => {
             let len = buffer_len(plan.chunk.get(), kind);
             hash_chunks_fanned(&mut opened, algos, plan.jobs, len, stats)?
         }
-        _ => {
+        None => {
             let mut hasher = Hashers::new(algos);
-            match mapped {
-                Some(map) => map.hash_into(&mut hasher, stats)?,
-                None if how == Strategy::Bytewise => {
-                    hash_bytewise(&mut opened, &mut hasher, stats)?
-                }
-                None => {
+            match how {
+                Strategy::Bytewise => hash_bytewise(&mut opened, &mut hasher, stats)?,
+                _ => {
                     let buf = sized(buf, buffer_len(plan.chunk.get(), kind))?;
                     hash_chunks(&mut opened, &mut hasher, buf, stats)?
                 }

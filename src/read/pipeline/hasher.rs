@@ -51,11 +51,10 @@ pub(super) fn hasher_loop<T, P>(
                 vec![(idx, Outcome::Hashed(task, r))]
             }
             Work::Mapped { idx, task, map } => {
-                let mut hasher = Hashers::new(task.algos);
-                let r = map.hash_into(&mut hasher, stats).map(|()| {
+                let r = map.hash(task.algos, threads, stats);
+                if r.is_ok() {
                     stats.add_file();
-                    hasher.finalize()
-                });
+                }
                 vec![(idx, Outcome::Hashed(task, r))]
             }
         };

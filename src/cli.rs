@@ -111,7 +111,9 @@ pub const HELP_SECTIONS: [HelpSection; 7] = [
                for the files it maps (regular files of 64 KiB or more) and reads the others as \
                sync does. In threaded mode the MD5 inputs packed in one block (small files) are \
                hashed side by side in SIMD lanes (FASTSUM_MD5_LANES), unless --chunk is below 4K: \
-               then every input is hashed alone, --chunk bytes per update. SIZE is a number of \
+               then every input is hashed alone, --chunk bytes per update; a regular file of \
+               1 MiB or more hashed with BLAKE3 alone or with several algorithms is mapped, \
+               not read. SIZE is a number of \
                bytes from 1 to 1G with an optional suffix K, M or G (powers of 1024): 16, 4K, \
                64K, 1M.",
         verbatim: false,

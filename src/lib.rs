@@ -61,7 +61,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     read::adapt_to_limits();
     let (program, parsed) = cli::parse(argv.into_iter().collect());
     let rep = Reporter::new(program);
-    let cfg = match parsed {
+    let mut cfg = match parsed {
         Ok(cfg) => cfg,
         Err(stop) => match stop.into_output() {
             Ok(text) => return print_text(&rep, &text),
@@ -81,23 +81,22 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     };
     let mut out =
         io::BufWriter::with_capacity(64 * 1024, CheckedWriter::new(Stdout::new(), policy));
+    let names_stdin = cfg.files.iter().any(|f| f == "-");
+    let files = std::mem::take(&mut cfg.files);
     let result = std::thread::scope(|s| {
+        // (the names are copied for the display's thread only if it runs)
         let total: progress::Total = match cfg.command {
-            Command::Hash(opts) => {
-                let files = cfg.files.clone();
+            Command::Hash(opts) if progress::wanted(cfg.progress) => {
+                let files = files.clone();
                 Some(Box::new(move || total_size(files, opts.recursive)))
             }
-            Command::Check(_) => None,
+            _ => None,
         };
         let display = progress::start(s, cfg.progress, &stats, total);
         let (plan, algos) = (&cfg.plan, cfg.algorithms);
         let result = match cfg.command {
-            Command::Hash(opts) => {
-                hash::run(algos, opts, plan, cfg.files.clone(), &rep, &stats, &mut out)
-            }
-            Command::Check(opts) => {
-                check::run(opts, algos, plan, &cfg.files, &rep, &stats, &mut out)
-            }
+            Command::Hash(opts) => hash::run(algos, opts, plan, files, &rep, &stats, &mut out),
+            Command::Check(opts) => check::run(opts, algos, plan, &files, &rep, &stats, &mut out),
         };
         display.finish();
         result
@@ -111,7 +110,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
         .and_then(|()| stdio::close_stdout());
     // GNU closes stdin at the end when it read it, and reports that failing
     // on a closed descriptor too
-    if cfg.files.iter().any(|f| f == "-") && stdio::stdin_was_closed() {
+    if names_stdin && stdio::stdin_was_closed() {
         rep.error("standard input: Bad file descriptor");
     }
     if cfg.stats {

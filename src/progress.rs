@@ -49,7 +49,7 @@ pub(crate) struct Display<'scope> {
 }
 
 /// Should a display run at all?
-fn wanted(mode: Progress) -> bool {
+pub(crate) fn wanted(mode: Progress) -> bool {
     mode != Progress::Never && std::io::stderr().is_terminal()
 }
 

@@ -311,7 +311,7 @@ pub(crate) fn parse(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop>
     let program = inv.program;
     let usage_code = inv.usage_exit_code();
     let posix = std::env::var_os("POSIXLY_CORRECT").is_some();
-    let rest = argv.get(1..).unwrap_or_default();
+    let rest: Vec<OsString> = argv.into_iter().skip(1).collect();
     let scanned = match scan(
         &flavour.table(),
         rest,

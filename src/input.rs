@@ -45,10 +45,32 @@ pub(crate) struct Opened {
     /// waits) happens at the first read, once the scheduler has handed on
     /// whatever was finished before it.
     fifo_wait: bool,
+    /// Declared after `file`, so dropped after it: the count goes down
+    /// once the descriptor is closed, never before (a thread that saw the
+    /// count at 0 while the last descriptor was still open would take its
+    /// EMFILE for good and fail the file).
+    _counted: Counted,
 }
 
 /// How many `Opened` inputs are alive.
 static OPEN: AtomicUsize = AtomicUsize::new(0);
+
+/// One input in [`OPEN`], for as long as it lives.
+#[derive(Debug)]
+struct Counted;
+
+impl Counted {
+    fn new() -> Counted {
+        OPEN.fetch_add(1, Ordering::Relaxed);
+        Counted
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        OPEN.fetch_sub(1, Ordering::Relaxed);
+    }
+}
 
 impl Input {
     /// `-` is standard input, anything else a path.
@@ -101,13 +123,13 @@ impl Input {
                 clear_nonblock(&file)?;
             }
         }
-        OPEN.fetch_add(1, Ordering::Relaxed);
         let shared = *self == Input::Stdin || kind == Kind::Stream;
         Ok(Opened {
             file,
             kind,
             shared,
             fifo_wait,
+            _counted: Counted::new(),
         })
     }
 
@@ -143,12 +165,6 @@ impl Opened {
 
     pub(crate) fn file(&self) -> &File {
         &self.file
-    }
-}
-
-impl Drop for Opened {
-    fn drop(&mut self) {
-        OPEN.fetch_sub(1, Ordering::Relaxed);
     }
 }
 

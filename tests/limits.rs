@@ -232,6 +232,38 @@ fn item7_few_descriptors_fail_no_file() {
     }
 }
 
+/// Item 7, at the limit: one descriptor left for inputs (`ulimit -n 4`
+/// with stdin, stdout and stderr open) over 2,000 tiny files: two threads
+/// open inputs, and the one that closes them must never wait for a
+/// descriptor (it did, and the run hung). Every mode, `-j 1` and `2`.
+#[test]
+fn item7_one_descriptor_for_inputs_still_finishes() {
+    if !require_tool("md5sum") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir(d.join("d")).unwrap();
+    let names: Vec<String> = (0..2000)
+        .map(|i| {
+            let name = format!("d/t{i:04}");
+            write_file(d, &name, &random_bytes(i % 65, i as u64));
+            name
+        })
+        .collect();
+    let want = md5sum(d, &names);
+    for mode in ["threaded", "sync", "bytewise", "mmap"] {
+        for jobs in ["1", "2"] {
+            let script = format!(r#"ulimit -n 4; exec "$FASTSUM" -m {mode} -j {jobs} d/t*"#);
+            let o = shell(d, 60, &script);
+            assert_no_panic(&script, &o);
+            assert_eq!(String::from_utf8_lossy(&o.stderr), "", "{script}");
+            assert_eq!(String::from_utf8_lossy(&o.stdout), want, "{script}");
+            assert_eq!(o.status.code(), Some(0), "{script}");
+        }
+    }
+}
+
 // ---------------------------------------------------------------- item 10
 
 /// Run `fastsum args` to the end and return (exit code, peak RSS in KiB),

@@ -99,8 +99,9 @@ impl<T, P> Opening<T, P> {
 /// files the calling thread does only the reads: the system calls per file
 /// are split over two cores. Opening costs more than reading a tiny file,
 /// so with `source` [`JobSource::Operands`] the calling thread, finding no
-/// opened input waiting, takes the next job and opens it itself rather
-/// than wait; the two threads balance themselves. It never takes lines of
+/// opened input waiting and the opener not at work on the next job, takes
+/// it and opens it itself rather than wait (see [`open_here`]); the two
+/// threads balance themselves. It never takes lines of
 /// check files: reading one may wait on a pipe, and it would hold back
 /// what it has read but not handed on. There, too, the opener takes no job
 /// after a shared input (stdin, a FIFO) until the taker has read it: a
@@ -127,7 +128,7 @@ pub(crate) fn feed<'scope, T, P, I>(
     let (read_tx, read_rx) = bounded::<()>(0);
     let steal = source == JobSource::Operands;
     let jobs = Arc::new(Mutex::new(Jobs {
-        iter: jobs.enumerate(),
+        iter: jobs.enumerate().peekable(),
         ended: false,
     }));
     // (without a thread, the closure and its sender are dropped: the channel
@@ -156,20 +157,8 @@ pub(crate) fn feed<'scope, T, P, I>(
         }
         let item = match rx.try_recv() {
             Ok(item) => item,
-            Err(TryRecvError::Empty) if steal => match open_next(&jobs, cancel) {
-                // opened here: whatever the opener took before comes first
-                Some((own, _)) => {
-                    let own_idx = own.idx();
-                    while next < own_idx {
-                        let Ok(item) = rx.recv() else {
-                            return;
-                        };
-                        if !pass(item, taker, &mut next) {
-                            return;
-                        }
-                    }
-                    own
-                }
+            Err(TryRecvError::Empty) if steal => match open_here(&jobs, next, cancel) {
+                Some((own, _)) => own,
                 None => match rx.recv() {
                     Ok(item) => item,
                     Err(_) => return,
@@ -205,8 +194,8 @@ pub(crate) enum JobSource {
 }
 
 /// The jobs, numbered, shared by the opener and the taking thread.
-struct Jobs<I> {
-    iter: std::iter::Enumerate<I>,
+struct Jobs<I: Iterator> {
+    iter: std::iter::Peekable<std::iter::Enumerate<I>>,
     /// The jobs ran out (an iterator is not asked again after its `None`).
     ended: bool,
 }
@@ -227,6 +216,54 @@ fn open_next<T, P, I: Iterator<Item = Job<T, P>>>(
         next?
     };
     Some(open_job(idx, job))
+}
+
+/// For the taking thread: take the next job, and open its input, if it is
+/// job `next` (every job before it has been handed on: the opener holds
+/// no input this thread must wait for) and the input opens without waiting
+/// for a descriptor. Else None, and the job stays for the opener. This
+/// thread closes the inputs, so it must never wait for a descriptor, nor
+/// hold one while it waits for the opener, who may be waiting for one (the
+/// opener's wait is safe: this thread goes on reading and closing). None
+/// too when there are no more jobs or the run is cancelled.
+fn open_here<T, P, I: Iterator<Item = Job<T, P>>>(
+    jobs: &Mutex<Jobs<I>>,
+    next: usize,
+    cancel: &AtomicBool,
+) -> Option<(Opening<T, P>, bool)> {
+    let mut jobs = jobs.lock().ok()?;
+    if jobs.ended || cancel.load(Ordering::Relaxed) {
+        return None;
+    }
+    // opened while the job is only peeked at: nobody else can take it
+    let opened = match jobs.iter.peek() {
+        None => {
+            jobs.ended = true;
+            return None;
+        }
+        Some((idx, _)) if *idx != next => return None,
+        Some((_, Job::Pass(_))) => None,
+        Some((_, Job::Hash(task))) => match task.input.open() {
+            Err(e) if is_out_of_descriptors(&e) => return None,
+            r => Some(r),
+        },
+    };
+    let (idx, job) = jobs.iter.next()?;
+    Some(match (job, opened) {
+        (Job::Hash(task), Some(Ok(o))) => {
+            let shared = o.is_shared();
+            (Opening::Opened(idx, task, o), shared)
+        }
+        (Job::Hash(task), Some(Err(e))) => (Opening::Failed(idx, task, e), false),
+        // (not met: the job taken is the one peeked at, under the lock)
+        (Job::Hash(task), None) => open_job(idx, Job::Hash(task)),
+        (Job::Pass(p), _) => (Opening::Pass(idx, p), false),
+    })
+}
+
+/// The process (or the system) has no descriptor left.
+fn is_out_of_descriptors(e: &io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
 }
 
 /// What [`feed`] hands opened inputs to.

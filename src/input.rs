@@ -45,15 +45,18 @@ pub(crate) struct Opened {
     /// waits) happens at the first read, once the scheduler has handed on
     /// whatever was finished before it.
     fifo_wait: bool,
-    /// Declared after `file`, so dropped after it: the count goes down
-    /// once the descriptor is closed, never before (a thread that saw the
-    /// count at 0 while the last descriptor was still open would take its
-    /// EMFILE for good and fail the file).
+    /// Taken before the descriptor is opened and declared after `file`, so
+    /// dropped after it: the count covers the descriptor's whole life (a
+    /// thread that saw the count at 0 while a descriptor was open would
+    /// take its EMFILE for good and fail the file).
     _counted: Counted,
 }
 
-/// How many `Opened` inputs are alive.
+/// How many `Opened` inputs are alive (or being opened).
 static OPEN: AtomicUsize = AtomicUsize::new(0);
+
+/// How many have been closed, ever.
+static CLOSED: AtomicUsize = AtomicUsize::new(0);
 
 /// One input in [`OPEN`], for as long as it lives.
 #[derive(Debug)]
@@ -61,14 +64,15 @@ struct Counted;
 
 impl Counted {
     fn new() -> Counted {
-        OPEN.fetch_add(1, Ordering::Relaxed);
+        OPEN.fetch_add(1, Ordering::AcqRel);
         Counted
     }
 }
 
 impl Drop for Counted {
     fn drop(&mut self) {
-        OPEN.fetch_sub(1, Ordering::Relaxed);
+        CLOSED.fetch_add(1, Ordering::AcqRel);
+        OPEN.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -92,6 +96,9 @@ impl Input {
 
     /// Open for reading and find out what it is.
     pub(crate) fn open(&self) -> io::Result<Opened> {
+        // counted before the descriptor exists, so that another thread that
+        // gets EMFILE meanwhile knows one may come free (dropped on failure)
+        let counted = Counted::new();
         let file = match self {
             Input::Stdin if stdin_was_closed() => {
                 return Err(io::Error::from_raw_os_error(libc::EBADF));
@@ -129,21 +136,24 @@ impl Input {
             kind,
             shared,
             fifo_wait,
-            _counted: Counted::new(),
+            _counted: counted,
         })
     }
 
     /// [`Input::open`], but when the process is out of descriptors and other
     /// inputs are open, wait for them to close and try again: a low
-    /// `ulimit -n` slows the run down instead of failing files.
+    /// `ulimit -n` slows the run down instead of failing files. One that
+    /// closed while this open was failing also means try again.
     pub(crate) fn open_patiently(&self) -> io::Result<Opened> {
         loop {
+            let closed = CLOSED.load(Ordering::Acquire);
             match self.open() {
-                Err(e)
-                    if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
-                        && OPEN.load(Ordering::Relaxed) > 0 =>
-                {
-                    std::thread::sleep(Duration::from_micros(200));
+                Err(e) if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE)) => {
+                    if OPEN.load(Ordering::Acquire) > 0 {
+                        std::thread::sleep(Duration::from_micros(200));
+                    } else if CLOSED.load(Ordering::Acquire) == closed {
+                        return Err(e);
+                    }
                 }
                 r => return r,
             }

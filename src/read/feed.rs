@@ -157,19 +157,18 @@ pub(crate) fn feed<'scope, T, P, I>(
         }
         let item = match rx.try_recv() {
             Ok(item) => item,
-            Err(TryRecvError::Empty) if steal => match open_here(&jobs, next, cancel) {
-                Some((own, _)) => own,
-                None => match rx.recv() {
-                    Ok(item) => item,
-                    Err(_) => return,
-                },
-            },
-            Err(TryRecvError::Empty) => match rx.recv_timeout(IDLE_AFTER) {
-                Ok(item) => item,
-                Err(RecvTimeoutError::Timeout) if taker.idle() => continue,
-                Err(RecvTimeoutError::Timeout) => return,
-                Err(RecvTimeoutError::Disconnected) => continue,
-            },
+            Err(TryRecvError::Empty) => {
+                if steal && let Some((own, _)) = open_here(&jobs, next, cancel) {
+                    own
+                } else {
+                    match rx.recv_timeout(IDLE_AFTER) {
+                        Ok(item) => item,
+                        Err(RecvTimeoutError::Timeout) if taker.idle() => continue,
+                        Err(RecvTimeoutError::Timeout) => return,
+                        Err(RecvTimeoutError::Disconnected) => continue,
+                    }
+                }
+            }
             // the opener is gone (done, or never started): the rest here
             Err(TryRecvError::Disconnected) => match open_next(&jobs, cancel) {
                 Some((item, _)) => item,

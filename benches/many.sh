@@ -48,10 +48,10 @@ with open(os.path.join(root, "big"), "wb") as f:
 EOF
 (cd "$work/many" && md5sum f* > ../many.md5)
 
-# This VM's page cache loses pages of an idle tree within seconds (seen
-# 2026-11-23: a quarter of 100,000 tiny files in 20 s), which made "warm"
-# runs part cold and noisy: with vmtouch, each run is preceded by loading
-# the workload's files into the cache again.
+# The page cache of the VMs this runs on drops pages of an idle tree within
+# seconds (docs/BENCHMARKS.md), which made "warm" runs part cold and noisy:
+# with vmtouch, each run is preceded by loading the workload's files into
+# the cache again.
 warm() {
   if command -v vmtouch >/dev/null; then
     printf 'vmtouch -qt %q' "$1"

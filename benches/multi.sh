@@ -60,7 +60,7 @@ run() { # $1 name, $2 runs, $3 prepare (cold: the eviction), $4 eviction inside 
 # MULTI_PHASES: which tables to make (default both)
 for phase in ${MULTI_PHASES:-warm cold}; do
     case $phase in
-        # the VM's page cache drops idle pages within seconds: reload first
+        # the VM's page cache drops idle pages (docs/BENCHMARKS.md): reload first
         warm) run warm "$warm_runs" "vmtouch -qt $f" "" ;;
         cold) run cold "$cold_runs" "vmtouch -qe $f" "vmtouch -qe $f >/dev/null; " ;;
     esac

@@ -200,9 +200,9 @@ fn b3sum_usage(e: &GetoptError) -> Stop {
 }
 
 /// The argv clap parses: canonical `--long` / `--long=value` words only.
-/// The operands stay out of it (getopt already set them apart, and clap
-/// stores and copies every value: 0.7 µs an operand, 66 ms before the first
-/// file is opened on `xargs`' 100,000 names). `-b`, `-t` and `--tag` are
+/// The operands stay out of it: getopt already set them apart, and clap
+/// stores and copies every value, which was most of the start-up time on
+/// `xargs`' thousands of names (docs/BENCHMARKS.md, "Many files"). `-b`, `-t` and `--tag` are
 /// folded as GNU folds them: `--tag` also sets binary, and the last of the
 /// three decides binary or text, so `-t --tag` is a tagged run and `--tag
 /// -t` is rejected.

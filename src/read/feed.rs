@@ -129,7 +129,6 @@ pub(crate) fn feed<'scope, T, P, I>(
     let steal = source == JobSource::Operands;
     let jobs = Arc::new(Mutex::new(Jobs {
         iter: jobs.enumerate().peekable(),
-        ended: false,
     }));
     // (without a thread, the closure and its sender are dropped: the channel
     // is disconnected, and every job is opened below)
@@ -192,11 +191,11 @@ pub(crate) enum JobSource {
     CheckFiles,
 }
 
-/// The jobs, numbered, shared by the opener and the taking thread.
+/// The jobs, numbered, shared by the opener and the taking thread; always
+/// peeked at before they are taken, so that the iterator is not asked
+/// again after its `None` (`Peekable` keeps it).
 struct Jobs<I: Iterator> {
     iter: std::iter::Peekable<std::iter::Enumerate<I>>,
-    /// The jobs ran out (an iterator is not asked again after its `None`).
-    ended: bool,
 }
 
 /// Take the next job (under the lock) and open its input (after it): None
@@ -207,12 +206,12 @@ fn open_next<T, P, I: Iterator<Item = Job<T, P>>>(
 ) -> Option<(Opening<T, P>, bool)> {
     let (idx, job) = {
         let mut jobs = jobs.lock().ok()?;
-        if jobs.ended || cancel.load(Ordering::Relaxed) {
+        if cancel.load(Ordering::Relaxed) {
             return None;
         }
-        let next = jobs.iter.next();
-        jobs.ended = next.is_none();
-        next?
+        // peeked first: the iterator is never asked again after its None
+        jobs.iter.peek()?;
+        jobs.iter.next()?
     };
     Some(open_job(idx, job))
 }
@@ -231,18 +230,14 @@ fn open_here<T, P, I: Iterator<Item = Job<T, P>>>(
     cancel: &AtomicBool,
 ) -> Option<(Opening<T, P>, bool)> {
     let mut jobs = jobs.lock().ok()?;
-    if jobs.ended || cancel.load(Ordering::Relaxed) {
+    if cancel.load(Ordering::Relaxed) {
         return None;
     }
     // opened while the job is only peeked at: nobody else can take it
-    let opened = match jobs.iter.peek() {
-        None => {
-            jobs.ended = true;
-            return None;
-        }
-        Some((idx, _)) if *idx != next => return None,
-        Some((_, Job::Pass(_))) => None,
-        Some((_, Job::Hash(task))) => match task.input.open() {
+    let opened = match jobs.iter.peek()? {
+        (idx, _) if *idx != next => return None,
+        (_, Job::Pass(_)) => None,
+        (_, Job::Hash(task)) => match task.input.open() {
             Err(e) if is_out_of_descriptors(&e) => return None,
             r => Some(r),
         },

@@ -3,7 +3,7 @@
 use std::ffi::OsStr;
 use std::process::Command;
 
-use crate::util::{fastsum, multicall, os, tempdir, write_file};
+use crate::util::{fastsum, multicall, os, shown, tempdir, write_file};
 
 #[test]
 fn help_and_version_exit_zero() {
@@ -152,6 +152,6 @@ fn usage_errors_say_what_is_wrong() {
         .args(["SUMS", "-c"])
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{o:?}");
-    assert!(o.stdout.is_empty() && o.stderr.is_empty(), "{o:?}");
+    assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
+    assert!(o.stdout.is_empty() && o.stderr.is_empty(), "{}", shown(&o));
 }

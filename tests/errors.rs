@@ -17,7 +17,7 @@ use fastsum::internals::Algorithm;
 
 use crate::util::{
     MODES, Pair, assert_outputs_same, fastsum, fastsum_path, gnu, modes_and_jobs, multicall, os,
-    random_bytes, require_tool, run, tempdir, write_file,
+    random_bytes, require_tool, run, shown, tempdir, write_file,
 };
 
 /// Run `sh -c script prog args…` in `dir`, where the script runs `"$0" "$@"`.
@@ -303,7 +303,7 @@ fn broken_pipe_ends_quietly() {
             fastsum_path(),
             &[&["-m", mode], &args[..]].concat(),
         );
-        assert_eq!(got.status.code(), Some(0), "{mode}: sh {got:?}");
+        assert_eq!(got.status.code(), Some(0), "{mode}: sh {}", shown(&got));
         let stderr = std::fs::read(dir.path().join("stderr")).expect("read stderr");
         let status = std::fs::read(dir.path().join("status")).expect("read status");
         assert_eq!(String::from_utf8_lossy(&stderr), "", "{mode}: stderr");
@@ -461,7 +461,7 @@ fn usage_errors_exit_2_or_1_under_a_gnu_name() {
         &["--pool", "8", "--readahead", "1G", "f"],
     ];
     let usage = |o: &Output, code: i32, what: &str| {
-        assert_eq!(o.status.code(), Some(code), "{what}: {o:?}");
+        assert_eq!(o.status.code(), Some(code), "{what}: {}", shown(&o));
         assert_eq!(String::from_utf8_lossy(&o.stdout), "", "{what}");
         assert!(!o.stderr.is_empty(), "{what}: no message");
     };

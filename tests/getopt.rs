@@ -7,7 +7,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::util::{assert_outputs_same, gnu, multicall, require_tool, run, tempdir, write_file};
+use crate::util::{
+    assert_outputs_same, assert_stdout, gnu, multicall, require_tool, run, tempdir, write_file,
+};
 
 /// A directory with a file `f` and a checksum file `SUMS` for it.
 fn setup() -> tempfile::TempDir {
@@ -215,7 +217,7 @@ fn fastsum_options_under_a_gnu_name() {
         let got = run(multicall(dir.path(), "md5sum")
             .current_dir(dir.path())
             .args(args));
-        assert_eq!(got.stdout, want.stdout, "{args:?}");
+        assert_stdout(&format!("{args:?}"), &got, &want.stdout);
         assert_eq!(got.status.code(), Some(0), "{args:?}");
     }
     for (args, first_line) in [

@@ -8,8 +8,8 @@ use std::process::Command;
 use fastsum::internals::Algorithm;
 
 use crate::util::{
-    Pair, assert_output, fastsum, files_of_sizes, gnu, modes_and_jobs, random_bytes, require_tool,
-    run, tempdir, write_file,
+    Pair, assert_output, assert_stdout, fastsum, files_of_sizes, gnu, modes_and_jobs, random_bytes,
+    require_tool, run, tempdir, write_file,
 };
 
 /// Files of very different sizes, with a missing one between two big ones.
@@ -163,7 +163,7 @@ fn progress_never_on_redirected_stderr() {
             .arg("big")
             .output()
             .unwrap();
-        assert_eq!(got.stdout, want.stdout);
+        assert_stdout("", &got, &want.stdout);
     }
 }
 

@@ -3,7 +3,12 @@
 //! streamed, a missing one in between) gives md5sum's output byte for byte
 //! in every mode, with `-j 1` and `-j 4`, on every multi-lane path.
 
-use crate::util::{MODES, fastsum, gnu, random_bytes, require_tool, run, tempdir, write_file};
+use fastsum::internals::LanePath;
+
+use crate::util::{
+    MODES, assert_stdout, fastsum, gnu, lane_paths_this_cpu_runs, random_bytes, require_tool, run,
+    shown, tempdir, write_file,
+};
 
 #[test]
 fn mixed_trees_match_md5sum_on_every_lane_path() {
@@ -30,16 +35,11 @@ fn mixed_trees_match_md5sum_on_every_lane_path() {
     names.insert(57, "missing".to_string());
     let want = run(gnu("md5sum").current_dir(dir.path()).args(&names));
     assert_eq!(want.status.code(), Some(1));
-    // the lanes serve the threaded mode's batches; every mode runs once
-    let lane_paths = [
-        "auto",
-        "avx512",
-        "avx512-16",
-        "avx2",
-        "avx2-8",
-        "scalar",
-        "off",
-    ];
+    // the lanes serve the threaded mode's batches; every mode runs once.
+    // Only the paths this CPU runs: the others are named and skipped.
+    let lane_paths: Vec<&str> = std::iter::once("auto")
+        .chain(lane_paths_this_cpu_runs().into_iter().map(LanePath::name))
+        .collect();
     let runs = lane_paths.iter().map(|&l| (l, "threaded")).chain(
         MODES
             .iter()
@@ -54,7 +54,7 @@ fn mixed_trees_match_md5sum_on_every_lane_path() {
                 .args(["-m", mode, "-j", jobs])
                 .args(&names));
             let what = format!("FASTSUM_MD5_LANES={lanes} -m {mode} -j {jobs}");
-            assert_eq!(got.stdout, want.stdout, "{what}");
+            assert_stdout(&what, &got, &want.stdout);
             assert_eq!(got.status.code(), Some(1), "{what}");
             assert_eq!(
                 String::from_utf8_lossy(&got.stderr),
@@ -73,10 +73,38 @@ fn bad_lane_path_only_stops_md5_runs() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("FASTSUM_MD5_LANES"),
-        "{o:?}"
+        "{}",
+        shown(&o)
     );
     let o = run(fastsum()
         .env("FASTSUM_MD5_LANES", "bogus")
         .args(["-a", "sha256", "/dev/null"]));
-    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
+}
+
+/// Forcing a path this CPU truly lacks is a usage error naming the path;
+/// on a CPU that runs every path there is none to force, and that is said.
+#[test]
+fn forcing_a_path_this_cpu_lacks_is_a_usage_error() {
+    let lacking: Vec<LanePath> = LanePath::all()
+        .into_iter()
+        .filter(|p| !p.is_available())
+        .collect();
+    if lacking.is_empty() {
+        eprintln!("skipped: this CPU runs every MD5 lane path, none to refuse");
+        return;
+    }
+    for p in lacking {
+        let o = run(fastsum()
+            .env("FASTSUM_MD5_LANES", p.name())
+            .arg("/dev/null"));
+        assert_eq!(o.status.code(), Some(2), "{}: {}", shown(&o), p.name());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("this CPU cannot run") && err.contains(p.name()),
+            "{}: {err}",
+            p.name()
+        );
+        assert!(o.stdout.is_empty(), "{}: {}", shown(&o), p.name());
+    }
 }

@@ -7,7 +7,7 @@ use std::process::Command;
 use fastsum::internals::{Algorithm, BLAKE3_MULTITHREAD_MIN, MMAP_MIN};
 
 use crate::util::{
-    Pair, assert_output, blake3_lines, fastsum, files_of_sizes, gnu_algorithms, random_bytes,
+    Pair, assert_output, blake3_lines, fastsum, files_of_sizes, gnu, gnu_algorithms, random_bytes,
     require_tool, run, run_with_stdin, write_file,
 };
 
@@ -72,7 +72,7 @@ fn blake3_multithreaded_matches_one_thread() {
     let names = files_of_sizes(dir.path(), &sizes, 1);
     let want = blake3_lines(dir.path(), &names);
     if require_tool("b3sum") {
-        let got = run(Command::new("b3sum").current_dir(dir.path()).args(&names));
+        let got = run(gnu("b3sum").current_dir(dir.path()).args(&names));
         assert_output("b3sum against the blake3 crate", &got, &want, "", 0);
     }
     for mode in ["mmap", "threaded", "sync"] {

@@ -11,8 +11,8 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::util::{
-    fastsum, gnu, random_bytes, require_strace, require_tool, run, run_with_stdin, tempdir,
-    write_file,
+    assert_stdout, fastsum, gnu, random_bytes, require_strace, require_tool, run, run_with_stdin,
+    shown, tempdir, write_file,
 };
 
 /// The algorithms and their oracles (`tool --tag`).
@@ -81,7 +81,7 @@ fn oracle_lines(d: &Path, tool: &str, files: &[OsString], zero: bool) -> Vec<Vec
         c.arg("-z");
     }
     let out = run(c.args(files));
-    assert!(out.status.success(), "{tool}: {out:?}");
+    assert!(out.status.success(), "{tool}: {}", shown(&out));
     let end = if zero { b'\0' } else { b'\n' };
     let lines: Vec<Vec<u8>> = out
         .stdout
@@ -143,7 +143,7 @@ fn every_pair_and_sampled_orders_match_the_tools() {
         let list = order.join(",");
         let out = run(fastsum().current_dir(d).args(["-a", &list]).args(&fx.plain));
         let want = expected(&cache, order, fx.plain.len());
-        assert!(out.status.success(), "-a {list}: {out:?}");
+        assert!(out.status.success(), "-a {list}: {}", shown(&out));
         assert_eq!(
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&want),
@@ -163,7 +163,7 @@ fn every_pair_and_sampled_orders_match_the_tools() {
             c.arg("-z");
         }
         let out = run(c.args(&fx.odd));
-        assert!(out.status.success(), "{out:?}");
+        assert!(out.status.success(), "{}", shown(&out));
         assert_eq!(
             out.stdout,
             expected(&cache, &gnu_algos, fx.odd.len()),
@@ -194,8 +194,8 @@ fn every_mode_and_jobs_give_the_same_lines() {
                     .args(["-a", &order.join(","), "-m", mode, "-j", jobs])
                     .args(["--chunk", chunk, "--readahead", "256K"])
                     .args(&fx.plain));
-                assert!(out.status.success(), "{mode} -j {jobs}: {out:?}");
-                assert_eq!(out.stdout, want, "-m {mode} -j {jobs} --chunk {chunk}");
+                assert!(out.status.success(), "{mode} -j {jobs}: {}", shown(&out));
+                assert_stdout(&format!("-m {mode} -j {jobs} --chunk {chunk}"), &out, &want);
             }
         }
     }
@@ -212,7 +212,7 @@ fn every_mode_and_jobs_give_the_same_lines() {
         .iter()
         .map(|&a| (a, oracle_lines(d, oracle(a), &names, false)))
         .collect();
-    assert_eq!(out.stdout, expected(&cache, &["sha1", "md5"], 2));
+    assert_stdout("sha1,md5", &out, expected(&cache, &["sha1", "md5"], 2));
 }
 
 /// Standard input and FIFOs are read once (a second read would find them
@@ -311,7 +311,7 @@ fn a_read_error_mid_file_prints_no_line_for_any_algorithm() {
                 .args(["--chunk", "4K", "--readahead", "8K", "a", "bad", "z"]);
             let out = run(&mut c);
             let what = format!("-m {mode} -j {jobs}");
-            assert_eq!(out.status.code(), Some(1), "{what}: {out:?}");
+            assert_eq!(out.status.code(), Some(1), "{what}: {}", shown(&out));
             assert_eq!(
                 String::from_utf8_lossy(&out.stdout),
                 String::from_utf8_lossy(&want),
@@ -349,7 +349,7 @@ fn round_trip_through_fastsum_and_gnu_check() {
     let out = run(fastsum()
         .current_dir(d)
         .args(["-c", "-m", "sync", "--chunk", "1M", "--stats", "SUMS"]));
-    assert!(out.status.success(), "{out:?}");
+    assert!(out.status.success(), "{}", shown(&out));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "one: OK\none: OK\none: OK\none: OK\ntwo: OK\ntwo: OK\ntwo: OK\ntwo: OK\n"
@@ -489,11 +489,18 @@ echo "status $?"
         .args(["-c", script]));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let sums = std::fs::read(d.join("SUMS")).unwrap();
-    assert_eq!(sums, std::fs::read(d.join("ONE")).unwrap(), "{out:?}");
+    assert_eq!(
+        sums,
+        std::fs::read(d.join("ONE")).unwrap(),
+        "{}",
+        shown(&out)
+    );
     assert_eq!(sums.split(|&b| b == b'\n').count(), 81);
     assert_eq!(
-        stdout, "status 0\n./f05: FAILED\n./f05: FAILED\nstatus 1\n",
-        "{out:?}"
+        stdout,
+        "status 0\n./f05: FAILED\n./f05: FAILED\nstatus 1\n",
+        "{}",
+        shown(&out)
     );
     let _ = File::open(d.join("part.aa")).unwrap();
 }

@@ -2,11 +2,9 @@
 //! sha512sum or b3sum defaults to that algorithm, prefixes its messages with
 //! that name, and prints what that tool prints.
 
-use std::process::Command;
-
 use crate::util::{
-    MODES, assert_output, assert_outputs_same, fastsum, gnu, gnu_algorithms, multicall, os,
-    random_bytes, require_tool, run, run_with_stdin, tempdir, write_file,
+    MODES, assert_output, assert_outputs_same, assert_stdout, fastsum, gnu, gnu_algorithms,
+    multicall, os, random_bytes, require_tool, run, run_with_stdin, tempdir, write_file,
 };
 
 /// Under each GNU name, with no `-a`: files of several sizes, a name GNU
@@ -81,7 +79,7 @@ fn b3sum_name_acts_as_b3sum() {
     write_file(dir.path(), "big", &big);
     let files = ["small", "big"];
     let want = if require_tool("b3sum") {
-        run(Command::new("b3sum").current_dir(dir.path()).args(files)).stdout
+        run(gnu("b3sum").current_dir(dir.path()).args(files)).stdout
     } else {
         eprintln!("b3sum is not installed: comparing with the blake3 crate only");
         format!(
@@ -175,7 +173,7 @@ fn fixed_names_refuse_a_and_say_what_they_are() {
         assert_eq!(got.status.code(), Some(0), "{name}");
         if let Some(tool) = tool {
             let want = run(gnu(tool).current_dir(dir.path()).arg("f"));
-            assert_eq!(got.stdout, want.stdout, "{name}");
+            assert_stdout(name, &got, &want.stdout);
         } else {
             let want = format!("{}  f\n", blake3::hash(b"abc").to_hex());
             assert_eq!(String::from_utf8_lossy(&got.stdout), want);
@@ -222,7 +220,7 @@ fn b3sum_options_as_b3sum() {
         &["-l", "7", "nosuch"],
     ];
     for args in cases {
-        let mut want_cmd = Command::new("b3sum");
+        let mut want_cmd = gnu("b3sum");
         let mut got_cmd = multicall(dir.path(), "b3sum");
         for c in [&mut want_cmd, &mut got_cmd] {
             c.current_dir(dir.path()).args(args).args(&files).arg("big");
@@ -235,7 +233,7 @@ fn b3sum_options_as_b3sum() {
             String::from_utf8_lossy(&want.stdout),
             "{what}"
         );
-        assert_eq!(got.stdout, want.stdout, "{what}");
+        assert_stdout(&what, &got, &want.stdout);
         assert_eq!(got.status.code(), want.status.code(), "{what}");
     }
     // --raw: one input's bytes; standard input too
@@ -244,17 +242,14 @@ fn b3sum_options_as_b3sum() {
         &["--raw", "-l", "1000", "big"],
         &["--raw", "-l", "3"],
     ] {
-        let want = run_with_stdin(
-            Command::new("b3sum").current_dir(dir.path()).args(args),
-            b"in",
-        );
+        let want = run_with_stdin(gnu("b3sum").current_dir(dir.path()).args(args), b"in");
         let got = run_with_stdin(
             multicall(dir.path(), "b3sum")
                 .current_dir(dir.path())
                 .args(args),
             b"in",
         );
-        assert_eq!(got.stdout, want.stdout, "{args:?}");
+        assert_stdout(&format!("{args:?}"), &got, &want.stdout);
         assert_eq!(got.status.code(), Some(0), "{args:?}");
     }
 }
@@ -283,7 +278,7 @@ fn b3sum_usage_errors_as_b3sum() {
         &["--raw", "f", "f"],
     ];
     for args in cases {
-        let want = run(Command::new("b3sum").current_dir(dir.path()).args(args));
+        let want = run(gnu("b3sum").current_dir(dir.path()).args(args));
         let got = run(multicall(dir.path(), "b3sum")
             .current_dir(dir.path())
             .args(args));

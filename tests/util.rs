@@ -16,11 +16,57 @@ pub fn fastsum() -> Command {
     c
 }
 
-/// A GNU tool (md5sum, sha256sum, …) in the same locale as fastsum.
+/// A GNU tool (md5sum, sha256sum, …) or b3sum in the same locale as
+/// fastsum: the pinned binary when one is named (see [`oracle_path`]).
 pub fn gnu(tool: &str) -> Command {
-    let mut c = Command::new(tool);
+    let mut c = Command::new(oracle_path(tool));
     c.env("LC_ALL", "C.UTF-8");
     c
+}
+
+/// Oracles whose behaviour the tests depend on: the oldest version that
+/// has it, and the variable that may name a pinned binary instead of PATH's.
+/// b3sum before 1.8 lacks `--tag` and words `--check` differently
+/// (Debian's is 1.2.0); GNU's tools are the 9.1 the check rules follow.
+const ORACLES: &[(&str, (u32, u32), &str)] = &[
+    ("b3sum", (1, 8), "FASTSUM_TEST_B3SUM"),
+    ("md5sum", (9, 1), "FASTSUM_TEST_COREUTILS"),
+    ("sha1sum", (9, 1), "FASTSUM_TEST_COREUTILS"),
+    ("sha224sum", (9, 1), "FASTSUM_TEST_COREUTILS"),
+    ("sha256sum", (9, 1), "FASTSUM_TEST_COREUTILS"),
+    ("sha384sum", (9, 1), "FASTSUM_TEST_COREUTILS"),
+    ("sha512sum", (9, 1), "FASTSUM_TEST_COREUTILS"),
+];
+
+/// Where the oracle `tool` is: `$FASTSUM_TEST_B3SUM` for b3sum (a file),
+/// `$FASTSUM_TEST_COREUTILS/TOOL` for GNU's (a directory), else PATH's.
+pub fn oracle_path(tool: &str) -> PathBuf {
+    match ORACLES.iter().find(|o| o.0 == tool) {
+        Some(&(_, _, var)) => match std::env::var_os(var) {
+            Some(v) if var.ends_with("COREUTILS") => PathBuf::from(v).join(tool),
+            Some(v) => PathBuf::from(v),
+            None => PathBuf::from(tool),
+        },
+        None => PathBuf::from(tool),
+    }
+}
+
+/// `major.minor` of the first version-looking word of `tool --version`.
+fn version_of(tool: &Path) -> Option<(u32, u32)> {
+    let o = Command::new(tool).arg("--version").output().ok()?;
+    if !o.status.success() {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&o.stdout);
+    let word = text
+        .lines()
+        .next()?
+        .split_whitespace()
+        .find(|w| w.starts_with(|c: char| c.is_ascii_digit()))?;
+    let mut parts = word.split(|c: char| !c.is_ascii_digit());
+    let major = parts.next()?.parse().ok()?;
+    let minor = parts.next().and_then(|m| m.parse().ok()).unwrap_or(0);
+    Some((major, minor))
 }
 
 /// Is `tool` on PATH?
@@ -31,19 +77,51 @@ pub fn cmd_exists(tool: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// Is the oracle `tool` here? A test that needs it returns early when it is
-/// missing on a developer's machine, but under CI (`CI` set) a missing
-/// oracle fails the test: CI must install what the tests need.
+/// Is the oracle `tool` here, and new enough (see [`ORACLES`])? A test
+/// that needs it returns early when it is missing or too old on a
+/// developer's machine, saying which version it needs; under CI (`CI`
+/// set) that fails the test: CI must install what the tests need.
 pub fn require_tool(tool: &str) -> bool {
-    if cmd_exists(tool) {
-        return true;
-    }
+    let why = match ORACLES.iter().find(|o| o.0 == tool) {
+        Some(&(_, (major, minor), var)) => {
+            let path = oracle_path(tool);
+            match version_of(&path) {
+                Some(v) if v >= (major, minor) => return true,
+                Some((a, b)) => format!(
+                    "{} is version {a}.{b}; the tests need {major}.{minor} or later \
+                     (install it and point {var} at it, as .ci/run does)",
+                    path.display()
+                ),
+                None => format!("{} is not installed", path.display()),
+            }
+        }
+        None if cmd_exists(tool) => return true,
+        None => format!("{tool} is not installed"),
+    };
     assert!(
         std::env::var_os("CI").is_none(),
-        "{tool} is required under CI: .ci/run must install it"
+        "{why}: required under CI, .ci/run must install it"
     );
-    eprintln!("skipped: {tool} is not installed");
+    eprintln!("skipped: {why}");
     false
+}
+
+/// The MD5 lane paths this CPU runs (the `Off` and `Scalar` paths
+/// included); each one it cannot run is named on stderr with the reason.
+pub fn lane_paths_this_cpu_runs() -> Vec<fastsum::internals::LanePath> {
+    fastsum::internals::LanePath::all()
+        .into_iter()
+        .filter(|p| {
+            if !p.is_available() {
+                eprintln!(
+                    "skipped MD5 lane path {}: this CPU lacks {}",
+                    p.name(),
+                    p.cpu_feature().unwrap_or("it")
+                );
+            }
+            p.is_available()
+        })
+        .collect()
 }
 
 /// Deterministic pseudo-random bytes (xorshift), so failures reproduce.
@@ -109,6 +187,43 @@ pub fn run_with_stdin(cmd: &mut Command, data: &[u8]) -> Output {
     })
 }
 
+/// A finished run as text for a failure message: exit status, stdout and
+/// stderr as lossy UTF-8 lines (`{:?}` of an `Output` prints bytes as
+/// numbers when they are not UTF-8).
+pub fn shown(o: &Output) -> String {
+    format!(
+        "exit {:?}\n--- stdout:\n{}\n--- stderr:\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Assert that a run `got` printed exactly `want` on stdout; on a
+/// mismatch the failure shows both as text lines (lossy UTF-8, with the
+/// first differing line named) and the run's stderr, never byte vectors.
+pub fn assert_stdout(what: &str, got: &Output, want: impl AsRef<[u8]>) {
+    let want = want.as_ref();
+    if got.stdout == want {
+        return;
+    }
+    let ours = String::from_utf8_lossy(&got.stdout);
+    let theirs = String::from_utf8_lossy(want);
+    let first = ours
+        .split_inclusive('\n')
+        .zip(theirs.split_inclusive('\n'))
+        .position(|(a, b)| a != b)
+        .unwrap_or_else(|| ours.lines().count().min(theirs.lines().count()));
+    panic!(
+        "{what}: stdout differs (first at line {}; {} bytes, want {})\n\
+         --- got:\n{ours}\n--- want:\n{theirs}\n--- stderr of the run:\n{}",
+        first + 1,
+        got.stdout.len(),
+        want.len(),
+        String::from_utf8_lossy(&got.stderr)
+    );
+}
+
 /// Assert that two finished runs match: stdout bytes, exit status, and
 /// stderr once each program's `name: ` prefix is replaced. `what` names the
 /// case in the failure message.
@@ -119,12 +234,7 @@ pub fn assert_outputs_same(
     ours_name: &str,
     theirs_name: &str,
 ) {
-    assert_eq!(
-        String::from_utf8_lossy(&ours.stdout),
-        String::from_utf8_lossy(&theirs.stdout),
-        "{what}: stdout differs"
-    );
-    assert_eq!(ours.stdout, theirs.stdout, "{what}: stdout bytes differ");
+    assert_stdout(what, ours, &theirs.stdout);
     let strip =
         |s: &[u8], name: &str| String::from_utf8_lossy(s).replace(&format!("{name}: "), "PROG: ");
     assert_eq!(
@@ -142,13 +252,7 @@ pub fn assert_outputs_same(
 /// Assert that a run printed exactly `stdout` and `stderr` and exited with
 /// `code`; `what` names the case in the failure message.
 pub fn assert_output(what: &str, o: &Output, stdout: impl AsRef<[u8]>, stderr: &str, code: i32) {
-    let stdout = stdout.as_ref();
-    assert_eq!(
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(stdout),
-        "{what}: stdout differs"
-    );
-    assert_eq!(o.stdout, stdout, "{what}: stdout bytes differ");
+    assert_stdout(what, o, stdout);
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
         stderr,

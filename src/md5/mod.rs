@@ -59,10 +59,11 @@ pub enum Kernel {
 impl Kernel {
     /// Every kernel this build and this CPU can run, portable first.
     pub fn available() -> Vec<Kernel> {
-        let mut v = vec![Kernel::Portable];
-        #[cfg(target_arch = "x86_64")]
-        v.push(Kernel::X86_64);
-        v
+        vec![
+            Kernel::Portable,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::X86_64,
+        ]
     }
 
     /// The fastest kernel this CPU runs.

@@ -97,6 +97,17 @@ impl Path {
         }
     }
 
+    /// The CPU feature the path needs (`None`: runs everywhere).
+    pub fn cpu_feature(self) -> Option<&'static str> {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512 | Path::Avx512x16 => Some("avx512f"),
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2 | Path::Avx2x8 => Some("avx2"),
+            Path::Scalar | Path::Off => None,
+        }
+    }
+
     /// Whether this CPU can run the path.
     pub fn is_available(self) -> bool {
         match self {

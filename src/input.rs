@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 use std::fs::{File, OpenOptions};
-use std::io::{self, Read};
+use std::io::{self, Read, Seek};
 use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
@@ -25,9 +25,10 @@ pub enum Input {
 /// What an open input turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
-    /// A regular file of this length when opened (a hint for planning reads,
-    /// never trusted for correctness: files grow and shrink while read;
-    /// /proc files say 0 whatever they hold).
+    /// A regular file with this many bytes from the read position when
+    /// opened (a hint for planning reads, never trusted for correctness:
+    /// files grow and shrink while read; /proc files say 0 whatever they
+    /// hold).
     Regular { len: u64 },
     /// Standard input, a FIFO, a device: read to its end, and shared with
     /// whoever else reads it (two readers at once would split its bytes).
@@ -40,6 +41,9 @@ pub(crate) enum Kind {
 pub(crate) struct Opened {
     file: File,
     kind: Kind,
+    /// Where reading starts: 0 for a file fastsum opened, the shared read
+    /// position for standard input (a script may have read part of it).
+    start: u64,
     shared: bool,
     /// A FIFO opened without waiting for a writer: the wait (GNU's open
     /// waits) happens at the first read, once the scheduler has handed on
@@ -115,9 +119,16 @@ impl Input {
                 .open(p)?,
         };
         let meta = file.metadata();
-        let kind = match &meta {
-            Ok(m) if m.is_file() => Kind::Regular { len: m.len() },
-            _ => Kind::Stream,
+        let (kind, start) = match &meta {
+            Ok(m) if m.is_file() => {
+                let start = match self {
+                    Input::Stdin => (&file).stream_position()?,
+                    Input::Path(_) => 0,
+                };
+                let len = m.len().saturating_sub(start);
+                (Kind::Regular { len }, start)
+            }
+            _ => (Kind::Stream, 0),
         };
         let mut fifo_wait = false;
         if let Input::Path(_) = self
@@ -134,6 +145,7 @@ impl Input {
         Ok(Opened {
             file,
             kind,
+            start,
             shared,
             fifo_wait,
             _counted: counted,
@@ -175,6 +187,21 @@ impl Opened {
 
     pub(crate) fn file(&self) -> &File {
         &self.file
+    }
+
+    /// The file offset reading starts at (see [`Kind::Regular`]).
+    pub(crate) fn start(&self) -> u64 {
+        self.start
+    }
+
+    /// Move a shared read position past `len` bytes from the start, as if
+    /// they had been read (they were hashed from a mapping): the next
+    /// reader of standard input sees what follows them, as with GNU.
+    pub(crate) fn consume(&self, len: u64) -> io::Result<()> {
+        if self.shared {
+            (&self.file).seek(io::SeekFrom::Start(self.start + len))?;
+        }
+        Ok(())
     }
 }
 

@@ -21,5 +21,6 @@ mod md5_kernel;
 mod mmap;
 mod multi;
 mod multicall;
+mod offset;
 mod progress;
 mod stats;

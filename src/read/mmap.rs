@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 use super::sigbus::{self, Guard};
 use crate::algo::{Algorithms, Digest, Hashers};
+use crate::input::{Kind, Opened};
 use crate::stats::Stats;
 
 /// Regular files smaller than this are read, not mapped: below it the
@@ -76,9 +77,22 @@ pub(crate) struct Mapped {
 }
 
 impl Mapped {
-    /// Map the `len` bytes of `file`; `None` when that fails (the caller
-    /// reads the file instead).
-    pub(crate) fn new(file: &File, len: u64) -> Option<Mapped> {
+    /// Map what reading `opened` would hash: its bytes from where its read
+    /// position stands (standard input may stand anywhere in a file), and
+    /// move a shared position past them, as reading would. `None` when that
+    /// fails (the caller reads the input instead, from the same position).
+    pub(crate) fn of(opened: &Opened) -> Option<Mapped> {
+        let Kind::Regular { len } = opened.kind() else {
+            return None;
+        };
+        let map = Mapped::new(opened.file(), opened.start(), len)?;
+        opened.consume(len).ok()?;
+        Some(map)
+    }
+
+    /// Map the `len` bytes of `file` at offset `start` (any offset:
+    /// memmap2 aligns the mapping to a page itself).
+    fn new(file: &File, start: u64, len: u64) -> Option<Mapped> {
         let len = usize::try_from(len).ok().filter(|&l| l > 0)?;
         let claim = sigbus::claim()?;
         // SAFETY: the mapping is read-only and private. Another process may
@@ -87,7 +101,7 @@ impl Mapped {
         // b3sum and ripgrep accept for mapped input: the bytes are only
         // hashed, never trusted); a shrunk file raises SIGBUS, which
         // `sigbus` turns into a reported error.
-        let map = unsafe { MmapOptions::new().len(len).map(file) }.ok()?;
+        let map = unsafe { MmapOptions::new().offset(start).len(len).map(file) }.ok()?;
         let guard = claim.activate(map.as_ptr(), map.len());
         // Advisory only: hashing is correct whether or not the kernel takes it.
         let _ = map.advise(Advice::Sequential);
@@ -180,7 +194,7 @@ mod tests {
 
     fn hash_file(algo: Algorithm, file: File) -> io::Result<crate::algo::Digest> {
         let len = file.metadata()?.len();
-        let mapped = Mapped::new(&file, len).ok_or_else(|| io::Error::other("no mapping"))?;
+        let mapped = Mapped::new(&file, 0, len).ok_or_else(|| io::Error::other("no mapping"))?;
         let mut h = Hashers::new(crate::algo::Algorithms::one(algo));
         mapped.hash_into(&mut h, &Stats::default())?;
         Ok(h.finalize().remove(0))
@@ -213,7 +227,7 @@ mod tests {
             let f = tempfile::NamedTempFile::new().unwrap();
             std::fs::write(f.path(), data(4 << 20)).unwrap();
             let file = File::open(f.path()).unwrap();
-            let mapped = Mapped::new(&file, 4 << 20).expect("a 4 MiB regular file maps");
+            let mapped = Mapped::new(&file, 0, 4 << 20).expect("a 4 MiB regular file maps");
             std::fs::OpenOptions::new()
                 .write(true)
                 .open(f.path())

@@ -23,7 +23,7 @@ use super::mmap::Mapped;
 use super::sync::{buffer_len, hash_bytewise, hash_chunks, hash_chunks_fanned, sized};
 use super::{Job, Outcome, Plan, Sink, Strategy, Task, strategy};
 use crate::algo::{Digest, Hashers};
-use crate::input::{Kind, Opened};
+use crate::input::Opened;
 use crate::stats::Stats;
 
 /// An opened input on its way to a worker.
@@ -146,8 +146,8 @@ fn hash_opened<T>(
     let kind = opened.kind();
     let fan = algos.len() > 1 && plan.jobs > 1 && worth_threads(kind);
     let how = strategy(plan.mode, algos, kind);
-    let mapped = match (how, kind) {
-        (Strategy::Map, Kind::Regular { len }) => Mapped::new(opened.file(), len),
+    let mapped = match how {
+        Strategy::Map => Mapped::of(&opened),
         _ => None,
     };
     let digests = match mapped {

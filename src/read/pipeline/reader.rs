@@ -301,9 +301,8 @@ impl<T, P> Reader<'_, T, P> {
     /// fits, else streamed. False when the run is being torn down.
     pub(super) fn read(&mut self, idx: usize, task: Task<T>, mut src: Opened) -> bool {
         let kind = src.kind();
-        if let (Strategy::Map, Kind::Regular { len }) =
-            (strategy(Mode::Threaded, task.algos, kind), kind)
-            && let Some(map) = Mapped::new(src.file(), len)
+        if strategy(Mode::Threaded, task.algos, kind) == Strategy::Map
+            && let Some(map) = Mapped::of(&src)
         {
             return self.flush() && (self.hand)(Work::Mapped { idx, task, map });
         }

@@ -254,12 +254,19 @@ fn clear_nonblock(file: &File) -> io::Result<()> {
     }
 }
 
-/// Read into `buf`, retrying reads interrupted by a signal.
+/// Read into `buf`, retrying reads interrupted by a signal, and reads the
+/// file refused for their size (ENOMEM: Linux's sysctl files under
+/// /proc/sys refuse a count of 4 MiB or more) with half the count, down to
+/// a page, before that fails the input.
 #[inline]
 pub(crate) fn read_retry(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut count = buf.len();
     loop {
-        match r.read(buf) {
+        match r.read(&mut buf[..count]) {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) if e.raw_os_error() == Some(libc::ENOMEM) && count > 4096 => {
+                count = (count / 2).max(4096);
+            }
             other => return other,
         }
     }

@@ -22,5 +22,6 @@ mod mmap;
 mod multi;
 mod multicall;
 mod offset;
+mod procfs;
 mod progress;
 mod stats;

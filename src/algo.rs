@@ -100,9 +100,17 @@ impl Algorithm {
         }
     }
 
-    /// The algorithm a multi-call name stands for (`md5sum`, …, `b3sum`).
+    /// The algorithm a multi-call name stands for (`md5sum`, …, `b3sum`;
+    /// in any case on the systems whose file names ignore case).
     pub(crate) fn from_tool_name(name: &str) -> Option<Algorithm> {
-        Algorithm::ALL.into_iter().find(|a| a.tool_name() == name)
+        let same = |a: Algorithm| {
+            if cfg!(any(target_os = "macos", windows)) {
+                a.tool_name().eq_ignore_ascii_case(name)
+            } else {
+                a.tool_name() == name
+            }
+        };
+        Algorithm::ALL.into_iter().find(|&a| same(a))
     }
 }
 

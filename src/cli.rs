@@ -343,6 +343,28 @@ pub fn command() -> clap::Command {
     Args::command()
 }
 
+/// The algorithm of the tool a name is installed as: the tool's own name,
+/// or with a `g` prefix (Homebrew's `gsha256sum`), a `.exe` suffix, a
+/// version suffix (`sha256sum-9.1`); on file systems that ignore case, in
+/// any case. `None` for any other name (which then runs as fastsum).
+fn tool_algorithm(base: &str) -> Option<Algorithm> {
+    let mut name = base;
+    if name.len() > 4 && name.is_char_boundary(name.len() - 4) {
+        let (stem, ext) = name.split_at(name.len() - 4);
+        if ext.eq_ignore_ascii_case(".exe") {
+            name = stem;
+        }
+    }
+    if let Some((stem, version)) = name.rsplit_once('-')
+        && version.starts_with(|c: char| c.is_ascii_digit())
+        && version.chars().all(|c| c.is_ascii_digit() || c == '.')
+    {
+        name = stem;
+    }
+    Algorithm::from_tool_name(name)
+        .or_else(|| name.strip_prefix('g').and_then(Algorithm::from_tool_name))
+}
+
 /// Who we were invoked as: fastsum itself, or one of the tools it replaces.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Invocation {
@@ -359,8 +381,14 @@ impl Invocation {
             .and_then(|a| std::path::Path::new(a).file_name())
             .map(|b| b.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let default_algorithm = Algorithm::from_tool_name(&base);
-        let program = default_algorithm.map_or("fastsum", Algorithm::tool_name);
+        let default_algorithm = tool_algorithm(&base);
+        let program = match default_algorithm {
+            // the name as invoked prefixes messages, as GNU's `gsha256sum:`
+            // (leaked once: one short string for the life of the process)
+            Some(a) if base != a.tool_name() => &*Box::leak(base.into_boxed_str()),
+            Some(a) => a.tool_name(),
+            None => "fastsum",
+        };
         Invocation {
             program,
             default_algorithm,
@@ -592,6 +620,26 @@ mod tests {
         let other = Invocation::from_argv0(Some(&OsString::from("./target/fastsum")));
         assert_eq!(other.program, "fastsum");
         assert_eq!(other.default_algorithm, None);
+        // the names tools are installed under; the prefix is the name invoked
+        for (name, algo) in [
+            ("gsha256sum", Some(Algorithm::Sha256)),
+            ("sha256sum.exe", Some(Algorithm::Sha256)),
+            ("gmd5sum.EXE", Some(Algorithm::Md5)),
+            ("sha256sum-9.1", Some(Algorithm::Sha256)),
+            ("gb3sum", Some(Algorithm::Blake3)),
+            ("sha256sum-x", None),
+            ("gsha256", None),
+            ("xsha256sum", None),
+            ("sha256sum-", None),
+        ] {
+            let inv = Invocation::from_argv0(Some(&OsString::from(name)));
+            assert_eq!(inv.default_algorithm, algo, "{name}");
+            let want = if algo.is_some() { name } else { "fastsum" };
+            assert_eq!(inv.program, want, "{name}");
+        }
+        let upper = Invocation::from_argv0(Some(&OsString::from("SHA256SUM")));
+        let folds = cfg!(any(target_os = "macos", windows));
+        assert_eq!(upper.default_algorithm.is_some(), folds);
     }
 
     /// The mmap threshold quoted in --help is the one in force.

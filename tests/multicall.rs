@@ -300,3 +300,46 @@ fn b3sum_usage_errors_as_b3sum() {
         }
     }
 }
+
+/// The names the tools are installed under elsewhere (Homebrew's
+/// `gsha256sum`, `sha256sum.exe`, a versioned `sha256sum-9.1`) act as the
+/// tool, messages prefixed with the name invoked; a name that is no tool's
+/// (`SHA256SUM` on Linux, whose file names keep case) acts as fastsum,
+/// never as another tool.
+#[test]
+fn installed_names_act_as_their_tool() {
+    if !require_tool("sha256sum") {
+        return;
+    }
+    let dir = tempdir();
+    write_file(dir.path(), "f", b"some bytes\n");
+    let want = run(gnu("sha256sum")
+        .current_dir(dir.path())
+        .args(["f", "nosuch"]));
+    for name in ["gsha256sum", "sha256sum.exe", "sha256sum-9.1"] {
+        let got = run(multicall(dir.path(), name)
+            .current_dir(dir.path())
+            .args(["f", "nosuch"]));
+        let err = format!("{name}: nosuch: No such file or directory\n");
+        assert_output(name, &got, &want.stdout, &err, 1);
+    }
+    let as_fastsum = run(fastsum().current_dir(dir.path()).args(["f", "nosuch"]));
+    // (on macOS and Windows, whose file names ignore case, SHA256SUM is the tool)
+    let no_tool: &[&str] = if cfg!(any(target_os = "macos", windows)) {
+        &["sha256", "xsha256sum"]
+    } else {
+        &["SHA256SUM", "sha256", "xsha256sum"]
+    };
+    for &name in no_tool {
+        let got = run(multicall(dir.path(), name)
+            .current_dir(dir.path())
+            .args(["f", "nosuch"]));
+        assert_output(
+            name,
+            &got,
+            &as_fastsum.stdout,
+            &String::from_utf8_lossy(&as_fastsum.stderr),
+            1,
+        );
+    }
+}

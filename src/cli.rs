@@ -10,7 +10,7 @@ use std::ffi::OsString;
 use clap::{CommandFactory, Parser, ValueEnum};
 
 use crate::algo::{Algorithm, Algorithms};
-use crate::config::{CheckOptions, Command, Config, HashOptions, Progress, Verbosity};
+use crate::config::{CheckOptions, Command, Config, Dialect, HashOptions, Progress, Verbosity};
 use crate::output::{LineFormat, Terminator};
 use crate::read::{
     DEFAULT_CHUNK, DEFAULT_POOL, DEFAULT_READAHEAD, MAX_COUNT, MAX_IN_FLIGHT, Mode, Plan,
@@ -456,6 +456,11 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
             strict: args.strict,
             ignore_missing: args.ignore_missing,
             algorithm_chosen: !args.algorithm.is_empty() || inv.default_algorithm.is_some(),
+            dialect: if inv.default_algorithm == Some(Algorithm::Blake3) {
+                Dialect::B3sum
+            } else {
+                Dialect::Gnu
+            },
         })
     } else {
         let only_check = [

@@ -21,6 +21,20 @@ pub(crate) enum Verbosity {
     Warn,
 }
 
+/// Whose rules a check run follows where GNU's and b3sum's differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// GNU's: blank and `#` lines are skipped, malformed ones counted and
+    /// warned about (failing only with `--strict`); a listed file that
+    /// cannot be read is `FAILED open or read` after a message.
+    Gnu,
+    /// b3sum's (under its name): every line must be a checksum line, any
+    /// other (blank, `#`, malformed, another algorithm's) is reported and
+    /// fails the run; an unreadable file is `FAILED (reason)`; both count
+    /// with the checksums that did not match.
+    B3sum,
+}
+
 /// Check-mode settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct CheckOptions {
@@ -34,6 +48,8 @@ pub(crate) struct CheckOptions {
     /// then lines tagged with another algorithm are improperly formatted,
     /// as in GNU; otherwise each tag picks its line's algorithm.
     pub(crate) algorithm_chosen: bool,
+    /// GNU's rules or b3sum's.
+    pub(crate) dialect: Dialect,
 }
 
 /// Hash-mode settings.

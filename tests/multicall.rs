@@ -343,3 +343,52 @@ fn installed_names_act_as_their_tool() {
         );
     }
 }
+
+/// Under the b3sum name, `-c` verifies as b3sum does: a malformed line,
+/// an empty one, a `#` one or another algorithm's tag fails the run (b3sum
+/// counts each with the checksums that did not match), and an unreadable
+/// file says why in its status line. Against b3sum, stdout and stderr in
+/// one stream (their order matters), with and without `--quiet`.
+#[test]
+fn b3sum_name_checks_as_b3sum() {
+    if !require_tool("b3sum") {
+        return;
+    }
+    let dir = tempdir();
+    write_file(dir.path(), "f", b"hi\n");
+    std::fs::create_dir(dir.path().join("d")).unwrap();
+    let good = run(gnu("b3sum").current_dir(dir.path()).arg("f")).stdout;
+    let good = String::from_utf8(good).unwrap();
+    let hex = &good[..64];
+    let cases = [
+        format!("{good}garbage line\n"),
+        format!("garbage\n{good}\n{good}"),
+        format!("{good}# a comment\n"),
+        format!("{good}MD5 (f) = 764efa883dda1e11db47671c4a3bbd9e\n"),
+        format!("{good}BLAKE3 (f) = {hex}\n"),
+        format!("{hex}  nosuch\n{hex}  d\n"),
+        "garbage\n".to_string(),
+        good.trim_end().to_string(),
+        good.replace('\n', "\r\n"),
+    ];
+    for (i, sums) in cases.iter().enumerate() {
+        write_file(dir.path(), "SUMS", sums.as_bytes());
+        for quiet in [false, true] {
+            let both = |c: &mut std::process::Command| {
+                let mut sh = std::process::Command::new("sh");
+                sh.current_dir(dir.path())
+                    .arg("-c")
+                    .arg("\"$0\" \"$@\" 2>&1")
+                    .arg(c.get_program())
+                    .arg("-c")
+                    .args(quiet.then_some("--quiet"))
+                    .arg("SUMS");
+                run(&mut sh)
+            };
+            let want = both(&mut gnu("b3sum"));
+            let got = both(&mut multicall(dir.path(), "b3sum"));
+            let what = format!("case {i} quiet {quiet}: {sums:?}");
+            assert_output(&what, &got, &want.stdout, "", want.status.code().unwrap());
+        }
+    }
+}

@@ -28,7 +28,7 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::sync::Arc;
 
 use crate::algo::{Algorithm, Algorithms, Digest};
-use crate::config::{CheckOptions, Verbosity};
+use crate::config::{CheckOptions, Dialect, Verbosity};
 use crate::input::{Input, Opened};
 use crate::output::{push_escaped, quote_name};
 use crate::printer::{Printer, Render, print_all};
@@ -52,6 +52,8 @@ enum Event {
         file: FileName,
         /// The line number (counting every line, comments and blanks too).
         line: u64,
+        /// The line was empty (b3sum words that one differently).
+        empty: bool,
     },
     /// The check file was read to its end.
     End {
@@ -122,6 +124,8 @@ struct Feed<'a> {
     current: Option<Open>,
     default: Algorithm,
     tags: Tags,
+    /// Whether blank and `#` lines are skipped or count.
+    dialect: Dialect,
     latch: Latch,
     buf: Vec<u8>,
     /// A job read ahead that did not join the one before it.
@@ -163,6 +167,7 @@ fn line_job(
         Job::Pass(Event::Improper {
             file: cur.file.clone(),
             line: cur.line,
+            empty: false,
         })
     };
     let Ok(line) = parse_check_line(body, default, tags) else {
@@ -218,6 +223,14 @@ impl Feed<'_> {
             Ok(_) => {
                 cur.line += 1;
                 let Some(body) = line_body(&self.buf) else {
+                    if self.dialect == Dialect::B3sum {
+                        let empty = matches!(&self.buf[..], b"\n" | b"\r\n");
+                        return Step::Job(Job::Pass(Event::Improper {
+                            file: cur.file.clone(),
+                            line: cur.line,
+                            empty,
+                        }));
+                    }
                     return Step::Skip;
                 };
                 Step::Job(line_job(
@@ -343,6 +356,11 @@ impl Verifier {
                 self.status_line(p, name, "FAILED")?;
             }
             Err(e) if self.opts.ignore_missing && e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) if self.opts.dialect == Dialect::B3sum => {
+                // b3sum: the reason in the status line, counted as a mismatch
+                self.tally.mismatched += 1;
+                self.status_line(p, name, &format!("FAILED ({e})"))?;
+            }
             Err(e) => {
                 self.tally.unreadable += 1;
                 p.message(&format!("{}: {}", quote_name(name), error_text(e)))?;
@@ -374,7 +392,17 @@ impl Render<Vec<Expected>, Event> for Verifier {
             Outcome::Passed(event) => event,
         };
         match event {
-            Event::Improper { file, line } => {
+            Event::Improper { empty, .. } if self.opts.dialect == Dialect::B3sum => {
+                // b3sum counts it with the checksums that did not match
+                self.tally.mismatched += 1;
+                self.tally.formatted = true;
+                p.message(if empty {
+                    "Empty line"
+                } else {
+                    "Invalid check line format"
+                })?;
+            }
+            Event::Improper { file, line, .. } => {
                 self.tally.improper += 1;
                 if self.opts.verbosity == Verbosity::Warn {
                     let tag = self.tag;
@@ -424,6 +452,7 @@ pub(crate) fn run(
             (true, 1) => Tags::OnlyDefault,
             (true, _) => Tags::Only(algos),
         },
+        dialect: opts.dialect,
         latch: Latch::default(),
         buf: Vec::with_capacity(1024),
         pending: None,

@@ -90,6 +90,7 @@ mod tests {
             strict,
             ignore_missing,
             algorithm_chosen: false,
+            dialect: crate::config::Dialect::Gnu,
         }
     }
 

@@ -5,7 +5,7 @@ sha256\t'SHA-256 (FIPS 180-4), as sha256sum'
 sha384\t'SHA-384 (FIPS 180-4), as sha384sum'
 sha512\t'SHA-512 (FIPS 180-4), as sha512sum'
 blake3\t'BLAKE3, 256 bits of output, as b3sum'"
-complete -c fastsum -s m -l mode -d 'How bytes reach the hash function' -r -f -a "threaded\t'A reader thread fills --readahead blocks from a bounded pool and hands them over a channel to the hasher(s), which hash them --chunk bytes per update: reading overlaps hashing, memory stays bounded'
+complete -c fastsum -s m -l mode -d 'How bytes reach the hash function' -r -f -a "threaded\t'A reader thread fills --readahead blocks from a bounded pool and hands them over a channel to the hasher(s), which hash them --chunk bytes per update: reading overlaps hashing, memory stays bounded. Regular files of 1 MiB or more are memory-mapped when the algorithm is BLAKE3 (hashed on up to -j threads) or when several algorithms hash them'
 sync\t'The hashing thread reads exactly --chunk bytes per read call into one reused buffer, then hashes it: read what you consume, one call at a time'
 bytewise\t'std\'s BufReader and its bytes() iterator feed the hash one byte at a time: the naive baseline, for comparison'
 mmap\t'Regular files of 64 KiB or more are memory-mapped and hashed in place, with no read calls or copies (BLAKE3 then hashes one file on every core); other inputs are read as in sync mode. A file truncated while mapped is reported as an error'"

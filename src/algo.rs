@@ -306,7 +306,7 @@ impl std::fmt::Debug for Digest {
 }
 
 /// Inputs shorter than this are hashed by BLAKE3 on one thread even by
-/// `Hasher::update_multithreaded`: below it, waking rayon's threads costs
+/// `Hasher::update_wide`: below it, waking rayon's threads costs
 /// more than splitting saves (measured: docs/BENCHMARKS.md, "Memory-mapped
 /// reading and BLAKE3").
 pub const BLAKE3_MULTITHREAD_MIN: usize = 1024 * 1024;
@@ -360,13 +360,27 @@ impl Hasher {
         }
     }
 
-    /// Feed `data`, spread over every core where that pays: BLAKE3's tree
-    /// lets rayon hash parts of one big input in parallel; the other
-    /// algorithms are sequential by nature and take a plain `update`.
-    pub(crate) fn update_multithreaded(&mut self, data: &[u8]) {
+    /// Feed `data` on up to `threads` threads where that pays: BLAKE3's
+    /// tree lets rayon hash parts of one big input in parallel (bounded as
+    /// b3sum's `--num-threads` bounds it); the other algorithms are
+    /// sequential by nature and take a plain `update`.
+    pub(crate) fn update_wide(&mut self, data: &[u8], threads: usize) {
         match self {
-            Hasher::Blake3(h) if data.len() >= BLAKE3_MULTITHREAD_MIN => {
-                h.update_rayon(data);
+            Hasher::Blake3(h) if threads > 1 && data.len() >= BLAKE3_MULTITHREAD_MIN => {
+                let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                if threads >= cores {
+                    h.update_rayon(data);
+                } else {
+                    // fewer threads than rayon's global pool has: a pool of
+                    // that many (none can start: one thread)
+                    match rayon_core::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                    {
+                        Ok(pool) => pool.install(|| h.update_rayon(data)),
+                        Err(_) => h.update(data),
+                    };
+                }
             }
             _ => self.update(data),
         }
@@ -415,10 +429,11 @@ impl Hashers {
         }
     }
 
-    /// Feed `data` to every hash, BLAKE3 on every core where that pays.
-    pub(crate) fn update_multithreaded(&mut self, data: &[u8]) {
+    /// Feed `data` to every hash, BLAKE3 on up to `threads` threads where
+    /// that pays.
+    pub(crate) fn update_wide(&mut self, data: &[u8], threads: usize) {
         for (_, h) in &mut self.0 {
-            h.update_multithreaded(data);
+            h.update_wide(data, threads);
         }
     }
 

@@ -62,7 +62,9 @@ impl From<AlgoArg> for Algorithm {
 pub enum ModeArg {
     /// A reader thread fills --readahead blocks from a bounded pool and hands them over a
     /// channel to the hasher(s), which hash them --chunk bytes per update: reading overlaps
-    /// hashing, memory stays bounded.
+    /// hashing, memory stays bounded. Regular files of 1 MiB or more are memory-mapped when
+    /// the algorithm is BLAKE3 (hashed on up to -j threads) or when several algorithms hash
+    /// them.
     Threaded,
     /// The hashing thread reads exactly --chunk bytes per read call into one reused buffer,
     /// then hashes it: read what you consume, one call at a time.
@@ -538,7 +540,13 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
         command,
         algorithms,
         plan: Plan {
-            mode: args.mode.into(),
+            // b3sum's --no-mmap: "also disables multithreading" there, so
+            // its reads are sync mode's (--chunk per call, one thread)
+            mode: if args.b3sum.no_mmap {
+                Mode::Sync
+            } else {
+                args.mode.into()
+            },
             chunk: args.chunk,
             readahead: args.readahead,
             pool: args.pool,

@@ -4,7 +4,7 @@
 
 use crate::util::{
     MODES, assert_output, assert_outputs_same, assert_stdout, fastsum, gnu, gnu_algorithms,
-    multicall, os, random_bytes, require_tool, run, run_with_stdin, tempdir, write_file,
+    multicall, os, random_bytes, require_tool, run, run_with_stdin, shown, tempdir, write_file,
 };
 
 /// Under each GNU name, with no `-a`: files of several sizes, a name GNU
@@ -390,5 +390,63 @@ fn b3sum_name_checks_as_b3sum() {
             let what = format!("case {i} quiet {quiet}: {sums:?}");
             assert_output(&what, &got, &want.stdout, "", want.status.code().unwrap());
         }
+    }
+}
+
+/// Under the b3sum name, `--num-threads 1` (and `fastsum -a blake3 -j 1`)
+/// hash a big file on one thread, as b3sum does (rayon starts none), and
+/// `--no-mmap` reads the file instead of mapping it (its bytes come
+/// through read calls). Counted with strace.
+#[test]
+fn b3sum_num_threads_and_no_mmap_are_honoured() {
+    if !crate::util::require_strace() {
+        return;
+    }
+    let dir = tempdir();
+    let size = 4 << 20;
+    write_file(dir.path(), "big", &random_bytes(size, 5));
+    let link = dir.path().join("b3sum");
+    let _ = multicall(dir.path(), "b3sum");
+    // (threads started, bytes read) by one run under strace
+    let traced = |prog: &std::path::Path, args: &[&str]| {
+        let log = dir.path().join("trace");
+        let o = run(std::process::Command::new("strace")
+            .current_dir(dir.path())
+            .args(["-f", "-qq", "-e", "trace=clone,clone3,read", "-o"])
+            .arg(&log)
+            .arg(prog)
+            .args(args)
+            .arg("big"));
+        assert!(o.status.success(), "{args:?}: {}", shown(&o));
+        let text = std::fs::read_to_string(&log).unwrap();
+        let threads = text.lines().filter(|l| l.contains("clone")).count();
+        let read: usize = text
+            .lines()
+            .filter(|l| l.contains("read("))
+            .filter_map(|l| l.rsplit("= ").next()?.trim().parse::<usize>().ok())
+            .sum();
+        (threads, read)
+    };
+    let fastsum_bin = assert_cmd::cargo::cargo_bin("fastsum");
+    let (default_threads, default_read) = traced(&link, &[]);
+    let (one, _) = traced(&link, &["--num-threads", "1"]);
+    let (j1, _) = traced(&fastsum_bin, &["-a", "blake3", "-j", "1"]);
+    let (_, no_mmap_read) = traced(&link, &["--no-mmap"]);
+    assert!(
+        default_read < size,
+        "mapped by default: read {default_read}"
+    );
+    assert!(no_mmap_read >= size, "--no-mmap reads: read {no_mmap_read}");
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) > 1 {
+        assert!(
+            one < default_threads,
+            "--num-threads 1: {one} threads, default {default_threads}"
+        );
+        assert!(
+            j1 < default_threads,
+            "-j 1: {j1} threads, default {default_threads}"
+        );
+    } else {
+        eprintln!("skipped the thread counts: one core here, rayon starts no thread anyway");
     }
 }

@@ -14,7 +14,7 @@ pub(crate) struct B3Options {
     pub(crate) no_names: bool,
     /// `--raw`.
     pub(crate) raw: bool,
-    /// `--no-mmap`: accepted; fastsum maps files only with `-m mmap`.
+    /// `--no-mmap`: no mapping and one thread per file, as b3sum's: sync mode.
     pub(crate) no_mmap: bool,
     /// `--num-threads`: taken as `-j` when `-j` is not given (0: the default).
     pub(crate) num_threads: Option<usize>,

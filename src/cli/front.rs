@@ -296,9 +296,9 @@ fn help_command(flavour: Flavour, cmd: clap::Command) -> clap::Command {
                 Arg::new("num-threads")
                     .long("num-threads")
                     .value_name("NUM")
-                    .help("The number of hashing threads: taken as -j when -j is not given (0: the default)"),
+                    .help("The most threads one file is hashed on (BLAKE3 splits a big file), and files hashed at once: -j when -j is not given (0: the number of cores)"),
             )
-            .arg(flag("no-mmap", "Accepted for b3sum's sake: fastsum maps files only with -m mmap"))
+            .arg(flag("no-mmap", "Read files instead of mapping them (files of 1 MiB or more are mapped by default), each on one thread, as b3sum does"))
             .arg(flag("no-names", "Omit file names in the output"))
             .arg(flag("raw", "Write raw output bytes to stdout, not hex (one input only)"));
     }

@@ -1,7 +1,7 @@
 //! Hashing a regular file from a memory mapping, in place, with no read
 //! calls and no copy: the `mmap` mode's strategy for big files, and the
 //! threaded mode's for big BLAKE3 files (which then hash on every core, see
-//! [`crate::algo::Hasher::update_multithreaded`]). [`super::strategy`] decides when.
+//! [`crate::algo::Hasher::update_wide`]). [`super::strategy`] decides when.
 //!
 //! Memory stays bounded whatever the file size: the mapping is hashed in
 //! windows of [`WINDOW`] bytes, and the pages of each window are released
@@ -108,28 +108,30 @@ impl Mapped {
         Some(Mapped { guard, map })
     }
 
-    /// Hash the whole mapping with `algos`: with several algorithms and
-    /// `threads` above 1, the algorithm groups on several threads
-    /// ([`super::fanout`]); else on this thread (and on every core where
-    /// the algorithm can, as BLAKE3). An error if the file shrank.
+    /// Hash the whole mapping with `algos` on up to `threads` threads (`-j`):
+    /// with several algorithms, the algorithm groups on several threads
+    /// ([`super::fanout`]); else on this thread (and on up to `threads`
+    /// where the algorithm can, as BLAKE3). An error if the file shrank.
     pub(crate) fn hash(
         &self,
         algos: Algorithms,
         threads: usize,
         stats: &Stats,
     ) -> io::Result<Vec<Digest>> {
-        if algos.len() > 1 && threads > 1 {
+        let len = self.map.len() as u64;
+        if algos.len() > 1 && threads > 1 && super::fanout::worth_threads(Kind::Regular { len }) {
             return self.hash_fanned(algos, threads, stats);
         }
         let mut hasher = Hashers::new(algos);
-        self.hash_into(&mut hasher, stats)?;
+        self.hash_into(&mut hasher, threads, stats)?;
         Ok(hasher.finalize())
     }
 
-    /// Hash the whole mapping into `hasher`, window by window.
-    fn hash_into(&self, hasher: &mut Hashers, stats: &Stats) -> io::Result<()> {
+    /// Hash the whole mapping into `hasher`, window by window, on up to
+    /// `threads` threads where the algorithm can.
+    fn hash_into(&self, hasher: &mut Hashers, threads: usize, stats: &Stats) -> io::Result<()> {
         for (i, window) in self.map.chunks(WINDOW).enumerate() {
-            hasher.update_multithreaded(window);
+            hasher.update_wide(window, threads);
             stats.add_bytes(window.len());
             self.release(i * WINDOW, window.len());
         }
@@ -196,7 +198,7 @@ mod tests {
         let len = file.metadata()?.len();
         let mapped = Mapped::new(&file, 0, len).ok_or_else(|| io::Error::other("no mapping"))?;
         let mut h = Hashers::new(crate::algo::Algorithms::one(algo));
-        mapped.hash_into(&mut h, &Stats::default())?;
+        mapped.hash_into(&mut h, 2, &Stats::default())?;
         Ok(h.finalize().remove(0))
     }
 
@@ -235,7 +237,7 @@ mod tests {
                 .set_len(100_000)
                 .unwrap();
             let mut h = Hashers::new(crate::algo::Algorithms::one(algo));
-            let e = mapped.hash_into(&mut h, &Stats::default()).unwrap_err();
+            let e = mapped.hash_into(&mut h, 2, &Stats::default()).unwrap_err();
             let two = crate::algo::Algorithms::new([algo, Algorithm::Sha1]).unwrap();
             let e2 = mapped.hash_fanned(two, 2, &Stats::default()).unwrap_err();
             assert_eq!(e2.to_string(), "file truncated while mapped");

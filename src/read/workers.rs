@@ -151,7 +151,7 @@ fn hash_opened<T>(
         _ => None,
     };
     let digests = match mapped {
-        Some(map) => map.hash(algos, if fan { plan.jobs } else { 1 }, stats)?,
+        Some(map) => map.hash(algos, plan.jobs, stats)?,
         None if fan && how != Strategy::Bytewise => {
             let len = buffer_len(plan.chunk.get(), kind);
             hash_chunks_fanned(&mut opened, algos, plan.jobs, len, stats)?

@@ -119,7 +119,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
         let report = stats.report(program, start.elapsed(), threaded, md5);
         write_stderr(report.as_bytes());
     }
-    match result {
+    let exit = match result {
         Ok(()) => rep.exit(),
         // a closed pipe ends hashing quietly, but keeps a failure already
         // seen; a verifier that could not say everything has not succeeded
@@ -131,6 +131,11 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
             rep.error(&format!("write error: {}", error_text(&e)));
             Exit::Failure
         }
+    };
+    // a message that could not be written fails the run, as in GNU
+    match exit {
+        Exit::Ok if stdio::stderr_failed() => Exit::Failure,
+        exit => exit,
     }
 }
 

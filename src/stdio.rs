@@ -145,8 +145,26 @@ pub(crate) fn close_stdout() -> io::Result<()> {
 /// ignored: there is nowhere left to report them.
 pub(crate) fn write_stderr(bytes: &[u8]) {
     with_status_hidden(|| {
-        let _ = io::stderr().lock().write_all(bytes);
+        // a stderr closed at startup is /dev/null now: the write would fail
+        let written = !stderr_was_closed() && io::stderr().lock().write_all(bytes).is_ok();
+        if !written {
+            STDERR_FAILED.store(true, Ordering::Relaxed);
+        }
     });
+}
+
+/// Did a message fail to reach stderr (`2>&-`, `2>/dev/full`)? Then the
+/// run fails at its end, as GNU's `close_stdout` makes it fail.
+pub(crate) fn stderr_failed() -> bool {
+    STDERR_FAILED.load(Ordering::Relaxed)
+}
+
+/// Set when a write to stderr failed.
+static STDERR_FAILED: AtomicBool = AtomicBool::new(false);
+
+/// Was standard error closed when the process started (`2>&-`)?
+fn stderr_was_closed() -> bool {
+    STD_FDS_CLOSED.load(Ordering::Relaxed) & 4 != 0
 }
 
 /// Was standard input closed when the process started (`<&-`)? Then it
@@ -155,8 +173,8 @@ pub(crate) fn stdin_was_closed() -> bool {
     STD_FDS_CLOSED.load(Ordering::Relaxed) & 1 != 0
 }
 
-/// Which of descriptors 0 and 1 were closed at startup (bit 0: stdin,
-/// bit 1: stdout), recorded by [`record_closed_std_fds`].
+/// Which of descriptors 0 to 2 were closed at startup (bit 0: stdin,
+/// bit 1: stdout, bit 2: stderr), recorded by [`record_closed_std_fds`].
 static STD_FDS_CLOSED: AtomicU8 = AtomicU8::new(0);
 
 /// Record which standard descriptors are closed, before Rust's runtime
@@ -165,7 +183,7 @@ static STD_FDS_CLOSED: AtomicU8 = AtomicU8::new(0);
 /// that early, is used.
 extern "C" fn record_closed_std_fds() {
     let mut closed = 0u8;
-    for (fd, bit) in [(0, 1u8), (1, 2u8)] {
+    for (fd, bit) in [(0, 1u8), (1, 2u8), (2, 4u8)] {
         // SAFETY: F_GETFD only queries a descriptor's flags; no memory is involved.
         if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
             closed |= bit;

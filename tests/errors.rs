@@ -16,8 +16,8 @@ use std::process::{Command, Output, Stdio};
 use fastsum::internals::Algorithm;
 
 use crate::util::{
-    MODES, Pair, assert_outputs_same, fastsum, fastsum_path, gnu, modes_and_jobs, multicall, os,
-    random_bytes, require_tool, run, shown, tempdir, write_file,
+    MODES, Pair, assert_outputs_same, fastsum, fastsum_path, gnu, modes_and_jobs, multicall,
+    oracle_path, os, random_bytes, require_tool, run, shown, tempdir, write_file,
 };
 
 /// Run `sh -c script prog args…` in `dir`, where the script runs `"$0" "$@"`.
@@ -494,5 +494,41 @@ fn usage_errors_exit_2_or_1_under_a_gnu_name() {
     for args in unknown {
         let want = run(gnu("md5sum").current_dir(dir.path()).args(args));
         usage(&want, 1, &format!("GNU md5sum {args:?}"));
+    }
+}
+
+/// A message that cannot be written to stderr (`2>&-`, `2>/dev/full`)
+/// fails the run, as GNU's tools fail it; with nothing to say, stderr's
+/// state does not matter. Against md5sum through a shell.
+#[test]
+fn a_failed_write_to_stderr_fails_the_run() {
+    if !require_tool("md5sum") {
+        return;
+    }
+    let dir = tempdir();
+    write_file(dir.path(), "f", b"hi\n");
+    let sum = run(gnu("md5sum").current_dir(dir.path()).arg("f"));
+    let mut sums = sum.stdout.clone();
+    sums.extend_from_slice(b"garbage\n");
+    write_file(dir.path(), "SUMS", &sums);
+    let ours = assert_cmd::cargo::cargo_bin("fastsum");
+    for redirect in ["2>&-", "2>/dev/full"] {
+        for args in ["-c -w SUMS", "-c SUMS", "f"] {
+            let status = |prog: &std::ffi::OsStr| {
+                let o = run(std::process::Command::new("sh")
+                    .current_dir(dir.path())
+                    .env("LC_ALL", "C.UTF-8")
+                    .arg("-c")
+                    .arg(format!("\"$0\" {args} >/dev/null {redirect}"))
+                    .arg(prog));
+                o.status.code()
+            };
+            let md5sum = oracle_path("md5sum");
+            assert_eq!(
+                status(ours.as_os_str()),
+                status(md5sum.as_os_str()),
+                "{args} {redirect}"
+            );
+        }
     }
 }

@@ -4,6 +4,8 @@
 
 use sha2::Digest as _;
 
+use crate::sha512::{Out, Sha512};
+
 /// A hash algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
@@ -186,39 +188,6 @@ impl std::fmt::Debug for Algorithms {
     }
 }
 
-/// Which SHA-384/512 implementation backs [`Hasher`]. The sha2 crate picks
-/// SHA-NI for SHA-1/224/256 on this project's CPUs (at par with OpenSSL),
-/// but it has no SHA-512 instructions to use and its AVX2 backend runs at
-/// ~0.7 × OpenSSL's (docs/BENCHMARKS.md, "Hash kernels"); OpenSSL's libcrypto reaches the
-/// target, so with the default `openssl` feature SHA-384/512 go through it.
-#[cfg(feature = "openssl")]
-mod sha512_impl {
-    pub(crate) use openssl::sha::{Sha384, Sha512};
-
-    pub(crate) fn finish384(h: Sha384) -> [u8; 48] {
-        h.finish()
-    }
-
-    pub(crate) fn finish512(h: Sha512) -> [u8; 64] {
-        h.finish()
-    }
-}
-
-/// Pure Rust build (`--no-default-features`): the sha2 crate.
-#[cfg(not(feature = "openssl"))]
-mod sha512_impl {
-    use sha2::Digest as _;
-    pub(crate) use sha2::{Sha384, Sha512};
-
-    pub(crate) fn finish384(h: Sha384) -> sha2::digest::Output<Sha384> {
-        h.finalize()
-    }
-
-    pub(crate) fn finish512(h: Sha512) -> sha2::digest::Output<Sha512> {
-        h.finalize()
-    }
-}
-
 /// A finished digest: up to 64 bytes, no allocation; a BLAKE3 digest also
 /// keeps its extendable output (b3sum's `--length`).
 #[derive(Clone)]
@@ -323,9 +292,9 @@ pub enum Hasher {
     /// SHA-256.
     Sha256(sha2::Sha256),
     /// SHA-384.
-    Sha384(sha512_impl::Sha384),
+    Sha384(crate::sha512::Sha512),
     /// SHA-512.
-    Sha512(sha512_impl::Sha512),
+    Sha512(crate::sha512::Sha512),
     /// BLAKE3 (boxed: its state is ~2 KiB).
     Blake3(Box<blake3::Hasher>),
 }
@@ -338,8 +307,8 @@ impl Hasher {
             Algorithm::Sha1 => Hasher::Sha1(sha1::Sha1::new()),
             Algorithm::Sha224 => Hasher::Sha224(sha2::Sha224::new()),
             Algorithm::Sha256 => Hasher::Sha256(sha2::Sha256::new()),
-            Algorithm::Sha384 => Hasher::Sha384(sha512_impl::Sha384::new()),
-            Algorithm::Sha512 => Hasher::Sha512(sha512_impl::Sha512::new()),
+            Algorithm::Sha384 => Hasher::Sha384(Sha512::new(Out::Sha384)),
+            Algorithm::Sha512 => Hasher::Sha512(Sha512::new(Out::Sha512)),
             Algorithm::Blake3 => Hasher::Blake3(Box::new(blake3::Hasher::new())),
         }
     }
@@ -393,8 +362,11 @@ impl Hasher {
             Hasher::Sha1(h) => Digest::from_slice(&h.finalize()),
             Hasher::Sha224(h) => Digest::from_slice(&h.finalize()),
             Hasher::Sha256(h) => Digest::from_slice(&h.finalize()),
-            Hasher::Sha384(h) => Digest::from_slice(&sha512_impl::finish384(h)),
-            Hasher::Sha512(h) => Digest::from_slice(&sha512_impl::finish512(h)),
+            Hasher::Sha384(h) | Hasher::Sha512(h) => {
+                let mut buf = [0u8; 64];
+                let n = h.finalize(&mut buf);
+                Digest::from_slice(&buf[..n])
+            }
             Hasher::Blake3(h) => Digest::blake3(&h),
         }
     }

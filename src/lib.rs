@@ -21,6 +21,7 @@ mod printer;
 mod progress;
 mod read;
 mod report;
+mod sha512;
 mod size;
 mod stats;
 mod stdio;

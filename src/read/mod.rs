@@ -133,6 +133,23 @@ pub(crate) const MAX_IN_FLIGHT: usize = 4 << 30;
 /// cores available to this process (how it was chosen: docs/BENCHMARKS.md,
 /// "Defaults").
 pub(crate) fn default_jobs() -> usize {
+    // the CPUs this process may run on: one system call, where std's
+    // available_parallelism also reads cgroup files (a tenth of a one-file
+    // call's time; docs/BENCHMARKS.md, "One call per file")
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: a zeroed cpu_set_t is a valid empty set, filled by the call.
+        let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+        // SAFETY: the size passed is the set's own.
+        let ok = unsafe { libc::sched_getaffinity(0, std::mem::size_of_val(&set), &mut set) } == 0;
+        if ok {
+            // SAFETY: the set was filled by the kernel.
+            let n = unsafe { libc::CPU_COUNT(&set) };
+            if let Ok(n @ 1..) = usize::try_from(n) {
+                return n;
+            }
+        }
+    }
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
@@ -254,6 +271,54 @@ pub(crate) fn strategy(mode: Mode, algos: Algorithms, kind: Kind) -> Strategy {
 /// `sink` in job order. Stops early (and returns the error) when `sink`
 /// fails, e.g. on a closed stdout.
 pub(crate) fn run<T, P, I, S>(
+    plan: &Plan,
+    stats: &Stats,
+    jobs: I,
+    source: JobSource,
+    sink: &mut S,
+) -> io::Result<()>
+where
+    T: Send,
+    P: Send,
+    I: Iterator<Item = Job<T, P>> + Send,
+    S: Sink<T, P> + ?Sized,
+{
+    // one input that one thread finishes soonest: no thread, pool or
+    // hand-over (what a script calling fastsum once per file pays for)
+    let mut jobs = jobs.peekable();
+    if source == JobSource::Operands {
+        let first = jobs.next();
+        if jobs.peek().is_none() {
+            let alone = match &first {
+                Some(Job::Hash(task)) => one_thread_suffices(plan, &task.input),
+                _ => true,
+            };
+            if alone {
+                return workers::run_here(plan, stats, first.into_iter(), sink);
+            }
+        }
+        return run_threads(plan, stats, first.into_iter().chain(jobs), source, sink);
+    }
+    run_threads(plan, stats, jobs, source, sink)
+}
+
+/// Does one thread hash `input` as soon as several would? Outside the
+/// threaded mode, threads serve only to take several inputs at once; in
+/// it, a regular file that one `--readahead` block holds gains nothing
+/// from a reader running ahead (a bigger one, or a stream, does). Several
+/// algorithms and big BLAKE3 files still spread over `-j` threads on the
+/// one-thread path ([`workers::run_here`] reads with [`strategy`]).
+fn one_thread_suffices(plan: &Plan, input: &Input) -> bool {
+    match (plan.mode, input) {
+        (Mode::Sync | Mode::Bytewise | Mode::Mmap, _) => true,
+        (Mode::Threaded, Input::Path(p)) => std::fs::metadata(p)
+            .is_ok_and(|m| m.is_file() && m.len() <= plan.readahead.get() as u64),
+        (Mode::Threaded, Input::Stdin) => false,
+    }
+}
+
+/// [`run`] on the threads of the plan's scheduler.
+fn run_threads<T, P, I, S>(
     plan: &Plan,
     stats: &Stats,
     jobs: I,

@@ -14,8 +14,8 @@ use fastsum::internals::{Algorithm, hash_bytes};
 use tempfile::TempDir;
 
 use crate::util::{
-    MODES, Pair, assert_output, assert_outputs_same, fastsum, modes_and_jobs, multicall,
-    random_bytes, run, write_file,
+    MODES, Pair, assert_output, assert_outputs_same, fastsum, gnu, modes_and_jobs, multicall,
+    random_bytes, require_tool, run, run_with_stdin, tempdir, write_file,
 };
 
 /// The files the check files list, by name (raw bytes: some are not UTF-8
@@ -458,5 +458,32 @@ mod differential {
         if let Err(e) = result {
             panic!("{e}");
         }
+    }
+}
+
+/// Consecutive lines for `-` are each verified from where standard input
+/// stands: the first reads it all, the next find it at its end, whether
+/// they name one algorithm or several, as GNU's cksum -c does.
+#[test]
+fn consecutive_stdin_lines_read_on_as_gnu_cksum() {
+    if !require_tool("cksum") || !require_tool("md5sum") || !require_tool("sha256sum") {
+        return;
+    }
+    let dir = tempdir();
+    let data = b"abc";
+    let md5 = String::from_utf8(run_with_stdin(&mut gnu("md5sum"), data).stdout).unwrap();
+    let sha = String::from_utf8(run_with_stdin(&mut gnu("sha256sum"), data).stdout).unwrap();
+    let (md5, sha) = (&md5[..32], &sha[..64]);
+    for sums in [
+        format!("MD5 (-) = {md5}\nSHA256 (-) = {sha}\n"),
+        format!("MD5 (-) = {md5}\nMD5 (-) = {md5}\n"),
+    ] {
+        write_file(dir.path(), "SUMS", sums.as_bytes());
+        let theirs = run_with_stdin(
+            gnu("cksum").current_dir(dir.path()).args(["-c", "SUMS"]),
+            data,
+        );
+        let ours = run_with_stdin(fastsum().current_dir(dir.path()).args(["-c", "SUMS"]), data);
+        assert_outputs_same(&sums, &ours, &theirs, "fastsum", "cksum");
     }
 }

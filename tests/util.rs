@@ -30,6 +30,7 @@ pub fn gnu(tool: &str) -> Command {
 /// (Debian's is 1.2.0); GNU's tools are the 9.1 the check rules follow.
 const ORACLES: &[(&str, (u32, u32), &str)] = &[
     ("b3sum", (1, 8), "FASTSUM_TEST_B3SUM"),
+    ("cksum", (9, 1), "FASTSUM_TEST_COREUTILS"),
     ("md5sum", (9, 1), "FASTSUM_TEST_COREUTILS"),
     ("sha1sum", (9, 1), "FASTSUM_TEST_COREUTILS"),
     ("sha224sum", (9, 1), "FASTSUM_TEST_COREUTILS"),

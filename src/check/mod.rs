@@ -281,8 +281,10 @@ impl Iterator for Feed<'_> {
         let Job::Hash(mut task) = job else {
             return Some(job);
         };
-        // the following lines for the same file with other algorithms join it
-        while self.pending.is_none() && self.line_buffered() {
+        // the following lines for the same file with other algorithms join
+        // it; not standard input's: each `-` line reads on from where the
+        // last one left it (so a second one finds it at its end, as GNU's)
+        while self.pending.is_none() && task.input != Input::Stdin && self.line_buffered() {
             let Step::Job(next) = self.step() else {
                 continue;
             };

@@ -43,6 +43,72 @@ pub(crate) enum AlgoArg {
     Blake3,
 }
 
+/// Parses `-a`'s value: one algorithm name or a comma-separated list, in
+/// any case; an empty item is named (`-a md5,,sha1`: the second).
+#[derive(Clone)]
+struct AlgoList;
+
+impl clap::builder::TypedValueParser for AlgoList {
+    type Value = Vec<AlgoArg>;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Vec<AlgoArg>, clap::Error> {
+        let invalid = |why: String| {
+            let arg = arg.map_or_else(|| "--algorithm <ALGO>".into(), ToString::to_string);
+            let value = value.to_string_lossy();
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("invalid value '{value}' for '{arg}': {why}\n\nFor more information, try '--help'.\n"),
+            )
+            .with_cmd(cmd)
+        };
+        let text = value.to_string_lossy();
+        let items: Vec<&str> = text.split(',').collect();
+        let names = || {
+            AlgoArg::value_variants()
+                .iter()
+                .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                if item.is_empty() {
+                    let which = match (i, items.len()) {
+                        (_, 1) => "the algorithm name is empty".to_string(),
+                        (0, _) => "the list's first item is empty".to_string(),
+                        (i, n) if i + 1 == n => "the list's last item is empty".to_string(),
+                        (i, _) => format!("item {} of the list is empty", i + 1),
+                    };
+                    return Err(invalid(format!("{which} (algorithms: {})", names())));
+                }
+                AlgoArg::from_str(item, true).map_err(|_| {
+                    invalid(format!(
+                        "'{item}' is no algorithm (algorithms: {})",
+                        names()
+                    ))
+                })
+            })
+            .collect()
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            AlgoArg::value_variants()
+                .iter()
+                .filter_map(ValueEnum::to_possible_value),
+        ))
+    }
+}
+
 impl From<AlgoArg> for Algorithm {
     fn from(a: AlgoArg) -> Algorithm {
         match a {
@@ -239,9 +305,9 @@ pub(crate) struct Args {
 
     /// Hash algorithm, or several in one read: -a md5,sha256 or -a repeated (see Several
     /// algorithms).
-    #[arg(short = 'a', long, value_enum, value_name = "ALGO", ignore_case = true,
-          value_delimiter = ',', action = clap::ArgAction::Append)]
-    pub(crate) algorithm: Vec<AlgoArg>,
+    #[arg(short = 'a', long, value_name = "ALGO", value_parser = AlgoList,
+          action = clap::ArgAction::Append)]
+    pub(crate) algorithm: Vec<Vec<AlgoArg>>,
 
     /// Read in binary mode: mark names with `*` in the output.
     #[arg(short, long, overrides_with = "text")]
@@ -478,7 +544,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
             ));
         }
         Command::Hash(HashOptions {
-            format: if args.tag || args.algorithm.len() > 1 {
+            format: if args.tag || args.algorithm.iter().flatten().count() > 1 {
                 LineFormat::Tagged
             } else {
                 LineFormat::Gnu {
@@ -512,16 +578,17 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, String> {
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
-    let algorithms = match Algorithms::new(args.algorithm.iter().map(|&a| Algorithm::from(a))) {
-        Ok(set) => set,
-        Err(Some(twice)) => {
-            return Err(format!(
-                "the algorithm '{}' is given twice in -a",
-                twice.name()
-            ));
-        }
-        Err(None) => Algorithms::one(inv.default_algorithm.unwrap_or(Algorithm::Md5)),
-    };
+    let algorithms =
+        match Algorithms::new(args.algorithm.iter().flatten().map(|&a| Algorithm::from(a))) {
+            Ok(set) => set,
+            Err(Some(twice)) => {
+                return Err(format!(
+                    "the algorithm '{}' is given twice in -a",
+                    twice.name()
+                ));
+            }
+            Err(None) => Algorithms::one(inv.default_algorithm.unwrap_or(Algorithm::Md5)),
+        };
     // Several algorithms print tagged lines: GNU's untagged layout would not
     // say which hex is which.
     if algorithms.len() > 1 && !args.check && !args.tag && (args.binary || args.text) {

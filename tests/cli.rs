@@ -155,3 +155,22 @@ fn usage_errors_say_what_is_wrong() {
     assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
     assert!(o.stdout.is_empty() && o.stderr.is_empty(), "{}", shown(&o));
 }
+
+/// An empty item of `-a`'s list is named, and so is a name that is no
+/// algorithm; both are usage errors.
+#[test]
+fn empty_algorithm_items_are_named() {
+    for (value, says) in [
+        ("", "the algorithm name is empty"),
+        ("md5,", "the list's last item is empty"),
+        (",md5", "the list's first item is empty"),
+        ("md5,,sha1", "item 2 of the list is empty"),
+        ("bogus", "'bogus' is no algorithm"),
+    ] {
+        let o = crate::util::run(fastsum().args(["-a", value, "/dev/null"]));
+        assert_eq!(o.status.code(), Some(2), "-a {value:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "-a {value:?}: {err}");
+        assert!(err.contains("algorithms: md5, sha1"), "-a {value:?}: {err}");
+    }
+}

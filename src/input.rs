@@ -44,6 +44,10 @@ pub(crate) struct Opened {
     /// Where reading starts: 0 for a file fastsum opened, the shared read
     /// position for standard input (a script may have read part of it).
     start: u64,
+    /// A regular file's size and change times at open, to tell at its end
+    /// whether it changed while read (`None`: a stream, or a file that
+    /// says 0 bytes, as /proc's do whatever they hold).
+    stamp: Option<Stamp>,
     shared: bool,
     /// A FIFO opened without waiting for a writer: the wait (GNU's open
     /// waits) happens at the first read, once the scheduler has handed on
@@ -134,7 +138,7 @@ impl Input {
         if let Input::Path(_) = self
             && kind == Kind::Stream
         {
-            if meta.is_ok_and(|m| m.file_type().is_fifo()) {
+            if meta.as_ref().is_ok_and(|m| m.file_type().is_fifo()) {
                 fifo_wait = true;
             } else {
                 // a device or the like: reads block, as they would for GNU
@@ -142,10 +146,16 @@ impl Input {
             }
         }
         let shared = *self == Input::Stdin || kind == Kind::Stream;
+        let stamp = meta
+            .as_ref()
+            .ok()
+            .filter(|m| m.is_file() && m.len() > 0)
+            .map(Stamp::of);
         Ok(Opened {
             file,
             kind,
             start,
+            stamp,
             shared,
             fifo_wait,
             _counted: counted,
@@ -213,7 +223,48 @@ impl Read for Opened {
             clear_nonblock(&self.file)?;
             self.fifo_wait = false;
         }
-        self.file.read(buf)
+        let n = self.file.read(buf)?;
+        if n == 0 {
+            self.check_unchanged()?;
+        }
+        Ok(n)
+    }
+}
+
+/// What tells that a regular file changed: its size and its modification
+/// and status-change times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl Stamp {
+    fn of(m: &std::fs::Metadata) -> Stamp {
+        use std::os::unix::fs::MetadataExt;
+        Stamp {
+            len: m.len(),
+            mtime: (m.mtime(), m.mtime_nsec()),
+            ctime: (m.ctime(), m.ctime_nsec()),
+        }
+    }
+}
+
+impl Opened {
+    /// At the end of a regular file read in several calls: an error if it
+    /// was truncated, written or appended to since it was opened, so that
+    /// no digest is made of bytes that were never the file's (GNU's tools
+    /// print one; mapped files report a truncation the same way).
+    fn check_unchanged(&self) -> io::Result<()> {
+        let Some(then) = self.stamp else {
+            return Ok(());
+        };
+        if Stamp::of(&self.file.metadata()?) == then {
+            Ok(())
+        } else {
+            Err(io::Error::other("file changed as we read it"))
+        }
     }
 }
 

@@ -16,8 +16,8 @@ use std::process::{Command, Output, Stdio};
 use fastsum::internals::Algorithm;
 
 use crate::util::{
-    MODES, Pair, assert_outputs_same, fastsum, fastsum_path, gnu, modes_and_jobs, multicall,
-    oracle_path, os, random_bytes, require_tool, run, shown, tempdir, write_file,
+    MODES, Pair, assert_output, assert_outputs_same, fastsum, fastsum_path, gnu, modes_and_jobs,
+    multicall, oracle_path, os, random_bytes, require_tool, run, shown, tempdir, write_file,
 };
 
 /// Run `sh -c script prog args…` in `dir`, where the script runs `"$0" "$@"`.
@@ -530,5 +530,41 @@ fn a_failed_write_to_stderr_fails_the_run() {
                 "{args} {redirect}"
             );
         }
+    }
+}
+
+/// A file truncated while it is read in many calls prints no hash of a
+/// prefix that never existed (GNU's tools print one): the read paths check
+/// the file at its end, as the mapped ones do, and say it changed.
+#[test]
+fn a_file_truncated_while_read_is_an_error() {
+    let dir = tempdir();
+    for (mode, extra) in [("sync", &["--chunk", "1"][..]), ("bytewise", &[])] {
+        let path = write_file(dir.path(), "f", &random_bytes(1 << 20, 9));
+        let child = fastsum()
+            .current_dir(dir.path())
+            .args(["-m", mode])
+            .args(extra)
+            .arg("f")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // one byte per call (or per hash update) takes far longer than this
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(1000)
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert_output(
+            &format!("-m {mode}"),
+            &o,
+            "",
+            "fastsum: f: file changed as we read it\n",
+            1,
+        );
     }
 }

@@ -453,7 +453,10 @@ mod tests {
         assert_eq!(a.mode, super::super::ModeArg::Mmap);
         // -a is the exception: repeated, it adds algorithms (issue 13)
         use super::super::AlgoArg;
-        assert_eq!(a.algorithm, vec![vec![AlgoArg::Sha256], vec![AlgoArg::Blake3]]);
+        assert_eq!(
+            a.algorithm,
+            vec![vec![AlgoArg::Sha256], vec![AlgoArg::Blake3]]
+        );
         assert_eq!(a.files, Vec::<OsString>::new());
     }
 

@@ -199,17 +199,27 @@ impl Opened {
         &self.file
     }
 
-    /// The file offset reading starts at (see [`Kind::Regular`]).
-    pub(crate) fn start(&self) -> u64 {
-        self.start
+    /// Where reading this regular file starts now, and how many bytes
+    /// follow: from open for a file of its own; for a shared one (standard
+    /// input), asked of the descriptor now, since an earlier reader of the
+    /// same input (`- -`) may have moved it after this one was opened.
+    pub(crate) fn span(&self) -> io::Result<(u64, u64)> {
+        match self.kind {
+            Kind::Regular { len } if !self.shared => Ok((self.start, len)),
+            _ => {
+                let start = (&self.file).stream_position()?;
+                let size = self.file.metadata()?.len();
+                Ok((start, size.saturating_sub(start)))
+            }
+        }
     }
 
-    /// Move a shared read position past `len` bytes from the start, as if
-    /// they had been read (they were hashed from a mapping): the next
-    /// reader of standard input sees what follows them, as with GNU.
-    pub(crate) fn consume(&self, len: u64) -> io::Result<()> {
+    /// Move a shared read position to `offset`, as if the bytes before it
+    /// had been read (they were hashed from a mapping): the next reader of
+    /// standard input sees what follows them, as with GNU.
+    pub(crate) fn consume_to(&self, offset: u64) -> io::Result<()> {
         if self.shared {
-            (&self.file).seek(io::SeekFrom::Start(self.start + len))?;
+            (&self.file).seek(io::SeekFrom::Start(offset))?;
         }
         Ok(())
     }

@@ -82,11 +82,12 @@ impl Mapped {
     /// move a shared position past them, as reading would. `None` when that
     /// fails (the caller reads the input instead, from the same position).
     pub(crate) fn of(opened: &Opened) -> Option<Mapped> {
-        let Kind::Regular { len } = opened.kind() else {
+        let Kind::Regular { .. } = opened.kind() else {
             return None;
         };
-        let map = Mapped::new(opened.file(), opened.start(), len)?;
-        opened.consume(len).ok()?;
+        let (start, len) = opened.span().ok()?;
+        let map = Mapped::new(opened.file(), start, len)?;
+        opened.consume_to(start + len).ok()?;
         Some(map)
     }
 

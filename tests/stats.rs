@@ -105,8 +105,8 @@ fn report_has_every_counter_with_exact_counts() {
     };
     // Threaded mode packs a small file that fits in what is left of a block
     // with one read: its length is known, so the read returning 0 is saved
-    // (the 0-, 1- and 1000-byte files here with 4K blocks; with 1000-byte
-    // blocks, the 1-byte file).
+    // (the 0-, 1- and 1000-byte files here with 4K blocks; with 5000-byte
+    // blocks, the 1-, 1000- and 4096-byte files).
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let cases: [(&str, &[&str], f64, usize); 5] = [
         (
@@ -126,8 +126,8 @@ fn report_has_every_counter_with_exact_counts() {
         // -j 4: the same reads, whichever thread does them
         (
             "threaded",
-            &["-j", "4", "--readahead", "1000"],
-            reads(1000, &sizes) - 1.0,
+            &["-j", "4", "--readahead", "5000"],
+            reads(5000, &sizes) - 3.0,
             4,
         ),
     ];

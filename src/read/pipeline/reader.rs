@@ -34,6 +34,10 @@ pub(super) struct Pool {
     made: usize,
     max: usize,
     size: usize,
+    /// Bytes per read call (`--readahead`): below a page, a block holds
+    /// several reads, so that a tiny read-ahead costs a hand-over per page,
+    /// not per read, and never more than `sync` reading as little.
+    pub(super) step: usize,
 }
 
 /// Why the reader cannot have a block.
@@ -50,7 +54,8 @@ impl Pool {
         // Under a limit on the address space (`ulimit -v`), the pool takes at
         // most an eighth of it, in smaller blocks: what a failed allocation
         // elsewhere would abort on must remain.
-        let mut size = plan.readahead.get();
+        let step = plan.readahead.get();
+        let mut size = step.max(MIN_BLOCK);
         if let Some(limit) = crate::read::address_space_limit() {
             size = size.min((limit / 8 / plan.pool).max(MIN_BLOCK));
         }
@@ -61,6 +66,7 @@ impl Pool {
             made: 0,
             max: plan.pool,
             size,
+            step,
         }
     }
 
@@ -129,12 +135,13 @@ fn fill(
     src: &mut impl Read,
     buf: &mut [u8],
     len: Option<u64>,
+    step: usize,
     stats: &Stats,
 ) -> io::Result<(usize, bool)> {
     let mut filled = 0;
     while filled < buf.len() {
-        let asked = buf.len() - filled;
-        let n = read_retry(src, &mut buf[filled..])?;
+        let asked = (buf.len() - filled).min(step.max(1));
+        let n = read_retry(src, &mut buf[filled..filled + asked])?;
         stats.add_read_call();
         if n == 0 {
             return Ok((filled, true));
@@ -169,7 +176,7 @@ pub(super) fn pump(
                 return blocks.send(Block::Err(e)).is_ok();
             }
         };
-        let (n, at_end) = match fill(&mut src, &mut buf, None, stats) {
+        let (n, at_end) = match fill(&mut src, &mut buf, None, pool.step, stats) {
             Ok(r) => r,
             Err(e) => {
                 pool.keep(buf);
@@ -225,6 +232,7 @@ impl<T> Batch<T> {
         idx: usize,
         task: Task<T>,
         src: &mut Opened,
+        step: usize,
         stats: &Stats,
     ) -> Result<(), (Task<T>, io::Result<usize>)> {
         let start = self.len;
@@ -233,7 +241,7 @@ impl<T> Batch<T> {
             Kind::Regular { len } if !src.is_shared() => Some(len),
             _ => None,
         };
-        match fill(src, &mut self.block[start..], len, stats) {
+        match fill(src, &mut self.block[start..], len, step, stats) {
             Ok((n, true)) => {
                 self.len = start + n;
                 self.items.push(Packed {
@@ -328,7 +336,7 @@ impl<T, P> Reader<'_, T, P> {
             },
         };
         let start = batch.len;
-        match batch.pack(idx, task, &mut src, self.stats) {
+        match batch.pack(idx, task, &mut src, self.pool.step, self.stats) {
             Ok(()) => {
                 // a 1-block pool cannot pack: the next input would need a second block
                 let full = batch.is_full() || self.pool.max_blocks() < 2;
@@ -427,7 +435,7 @@ mod tests {
         ] {
             let stats = Stats::default();
             let mut src = Short { data: &data, step };
-            let (n, ended) = fill(&mut src, &mut buf, len, &stats).unwrap();
+            let (n, ended) = fill(&mut src, &mut buf, len, usize::MAX, &stats).unwrap();
             assert_eq!((n, ended), (100, true), "{len:?} {step}");
             assert_eq!(&buf[..n], &data[..], "{len:?} {step}");
             assert_eq!(stats.read_calls(), want_calls, "{len:?} {step}");

@@ -101,6 +101,29 @@ fn proc_and_sys_files_hash_as_md5sum_does_in_every_mode() {
             );
         }
         assert!(compared > 50, "-m {mode}: only {compared} stable files");
+        // check mode: md5sum's lines for the files that stayed the same
+        let stable: String = names
+            .iter()
+            .filter(|n| !COUNTERS.contains(&n.as_str()))
+            .filter_map(|n| match (b.get(n), a.get(n)) {
+                (Some(x), Some(y)) if x == y => Some(format!("{x}  {n}\n")),
+                _ => None,
+            })
+            .collect();
+        let dir = crate::util::tempdir();
+        let sums = crate::util::write_file(dir.path(), "SUMS", stable.as_bytes());
+        let checked = run(fastsum().args(["-m", mode, "--quiet", "-c"]).arg(&sums));
+        assert_eq!(
+            checked.status.code(),
+            Some(0),
+            "-c -m {mode}: {}",
+            shown(&checked)
+        );
+        assert!(
+            checked.stdout.is_empty(),
+            "-c -m {mode}: {}",
+            shown(&checked)
+        );
         assert_eq!(
             ours.status.code(),
             before.status.code(),

@@ -32,6 +32,7 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 pub use report::Exit;
+pub use stdio::prepare_process;
 
 use crate::config::Command;
 use crate::report::{Reporter, error_text};

@@ -6,7 +6,6 @@
 //! happened, which decides the exit status at the end.
 
 use std::io;
-use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::stdio::write_stderr;
@@ -25,12 +24,14 @@ pub enum Exit {
     BrokenPipe,
 }
 
-impl From<Exit> for ExitCode {
-    fn from(e: Exit) -> ExitCode {
-        match e {
-            Exit::Ok => ExitCode::SUCCESS,
-            Exit::Failure => ExitCode::from(1),
-            Exit::Usage(c) => ExitCode::from(c),
+impl Exit {
+    /// The process exit status. For [`Exit::BrokenPipe`] the process dies
+    /// of SIGPIPE here and the status is only what a shell would show.
+    pub fn code(self) -> i32 {
+        match self {
+            Exit::Ok => 0,
+            Exit::Failure => 1,
+            Exit::Usage(c) => i32::from(c),
             Exit::BrokenPipe => {
                 // SAFETY: restoring the default action and raising a signal
                 // touch no memory; the process is at its end.
@@ -39,7 +40,7 @@ impl From<Exit> for ExitCode {
                     libc::raise(libc::SIGPIPE);
                 }
                 // only if the signal is blocked: the status a shell gives it
-                ExitCode::from(128 + libc::SIGPIPE as u8)
+                128 + libc::SIGPIPE
             }
         }
     }

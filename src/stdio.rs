@@ -199,6 +199,26 @@ extern "C" fn record_closed_std_fds() {
 #[unsafe(link_section = ".init_array")]
 static RECORD_CLOSED_STD_FDS: extern "C" fn() = record_closed_std_fds;
 
+/// What the binary's entry point needs of Rust's runtime prologue, which it
+/// skips (see `main.rs`): SIGPIPE ignored (a closed pipe is a write error,
+/// handled by the write policy above), and closed descriptors 0 to 2
+/// reopened on /dev/null so that no input is opened as one of them (which
+/// were closed is recorded before, by [`record_closed_std_fds`]).
+pub fn prepare_process() {
+    // SAFETY: setting a signal's disposition to SIG_IGN involves no handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+    for fd in 0..3 {
+        // SAFETY: F_GETFD only queries a descriptor's flags.
+        if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
+            // SAFETY: a NUL-terminated path; the lowest free descriptor, `fd`
+            // itself, is what open returns here.
+            unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) };
+        }
+    }
+}
+
 /// The status line (progress bar) on stderr, if one is shown.
 static STATUS: Mutex<Option<ProgressBar>> = Mutex::new(None);
 

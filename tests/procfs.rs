@@ -113,14 +113,24 @@ fn proc_and_sys_files_hash_as_md5sum_does_in_every_mode() {
         let dir = crate::util::tempdir();
         let sums = crate::util::write_file(dir.path(), "SUMS", stable.as_bytes());
         let checked = run(fastsum().args(["-m", mode, "--quiet", "-c"]).arg(&sums));
-        assert_eq!(
-            checked.status.code(),
-            Some(0),
-            "-c -m {mode}: {}",
-            shown(&checked)
-        );
+        // a file can still change after md5sum's second read (cpuidle
+        // counters, say): a FAILED line counts against fastsum only if
+        // md5sum, run again now, still agrees with the listed hash
+        let now = run(gnu("md5sum").args(&names));
+        let now = lines(&now.stdout);
+        let text = String::from_utf8_lossy(&checked.stdout);
+        let mut wrong = 0;
+        for line in text.lines() {
+            let name = line.strip_suffix(": FAILED");
+            let changed = name.is_some_and(|n| b.get(n) != now.get(n));
+            if !changed {
+                wrong += 1;
+                eprintln!("-c -m {mode}: {line}");
+            }
+        }
+        assert_eq!(wrong, 0, "-c -m {mode}: {}", shown(&checked));
         assert!(
-            checked.stdout.is_empty(),
+            checked.status.success() || !text.is_empty(),
             "-c -m {mode}: {}",
             shown(&checked)
         );

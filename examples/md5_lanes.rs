@@ -123,7 +123,7 @@ fn main() {
             continue;
         }
         let w = path.width();
-        let Ok(mut engine) = Engine::new(path) else {
+        let Some(mut engine) = Engine::new(path) else {
             continue;
         };
         let lanes = &msgs[..w];
@@ -147,7 +147,7 @@ fn main() {
             w * MSG,
             Box::new(move || {
                 for b in blocks {
-                    if compress_lanes(path, &mut state, b).is_err() {
+                    if compress_lanes(path, &mut state, b).is_none() {
                         return;
                     }
                 }
@@ -211,7 +211,7 @@ fn main() {
             if path == Path::Off || path == Path::Scalar {
                 continue;
             }
-            let Ok(mut engine) = Engine::new(path) else {
+            let Some(mut engine) = Engine::new(path) else {
                 continue;
             };
             let mbps = measure(secs, bytes, || {
@@ -245,7 +245,7 @@ fn main() {
             if !forced && path != Path::best() {
                 continue;
             }
-            let Ok(mut engine) = Engine::new(path) else {
+            let Some(mut engine) = Engine::new(path) else {
                 continue;
             };
             if forced {

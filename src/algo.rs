@@ -3,11 +3,14 @@
 //! virtual call through a `dyn Digest`).
 
 use sha2::Digest as _;
+use strum::{EnumCount, VariantArray};
 
 use crate::sha512::{Out, Sha512};
 
-/// A hash algorithm.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A hash algorithm. Adding one is a variant here plus its arm in
+/// [`Hasher`]: every other `match` on it fails to compile until it has one
+/// too, and [`Algorithm::ALL`] and [`Algorithms`] grow by themselves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, EnumCount, VariantArray)]
 pub enum Algorithm {
     /// MD5 (RFC 1321), 128 bits: the default, as md5sum.
     Md5,
@@ -26,16 +29,16 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
-    /// Every algorithm, in a fixed order.
-    pub const ALL: [Algorithm; 7] = [
-        Algorithm::Md5,
-        Algorithm::Sha1,
-        Algorithm::Sha224,
-        Algorithm::Sha256,
-        Algorithm::Sha384,
-        Algorithm::Sha512,
-        Algorithm::Blake3,
-    ];
+    /// Every algorithm, in the order of the enum.
+    pub const ALL: [Algorithm; Algorithm::COUNT] = {
+        let mut all = [Algorithm::Md5; Algorithm::COUNT];
+        let mut i = 0;
+        while i < Algorithm::COUNT {
+            all[i] = Algorithm::VARIANTS[i];
+            i += 1;
+        }
+        all
+    };
 
     /// The tag of BSD-style lines (`--tag`), exactly as GNU writes it.
     pub fn tag(self) -> &'static str {
@@ -120,7 +123,7 @@ impl Algorithm {
 /// empty, never the same algorithm twice. `Copy`, no allocation.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Algorithms {
-    list: [Algorithm; 7],
+    list: [Algorithm; Algorithm::COUNT],
     len: u8,
 }
 
@@ -128,7 +131,7 @@ impl Algorithms {
     /// Just `algo`.
     pub fn one(algo: Algorithm) -> Algorithms {
         Algorithms {
-            list: [algo; 7],
+            list: [algo; Algorithm::COUNT],
             len: 1,
         }
     }
@@ -160,7 +163,7 @@ impl Algorithms {
         self.list[0]
     }
 
-    /// How many (1 to 7).
+    /// How many (1 to [`Algorithm::COUNT`]).
     #[allow(clippy::len_without_is_empty)]
     pub fn len(self) -> usize {
         usize::from(self.len)
@@ -600,7 +603,10 @@ mod tests {
         );
         assert_eq!(Algorithms::new([Md5, Sha256, Md5]), Err(Some(Md5)));
         assert_eq!(Algorithms::new([]), Err(None));
-        assert_eq!(Algorithms::new(Algorithm::ALL).unwrap().len(), 7);
+        assert_eq!(
+            Algorithms::new(Algorithm::ALL).unwrap().len(),
+            Algorithm::COUNT
+        );
         let mut h = Hashers::new(set);
         h.update(b"ab");
         h.update(b"c");

@@ -10,9 +10,8 @@
 //! registers and lose (measured with examples/md5_lanes.rs). The block
 //! functions (`avx512.rs`, `avx2.rs`, `scalar.rs`) each advance every lane of
 //! a lane-major state by one 64-byte block; [`Engine`] on top keeps the
-//! lanes busy: it pads and finishes each message as RFC 1321 says, refills a
-//! freed lane with the next message, takes a message in pieces of any length
-//! as they arrive, and drops an abandoned one. When too few lanes have a
+//! lanes busy: it pads and finishes each message as RFC 1321 says and refills
+//! a freed lane with the next message. When too few lanes have a
 //! block to make a multi-lane call pay, it runs them through the
 //! single-stream kernel instead.
 //!
@@ -249,10 +248,8 @@ static IDLE_BLOCK: [u8; 64] = [0; 64];
 enum Status {
     /// Free for a new message.
     Idle,
-    /// Taking data; more may come.
-    Open,
-    /// No more data after what the caller passes: pad once it runs out.
-    Closing,
+    /// Hashing a whole message: pad once its data runs out.
+    Busy,
     /// Padding written to `tail`; its blocks still to hash.
     Padded,
 }
@@ -261,10 +258,11 @@ enum Status {
 #[derive(Clone, Debug)]
 struct Lane {
     status: Status,
-    tag: u64,
+    /// The caller's id of the message, returned with its digest.
+    id: u64,
     /// Message bytes taken so far.
     length: u64,
-    /// Open/Closing: a partial block (< 64 bytes). Padded: the last one or
+    /// Busy: a partial block (< 64 bytes). Padded: the last one or
     /// two blocks, padding and length included.
     tail: [u8; 128],
     tail_len: usize,
@@ -275,20 +273,16 @@ struct Lane {
 impl Lane {
     const IDLE: Lane = Lane {
         status: Status::Idle,
-        tag: 0,
+        id: 0,
         length: 0,
         tail: [0; 128],
         tail_len: 0,
         tail_pos: 0,
     };
 
-    /// Whether the lane can contribute a block, given `data` pending for it.
-    fn has_block(&self, data: &[u8]) -> bool {
-        match self.status {
-            Status::Idle => false,
-            Status::Open => self.tail_len + data.len() >= 64,
-            Status::Closing | Status::Padded => true,
-        }
+    /// Whether the lane can contribute a block.
+    fn has_block(&self) -> bool {
+        self.status != Status::Idle
     }
 
     /// Move all of `data` (which with the tail makes < 64 bytes) into the
@@ -301,7 +295,7 @@ impl Lane {
         *data = &[];
     }
 
-    /// Closing lane with < 64 bytes left in all: append RFC 1321 padding
+    /// Busy lane with < 64 bytes left in all: append RFC 1321 padding
     /// (0x80, zeros, bit length little-endian), one block or two.
     fn pad(&mut self, data: &mut &[u8]) {
         self.absorb(data);
@@ -346,20 +340,11 @@ impl LaneStats {
     }
 }
 
-/// Hashes many MD5 messages side by side.
-///
-/// Two ways to drive it, which can be mixed:
-/// - whole messages: [`Engine::hash_messages`] takes (tag, bytes) pairs
-///   and hashes them all, refilling each lane with the next message as soon
-///   as its message ends;
-/// - pieces: [`Engine::open`] claims a lane for a message, [`Engine::update`]
-///   or [`Engine::drain`] hash the pieces given per lane (any lengths),
-///   [`Engine::end`] says a message has no more data, [`Engine::abandon`]
-///   drops one.
-///
-/// Digests are collected, tagged, for [`Engine::take_done`]. The engine
-/// owns no borrowed data between calls and is `Send`: a hasher thread can
-/// keep one and feed it batch after batch.
+/// Hashes many whole MD5 messages side by side: [`Engine::hash_messages`]
+/// takes (id, bytes) pairs, refills each lane with the next message as soon
+/// as its own ends, and leaves every digest, with its id, for
+/// [`Engine::take_done`]. The engine owns no borrowed data between calls
+/// and is `Send`: a hasher thread keeps one and feeds it batch after batch.
 ///
 /// ```
 /// use fastsum::internals::Engine;
@@ -369,18 +354,6 @@ impl LaneStats {
 /// let mut done: Vec<(u64, [u8; 16])> = engine.take_done().collect();
 /// done.sort();
 /// assert_eq!(done[0].1[..4], [0x90, 0x01, 0x50, 0x98]); // md5("abc")
-///
-/// // The same message in pieces.
-/// let Some(lane) = engine.open(7) else { return };
-/// let mut data = vec![&b""[..]; engine.width()];
-/// data[lane] = b"ab";
-/// engine.update(&mut data);
-/// data[lane] = b"c";
-/// engine.end(lane);
-/// engine.drain(&mut data);
-/// let done: Vec<(u64, [u8; 16])> = engine.take_done().collect();
-/// assert_eq!(done, [(7, done[0].1)]);
-/// assert_eq!(done[0].1[..4], [0x90, 0x01, 0x50, 0x98]);
 /// ```
 #[derive(Clone, Debug)]
 pub struct Engine {
@@ -396,44 +369,39 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine on `path`, or an error if this CPU cannot run it.
-    pub fn new(path: Path) -> Result<Engine, String> {
-        if !path.is_available() {
-            return Err(format!("this CPU cannot run the {} MD5 path", path.name()));
-        }
-        Ok(Engine {
-            path,
-            width: path.width(),
-            min_busy: None,
-            kernel: Kernel::selected(),
-            state: [[0; LANES]; 4],
-            lanes: vec![Lane::IDLE; path.width()],
-            done: Vec::new(),
-            stats: LaneStats::default(),
-        })
+    /// An engine on `path`, or `None` if this CPU cannot run it.
+    pub fn new(path: Path) -> Option<Engine> {
+        path.is_available().then(|| Engine::on(path))
     }
 
     /// An engine on the selected path (`FASTSUM_MD5_LANES` or the best).
     pub fn selected() -> Engine {
         let path = Path::selected();
-        match Engine::new(path) {
-            Ok(e) => e,
-            // `selected` only returns available paths; Off always is.
-            Err(_) => Engine::new_off(),
-        }
+        // `selected` only returns available paths; Off always is.
+        Engine::new(path).unwrap_or_else(|| Engine::on(Path::Off))
     }
 
-    fn new_off() -> Engine {
+    /// An engine on `path`, available or not (`Off` always is).
+    fn on(path: Path) -> Engine {
+        let width = path.width();
         Engine {
-            path: Path::Off,
-            width: 1,
+            path,
+            width,
             min_busy: None,
             kernel: Kernel::selected(),
             state: [[0; LANES]; 4],
-            lanes: vec![Lane::IDLE; 1],
+            lanes: vec![Lane::IDLE; width],
             done: Vec::new(),
             stats: LaneStats::default(),
         }
+    }
+
+    /// Use the multi-lane function only when at least `n` lanes have a
+    /// block (1: always; more than the width: never), instead of
+    /// `Path::min_busy` of the kernel a call runs: how examples/md5_lanes.rs
+    /// measures the cross-over that `min_busy` encodes.
+    pub fn set_min_busy(&mut self, n: usize) {
+        self.min_busy = Some(n.max(1));
     }
 
     /// The multi-lane path this engine runs.
@@ -441,48 +409,43 @@ impl Engine {
         self.path
     }
 
-    /// How many messages can be in flight at once.
-    pub fn width(&self) -> usize {
-        self.width
-    }
-
-    /// Use the multi-lane function only when at least `n` lanes have a
-    /// block (1: always; more than `width`: never). Default:
-    /// `Path::min_busy` of the kernel the call runs.
-    pub fn set_min_busy(&mut self, n: usize) {
-        self.min_busy = Some(n.max(1));
-    }
-
-    /// Use this single-stream kernel for lanes run one at a time.
-    pub fn set_kernel(&mut self, kernel: Kernel) {
-        self.kernel = kernel;
-    }
-
     /// Block calls and lane occupancy so far.
     pub fn stats(&self) -> LaneStats {
         self.stats
     }
 
-    /// Lanes with a message in flight.
-    pub fn busy(&self) -> usize {
-        self.lanes
-            .iter()
-            .filter(|l| l.status != Status::Idle)
-            .count()
+    /// Digests of finished messages, with their ids, in the order they
+    /// finished.
+    pub fn take_done(&mut self) -> std::vec::Drain<'_, (u64, [u8; 16])> {
+        self.done.drain(..)
     }
 
-    /// Claim a free lane for a new message tagged `tag` (the tag comes back
-    /// with its digest); `None` when every lane is busy.
-    pub fn open(&mut self, tag: u64) -> Option<usize> {
-        let l = self.lanes.iter().position(|l| l.status == Status::Idle)?;
-        self.start(l, tag, Status::Open);
-        Some(l)
+    /// Hash whole messages, given as (id, bytes); each lane is refilled
+    /// with the next message as soon as its own ends. On return every one
+    /// of them is in `take_done`.
+    pub fn hash_messages<'a>(&mut self, messages: impl IntoIterator<Item = (u64, &'a [u8])>) {
+        let mut pending = messages.into_iter().fuse();
+        let mut data: Vec<&[u8]> = vec![&[]; self.width];
+        loop {
+            for (l, d) in data.iter_mut().enumerate() {
+                if self.lanes[l].status == Status::Idle
+                    && let Some((id, msg)) = pending.next()
+                {
+                    self.start(l, id);
+                    *d = msg;
+                }
+            }
+            if !self.step(&mut data) {
+                return;
+            }
+        }
     }
 
-    fn start(&mut self, l: usize, tag: u64, status: Status) {
+    /// Lane `l` takes a new message with this id.
+    fn start(&mut self, l: usize, id: u64) {
         let lane = &mut self.lanes[l];
-        lane.status = status;
-        lane.tag = tag;
+        lane.status = Status::Busy;
+        lane.id = id;
         lane.length = 0;
         lane.tail_len = 0;
         lane.tail_pos = 0;
@@ -491,123 +454,13 @@ impl Engine {
         }
     }
 
-    /// `lane`'s message ends: from now on each `update`/`drain` call must
-    /// pass all of the rest of it (what the previous call left in `data`,
-    /// if anything), and its digest appears in `take_done` once its padding
-    /// is hashed. No effect on a free lane.
-    pub fn end(&mut self, lane: usize) {
-        if let Some(l) = self.lanes.get_mut(lane)
-            && l.status == Status::Open
-        {
-            l.status = Status::Closing;
-        }
-    }
-
-    /// Drop `lane`'s message (a read error): no digest; the lane is free.
-    pub fn abandon(&mut self, lane: usize) {
-        if let Some(l) = self.lanes.get_mut(lane) {
-            l.status = Status::Idle;
-        }
-    }
-
-    /// Digests of finished messages, with their tags, in the order they
-    /// finished.
-    pub fn take_done(&mut self) -> std::vec::Drain<'_, (u64, [u8; 16])> {
-        self.done.drain(..)
-    }
-
-    /// Hash what can be hashed well: `data[l]` is the next piece of lane
-    /// `l`'s message (`data.len()` must be `width()`; entries of free lanes
-    /// are ignored). Runs multi-lane calls while at least `min_busy` lanes
-    /// have a block, then keeps any piece with 64 bytes or more left in
-    /// `data` (the caller adds more for the other lanes and calls again, or
-    /// calls `drain`); shorter rests are copied into the lane.
-    pub fn update(&mut self, data: &mut [&[u8]]) {
-        while self.step(data, false) {}
-        self.absorb_rests(data);
-    }
-
-    /// Hash everything in `data` (as in `update`) and every ended message:
-    /// on return each `data[l]` is empty, every ended lane's digest is in
-    /// `take_done`, and open lanes hold < 64 bytes.
-    pub fn drain(&mut self, data: &mut [&[u8]]) {
-        while self.step(data, true) {}
-        self.absorb_rests(data);
-    }
-
-    /// Hash the padding of every ended message (`drain` with no new data).
-    pub fn finish(&mut self) {
-        let mut data = vec![&[][..]; self.width];
-        self.drain(&mut data);
-    }
-
-    /// Hash whole messages, given as (tag, bytes); each lane is refilled
-    /// with the next message as soon as its own ends. On return every one of
-    /// them is in `take_done`. Lanes opened with `open` wait meanwhile (one
-    /// that was ended must have had all its data passed already).
-    pub fn hash_messages<'a>(&mut self, messages: impl IntoIterator<Item = (u64, &'a [u8])>) {
-        let mut pending = messages.into_iter();
-        let mut data: Vec<&[u8]> = vec![&[]; self.width];
-        self.feed_messages(&mut data, &mut pending);
-        self.drain(&mut data);
-        // Messages left when every lane is held by a waiting open lane.
-        for (tag, msg) in pending {
-            let mut h = super::Md5::with_kernel(self.kernel);
-            h.update(msg);
-            self.stats.single_blocks += msg.len() as u64 / 64 + 1;
-            self.done.push((tag, h.finalize()));
-        }
-    }
-
-    /// Whole messages across calls, so the lanes stay full from one batch
-    /// to the next: free lanes take the next messages of `messages` and
-    /// everything is hashed while there are messages to refill them with.
-    /// Returns once `messages` is exhausted (or every lane is held by an
-    /// open lane waiting for data), leaving the messages still in flight in
-    /// their lanes and their unhashed rest in `data` (one entry per lane):
-    /// pass the same `data` to the next `feed_messages`, `update` or
-    /// `drain`, so the bytes it points into must live until then. `drain`
-    /// finishes them all.
-    pub fn feed_messages<'a>(
-        &mut self,
-        data: &mut [&'a [u8]],
-        messages: &mut impl Iterator<Item = (u64, &'a [u8])>,
-    ) {
-        loop {
-            for (l, d) in data.iter_mut().enumerate().take(self.width) {
-                if self.lanes[l].status == Status::Idle {
-                    let Some((tag, msg)) = messages.next() else {
-                        return;
-                    };
-                    self.start(l, tag, Status::Closing);
-                    *d = msg;
-                }
-            }
-            if !self.step(data, true) {
-                return;
-            }
-        }
-    }
-
-    /// Copy short rests (< 64 bytes with the lane's tail) into their lanes.
-    fn absorb_rests(&mut self, data: &mut [&[u8]]) {
-        for (lane, d) in self.lanes.iter_mut().zip(data.iter_mut()) {
-            match lane.status {
-                Status::Open | Status::Closing if lane.tail_len + d.len() < 64 => lane.absorb(d),
-                Status::Idle => *d = &[],
-                _ => {}
-            }
-        }
-    }
-
     /// One multi-lane call (the narrow kernel if the busy lanes fit in it)
-    /// if at least `min_busy` lanes have a block; else,
-    /// if `all`, every lane with a block run to the end of its data alone.
-    /// Returns whether anything was hashed.
-    fn step(&mut self, data: &mut [&[u8]], all: bool) -> bool {
+    /// if at least `min_busy` lanes have a block; else every busy lane run
+    /// to its digest alone. Returns whether anything was hashed.
+    fn step(&mut self, data: &mut [&[u8]]) -> bool {
         let mut mask = 0u64;
-        for (l, (lane, d)) in self.lanes.iter().zip(data.iter()).enumerate() {
-            if lane.has_block(d) {
+        for (l, lane) in self.lanes.iter().enumerate() {
+            if lane.has_block() {
                 mask |= 1 << l;
             }
         }
@@ -626,11 +479,8 @@ impl Engine {
             }
             return true;
         }
-        if !all {
-            return false;
-        }
         for (l, d) in data.iter_mut().enumerate().take(self.width) {
-            if self.lanes[l].has_block(d) {
+            if self.lanes[l].has_block() {
                 self.single(l, d);
             }
         }
@@ -649,8 +499,7 @@ impl Engine {
         for (l, (lane, d)) in self.lanes.iter().zip(data.iter()).enumerate() {
             match lane.status {
                 Status::Idle => {}
-                Status::Open if lane.tail_len + d.len() < 64 => {}
-                Status::Open | Status::Closing if lane.tail_len == 0 && d.len() >= 128 => {
+                Status::Busy if lane.tail_len == 0 && d.len() >= 128 => {
                     chunks[l] = d.as_chunks::<64>().0;
                     run = run.min(chunks[l].len());
                     busy |= 1 << l;
@@ -669,7 +518,9 @@ impl Engine {
                     *b = block;
                 }
             }
-            compress(kernel, &mut self.state, &blocks);
+            // SAFETY: an engine's path is available (`Engine::new`), and so
+            // is its narrow kernel, which needs the same CPU feature.
+            unsafe { compress(kernel, &mut self.state, &blocks) };
         }
         self.restore_waiting(saved);
         let lanes = u64::from(busy.count_ones());
@@ -717,7 +568,7 @@ impl Engine {
         for (l, (lane, d)) in self.lanes.iter_mut().zip(data.iter_mut()).enumerate() {
             sources[l] = match lane.status {
                 Status::Idle => Source::None,
-                Status::Open | Status::Closing => {
+                Status::Busy => {
                     if lane.tail_len > 0 && lane.tail_len + d.len() >= 64 {
                         let take = 64 - lane.tail_len;
                         lane.tail[lane.tail_len..64].copy_from_slice(&d[..take]);
@@ -731,11 +582,9 @@ impl Engine {
                         lane.length = lane.length.wrapping_add(64);
                         *d = rest;
                         Source::Data(block)
-                    } else if lane.status == Status::Closing {
+                    } else {
                         lane.pad(d);
                         Source::Tail(0)
-                    } else {
-                        Source::None
                     }
                 }
                 Status::Padded => Source::Tail(lane.tail_pos),
@@ -759,7 +608,8 @@ impl Engine {
             }
         }
         let saved = self.save_waiting(busy);
-        compress(kernel, &mut self.state, &blocks);
+        // SAFETY: as in `multi_run`.
+        unsafe { compress(kernel, &mut self.state, &blocks) };
         self.restore_waiting(saved);
         self.stats.calls += 1;
         self.stats.lane_blocks += ready as u64;
@@ -787,7 +637,7 @@ impl Engine {
         }
         let lane = &mut self.lanes[l];
         let mut blocks = 0u64;
-        if matches!(lane.status, Status::Open | Status::Closing) {
+        if lane.status == Status::Busy {
             if lane.tail_len > 0 && lane.tail_len + d.len() >= 64 {
                 let take = 64 - lane.tail_len;
                 lane.tail[lane.tail_len..64].copy_from_slice(&d[..take]);
@@ -808,11 +658,7 @@ impl Engine {
                 }
                 *d = rest;
             }
-            if lane.status == Status::Closing {
-                lane.pad(d);
-            } else {
-                lane.absorb(d);
-            }
+            lane.pad(d);
         }
         let mut finished = false;
         if lane.status == Status::Padded {
@@ -839,51 +685,50 @@ impl Engine {
         }
         let lane = &mut self.lanes[l];
         lane.status = Status::Idle;
-        self.done.push((lane.tag, digest));
+        self.done.push((lane.id, digest));
     }
 }
 
 /// The digests of `messages`, in order, on `path` (for tests).
 #[cfg(test)]
-pub(crate) fn digests(path: Path, messages: &[&[u8]]) -> Result<Vec<[u8; 16]>, String> {
+pub(crate) fn digests(path: Path, messages: &[&[u8]]) -> Option<Vec<[u8; 16]>> {
     let mut engine = Engine::new(path)?;
     engine.hash_messages(messages.iter().enumerate().map(|(i, m)| (i as u64, *m)));
     let mut out = vec![[0u8; 16]; messages.len()];
-    for (tag, d) in engine.take_done() {
-        out[tag as usize] = d;
+    for (id, d) in engine.take_done() {
+        out[id as usize] = d;
     }
-    Ok(out)
+    Some(out)
 }
 
 /// One raw block call on `path`, without the engine (for benchmarks):
 /// lane `l` of `state` (`state[w][l]`, words a, b, c, d) advanced by
-/// `blocks[l]`. An error if this CPU cannot run `path`.
+/// `blocks[l]`. `None` (nothing done) if this CPU cannot run `path`.
 pub fn compress_lanes(
     path: Path,
     state: &mut [[u32; LANES]; 4],
     blocks: &[&[u8; 64]; LANES],
-) -> Result<(), String> {
-    if !path.is_available() {
-        return Err(format!("this CPU cannot run the {} MD5 path", path.name()));
-    }
-    compress(path, state, blocks);
-    Ok(())
+) -> Option<()> {
+    // SAFETY: checked just before.
+    path.is_available()
+        .then(|| unsafe { compress(path, state, blocks) })
 }
 
 /// Advance every lane of `state` by one block (lanes past the path's width
-/// untouched). `path` must be available: `Engine::new` checks it.
-fn compress(path: Path, state: &mut State, blocks: &[&[u8; 64]; LANES]) {
+/// untouched).
+///
+/// # Safety
+/// `path.is_available()`: this CPU has the instructions its kernel uses.
+unsafe fn compress(path: Path, state: &mut State, blocks: &[&[u8; 64]; LANES]) {
     match path {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: the AVX-512 paths run only where the CPU has AVX-512F
-        // (checked by Engine::new and compress_lanes).
+        // SAFETY: the caller guarantees the CPU has AVX-512F.
         Path::Avx512 => unsafe { avx512::compress::<2>(state, blocks) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         Path::Avx512x16 => unsafe { avx512::compress::<1>(state, blocks) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: the AVX2 paths run only where the CPU has AVX2 (checked
-        // by Engine::new and compress_lanes).
+        // SAFETY: the caller guarantees the CPU has AVX2.
         Path::Avx2 => unsafe { avx2::compress::<2>(state, blocks) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.

@@ -2,9 +2,7 @@
 //! single-stream `Md5`, through every path this CPU runs (the others are
 //! skipped with a line on stderr).
 
-use std::collections::HashMap;
-
-use super::{Engine, LANES, Path, State, compress, digests};
+use super::{Engine, LANES, Path, State, Status, compress_lanes, digests};
 use crate::md5::Md5;
 use crate::md5::tests::RFC1321_SUITE;
 use ::md5::Digest as _;
@@ -71,10 +69,8 @@ fn engines() -> Vec<Engine> {
     let mut v = Vec::new();
     for p in paths() {
         for min in [None, Some(1), Some(LANES + 1)] {
-            if let Ok(mut e) = Engine::new(p) {
-                if let Some(n) = min {
-                    e.set_min_busy(n);
-                }
+            if let Some(mut e) = Engine::new(p) {
+                e.min_busy = min;
                 v.push(e);
             }
         }
@@ -90,11 +86,11 @@ fn describe(e: &Engine) -> String {
 fn whole(engine: &mut Engine, msgs: &[Vec<u8>]) -> Vec<[u8; 16]> {
     engine.hash_messages(msgs.iter().enumerate().map(|(i, m)| (i as u64, &m[..])));
     let mut out = vec![None; msgs.len()];
-    for (tag, d) in engine.take_done() {
-        assert!(out[tag as usize].is_none(), "message {tag} finished twice");
-        out[tag as usize] = Some(d);
+    for (id, d) in engine.take_done() {
+        assert!(out[id as usize].is_none(), "message {id} finished twice");
+        out[id as usize] = Some(d);
     }
-    assert_eq!(engine.busy(), 0);
+    assert!(idle(engine));
     out.into_iter()
         .enumerate()
         .map(|(i, d)| d.unwrap_or_else(|| panic!("message {i} has no digest")))
@@ -135,13 +131,13 @@ fn kernels_agree_with_scalar_lanes() {
         let chunks = data.as_chunks::<64>().0;
         let blocks: [&[u8; 64]; LANES] = std::array::from_fn(|l| &chunks[l]);
         let mut want = start;
-        compress(Path::Scalar, &mut want, &blocks);
+        compress_lanes(Path::Scalar, &mut want, &blocks).unwrap();
         for p in paths() {
             if p == Path::Off {
                 continue;
             }
             let mut got = start;
-            compress(p, &mut got, &blocks);
+            compress_lanes(p, &mut got, &blocks).unwrap();
             for l in 0..LANES {
                 let expect = if l < p.width() { want } else { start };
                 for w in 0..4 {
@@ -164,7 +160,7 @@ fn every_length_to_300_every_engine() {
         // The occupancy counters add up.
         let s = e.stats();
         assert!(s.lane_blocks >= s.calls, "{s:?}");
-        assert!(s.lane_blocks <= s.calls * e.width() as u64, "{s:?}");
+        assert!(s.lane_blocks <= s.calls * e.width as u64, "{s:?}");
     }
 }
 
@@ -176,102 +172,6 @@ fn digests_in_message_order() {
         let want: Vec<_> = msgs.iter().map(|m| reference(m)).collect();
         assert_eq!(got, want, "{}", p.name());
     }
-}
-
-/// Feed `msgs` to `engine` in random pieces, lanes opened as they free up,
-/// `update` or `drain` at random; message `abandon` (if any) is dropped
-/// after a random share of it. Returns digests by message index.
-fn incremental(
-    engine: &mut Engine,
-    msgs: &[Vec<u8>],
-    seed: u64,
-    abandon: Option<usize>,
-) -> HashMap<u64, [u8; 16]> {
-    let mut rng = Rng::new(seed);
-    let width = engine.width();
-    // per lane: (message, bytes consumed, ended)
-    let mut lanes: Vec<Option<(usize, usize, bool)>> = vec![None; width];
-    let mut next = 0;
-    let mut out = HashMap::new();
-    let abandon_at = abandon.map(|i| rng.below(msgs[i].len() + 1));
-    let mut rounds = 0;
-    loop {
-        rounds += 1;
-        assert!(rounds < 1_000_000, "no progress");
-        while next < msgs.len() {
-            let Some(l) = engine.open(next as u64) else {
-                break;
-            };
-            assert!(lanes[l].is_none(), "lane {l} given twice");
-            lanes[l] = Some((next, 0, false));
-            next += 1;
-        }
-        let mut data: Vec<&[u8]> = vec![&[]; width];
-        for l in 0..width {
-            let Some((i, off, ended)) = lanes[l] else {
-                continue;
-            };
-            let m = &msgs[i];
-            if Some(i) == abandon && off >= abandon_at.unwrap_or(0) {
-                engine.abandon(l);
-                lanes[l] = None;
-                continue;
-            }
-            if ended {
-                // After `end`, every call passes all the rest.
-                data[l] = &m[off..];
-                continue;
-            }
-            // Piece sizes: mostly small and odd, sometimes large.
-            let len = match rng.below(4) {
-                0 => rng.below(8),
-                1 => rng.below(200),
-                2 => 64 * rng.below(5),
-                _ => rng.below(3000),
-            };
-            let end = (off + len).min(m.len());
-            data[l] = &m[off..end];
-            if end == m.len() && Some(i) != abandon {
-                engine.end(l);
-                lanes[l] = Some((i, off, true));
-            }
-        }
-        let before: Vec<usize> = data.iter().map(|d| d.len()).collect();
-        if rng.below(3) == 0 || next == msgs.len() && rng.below(2) == 0 {
-            engine.drain(&mut data);
-            assert!(data.iter().all(|d| d.is_empty()));
-        } else {
-            engine.update(&mut data);
-        }
-        for l in 0..width {
-            if let Some((i, off, ended)) = lanes[l] {
-                lanes[l] = Some((i, off + before[l] - data[l].len(), ended));
-            }
-        }
-        for (tag, d) in engine.take_done() {
-            let l = lanes
-                .iter()
-                .position(|x| x.is_some_and(|(i, _, _)| i as u64 == tag))
-                .unwrap_or_else(|| panic!("digest for message {tag} not in a lane"));
-            assert_eq!(lanes[l].map(|(_, o, _)| o), Some(msgs[tag as usize].len()));
-            lanes[l] = None;
-            assert!(out.insert(tag, d).is_none(), "message {tag} twice");
-        }
-        if next == msgs.len() && lanes.iter().all(|l| l.is_none()) {
-            break;
-        }
-        // `finish` passes no data: only when every ended lane has none left.
-        if next == msgs.len()
-            && lanes
-                .iter()
-                .flatten()
-                .all(|&(i, o, e)| e && o == msgs[i].len())
-        {
-            engine.finish();
-        }
-    }
-    assert_eq!(engine.busy(), 0);
-    out
 }
 
 /// Random lengths 0..8 KiB with the padding edge cases forced in.
@@ -307,105 +207,34 @@ proptest! {
         }
     }
 
-    /// The same messages in batches of random sizes through
-    /// `feed_messages`, lanes carried over from batch to batch.
+    /// The same messages in batches of random sizes through one engine
+    /// (as a hasher thread feeds it batch after batch).
     #[test]
     fn batches_differential(seed in any::<u64>()) {
         let msgs = message_set(seed);
         let mut rng = Rng::new(seed);
         for mut e in engines() {
-            let mut data: Vec<&[u8]> = vec![&[]; e.width()];
             let mut start = 0;
             while start < msgs.len() {
                 let end = (start + 1 + rng.below(12)).min(msgs.len());
-                let mut batch = (start..end).map(|i| (i as u64, &msgs[i][..]));
-                e.feed_messages(&mut data, &mut batch);
-                prop_assert!(batch.next().is_none());
+                e.hash_messages((start..end).map(|i| (i as u64, &msgs[i][..])));
+                prop_assert!(idle(&e));
                 start = end;
             }
-            e.drain(&mut data);
             let mut got: Vec<(u64, [u8; 16])> = e.take_done().collect();
             got.sort();
             prop_assert_eq!(got.len(), msgs.len());
-            for (i, (tag, d)) in got.into_iter().enumerate() {
-                prop_assert_eq!(tag, i as u64);
+            for (i, (id, d)) in got.into_iter().enumerate() {
+                prop_assert_eq!(id, i as u64);
                 prop_assert_eq!(d, reference(&msgs[i]), "{} message {}", describe(&e), i);
-            }
-            prop_assert_eq!(e.busy(), 0);
-        }
-    }
-
-    /// The same messages given in random pieces, and one of them abandoned
-    /// mid-message (a read error) while the others finish correctly.
-    #[test]
-    fn pieces_and_abandon_differential(seed in any::<u64>()) {
-        let msgs = message_set(seed);
-        let victim = (seed % msgs.len() as u64) as usize;
-        for mut e in engines() {
-            let got = incremental(&mut e, &msgs, seed, None);
-            prop_assert_eq!(got.len(), msgs.len());
-            for (i, m) in msgs.iter().enumerate() {
-                prop_assert_eq!(got[&(i as u64)], reference(m), "{} message {}", describe(&e), i);
-            }
-            let got = incremental(&mut e, &msgs, seed ^ 1, Some(victim));
-            prop_assert_eq!(got.len(), msgs.len() - 1);
-            prop_assert!(!got.contains_key(&(victim as u64)));
-            for (i, m) in msgs.iter().enumerate() {
-                if i != victim {
-                    prop_assert_eq!(got[&(i as u64)], reference(m), "{} message {}", describe(&e), i);
-                }
             }
         }
     }
 }
 
-/// A lane abandoned between blocks leaves the others' digests intact, and
-/// the freed lane takes the next message from a fresh start.
-#[test]
-fn abandoned_lane_is_reused_cleanly() {
-    let mut rng = Rng::new(99);
-    for p in paths() {
-        let mut e = Engine::new(p).unwrap();
-        e.set_min_busy(1);
-        let a = rng.bytes(5000);
-        let b = rng.bytes(3000);
-        let c = rng.bytes(777);
-        let la = e.open(0).unwrap();
-        let lb = e.open(1).unwrap_or(la);
-        if lb == la {
-            // One-lane path: abandon, then reuse.
-            let mut data = vec![&a[..1000]];
-            e.update(&mut data);
-            e.abandon(la);
-            let lc = e.open(2).unwrap();
-            let mut data = vec![&c[..]];
-            e.end(lc);
-            e.drain(&mut data);
-        } else {
-            let mut data = vec![&[][..]; e.width()];
-            data[la] = &a[..1000];
-            data[lb] = &b[..1000];
-            e.update(&mut data);
-            // 15 blocks each hashed, the 40-byte rests held in the lanes.
-            assert!(data.iter().all(|d| d.is_empty()));
-            e.abandon(la);
-            let lc = e.open(2).unwrap();
-            assert_eq!(lc, la);
-            let mut data = vec![&[][..]; e.width()];
-            data[lb] = &b[1000..];
-            data[lc] = &c[..];
-            e.end(lb);
-            e.end(lc);
-            e.drain(&mut data);
-        }
-        let done: HashMap<u64, [u8; 16]> = e.take_done().collect();
-        assert!(!done.contains_key(&0), "{}", p.name());
-        assert_eq!(done[&2], reference(&c), "{}", p.name());
-        if e.width() > 1 {
-            assert_eq!(done[&1], reference(&b), "{}", p.name());
-        }
-        assert_eq!(e.busy(), 0);
-    }
+/// Every lane is free (no message left half-hashed).
+fn idle(e: &Engine) -> bool {
+    e.lanes.iter().all(|l| l.status == Status::Idle)
 }
 
 /// A hasher thread can own an engine.

@@ -39,7 +39,7 @@ fn boundary_sizes_match_gnu_in_every_algorithm_and_mode() {
     let names = files_of_sizes(dir.path(), &BOUNDARY_SIZES, 0);
     for algo in gnu_algorithms() {
         let Some(pair) = Pair::new(dir.path(), algo) else {
-            return;
+            continue;
         };
         let want = pair.assert_same_in_every_mode(&names, run);
         assert!(want.status.success(), "{}: {want:?}", pair.tool());
@@ -89,7 +89,7 @@ fn megabyte_files_match_every_algorithm_and_mode() {
         .map(|&m| ["-m", m]);
     for algo in gnu_algorithms() {
         let Some(pair) = Pair::new(dir.path(), algo) else {
-            return;
+            continue;
         };
         pair.assert_same_under(fast_modes.clone(), &both, run);
         pair.assert_same_under([["-m", "bytewise"]], &["mid"], run);
@@ -177,7 +177,7 @@ fn many_files_with_one_and_four_jobs_match_gnu() {
     let fast_modes = modes_and_jobs(&["threaded", "sync", "mmap"], &["1", "4"]);
     for (algo, opt_sets) in [(Algorithm::Md5, all_modes), (Algorithm::Sha256, fast_modes)] {
         let Some(pair) = Pair::new(dir.path(), algo) else {
-            return;
+            continue;
         };
         let want = pair.assert_same_under(opt_sets, &names, run);
         assert_eq!(want.status.code(), Some(1), "{} exit status", pair.tool());
@@ -256,7 +256,7 @@ fn output_formats_match_gnu() {
     let files = ["plain", "with space", "plain"];
     for algo in gnu_algorithms() {
         let Some(pair) = Pair::new(dir.path(), algo) else {
-            return;
+            continue;
         };
         for format in formats {
             let want = pair.assert_same(&[format, &files].concat());
@@ -321,7 +321,7 @@ fn awkward_file_names_match_gnu() {
     }
     for algo in [Algorithm::Md5, Algorithm::Sha256] {
         let Some(pair) = Pair::new(dir.path(), algo) else {
-            return;
+            continue;
         };
         for format in formats {
             let mut args: Vec<&OsStr> = format.iter().map(OsStr::new).collect();

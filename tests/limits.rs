@@ -1,7 +1,5 @@
-//! Issue 10 items 6, 7 and 10: resource limits (`ulimit -v`, `-n`), thread
-//! counts and bounded memory, run against the binary. All are fixed by the
-//! pipeline rewrite, so each test is ignored with its item's number until
-//! that fix lands; each fails on the main branch of the day it was written.
+//! Resource limits (`ulimit -v`, `-n`), thread counts and bounded memory,
+//! run against the binary.
 
 use std::fs::File;
 use std::path::Path;
@@ -28,7 +26,7 @@ fn many_files(dir: &Path, n: usize, size: usize) -> Vec<String> {
         .collect()
 }
 
-/// md5sum's output for `names` (in `dir`).
+/// Md5sum's output for `names` (in `dir`).
 fn md5sum(dir: &Path, names: &[String]) -> String {
     let o = gnu("md5sum").current_dir(dir).args(names).output().unwrap();
     assert!(o.status.success());
@@ -50,12 +48,12 @@ fn assert_degrades(what: &str, o: &Output, want: &str) {
     }
 }
 
-// ---------------------------------------------------------------- item 6
+// ---------------------------------------------------------------- memory and threads
 
-/// Item 6: under `ulimit -v`, many threads or big buffers degrade or fail
+/// Under `ulimit -v`, many threads or big buffers degrade or fail
 /// cleanly; no `failed to spawn thread` panic, no allocation abort.
 #[test]
-fn item6_memory_limits_never_panic_or_abort() {
+fn memory_limits_never_panic_or_abort() {
     if !require_tool("md5sum") {
         return;
     }
@@ -77,12 +75,12 @@ fn item6_memory_limits_never_panic_or_abort() {
     }
 }
 
-/// Item 6, GNU coreutils' own `ulimit -v` test, as the issue quotes it: the
+/// GNU coreutils' own `ulimit -v` test: the
 /// limit at what `--version` needs plus 12 MB, then `yes LINE | fastsum -c
 /// | :`. Main aborted (`memory allocation of N bytes failed`) in some runs
 /// by default, and in nearly every run with `-j 4`.
 #[test]
-fn item6_check_under_gnu_memory_limit() {
+fn check_under_gnu_memory_limit() {
     let dir = tempdir();
     let d = dir.path();
     write_file(d, "h", b"hello\n");
@@ -104,7 +102,7 @@ fn item6_check_under_gnu_memory_limit() {
             let what = format!("{script} (round {round})");
             assert_no_panic(&what, &o);
             let err = String::from_utf8_lossy(&o.stderr);
-            // 0 or 1, or killed by SIGPIPE as GNU is (item 1)
+            // 0 or 1, or killed by SIGPIPE as GNU is
             assert!(
                 ["status 0\n", "status 1\n", "status 141\n"]
                     .iter()
@@ -115,10 +113,10 @@ fn item6_check_under_gnu_memory_limit() {
     }
 }
 
-/// Item 6: threads only as many as there is work for: `-j 1024` on one
+/// Threads only as many as there is work for: `-j 1024` on one
 /// file starts a handful, not 1,024 (counted with strace).
 #[test]
-fn item6_threads_only_for_work() {
+fn threads_only_for_work() {
     if !require_strace() {
         return;
     }
@@ -150,12 +148,12 @@ fn item6_threads_only_for_work() {
     }
 }
 
-/// Item 6 by fault injection: the Nth thread creation fails (clone/clone3
+/// By fault injection: the Nth thread creation fails (clone/clone3
 /// EAGAIN under strace) in every mode, hash and check, BLAKE3's pool
 /// included: fastsum goes on with fewer threads or fails with one clear
 /// line, never a `failed to spawn thread` panic.
 #[test]
-fn item6_thread_creation_failure_degrades() {
+fn thread_creation_failure_degrades() {
     if !require_strace() || !require_tool("md5sum") {
         return;
     }
@@ -203,12 +201,12 @@ fn item6_thread_creation_failure_degrades() {
     }
 }
 
-// ---------------------------------------------------------------- item 7
+// ---------------------------------------------------------------- descriptors
 
-/// Item 7: running out of descriptors slows fastsum down; it never fails
+/// Running out of descriptors slows fastsum down; it never fails
 /// files (`ulimit -n 16`, `-j 64 -r` over 60 files), in any mode.
 #[test]
-fn item7_few_descriptors_fail_no_file() {
+fn few_descriptors_fail_no_file() {
     if !require_tool("md5sum") {
         return;
     }
@@ -232,12 +230,12 @@ fn item7_few_descriptors_fail_no_file() {
     }
 }
 
-/// Item 7, at the limit: one descriptor left for inputs (`ulimit -n 4`
+/// At the limit: one descriptor left for inputs (`ulimit -n 4`
 /// with stdin, stdout and stderr open) over 2,000 tiny files: two threads
 /// open inputs, and the one that closes them must never wait for a
 /// descriptor (it did, and the run hung). Every mode, `-j 1` and `2`.
 #[test]
-fn item7_one_descriptor_for_inputs_still_finishes() {
+fn one_descriptor_for_inputs_still_finishes() {
     if !require_tool("md5sum") {
         return;
     }
@@ -264,7 +262,7 @@ fn item7_one_descriptor_for_inputs_still_finishes() {
     }
 }
 
-// ---------------------------------------------------------------- item 10
+// ---------------------------------------------------------------- bounded memory
 
 /// Run `fastsum args` to the end and return (exit code, peak RSS in KiB),
 /// the peak from wait4's rusage.
@@ -289,12 +287,12 @@ fn peak_rss(dir: &Path, args: &[&str]) -> (Option<i32>, i64) {
     (code, usage.ru_maxrss)
 }
 
-/// Item 10: memory stays bounded whatever the file size: a 2 GiB sparse
+/// Memory stays bounded whatever the file size: a 2 GiB sparse
 /// file hashed by mapping (`-m mmap`, BLAKE3's whole-file mapping in the
 /// default mode, and several algorithms' fanned-out mapping) peaks well
 /// under its size.
 #[test]
-fn item10_mapped_hashing_is_bounded() {
+fn mapped_hashing_is_bounded() {
     let dir = tempdir();
     let d = dir.path();
     let f = File::create(d.join("sparse")).unwrap();
@@ -317,10 +315,10 @@ fn item10_mapped_hashing_is_bounded() {
     }
 }
 
-/// Item 10: never allocate more than the input can fill when its size is
+/// Never allocate more than the input can fill when its size is
 /// known: `--chunk 1G` on a 6-byte file runs under `ulimit -v 400000`.
 #[test]
-fn item10_buffers_fit_the_input() {
+fn buffers_fit_the_input() {
     if !require_tool("md5sum") {
         return;
     }

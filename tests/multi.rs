@@ -438,7 +438,7 @@ fn usage_errors_and_one_algorithm_as_before() {
     );
 }
 
-/// README's "Beyond one machine" recipe, run with GNU parallel on local
+/// docs/GUIDE.md's "Beyond one machine" recipe, run with GNU parallel on local
 /// job slots (`-S 3/:`, no network): hashing a tree in parts keeps the
 /// order, and a SUMS file split in three verifies with the statuses combined.
 #[test]

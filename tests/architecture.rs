@@ -156,3 +156,84 @@ fn only_the_cli_knows_clap() {
         );
     }
 }
+
+/// docs/ARCHITECTURE.md's layer table, top to bottom: each row's top-level
+/// modules, named in backticks in its second column.
+fn layer_table() -> Vec<(String, Vec<String>)> {
+    let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ARCHITECTURE.md");
+    let doc = std::fs::read_to_string(doc).unwrap();
+    let table = doc
+        .split("## Layers")
+        .nth(1)
+        .expect("docs/ARCHITECTURE.md has a Layers section");
+    table
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2) // header and rule
+        .map(|row| {
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let names = cells[2]
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .map(|n| n.trim_end_matches(".rs").trim_end_matches('/').to_string())
+                .collect();
+            (cells[1].to_string(), names)
+        })
+        .collect()
+}
+
+/// The layer table is the code's: every top-level module is in exactly
+/// one row, and a module uses only modules of its own row or rows below
+/// (the edge, lib.rs and main.rs, above them all).
+#[test]
+fn modules_use_only_their_layer_and_below() {
+    let table = layer_table();
+    let mods = modules();
+    let known: BTreeSet<Vec<String>> = mods.iter().map(|(m, _)| m.clone()).collect();
+    let mut layer_of: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, (_, names)) in table.iter().enumerate() {
+        for n in names {
+            assert!(
+                layer_of.insert(n.clone(), i).is_none(),
+                "{n} is in two rows of docs/ARCHITECTURE.md's layer table"
+            );
+        }
+    }
+    let tops: BTreeSet<&String> = mods.iter().map(|(m, _)| &m[0]).collect();
+    for top in &tops {
+        assert!(
+            layer_of.contains_key(*top),
+            "module {top} is in no row of docs/ARCHITECTURE.md's layer table"
+        );
+    }
+    for listed in layer_of.keys() {
+        assert!(
+            tops.contains(listed),
+            "docs/ARCHITECTURE.md's layer table names {listed}, which is no module"
+        );
+    }
+    let mut upward = Vec::new();
+    for (m, code) in &mods {
+        for r in references(m, code, &known) {
+            let (from, to) = (&m[0], &r[0]);
+            if layer_of[to] < layer_of[from] {
+                upward.push(format!(
+                    "{} ({}) uses {} ({})",
+                    m.join("::"),
+                    table[layer_of[from]].0,
+                    r.join("::"),
+                    table[layer_of[to]].0
+                ));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "uses that point up:\n{}",
+        upward.join("\n")
+    );
+    // the check must see the uses it guards: cli uses read, below it
+    assert!(layer_of["cli"] < layer_of["read"], "{table:?}");
+}

@@ -70,10 +70,10 @@ fn main() {
         match openssl_speed(&name) {
             Some(theirs) => println!(
                 "{:<8} {ours:>12.0}  {theirs:>12.0}  {:>5.2}",
-                algo.tag(),
+                algo.gnu_name(),
                 ours / theirs
             ),
-            None => println!("{:<8} {ours:>12.0}  {:>12}", algo.tag(), "-"),
+            None => println!("{:<8} {ours:>12.0}  {:>12}", algo.gnu_name(), "-"),
         }
     }
     if std::env::args().nth(1).as_deref() != Some("blake3") {

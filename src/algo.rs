@@ -40,8 +40,9 @@ impl Algorithm {
         all
     };
 
-    /// The tag of BSD-style lines (`--tag`), exactly as GNU writes it.
-    pub fn tag(self) -> &'static str {
+    /// The name GNU writes for it: the label of tagged lines (`SHA256 (f)
+    /// = …`, `--tag`) and the word in check-mode warnings.
+    pub fn gnu_name(self) -> &'static str {
         match self {
             Algorithm::Md5 => "MD5",
             Algorithm::Sha1 => "SHA1",

@@ -37,7 +37,7 @@ impl Lines {
             let hex = digest.to_hex();
             p.line(|line| {
                 let (format, term) = (self.opts.format, self.opts.terminator);
-                format_line(line, algo.tag(), &hex, name, format, term)
+                format_line(line, algo.gnu_name(), &hex, name, format, term)
             })?;
         }
         Ok(())
@@ -82,7 +82,7 @@ impl Lines {
             0
         } else {
             let (format, term) = (self.opts.format, self.opts.terminator);
-            format_line(&mut line, self.algo.tag(), "", name, format, term);
+            format_line(&mut line, self.algo.gnu_name(), "", name, format, term);
             match format {
                 LineFormat::Tagged => line.len() - 1,
                 LineFormat::Gnu { .. } => usize::from(line.first() == Some(&b'\\')),

@@ -57,7 +57,7 @@ pub(crate) fn push_escaped(out: &mut Vec<u8>, name: &[u8]) {
 /// line with a leading backslash).
 pub(crate) fn format_line(
     out: &mut Vec<u8>,
-    tag: &str,
+    algo_name: &str,
     hex: &str,
     name: &[u8],
     format: LineFormat,
@@ -88,7 +88,7 @@ pub(crate) fn format_line(
             push_name(out);
         }
         LineFormat::Tagged => {
-            out.extend_from_slice(tag.as_bytes());
+            out.extend_from_slice(algo_name.as_bytes());
             out.extend_from_slice(b" (");
             push_name(out);
             out.extend_from_slice(b") = ");

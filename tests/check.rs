@@ -71,7 +71,7 @@ fn sums(algo: Algorithm, template: &[u8]) -> Vec<u8> {
         };
         let key = &rest[open + 1..open + len];
         match key {
-            b"T" => out.extend_from_slice(algo.tag().as_bytes()),
+            b"T" => out.extend_from_slice(algo.gnu_name().as_bytes()),
             b"Z" => out.extend_from_slice("0".repeat(2 * algo.digest_len()).as_bytes()),
             _ => out.extend_from_slice(hex(algo, key).as_bytes()),
         }

@@ -36,7 +36,7 @@ use crate::read::{Job, JobSource, Outcome, Plan, Task};
 use crate::report::{Reporter, error_text};
 use crate::stats::Stats;
 
-use parse::{Expected, Form, Improper, Tags, line_body, parse_check_line};
+use parse::{Accept, Expected, Form, Improper, line_body, parse_check_line};
 use summary::Tally;
 
 /// A check file's name as messages show it (quoted; `standard input` for `-`).
@@ -123,7 +123,7 @@ struct Feed<'a> {
     files: std::slice::Iter<'a, OsString>,
     current: Option<Open>,
     default: Algorithm,
-    tags: Tags,
+    accept: Accept,
     /// Whether blank and `#` lines are skipped or count.
     dialect: Dialect,
     latch: Latch,
@@ -161,7 +161,7 @@ fn line_job(
     cur: &Open,
     latch: &mut Latch,
     default: Algorithm,
-    tags: Tags,
+    accept: Accept,
 ) -> CheckJob {
     let improper = || {
         Job::Pass(Event::Improper {
@@ -170,7 +170,7 @@ fn line_job(
             empty: false,
         })
     };
-    let Ok(line) = parse_check_line(body, default, tags) else {
+    let Ok(line) = parse_check_line(body, default, accept) else {
         return improper();
     };
     let Some(reversed) = latch.accept(line.form) else {
@@ -238,7 +238,7 @@ impl Feed<'_> {
                     cur,
                     &mut self.latch,
                     self.default,
-                    self.tags,
+                    self.accept,
                 ))
             }
             Err(_) => {
@@ -312,8 +312,8 @@ static NO_DIGEST: std::sync::LazyLock<io::Error> =
 /// the closing summary of each check file.
 struct Verifier {
     opts: CheckOptions,
-    /// The tag named in `-w` warnings (GNU's DIGEST_TYPE_STRING).
-    tag: &'static str,
+    /// The algorithm named in `-w` warnings (GNU's DIGEST_TYPE_STRING).
+    warn_name: &'static str,
     tally: Tally,
 }
 
@@ -407,7 +407,7 @@ impl Render<Vec<Expected>, Event> for Verifier {
             Event::Improper { file, line, .. } => {
                 self.tally.improper += 1;
                 if self.opts.verbosity == Verbosity::Warn {
-                    let tag = self.tag;
+                    let tag = self.warn_name;
                     p.message(&format!(
                         "{file}: {line}: improperly formatted {tag} checksum line"
                     ))?;
@@ -449,10 +449,10 @@ pub(crate) fn run(
         files: files.iter(),
         current: None,
         default: algos.first(),
-        tags: match (opts.algorithm_chosen, algos.len()) {
-            (false, _) => Tags::Any,
-            (true, 1) => Tags::OnlyDefault,
-            (true, _) => Tags::Only(algos),
+        accept: match (opts.algorithm_chosen, algos.len()) {
+            (false, _) => Accept::Any,
+            (true, 1) => Accept::OnlyDefault,
+            (true, _) => Accept::Only(algos),
         },
         dialect: opts.dialect,
         latch: Latch::default(),
@@ -461,7 +461,7 @@ pub(crate) fn run(
     };
     let verifier = Verifier {
         opts,
-        tag: algos.first().tag(),
+        warn_name: algos.first().gnu_name(),
         tally: Tally::default(),
     };
     print_all(plan, stats, feed, JobSource::CheckFiles, verifier, out, rep)

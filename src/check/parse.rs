@@ -147,9 +147,9 @@ fn until_nul(s: &[u8]) -> &[u8] {
     s.iter().position(|&b| b == 0).map_or(s, |n| &s[..n])
 }
 
-/// Which algorithms' tags a run accepts.
+/// Which algorithms a run accepts in a check line's tag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Tags {
+pub(crate) enum Accept {
     /// Every algorithm's: `fastsum -c` without `-a` lets a tag pick its
     /// line's algorithm, as GNU `cksum -c` does.
     Any,
@@ -170,7 +170,7 @@ pub(crate) enum Tags {
 pub(crate) fn parse_check_line(
     line: &[u8],
     default: Algorithm,
-    tags: Tags,
+    accept: Accept,
 ) -> Result<CheckLine<'_>, Improper> {
     let mut i = line.iter().take_while(|&&c| is_blank(c)).count();
     let escaped = at(line, i) == b'\\';
@@ -182,20 +182,20 @@ pub(crate) fn parse_check_line(
     // back to reading it as untagged (`MD5X (a) = …` is improper).
     if let Some(algo) = Algorithm::ALL
         .into_iter()
-        .find(|a| rest.starts_with(a.tag().as_bytes()))
+        .find(|a| rest.starts_with(a.gnu_name().as_bytes()))
     {
         // no other algorithm's tag can start a valid untagged line (a tag
         // starts with a letter that is not a hex digit), so refusing it here
         // is all GNU does
-        let refused = match tags {
-            Tags::Any => false,
-            Tags::OnlyDefault => algo != default,
-            Tags::Only(set) => !set.contains(algo),
+        let refused = match accept {
+            Accept::Any => false,
+            Accept::OnlyDefault => algo != default,
+            Accept::Only(set) => !set.contains(algo),
         };
         if refused {
             return Err(Improper);
         }
-        let mut j = algo.tag().len();
+        let mut j = algo.gnu_name().len();
         if at(rest, j) == b' ' {
             j += 1;
         }
@@ -204,9 +204,9 @@ pub(crate) fn parse_check_line(
         }
         return parse_tagged(&rest[j + 1..], algo, escaped);
     }
-    let algo = match tags {
-        Tags::Only(set) => untagged_algo(rest, set),
-        Tags::Any | Tags::OnlyDefault => default,
+    let algo = match accept {
+        Accept::Only(set) => untagged_algo(rest, set),
+        Accept::Any | Accept::OnlyDefault => default,
     };
     parse_untagged(rest, algo, escaped)
 }
@@ -318,7 +318,7 @@ mod tests {
     const HEX: &str = "b1946ac92492d2347c6235b4d2611184";
 
     fn parse(line: &[u8]) -> Result<(Form, Vec<u8>), Improper> {
-        let l = parse_check_line(line, Algorithm::Md5, Tags::Any)?;
+        let l = parse_check_line(line, Algorithm::Md5, Accept::Any)?;
         Ok((l.form, l.file_name(false)?))
     }
 
@@ -376,7 +376,7 @@ mod tests {
         }
         let sha1 = hash_bytes(Algorithm::Sha1, b"").to_hex();
         let text = format!("SHA1 (e) = {sha1}");
-        let line = parse_check_line(text.as_bytes(), Algorithm::Md5, Tags::Any);
+        let line = parse_check_line(text.as_bytes(), Algorithm::Md5, Accept::Any);
         assert_eq!(line.map(|l| l.algo), Ok(Algorithm::Sha1));
     }
 
@@ -388,9 +388,12 @@ mod tests {
             parse_check_line(text.as_bytes(), default, tags).map(|l| l.algo)
         };
         // without -a each tag picks its algorithm
-        assert_eq!(algo(&md5, Algorithm::Sha256, Tags::Any), Ok(Algorithm::Md5));
+        assert_eq!(
+            algo(&md5, Algorithm::Sha256, Accept::Any),
+            Ok(Algorithm::Md5)
+        );
         // -a sha1,sha256 -c: untagged lines by hex length, tags of the two only
-        let two = Tags::Only(Algorithms::new([Algorithm::Sha1, Algorithm::Sha256]).unwrap());
+        let two = Accept::Only(Algorithms::new([Algorithm::Sha1, Algorithm::Sha256]).unwrap());
         let sha256_plain = format!("{}  f", "ab".repeat(32));
         let sha1_plain = format!("{}  f", "ab".repeat(20));
         assert_eq!(
@@ -400,23 +403,26 @@ mod tests {
         assert_eq!(algo(&sha1_plain, Algorithm::Sha1, two), Ok(Algorithm::Sha1));
         assert_eq!(algo(&md5, Algorithm::Sha1, two), Err(Improper));
         assert_eq!(algo(&sha1, Algorithm::Sha1, two), Ok(Algorithm::Sha1));
-        assert_eq!(algo(&sha1, Algorithm::Md5, Tags::Any), Ok(Algorithm::Sha1));
+        assert_eq!(
+            algo(&sha1, Algorithm::Md5, Accept::Any),
+            Ok(Algorithm::Sha1)
+        );
         // `sha256sum -c` / `-a sha256`: an MD5 line is improper (GNU), not OK
         for other in [Algorithm::Sha256, Algorithm::Sha1, Algorithm::Blake3] {
-            assert_eq!(algo(&md5, other, Tags::OnlyDefault), Err(Improper));
+            assert_eq!(algo(&md5, other, Accept::OnlyDefault), Err(Improper));
         }
         assert_eq!(
-            algo(&sha1, Algorithm::Md5, Tags::OnlyDefault),
+            algo(&sha1, Algorithm::Md5, Accept::OnlyDefault),
             Err(Improper)
         );
         // the chosen algorithm's own tag, and untagged lines, still parse
         assert_eq!(
-            algo(&md5, Algorithm::Md5, Tags::OnlyDefault),
+            algo(&md5, Algorithm::Md5, Accept::OnlyDefault),
             Ok(Algorithm::Md5)
         );
         let plain = format!("{HEX}  a");
         assert_eq!(
-            algo(&plain, Algorithm::Md5, Tags::OnlyDefault),
+            algo(&plain, Algorithm::Md5, Accept::OnlyDefault),
             Ok(Algorithm::Md5)
         );
     }
@@ -451,7 +457,7 @@ mod tests {
     #[test]
     fn reversed_reading_keeps_the_marker() {
         let line = format!("{HEX}  a");
-        let l = parse_check_line(line.as_bytes(), Algorithm::Md5, Tags::Any).unwrap();
+        let l = parse_check_line(line.as_bytes(), Algorithm::Md5, Accept::Any).unwrap();
         assert_eq!(l.file_name(true), Ok(b" a".to_vec()));
     }
 
@@ -479,7 +485,7 @@ mod tests {
         #[test]
         fn never_panics(line in proptest::collection::vec(any::<u8>(), 0..200), algo in any_algo()) {
             if let Some(body) = line_body(&line)
-                && let Ok(l) = parse_check_line(body, algo, Tags::Any)
+                && let Ok(l) = parse_check_line(body, algo, Accept::Any)
             {
                 let (outer, inner) = (body.as_ptr_range(), l.written.as_ptr_range());
                 prop_assert!(outer.start <= inner.start && inner.end <= outer.end);
@@ -506,11 +512,11 @@ mod tests {
         ) {
             let hex = hash_bytes(algo, &junk).to_hex();
             let line = if tagged {
-                [algo.tag().as_bytes(), b" (", &junk, b") = ", hex.as_bytes()].concat()
+                [algo.gnu_name().as_bytes(), b" (", &junk, b") = ", hex.as_bytes()].concat()
             } else {
                 [hex.as_bytes(), &junk].concat()
             };
-            if let Ok(l) = parse_check_line(&line, algo, Tags::OnlyDefault) {
+            if let Ok(l) = parse_check_line(&line, algo, Accept::OnlyDefault) {
                 let _ = l.file_name(false);
             }
         }
@@ -531,11 +537,11 @@ mod tests {
                 _ => LineFormat::Tagged,
             };
             let mut out = Vec::new();
-            format_line(&mut out, algo.tag(), &digest.to_hex(), &name, format, Terminator::Newline);
+            format_line(&mut out, algo.gnu_name(), &digest.to_hex(), &name, format, Terminator::Newline);
             // an untagged line starts with hex, a tagged one with its tag
             // (or `\` when escaped): never a comment
             let body = line_body(&out).unwrap_or_default();
-            let l = parse_check_line(body, algo, Tags::OnlyDefault);
+            let l = parse_check_line(body, algo, Accept::OnlyDefault);
             prop_assert!(l.is_ok(), "{:?}", String::from_utf8_lossy(&out));
             let Ok(l) = l else { return Ok(()) };
             prop_assert_eq!(l.algo, algo);

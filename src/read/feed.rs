@@ -14,7 +14,7 @@ use crossbeam_channel::{
 };
 
 use super::{Job, Outcome, Sink, Task};
-use crate::input::Opened;
+use crate::input::{Opened, descriptors};
 
 /// A finished job on its way to the sink: its position, and its outcome.
 pub(crate) type Done<T, P> = (usize, Outcome<T, P>);
@@ -238,7 +238,7 @@ fn open_here<T, P, I: Iterator<Item = Job<T, P>>>(
         (idx, _) if *idx != next => return None,
         (_, Job::Pass(_)) => None,
         (_, Job::Hash(task)) => match task.input.open() {
-            Err(e) if is_out_of_descriptors(&e) => return None,
+            Err(e) if descriptors::is_exhausted(&e) => return None,
             r => Some(r),
         },
     };
@@ -253,11 +253,6 @@ fn open_here<T, P, I: Iterator<Item = Job<T, P>>>(
         (Job::Hash(task), None) => open_job(idx, Job::Hash(task)),
         (Job::Pass(p), _) => (Opening::Pass(idx, p), false),
     })
-}
-
-/// The process (or the system) has no descriptor left.
-fn is_out_of_descriptors(e: &io::Error) -> bool {
-    matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
 }
 
 /// What [`feed`] hands opened inputs to.

@@ -10,14 +10,16 @@
 //!   ([`route::Router::route`]): mapped, in blocks from the pipeline's pool,
 //!   in `--chunk` reads, or byte by byte; fanned out or not.
 //!
-//! Both schedulers are driven by [`feed::feed`]: it numbers the jobs, opens
-//! each input once (which tells a regular file from a stream), and passes
-//! pass-through jobs straight on; [`feed::deliver_in_order`] hands outcomes
-//! to the [`Sink`] in job order.
+//! Both schedulers take their inputs from an [`opener::Opener`]: it numbers
+//! the jobs, opens each input once (which tells a regular file from a
+//! stream), and passes pass-through jobs straight on;
+//! [`deliver::deliver_in_order`] hands outcomes to the [`Sink`] in job
+//! order.
 
+mod deliver;
 pub(crate) mod fanout;
-pub(crate) mod feed;
 pub(crate) mod mmap;
+mod opener;
 pub(crate) mod pipeline;
 pub(crate) mod route;
 mod sigbus;
@@ -103,7 +105,7 @@ use crate::algo::{Algorithm, Algorithms, Digest};
 use crate::input::Input;
 use crate::size::Size;
 use crate::stats::Stats;
-pub(crate) use feed::JobSource;
+pub(crate) use opener::JobSource;
 use route::Router;
 
 /// How bytes travel from the file to the hash function.
@@ -305,7 +307,7 @@ where
     let cancel = AtomicBool::new(false);
     let jobs = Mutex::new(Some(jobs));
     let delivered = std::thread::scope(|s| {
-        let (done_tx, done_rx) = feed::done_channel();
+        let (done_tx, done_rx) = deliver::done_channel();
         let started = match router.plan().mode {
             Mode::Threaded => pipeline::spawn(s, router, stats, &cancel, &jobs, source, done_tx),
             Mode::Sync | Mode::Bytewise | Mode::Mmap => {
@@ -313,7 +315,7 @@ where
             }
         };
         started.ok()?;
-        let result = feed::deliver_in_order(done_rx, sink);
+        let result = deliver::deliver_in_order(done_rx, sink);
         if result.is_err() {
             cancel.store(true, Ordering::Relaxed);
         }

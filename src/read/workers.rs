@@ -17,8 +17,9 @@ use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use super::feed::{Finished, JobSource, feed, hand_over, send_one, take_jobs};
+use super::deliver::{Finished, hand_over, send_one};
 use super::mmap::Mapped;
+use super::opener::{JobSource, Opener, take_jobs};
 use super::route::{Reads, Route, Router, Threads};
 use super::sync::{buffer_len, hash_bytewise, hash_chunks, hash_chunks_fanned, sized};
 use super::{Job, Outcome, Sink, Task};
@@ -52,12 +53,7 @@ where
         let Some(jobs) = take_jobs(jobs) else {
             return;
         };
-        feed(
-            s,
-            jobs,
-            source,
-            cancel,
-            &done,
+        Opener::start(s, jobs, source, cancel, &done).hand_on_all(
             &mut |idx, task, opened: Opened| {
                 if opened.is_shared() {
                     let r = hash_opened(router, stats, &task, opened, &mut buf);
@@ -145,7 +141,7 @@ fn hash_opened<T>(
 ) -> io::Result<Vec<Digest>> {
     let (algos, kind) = (task.algos, opened.kind());
     let Route { via, threads } = router.route(algos, kind);
-    let chunk = router.plan().chunk.get();
+    let len = buffer_len(router.plan().chunk.get(), kind);
     let digests = match (Mapped::of_route(via, &opened), &threads) {
         (Ok(map), _) => map.hash(algos, &threads, stats)?,
         (Err(Reads::Bytewise), _) => {
@@ -154,12 +150,11 @@ fn hash_opened<T>(
             hasher.finalize()
         }
         (Err(Reads::Blocks | Reads::Chunks), Threads::Fanned(_)) => {
-            let len = buffer_len(chunk, kind);
             hash_chunks_fanned(&mut opened, algos, threads.count(), len, stats)?
         }
         (Err(Reads::Blocks | Reads::Chunks), Threads::One | Threads::Wide(_)) => {
             let mut hasher = Hashers::new(algos);
-            let buf = sized(buf, buffer_len(chunk, kind))?;
+            let buf = sized(buf, len)?;
             hash_chunks(&mut opened, &mut hasher, buf, stats)?;
             hasher.finalize()
         }

@@ -16,8 +16,8 @@ use super::{Block, Work};
 use crate::algo::{Algorithm, Algorithms, Digest, Hashers};
 use crate::md5::lanes::Engine;
 use crate::read::Outcome;
+use crate::read::deliver::Finished;
 use crate::read::fanout::{SharedBuf, hash_fanned};
-use crate::read::feed::Finished;
 use crate::read::route::Threads;
 use crate::stats::Stats;
 

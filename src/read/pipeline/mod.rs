@@ -41,8 +41,9 @@ use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use super::feed::{Finished, JobSource, feed, hand_over, take_jobs};
+use super::deliver::{Finished, hand_over};
 use super::mmap::Mapped;
+use super::opener::{JobSource, Opener, take_jobs};
 use super::route::{Router, Threads};
 use super::{Job, Plan, Task};
 use crate::stats::Stats;
@@ -142,7 +143,7 @@ where
             return;
         };
         let done = reader.done.clone();
-        feed(s, jobs, source, cancel, &done, &mut reader);
+        Opener::start(s, jobs, source, cancel, &done).hand_on_all(&mut reader);
         reader.flush();
     })
 }

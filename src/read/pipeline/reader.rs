@@ -10,8 +10,9 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 
 use super::{Block, Work};
 use crate::input::{Kind, Opened, read_retry};
-use crate::read::feed::{Finished, Take, send_one};
+use crate::read::deliver::{Finished, send_one};
 use crate::read::mmap::Mapped;
+use crate::read::opener::TakeOpened;
 use crate::read::route::{Route, Router, Threads};
 use crate::read::{Outcome, Plan, Task};
 use crate::stats::Stats;
@@ -278,7 +279,7 @@ pub(super) struct Reader<'a, T, P> {
     pub(super) batch: Option<Batch<T>>,
 }
 
-impl<T, P> Take<T> for Reader<'_, T, P> {
+impl<T, P> TakeOpened<T> for Reader<'_, T, P> {
     fn take(&mut self, idx: usize, task: Task<T>, opened: Opened) -> bool {
         self.read(idx, task, opened)
     }

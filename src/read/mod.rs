@@ -187,12 +187,14 @@ impl Plan {
         }
     }
 
-    /// The fan-out budget: the most threads one input may be hashed on
-    /// (its algorithm groups, or BLAKE3's threads over a mapping; b3sum's
-    /// `--num-threads`). Its helper threads (all but the reading thread)
-    /// are shared by the inputs hashed at once: at most `fan_out() - 1` in
-    /// the whole run, so a run hashes on at most `jobs + fan_out() - 1`
-    /// threads. `-j` gives both: the cores the run may use.
+    /// The fan-out budget: the most threads one input may be hashed on.
+    /// Several algorithms hash in groups on the reading thread and helper
+    /// threads, which the inputs hashed at once share: at most
+    /// `fan_out() - 1` helpers in the whole run, so these take at most
+    /// `jobs + fan_out() - 1` threads (each hasher could start its own
+    /// before). A big mapped BLAKE3 input spreads over up to `fan_out()` of
+    /// rayon's threads (b3sum's `--num-threads`). `-j` sets both: the cores
+    /// the run may use.
     pub(crate) fn fan_out(&self) -> usize {
         self.jobs
     }

@@ -3,12 +3,14 @@
 //! map) and hash them themselves, so reading never overlaps hashing within
 //! a file.
 //!
-//! Shared inputs (standard input, FIFOs) are hashed by the feeding thread itself,
-//! in order: two workers reading stdin at once would split its bytes, and a
-//! check file read from stdin must not be read ahead while a listed `-` is
-//! still being hashed. Workers are started only as work waits for them, so
-//! `-j 1024` on one file starts one; a worker that cannot be started leaves
-//! the work to those that could (or to the feeding thread).
+//! An opener ([`super::opener`]) hands the opened inputs to a dispatching
+//! thread, which hands them on to the workers. Shared inputs (standard
+//! input, FIFOs) it hashes itself, in order: two workers reading stdin at
+//! once would split its bytes, and a check file read from stdin must not be
+//! read ahead while a listed `-` is still being hashed. Workers are started
+//! only as work waits for them, so `-j 1024` on one file starts one; a
+//! worker that cannot be started leaves the work to those that could (or to
+//! the dispatching thread).
 
 use std::io;
 use std::sync::Mutex;
@@ -30,7 +32,7 @@ use crate::stats::Stats;
 /// An opened input on its way to a worker.
 type Work<T> = (usize, Task<T>, Opened);
 
-/// Start the feeding thread (which starts workers as needed).
+/// Start the dispatching thread (which starts workers as needed).
 pub(super) fn spawn<'scope, 'env, T, P, I>(
     s: &'scope Scope<'scope, 'env>,
     router: &'env Router,
@@ -46,7 +48,7 @@ where
     I: Iterator<Item = Job<T, P>> + Send + 'scope,
 {
     let jobs_at_once = router.plan().jobs;
-    super::spawn_thread(s, "feeder", move || {
+    super::spawn_thread(s, "dispatcher", move || {
         let (work_tx, work_rx) = bounded::<Work<T>>(jobs_at_once);
         let mut workers = 0usize;
         let mut buf = Vec::new();

@@ -70,8 +70,8 @@ pub(super) fn hasher_loop<T, P>(
 }
 
 /// The smallest `--chunk` with which MD5 inputs go through the lanes: from
-/// 4 KiB up the update size makes no measurable difference (seed 002's
-/// study, docs/BENCHMARKS.md), so the lanes take whole inputs; below it a
+/// 4 KiB up the update size makes no measurable difference
+/// (docs/BENCHMARKS.md, Table 2), so the lanes take whole inputs; below it a
 /// run is a study of small updates, which stays single-stream.
 const LANES_MIN_CHUNK: usize = 4096;
 

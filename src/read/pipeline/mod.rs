@@ -149,7 +149,7 @@ where
 }
 
 /// Read `src` through the pipeline and throw the bytes away, `plan.chunk`
-/// at a time: the no-op consumer of seed 002's "NoOp" series, which shows
+/// at a time: the no-op consumer (docs/BENCHMARKS.md, Table 2), which shows
 /// what the pipeline costs (or saves) when hashing costs nothing. Returns
 /// the number of bytes read.
 pub fn drain_reader<R: Read + Send>(plan: &Plan, stats: &Stats, src: R) -> io::Result<u64> {

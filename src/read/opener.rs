@@ -378,4 +378,33 @@ mod tests {
             });
         }
     }
+
+    /// Over check files, the opener thread takes no job after a shared
+    /// input (here /dev/null, a stream) until the taker has handed it on.
+    #[test]
+    fn over_check_files_a_shared_input_is_handed_on_before_the_next_job_is_taken() {
+        use std::sync::atomic::AtomicUsize;
+        let handed = AtomicUsize::new(0);
+        let jobs = (0..4).map(|i| {
+            assert_eq!(handed.load(Ordering::SeqCst), i, "job {i} taken too early");
+            Job::<usize, ()>::Hash(Task {
+                input: Input::Path("/dev/null".into()),
+                algos: Algorithms::one(Algorithm::Md5),
+                tag: i,
+            })
+        });
+        let cancel = AtomicBool::new(false);
+        let (done_tx, _done_rx) = done_channel::<usize, ()>();
+        std::thread::scope(|s| {
+            let mut taker = |idx: usize, _: Task<usize>, opened: Opened| {
+                assert!(opened.is_shared());
+                std::thread::sleep(Duration::from_millis(5));
+                handed.fetch_add(1, Ordering::SeqCst);
+                idx < 4
+            };
+            Opener::start(s, jobs, JobSource::CheckFiles, &cancel, &done_tx)
+                .hand_on_all(&mut taker);
+        });
+        assert_eq!(handed.load(Ordering::SeqCst), 4);
+    }
 }

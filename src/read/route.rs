@@ -101,9 +101,8 @@ pub(crate) struct Router {
 }
 
 impl Router {
-    /// The router of a run with `plan`: all of the plan's fan-out budget
-    /// ([`Plan::fan_out`] threads for one input, its helpers lent to one
-    /// input at a time or shared by several) is spare.
+    /// The router of a run with `plan`, every helper thread of its fan-out
+    /// budget ([`Plan::fan_out`] less the reading thread) spare.
     pub(crate) fn new(plan: &Plan) -> Router {
         Router {
             plan: *plan,

@@ -195,7 +195,7 @@ impl Plan {
     /// before). A big mapped BLAKE3 input spreads over up to `fan_out()` of
     /// rayon's threads (b3sum's `--num-threads`). `-j` sets both: the cores
     /// the run may use.
-    pub(crate) fn fan_out(&self) -> usize {
+    pub fn fan_out(&self) -> usize {
         self.jobs
     }
 }

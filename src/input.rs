@@ -8,10 +8,10 @@ use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 
 use crate::stdio::stdin_was_closed;
+
+pub(crate) mod descriptors;
 
 /// One thing to hash.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,11 +35,11 @@ pub(crate) enum Kind {
     Stream,
 }
 
-/// An open input. Counted while alive, so that running out of descriptors
-/// can wait for others to close (see [`Input::open_patiently`]).
+/// An open input. Its descriptor is counted while alive, so that running
+/// out of descriptors can wait for others to close ([`descriptors`]).
 #[derive(Debug)]
 pub(crate) struct Opened {
-    file: File,
+    file: descriptors::Counted,
     kind: Kind,
     /// Where reading starts: 0 for a file fastsum opened, the shared read
     /// position for standard input (a script may have read part of it).
@@ -53,35 +53,6 @@ pub(crate) struct Opened {
     /// waits) happens at the first read, once the scheduler has handed on
     /// whatever was finished before it.
     fifo_wait: bool,
-    /// Taken before the descriptor is opened and declared after `file`, so
-    /// dropped after it: the count covers the descriptor's whole life (a
-    /// thread that saw the count at 0 while a descriptor was open would
-    /// take its EMFILE for good and fail the file).
-    _counted: Counted,
-}
-
-/// How many `Opened` inputs are alive (or being opened).
-static OPEN: AtomicUsize = AtomicUsize::new(0);
-
-/// How many have been closed, ever.
-static CLOSED: AtomicUsize = AtomicUsize::new(0);
-
-/// One input in [`OPEN`], for as long as it lives.
-#[derive(Debug)]
-struct Counted;
-
-impl Counted {
-    fn new() -> Counted {
-        OPEN.fetch_add(1, Ordering::AcqRel);
-        Counted
-    }
-}
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        CLOSED.fetch_add(1, Ordering::AcqRel);
-        OPEN.fetch_sub(1, Ordering::AcqRel);
-    }
 }
 
 impl Input {
@@ -104,29 +75,24 @@ impl Input {
 
     /// Open for reading and find out what it is.
     pub(crate) fn open(&self) -> io::Result<Opened> {
-        // counted before the descriptor exists, so that another thread that
-        // gets EMFILE meanwhile knows one may come free (dropped on failure)
-        let counted = Counted::new();
-        let file = match self {
-            Input::Stdin if stdin_was_closed() => {
-                return Err(io::Error::from_raw_os_error(libc::EBADF));
-            }
+        let file = descriptors::open(|| match self {
+            Input::Stdin if stdin_was_closed() => Err(io::Error::from_raw_os_error(libc::EBADF)),
             // Not `io::stdin()`: its 8 KiB buffer would turn `-m sync --chunk 16`
             // into 8 KiB read calls. A duplicate of descriptor 0 shares its
             // offset and reads unbuffered.
-            Input::Stdin => File::from(io::stdin().as_fd().try_clone_to_owned()?),
+            Input::Stdin => Ok(File::from(io::stdin().as_fd().try_clone_to_owned()?)),
             // Non-blocking, so that opening a FIFO nobody writes to yet does
             // not block the thread that opens inputs in order.
             Input::Path(p) => OpenOptions::new()
                 .read(true)
                 .custom_flags(libc::O_NONBLOCK)
-                .open(p)?,
-        };
+                .open(p),
+        })?;
         let meta = file.metadata();
         let (kind, start) = match &meta {
             Ok(m) if m.is_file() => {
                 let start = match self {
-                    Input::Stdin => (&file).stream_position()?,
+                    Input::Stdin => (&*file).stream_position()?,
                     Input::Path(_) => 0,
                 };
                 let len = m.len().saturating_sub(start);
@@ -158,28 +124,14 @@ impl Input {
             stamp,
             shared,
             fifo_wait,
-            _counted: counted,
         })
     }
 
     /// [`Input::open`], but when the process is out of descriptors and other
-    /// inputs are open, wait for them to close and try again: a low
-    /// `ulimit -n` slows the run down instead of failing files. One that
-    /// closed while this open was failing also means try again.
+    /// inputs are open, wait for one to close and try again: a low
+    /// `ulimit -n` slows the run down instead of failing files.
     pub(crate) fn open_patiently(&self) -> io::Result<Opened> {
-        loop {
-            let closed = CLOSED.load(Ordering::Acquire);
-            match self.open() {
-                Err(e) if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE)) => {
-                    if OPEN.load(Ordering::Acquire) > 0 {
-                        std::thread::sleep(Duration::from_micros(200));
-                    } else if CLOSED.load(Ordering::Acquire) == closed {
-                        return Err(e);
-                    }
-                }
-                r => return r,
-            }
-        }
+        descriptors::retry_when_closed(|| self.open())
     }
 }
 
@@ -207,7 +159,7 @@ impl Opened {
         match self.kind {
             Kind::Regular { len } if !self.shared => Ok((self.start, len)),
             _ => {
-                let start = (&self.file).stream_position()?;
+                let start = (&*self.file).stream_position()?;
                 let size = self.file.metadata()?.len();
                 Ok((start, size.saturating_sub(start)))
             }
@@ -219,7 +171,7 @@ impl Opened {
     /// standard input sees what follows them, as with GNU.
     pub(crate) fn consume_to(&self, offset: u64) -> io::Result<()> {
         if self.shared {
-            (&self.file).seek(io::SeekFrom::Start(offset))?;
+            (&*self.file).seek(io::SeekFrom::Start(offset))?;
         }
         Ok(())
     }

@@ -1,7 +1,8 @@
 //! One input, several algorithms, read once: the pieces of the input are
 //! handed to every algorithm *group*, each group on a thread of its own
-//! where `-j` allows, so K hashes of one file take about the time of the
-//! costliest group instead of the sum.
+//! (as many as the input's route gives, see [`super::route`]), so K hashes
+//! of one file take about the time of the costliest group instead of the
+//! sum.
 //!
 //! The calling thread produces the pieces (reads them, or takes them from
 //! the pipeline's block channel) and hashes one group itself; the other
@@ -17,21 +18,6 @@ use std::sync::Arc;
 use crossbeam_channel::{Sender, bounded};
 
 use crate::algo::{Algorithms, Digest, Hashers};
-use crate::input::Kind;
-
-/// Regular files shorter than this are hashed with all their algorithms on
-/// one thread: starting and joining a helper thread would cost more than
-/// it saves.
-const FAN_MIN: u64 = 1 << 20;
-
-/// Is an input of `kind` worth helper threads when it has several
-/// algorithms? Streams are (their length is unknown), and big files.
-pub(crate) fn worth_threads(kind: Kind) -> bool {
-    match kind {
-        Kind::Stream => true,
-        Kind::Regular { len } => len >= FAN_MIN,
-    }
-}
 
 /// A filled buffer shared by every group hashing it; the last one done with
 /// it sends it back to `home` (a pool with room for every buffer it made).
@@ -102,7 +88,7 @@ where
     F: FnOnce(&mut dyn FnMut(C)) -> io::Result<()>,
 {
     let chunk = chunk.max(1);
-    let feed = |h: &mut Hashers, piece: &C| {
+    let update = |h: &mut Hashers, piece: &C| {
         for part in piece.as_ref().chunks(chunk) {
             h.update(part);
         }
@@ -111,7 +97,7 @@ where
     let mut own = Hashers::of(algos, groups.next().unwrap_or_default());
     if algos.len() == 1 || threads <= 1 {
         own.merge(Hashers::of(algos, groups.flatten()));
-        produce(&mut |piece: C| feed(&mut own, &piece))?;
+        produce(&mut |piece: C| update(&mut own, &piece))?;
         return Ok(own.finalize());
     }
     std::thread::scope(|s| {
@@ -126,7 +112,7 @@ where
                     let mut hashers = hashers.clone();
                     move || {
                         for piece in rx {
-                            feed(&mut hashers, &piece);
+                            update(&mut hashers, &piece);
                         }
                         hashers
                     }
@@ -142,7 +128,7 @@ where
                 // a helper only stops when its channel closes: send never fails
                 let _ = tx.send(piece.clone());
             }
-            feed(&mut own, &piece);
+            update(&mut own, &piece);
         });
         let mut all = Vec::with_capacity(algos.len());
         for (tx, handle) in helpers {

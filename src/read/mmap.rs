@@ -1,7 +1,8 @@
 //! Hashing a regular file from a memory mapping, in place, with no read
-//! calls and no copy: the `mmap` mode's strategy for big files, and the
+//! calls and no copy: the `mmap` mode's route for big files, and the
 //! threaded mode's for big BLAKE3 files (which then hash on every core, see
-//! [`crate::algo::Hasher::update_wide`]). [`super::strategy`] decides when.
+//! [`crate::algo::Hasher::update_wide`]) and big files with several
+//! algorithms. [`super::route`] decides when, and on how many threads.
 //!
 //! Memory stays bounded whatever the file size: the mapping is hashed in
 //! windows of [`WINDOW`] bytes, and the pages of each window are released
@@ -21,16 +22,13 @@ use memmap2::{Advice, Mmap, MmapOptions, UncheckedAdvice};
 
 use std::sync::Arc;
 
+use super::route::{Reads, Threads, Via};
 use super::sigbus::{self, Guard};
 use crate::algo::{Algorithms, Digest, Hashers};
 use crate::input::{Kind, Opened};
 use crate::stats::Stats;
 
-/// Regular files smaller than this are read, not mapped: below it the
-/// mmap/munmap calls and page faults cost more than a read into the worker's
-/// buffer (measured: docs/BENCHMARKS.md, "mmap threshold"). Keep `--help`'s
-/// text for `--mode mmap` in step (a test checks it).
-pub const MMAP_MIN: u64 = 64 * 1024;
+pub use super::route::MMAP_MIN;
 
 /// How much of a mapping is hashed before its pages are released: large
 /// enough for BLAKE3 to spread over every core, small enough to bound RSS.
@@ -81,7 +79,7 @@ impl Mapped {
     /// position stands (standard input may stand anywhere in a file), and
     /// move a shared position past them, as reading would. `None` when that
     /// fails (the caller reads the input instead, from the same position).
-    pub(crate) fn of(opened: &Opened) -> Option<Mapped> {
+    fn of(opened: &Opened) -> Option<Mapped> {
         let Kind::Regular { .. } = opened.kind() else {
             return None;
         };
@@ -89,6 +87,15 @@ impl Mapped {
         let map = Mapped::new(opened.file(), start, len)?;
         opened.consume_to(start + len).ok()?;
         Some(map)
+    }
+
+    /// The mapping of `opened` when its route maps it and the mapping can
+    /// be made; else the reads the route falls back to.
+    pub(crate) fn of_route(via: Via, opened: &Opened) -> Result<Mapped, Reads> {
+        match via {
+            Via::Map { fallback } => Mapped::of(opened).ok_or(fallback),
+            Via::Read(reads) => Err(reads),
+        }
     }
 
     /// Map the `len` bytes of `file` at offset `start` (any offset:
@@ -109,22 +116,21 @@ impl Mapped {
         Some(Mapped { guard, map })
     }
 
-    /// Hash the whole mapping with `algos` on up to `threads` threads (`-j`):
-    /// with several algorithms, the algorithm groups on several threads
-    /// ([`super::fanout`]); else on this thread (and on up to `threads`
-    /// where the algorithm can, as BLAKE3). An error if the file shrank.
+    /// Hash the whole mapping with `algos` on the threads its route gives:
+    /// algorithm groups on several threads ([`super::fanout`]), or this
+    /// thread (and more where the algorithm can, as BLAKE3). An error if
+    /// the file shrank.
     pub(crate) fn hash(
         &self,
         algos: Algorithms,
-        threads: usize,
+        threads: &Threads,
         stats: &Stats,
     ) -> io::Result<Vec<Digest>> {
-        let len = self.map.len() as u64;
-        if algos.len() > 1 && threads > 1 && super::fanout::worth_threads(Kind::Regular { len }) {
-            return self.hash_fanned(algos, threads, stats);
+        if let Threads::Fanned(_) = threads {
+            return self.hash_fanned(algos, threads.count(), stats);
         }
         let mut hasher = Hashers::new(algos);
-        self.hash_into(&mut hasher, threads, stats)?;
+        self.hash_into(&mut hasher, threads.count(), stats)?;
         Ok(hasher.finalize())
     }
 

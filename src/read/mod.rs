@@ -6,18 +6,22 @@
 //! * which scheduler runs ([`run`]): `threaded` is the read-ahead
 //!   [`pipeline`] (one reader thread, N hashers); the other modes use
 //!   [`workers`] (N threads, each reading and hashing whole inputs);
-//! * how one input's bytes reach its hash ([`strategy`]): mapped, in blocks
-//!   from the pipeline's pool, in `--chunk` reads, or byte by byte.
+//! * how one opened input is read and on how many threads
+//!   ([`route::Router::route`]): mapped, in blocks from the pipeline's pool,
+//!   in `--chunk` reads, or byte by byte; fanned out or not.
 //!
-//! Both schedulers are driven by [`feed::feed`]: it numbers the jobs, opens
-//! each input once (which tells a regular file from a stream), and passes
-//! pass-through jobs straight on; [`feed::deliver_in_order`] hands outcomes
-//! to the [`Sink`] in job order.
+//! Both schedulers take their inputs from an [`opener::Opener`]: it numbers
+//! the jobs, opens each input once (which tells a regular file from a
+//! stream), and passes pass-through jobs straight on;
+//! [`deliver::deliver_in_order`] hands outcomes to the [`Sink`] in job
+//! order.
 
+mod deliver;
 pub(crate) mod fanout;
-pub(crate) mod feed;
 pub(crate) mod mmap;
+mod opener;
 pub(crate) mod pipeline;
+pub(crate) mod route;
 mod sigbus;
 pub(crate) mod sync;
 mod workers;
@@ -97,11 +101,12 @@ use std::io;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::algo::{Algorithm, Algorithms, BLAKE3_MULTITHREAD_MIN, Digest};
-use crate::input::{Input, Kind};
+use crate::algo::{Algorithm, Algorithms, Digest};
+use crate::input::Input;
 use crate::size::Size;
 use crate::stats::Stats;
-pub(crate) use feed::JobSource;
+pub(crate) use opener::JobSource;
+use route::Router;
 
 /// How bytes travel from the file to the hash function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,7 +169,9 @@ pub struct Plan {
     pub readahead: Size,
     /// `--pool`: blocks in the pool (≥ 1).
     pub pool: usize,
-    /// `-j`: hashing threads (≥ 1).
+    /// `-j`: how many inputs are hashed at once, i.e. how many worker
+    /// (sync, bytewise, mmap) or hasher (threaded) threads may run (≥ 1).
+    /// It also sets the fan-out budget ([`Plan::fan_out`]).
     pub jobs: usize,
 }
 
@@ -178,6 +185,18 @@ impl Plan {
             pool: DEFAULT_POOL,
             jobs: 1,
         }
+    }
+
+    /// The fan-out budget: the most threads one input may be hashed on.
+    /// Several algorithms hash in groups on the reading thread and helper
+    /// threads, which the inputs hashed at once share: at most
+    /// `fan_out() - 1` helpers in the whole run, so these take at most
+    /// `jobs + fan_out() - 1` threads (each hasher could start its own
+    /// before). A big mapped BLAKE3 input spreads over up to `fan_out()` of
+    /// rayon's threads (b3sum's `--num-threads`). `-j` sets both: the cores
+    /// the run may use.
+    pub fn fan_out(&self) -> usize {
+        self.jobs
     }
 }
 
@@ -221,52 +240,6 @@ pub(crate) trait Sink<T, P> {
     fn idle(&mut self) -> io::Result<()>;
 }
 
-/// How one input's bytes reach its hash.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Strategy {
-    /// Map the file and hash the mapping in place ([`mmap`]).
-    Map,
-    /// The pipeline's reader fills pool blocks ([`pipeline`]).
-    Blocks,
-    /// Read `--chunk` bytes per call, hash each ([`sync`]).
-    Chunks,
-    /// One update per byte ([`sync::hash_bytewise`]).
-    Bytewise,
-}
-
-/// The one place that decides how an open input is read. Mapping pays for
-/// regular files of [`mmap::MMAP_MIN`] bytes or more in mmap mode, and, in
-/// the threaded mode, for BLAKE3 inputs big enough to hash on every core
-/// (the pipeline would feed one thread). A mapping that fails falls back to
-/// the mode's reads. Several algorithms are fed the same pieces whichever
-/// strategy reads them (see [`fanout`]).
-pub(crate) fn strategy(mode: Mode, algos: Algorithms, kind: Kind) -> Strategy {
-    let len = match kind {
-        Kind::Regular { len } => len,
-        Kind::Stream => 0,
-    };
-    match mode {
-        Mode::Bytewise => Strategy::Bytewise,
-        Mode::Mmap if len >= mmap::MMAP_MIN => Strategy::Map,
-        Mode::Mmap | Mode::Sync => Strategy::Chunks,
-        Mode::Threaded
-            if algos == Algorithms::one(Algorithm::Blake3)
-                && len >= BLAKE3_MULTITHREAD_MIN as u64 =>
-        {
-            Strategy::Map
-        }
-        // several algorithms over one big file: every group hashes the
-        // mapping in place, with no copy into blocks shared across threads
-        // (docs/BENCHMARKS.md, "Several algorithms")
-        Mode::Threaded
-            if algos.len() > 1 && kind != Kind::Stream && fanout::worth_threads(kind) =>
-        {
-            Strategy::Map
-        }
-        Mode::Threaded => Strategy::Blocks,
-    }
-}
-
 /// Run every job with the reading mode of `plan`, and hand each outcome to
 /// `sink` in job order. Stops early (and returns the error) when `sink`
 /// fails, e.g. on a closed stdout.
@@ -283,6 +256,7 @@ where
     I: Iterator<Item = Job<T, P>> + Send,
     S: Sink<T, P> + ?Sized,
 {
+    let router = Router::new(plan);
     // one input that one thread finishes soonest: no thread, pool or
     // hand-over (what a script calling fastsum once per file pays for)
     let mut jobs = jobs.peekable();
@@ -294,20 +268,21 @@ where
                 _ => true,
             };
             if alone {
-                return workers::run_here(plan, stats, first.into_iter(), sink);
+                return workers::run_here(&router, stats, first.into_iter(), sink);
             }
         }
-        return run_threads(plan, stats, first.into_iter().chain(jobs), source, sink);
+        let jobs = first.into_iter().chain(jobs);
+        return run_threads(&router, stats, jobs, source, sink);
     }
-    run_threads(plan, stats, jobs, source, sink)
+    run_threads(&router, stats, jobs, source, sink)
 }
 
 /// Does one thread hash `input` as soon as several would? Outside the
 /// threaded mode, threads serve only to take several inputs at once; in
 /// it, a regular file that one `--readahead` block holds gains nothing
 /// from a reader running ahead (a bigger one, or a stream, does). Several
-/// algorithms and big BLAKE3 files still spread over `-j` threads on the
-/// one-thread path ([`workers::run_here`] reads with [`strategy`]).
+/// algorithms and big BLAKE3 files still spread over threads on the
+/// one-thread path ([`workers::run_here`] follows each input's route).
 fn one_thread_suffices(plan: &Plan, input: &Input) -> bool {
     match (plan.mode, input) {
         (Mode::Sync | Mode::Bytewise | Mode::Mmap, _) => true,
@@ -319,7 +294,7 @@ fn one_thread_suffices(plan: &Plan, input: &Input) -> bool {
 
 /// [`run`] on the threads of the plan's scheduler.
 fn run_threads<T, P, I, S>(
-    plan: &Plan,
+    router: &Router,
     stats: &Stats,
     jobs: I,
     source: JobSource,
@@ -334,15 +309,15 @@ where
     let cancel = AtomicBool::new(false);
     let jobs = Mutex::new(Some(jobs));
     let delivered = std::thread::scope(|s| {
-        let (done_tx, done_rx) = feed::done_channel();
-        let started = match plan.mode {
-            Mode::Threaded => pipeline::spawn(s, plan, stats, &cancel, &jobs, source, done_tx),
+        let (done_tx, done_rx) = deliver::done_channel();
+        let started = match router.plan().mode {
+            Mode::Threaded => pipeline::spawn(s, router, stats, &cancel, &jobs, source, done_tx),
             Mode::Sync | Mode::Bytewise | Mode::Mmap => {
-                workers::spawn(s, plan, stats, &cancel, &jobs, source, done_tx)
+                workers::spawn(s, router, stats, &cancel, &jobs, source, done_tx)
             }
         };
         started.ok()?;
-        let result = feed::deliver_in_order(done_rx, sink);
+        let result = deliver::deliver_in_order(done_rx, sink);
         if result.is_err() {
             cancel.store(true, Ordering::Relaxed);
         }
@@ -352,7 +327,7 @@ where
         Some(result) => result,
         // not one thread could be started (a process limit): go on here
         None => match jobs.into_inner().ok().flatten() {
-            Some(jobs) => workers::run_here(plan, stats, jobs, sink),
+            Some(jobs) => workers::run_here(router, stats, jobs, sink),
             None => Ok(()),
         },
     }
@@ -392,33 +367,4 @@ pub fn hash_one(plan: &Plan, algo: Algorithm, input: Input) -> io::Result<Digest
         .into_iter()
         .next()
         .ok_or_else(|| io::Error::other("no digest"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn strategy_is_decided_by_mode_algorithm_and_kind() {
-        let big = Kind::Regular { len: 1 << 30 };
-        let small = Kind::Regular { len: 10 };
-        let [md5, blake3] = [Algorithm::Md5, Algorithm::Blake3].map(Algorithms::one);
-        let both = Algorithms::new([Algorithm::Blake3, Algorithm::Md5]).unwrap();
-        assert_eq!(strategy(Mode::Threaded, md5, big), Strategy::Blocks);
-        assert_eq!(strategy(Mode::Threaded, blake3, big), Strategy::Map);
-        assert_eq!(strategy(Mode::Threaded, blake3, small), Strategy::Blocks);
-        // several algorithms: a big file mapped (and fanned out), others read
-        assert_eq!(strategy(Mode::Threaded, both, big), Strategy::Map);
-        assert_eq!(strategy(Mode::Threaded, both, small), Strategy::Blocks);
-        assert_eq!(
-            strategy(Mode::Threaded, both, Kind::Stream),
-            Strategy::Blocks
-        );
-        assert_eq!(strategy(Mode::Mmap, md5, big), Strategy::Map);
-        assert_eq!(strategy(Mode::Mmap, both, big), Strategy::Map);
-        assert_eq!(strategy(Mode::Mmap, md5, small), Strategy::Chunks);
-        assert_eq!(strategy(Mode::Mmap, md5, Kind::Stream), Strategy::Chunks);
-        assert_eq!(strategy(Mode::Sync, blake3, big), Strategy::Chunks);
-        assert_eq!(strategy(Mode::Bytewise, both, big), Strategy::Bytewise);
-    }
 }

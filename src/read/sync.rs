@@ -118,7 +118,8 @@ pub(crate) fn hash_chunks_fanned(
 }
 
 /// `sync` with a no-op consumer: read `buf.len()` bytes per call and throw
-/// them away (seed 002's "NoOp" series). Returns the number of bytes read.
+/// them away (the no-op consumer of docs/BENCHMARKS.md, Table 2). Returns
+/// the number of bytes read.
 pub fn drain_sync(src: impl Read, buf: &mut [u8], stats: &Stats) -> io::Result<u64> {
     let mut n = 0u64;
     read_loop(src, buf, stats, |piece| {

@@ -3,12 +3,14 @@
 //! map) and hash them themselves, so reading never overlaps hashing within
 //! a file.
 //!
-//! Shared inputs (standard input, FIFOs) are hashed by the feeding thread itself,
-//! in order: two workers reading stdin at once would split its bytes, and a
-//! check file read from stdin must not be read ahead while a listed `-` is
-//! still being hashed. Workers are started only as work waits for them, so
-//! `-j 1024` on one file starts one; a worker that cannot be started leaves
-//! the work to those that could (or to the feeding thread).
+//! An opener ([`super::opener`]) hands the opened inputs to a dispatching
+//! thread, which hands them on to the workers. Shared inputs (standard
+//! input, FIFOs) it hashes itself, in order: two workers reading stdin at
+//! once would split its bytes, and a check file read from stdin must not be
+//! read ahead while a listed `-` is still being hashed. Workers are started
+//! only as work waits for them, so `-j 1024` on one file starts one; a
+//! worker that cannot be started leaves the work to those that could (or to
+//! the dispatching thread).
 
 use std::io;
 use std::sync::Mutex;
@@ -17,11 +19,12 @@ use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use super::fanout::worth_threads;
-use super::feed::{Finished, JobSource, feed, hand_over, send_one, take_jobs};
+use super::deliver::{Finished, hand_over, send_one};
 use super::mmap::Mapped;
+use super::opener::{JobSource, Opener, take_jobs};
+use super::route::{Reads, Route, Router, Threads};
 use super::sync::{buffer_len, hash_bytewise, hash_chunks, hash_chunks_fanned, sized};
-use super::{Job, Outcome, Plan, Sink, Strategy, Task, strategy};
+use super::{Job, Outcome, Sink, Task};
 use crate::algo::{Digest, Hashers};
 use crate::input::Opened;
 use crate::stats::Stats;
@@ -29,10 +32,10 @@ use crate::stats::Stats;
 /// An opened input on its way to a worker.
 type Work<T> = (usize, Task<T>, Opened);
 
-/// Start the feeding thread (which starts workers as needed).
+/// Start the dispatching thread (which starts workers as needed).
 pub(super) fn spawn<'scope, 'env, T, P, I>(
     s: &'scope Scope<'scope, 'env>,
-    plan: &'env Plan,
+    router: &'env Router,
     stats: &'env Stats,
     cancel: &'env AtomicBool,
     jobs: &'env Mutex<Option<I>>,
@@ -44,33 +47,29 @@ where
     P: Send + 'scope,
     I: Iterator<Item = Job<T, P>> + Send + 'scope,
 {
-    super::spawn_thread(s, "feeder", move || {
-        let (work_tx, work_rx) = bounded::<Work<T>>(plan.jobs);
+    let jobs_at_once = router.plan().jobs;
+    super::spawn_thread(s, "dispatcher", move || {
+        let (work_tx, work_rx) = bounded::<Work<T>>(jobs_at_once);
         let mut workers = 0usize;
         let mut buf = Vec::new();
         let Some(jobs) = take_jobs(jobs) else {
             return;
         };
-        feed(
-            s,
-            jobs,
-            source,
-            cancel,
-            &done,
+        Opener::start(s, jobs, source, cancel, &done).hand_on_all(
             &mut |idx, task, opened: Opened| {
                 if opened.is_shared() {
-                    let r = hash_opened(plan, stats, &task, opened, &mut buf);
+                    let r = hash_opened(router, stats, &task, opened, &mut buf);
                     return send_one(&done, idx, Outcome::Hashed(task, r));
                 }
                 // one more worker when none runs yet or all are busy
-                if workers < plan.jobs
+                if workers < jobs_at_once
                     && (workers == 0 || !work_tx.is_empty())
-                    && start_worker(s, plan, stats, cancel, &work_rx, &done).is_ok()
+                    && start_worker(s, router, stats, cancel, &work_rx, &done).is_ok()
                 {
                     workers += 1;
                 }
                 if workers == 0 {
-                    let r = hash_opened(plan, stats, &task, opened, &mut buf);
+                    let r = hash_opened(router, stats, &task, opened, &mut buf);
                     return send_one(&done, idx, Outcome::Hashed(task, r));
                 }
                 hand_over(&work_tx, (idx, task, opened), cancel)
@@ -82,7 +81,7 @@ where
 /// Run every job on this thread, one input after another (the `sync` path
 /// of each mode): what is left when no thread at all can be started.
 pub(super) fn run_here<T, P, I, S>(
-    plan: &Plan,
+    router: &Router,
     stats: &Stats,
     jobs: I,
     sink: &mut S,
@@ -99,7 +98,7 @@ where
                 let r = task
                     .input
                     .open_patiently()
-                    .and_then(|opened| hash_opened(plan, stats, &task, opened, &mut buf));
+                    .and_then(|opened| hash_opened(router, stats, &task, opened, &mut buf));
                 Outcome::Hashed(task, r)
             }
         };
@@ -111,7 +110,7 @@ where
 /// Start one worker taking inputs from `work`.
 fn start_worker<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
     s: &'scope Scope<'scope, 'env>,
-    plan: &'env Plan,
+    router: &'env Router,
     stats: &'env Stats,
     cancel: &'env AtomicBool,
     work: &Receiver<Work<T>>,
@@ -124,7 +123,7 @@ fn start_worker<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
             if cancel.load(Ordering::Relaxed) {
                 return;
             }
-            let r = hash_opened(plan, stats, &task, opened, &mut buf);
+            let r = hash_opened(router, stats, &task, opened, &mut buf);
             if !send_one(&done, idx, Outcome::Hashed(task, r)) {
                 return;
             }
@@ -132,39 +131,33 @@ fn start_worker<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
     })
 }
 
-/// Hash one opened input with the strategy [`strategy`] picks for it; with
-/// several algorithms and `-j` above 1, the one read loop feeds algorithm
-/// groups on several threads ([`super::fanout`]); bytewise stays on one.
+/// Hash one opened input as its route says: mapped, or read in `--chunk`
+/// calls (pool blocks too, with no pipeline here) or byte by byte; on the
+/// route's threads.
 fn hash_opened<T>(
-    plan: &Plan,
+    router: &Router,
     stats: &Stats,
     task: &Task<T>,
     mut opened: Opened,
     buf: &mut Vec<u8>,
 ) -> io::Result<Vec<Digest>> {
-    let algos = task.algos;
-    let kind = opened.kind();
-    let fan = algos.len() > 1 && plan.jobs > 1 && worth_threads(kind);
-    let how = strategy(plan.mode, algos, kind);
-    let mapped = match how {
-        Strategy::Map => Mapped::of(&opened),
-        _ => None,
-    };
-    let digests = match mapped {
-        Some(map) => map.hash(algos, plan.jobs, stats)?,
-        None if fan && how != Strategy::Bytewise => {
-            let len = buffer_len(plan.chunk.get(), kind);
-            hash_chunks_fanned(&mut opened, algos, plan.jobs, len, stats)?
-        }
-        None => {
+    let (algos, kind) = (task.algos, opened.kind());
+    let Route { via, threads } = router.route(algos, kind);
+    let len = buffer_len(router.plan().chunk.get(), kind);
+    let digests = match (Mapped::of_route(via, &opened), &threads) {
+        (Ok(map), _) => map.hash(algos, &threads, stats)?,
+        (Err(Reads::Bytewise), _) => {
             let mut hasher = Hashers::new(algos);
-            match how {
-                Strategy::Bytewise => hash_bytewise(&mut opened, &mut hasher, stats)?,
-                _ => {
-                    let buf = sized(buf, buffer_len(plan.chunk.get(), kind))?;
-                    hash_chunks(&mut opened, &mut hasher, buf, stats)?
-                }
-            }
+            hash_bytewise(&mut opened, &mut hasher, stats)?;
+            hasher.finalize()
+        }
+        (Err(Reads::Blocks | Reads::Chunks), Threads::Fanned(_)) => {
+            hash_chunks_fanned(&mut opened, algos, threads.count(), len, stats)?
+        }
+        (Err(Reads::Blocks | Reads::Chunks), Threads::One | Threads::Wide(_)) => {
+            let mut hasher = Hashers::new(algos);
+            let buf = sized(buf, len)?;
+            hash_chunks(&mut opened, &mut hasher, buf, stats)?;
             hasher.finalize()
         }
     };

@@ -2,9 +2,9 @@
 //! `--chunk` bytes per update, give the blocks back to the pool. The MD5
 //! inputs of a batch are hashed side by side in SIMD lanes
 //! ([`crate::md5::lanes`]): many small files are many independent streams.
-//! A streamed input with several algorithms fans its blocks out to
-//! algorithm groups on up to `-j` threads ([`crate::read::fanout`]); a block
-//! goes back to the pool when the last group is done with it.
+//! A streamed input whose route fans out hands its blocks to algorithm
+//! groups on several threads ([`crate::read::fanout`]); a block goes back
+//! to the pool when the last group is done with it.
 
 use std::io;
 use std::time::Instant;
@@ -16,15 +16,15 @@ use super::{Block, Work};
 use crate::algo::{Algorithm, Algorithms, Digest, Hashers};
 use crate::md5::lanes::Engine;
 use crate::read::Outcome;
+use crate::read::deliver::Finished;
 use crate::read::fanout::{SharedBuf, hash_fanned};
-use crate::read::feed::Finished;
+use crate::read::route::Threads;
 use crate::stats::Stats;
 
 /// A hasher thread: take work until there is none, send each outcome on.
 pub(super) fn hasher_loop<T, P>(
     work: Receiver<Work<T>>,
     chunk: usize,
-    threads: usize,
     returns: Sender<Vec<u8>>,
     done: Sender<Finished<T, P>>,
     stats: &Stats,
@@ -42,16 +42,21 @@ pub(super) fn hasher_loop<T, P>(
                 idx,
                 task,
                 blocks,
-                fan,
+                threads,
             } => {
-                let threads = if fan { threads } else { 1 };
-                let Some(r) = consume(task.algos, threads, &blocks, chunk, &returns, stats) else {
+                let Some(r) = hash_stream(task.algos, &threads, &blocks, chunk, &returns, stats)
+                else {
                     return;
                 };
                 vec![(idx, Outcome::Hashed(task, r))]
             }
-            Work::Mapped { idx, task, map } => {
-                let r = map.hash(task.algos, threads, stats);
+            Work::Mapped {
+                idx,
+                task,
+                map,
+                threads,
+            } => {
+                let r = map.hash(task.algos, &threads, stats);
                 if r.is_ok() {
                     stats.add_file();
                 }
@@ -65,8 +70,8 @@ pub(super) fn hasher_loop<T, P>(
 }
 
 /// The smallest `--chunk` with which MD5 inputs go through the lanes: from
-/// 4 KiB up the update size makes no measurable difference (seed 002's
-/// study, docs/BENCHMARKS.md), so the lanes take whole inputs; below it a
+/// 4 KiB up the update size makes no measurable difference
+/// (docs/BENCHMARKS.md, Table 2), so the lanes take whole inputs; below it a
 /// run is a study of small updates, which stays single-stream.
 const LANES_MIN_CHUNK: usize = 4096;
 
@@ -115,29 +120,29 @@ fn hash_batch<T, P>(
     (finished, block)
 }
 
-/// Hash a streamed input's blocks, returning each to the pool. `None` when
-/// the reader went away mid-input (teardown).
-fn consume(
+/// Hash a streamed input's blocks on `threads`, returning each block to
+/// the pool. `None` when the reader went away mid-input (teardown).
+fn hash_stream(
     algos: Algorithms,
-    threads: usize,
+    threads: &Threads,
     blocks: &Receiver<Block>,
     chunk: usize,
     returns: &Sender<Vec<u8>>,
     stats: &Stats,
 ) -> Option<io::Result<Vec<Digest>>> {
-    if algos.len() == 1 || threads == 1 {
+    let Threads::Fanned(_) = threads else {
         let mut hasher = Hashers::new(algos);
-        let r = feed_blocks(blocks, chunk, returns, stats, |piece| hasher.update(piece))?;
+        let r = for_each_piece(blocks, chunk, returns, stats, |piece| hasher.update(piece))?;
         return Some(r.map(|()| {
             stats.add_file();
             hasher.finalize()
         }));
-    }
+    };
     // fanned out: each block shared by the groups, back to the pool after the last
     let mut torn_down = false;
     let r = hash_fanned(
         algos,
-        threads,
+        threads.count(),
         chunk,
         returns.capacity().unwrap_or(1),
         |push| {
@@ -170,9 +175,9 @@ fn consume(
 
 /// Hand the blocks of one input to `update`, `chunk` bytes at a time, and
 /// return each block to the pool: the consumer side of a stream, shared by
-/// hashing ([`consume`]) and draining ([`super::drain_reader`]). `None`
+/// hashing ([`hash_stream`]) and draining ([`super::drain_reader`]). `None`
 /// when the reader went away mid-input.
-pub(super) fn feed_blocks(
+pub(super) fn for_each_piece(
     blocks: &Receiver<Block>,
     chunk: usize,
     returns: &Sender<Vec<u8>>,

@@ -23,8 +23,9 @@
 //! * an input that does not fit in what is left of a block is *streamed*:
 //!   its job goes to a hasher with a channel of its own, and its blocks
 //!   follow on that channel as the reader fills them;
-//! * a big BLAKE3 file is *mapped* and hashed on every core (see
-//!   [`crate::read::strategy`]).
+//! * a big BLAKE3 file, or a big file with several algorithms, is *mapped*
+//!   and hashed on several threads (its route says so and how many, see
+//!   [`crate::read::route`]).
 //!
 //! An I/O error travels in-band, in place of the rest of the input, so the
 //! hasher reports it and makes no digest from a partial read. Hashers are
@@ -40,11 +41,13 @@ use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use super::feed::{Finished, JobSource, feed, hand_over, take_jobs};
+use super::deliver::{Finished, hand_over};
 use super::mmap::Mapped;
+use super::opener::{JobSource, Opener, take_jobs};
+use super::route::{Router, Threads};
 use super::{Job, Plan, Task};
 use crate::stats::Stats;
-use hasher::{feed_blocks, hasher_loop};
+use hasher::{for_each_piece, hasher_loop};
 use reader::{Batch, Pool, Reader, pump};
 
 /// What travels down a streamed input's block channel.
@@ -61,43 +64,43 @@ enum Block {
 enum Work<T> {
     /// Whole small inputs packed in one pool block.
     Batch(Batch<T>),
-    /// One input whose blocks follow on its own channel; `fan`: its
-    /// algorithms may spread over helper threads (see `fanout::worth_threads`).
+    /// One input whose blocks follow on its own channel, hashed on the
+    /// threads of its route.
     Stream {
         idx: usize,
         task: Task<T>,
         blocks: Receiver<Block>,
-        fan: bool,
+        threads: Threads,
     },
-    /// One input mapped whole.
+    /// One input mapped whole, hashed on the threads of its route.
     Mapped {
         idx: usize,
         task: Task<T>,
         map: Mapped,
+        threads: Threads,
     },
 }
 
 /// Start one hasher taking work from `work`.
 fn start_hasher<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
     s: &'scope Scope<'scope, 'env>,
-    plan: &'env Plan,
+    chunk: usize,
     stats: &'env Stats,
     work: &Receiver<Work<T>>,
     returns: Sender<Vec<u8>>,
     done: &Sender<Finished<T, P>>,
 ) -> io::Result<()> {
     let (work, done) = (work.clone(), done.clone());
-    let (chunk, threads) = (plan.chunk.get(), plan.jobs);
     crate::read::spawn_thread(s, "hasher", move || {
-        hasher_loop(work, chunk, threads, returns, done, stats)
+        hasher_loop(work, chunk, returns, done, stats)
     })
 }
 
 /// Start the reader and the first hasher (more start as work waits, up to
-/// `plan.jobs`). An error when not even those two threads can be started.
+/// `-j`). An error when not even those two threads can be started.
 pub(super) fn spawn<'scope, 'env, T, P, I>(
     s: &'scope Scope<'scope, 'env>,
-    plan: &'env Plan,
+    router: &'env Router,
     stats: &'env Stats,
     cancel: &'env AtomicBool,
     jobs: &'env Mutex<Option<I>>,
@@ -109,9 +112,11 @@ where
     P: Send + 'scope,
     I: Iterator<Item = Job<T, P>> + Send + 'scope,
 {
+    let plan = router.plan();
+    let chunk = plan.chunk.get();
     let pool = Pool::new(plan);
     let (work_tx, work_rx) = bounded::<Work<T>>(plan.jobs);
-    start_hasher(s, plan, stats, &work_rx, pool.returns(), &done)?;
+    start_hasher(s, chunk, stats, &work_rx, pool.returns(), &done)?;
     crate::read::spawn_thread(s, "reader", move || {
         let mut hashers = 1;
         let returns = pool.returns();
@@ -119,13 +124,14 @@ where
             // one more hasher when work is already waiting for one
             if hashers < plan.jobs
                 && !work_tx.is_empty()
-                && start_hasher(s, plan, stats, &work_rx, returns.clone(), &done).is_ok()
+                && start_hasher(s, chunk, stats, &work_rx, returns.clone(), &done).is_ok()
             {
                 hashers += 1;
             }
             hand_over(&work_tx, w, cancel)
         };
         let mut reader = Reader {
+            router,
             stats,
             cancel,
             pool,
@@ -137,13 +143,13 @@ where
             return;
         };
         let done = reader.done.clone();
-        feed(s, jobs, source, cancel, &done, &mut reader);
+        Opener::start(s, jobs, source, cancel, &done).hand_on_all(&mut reader);
         reader.flush();
     })
 }
 
 /// Read `src` through the pipeline and throw the bytes away, `plan.chunk`
-/// at a time: the no-op consumer of seed 002's "NoOp" series, which shows
+/// at a time: the no-op consumer (docs/BENCHMARKS.md, Table 2), which shows
 /// what the pipeline costs (or saves) when hashing costs nothing. Returns
 /// the number of bytes read.
 pub fn drain_reader<R: Read + Send>(plan: &Plan, stats: &Stats, src: R) -> io::Result<u64> {
@@ -172,7 +178,7 @@ fn pipe_reader<R: Read + Send>(
             pump(src, &mut pool, &btx, stats, &cancel);
             drop(btx);
         });
-        match feed_blocks(&brx, plan.chunk.get(), &returns, stats, update) {
+        match for_each_piece(&brx, plan.chunk.get(), &returns, stats, update) {
             Some(Ok(())) => {
                 stats.add_file();
                 Ok(())
@@ -307,7 +313,7 @@ mod tests {
                 // at most pool blocks may ever be queued
                 assert!(btx.len() <= 3);
             });
-            let r = feed_blocks(&brx, p.chunk.get(), &returns, &stats, |b| h.update(b));
+            let r = for_each_piece(&brx, p.chunk.get(), &returns, &stats, |b| h.update(b));
             assert!(matches!(r, Some(Ok(()))));
         });
         assert_eq!(h.finalize(), want);

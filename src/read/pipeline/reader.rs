@@ -10,9 +10,11 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 
 use super::{Block, Work};
 use crate::input::{Kind, Opened, read_retry};
-use crate::read::feed::{Finished, Take, send_one};
+use crate::read::deliver::{Finished, send_one};
 use crate::read::mmap::Mapped;
-use crate::read::{Mode, Outcome, Plan, Strategy, Task, strategy};
+use crate::read::opener::TakeOpened;
+use crate::read::route::{Route, Router, Threads};
+use crate::read::{Outcome, Plan, Task};
 use crate::stats::Stats;
 
 /// The most inputs packed into one batch: bounds the latency of a line and
@@ -264,6 +266,8 @@ impl<T> Batch<T> {
 
 /// The reader thread's state.
 pub(super) struct Reader<'a, T, P> {
+    /// Decides how each input is read.
+    pub(super) router: &'a Router,
     pub(super) stats: &'a Stats,
     pub(super) cancel: &'a AtomicBool,
     pub(super) pool: Pool,
@@ -275,7 +279,7 @@ pub(super) struct Reader<'a, T, P> {
     pub(super) batch: Option<Batch<T>>,
 }
 
-impl<T, P> Take<T> for Reader<'_, T, P> {
+impl<T, P> TakeOpened<T> for Reader<'_, T, P> {
     fn take(&mut self, idx: usize, task: Task<T>, opened: Opened) -> bool {
         self.read(idx, task, opened)
     }
@@ -305,14 +309,20 @@ impl<T, P> Reader<'_, T, P> {
         send_one(&self.done, idx, Outcome::Hashed(task, Err(e)))
     }
 
-    /// Read one opened input: mapped, packed into the current batch if it
-    /// fits, else streamed. False when the run is being torn down.
+    /// Read one opened input as its route says: mapped; else packed into
+    /// the current batch if it fits (hashed on one thread), else streamed
+    /// (on the route's threads). False when the run is being torn down.
     pub(super) fn read(&mut self, idx: usize, task: Task<T>, mut src: Opened) -> bool {
         let kind = src.kind();
-        if strategy(Mode::Threaded, task.algos, kind) == Strategy::Map
-            && let Some(map) = Mapped::of(&src)
-        {
-            return self.flush() && (self.hand)(Work::Mapped { idx, task, map });
+        let Route { via, threads } = self.router.route(task.algos, kind);
+        if let Ok(map) = Mapped::of_route(via, &src) {
+            let work = Work::Mapped {
+                idx,
+                task,
+                map,
+                threads,
+            };
+            return self.flush() && (self.hand)(work);
         }
         // A stream may block (a pipe nobody writes to yet): what is packed goes
         // to a hasher first, so finished lines are not held back behind it. A
@@ -347,7 +357,7 @@ impl<T, P> Reader<'_, T, P> {
                 self.batch = Some(batch);
                 self.fail(idx, task, e)
             }
-            Err((task, Ok(n))) => self.stream(idx, task, src, batch, start, n),
+            Err((task, Ok(n))) => self.stream(idx, task, threads, src, (batch, start, n)),
         }
     }
 
@@ -358,10 +368,9 @@ impl<T, P> Reader<'_, T, P> {
         &mut self,
         idx: usize,
         task: Task<T>,
+        threads: Threads,
         src: Opened,
-        mut batch: Batch<T>,
-        start: usize,
-        n: usize,
+        (mut batch, start, n): (Batch<T>, usize, usize),
     ) -> bool {
         let first = if batch.items.is_empty() {
             batch.block
@@ -385,12 +394,11 @@ impl<T, P> Reader<'_, T, P> {
             fresh
         };
         let (btx, brx) = bounded(self.pool.max_blocks() + 1);
-        let fan = crate::read::fanout::worth_threads(src.kind());
         if !(self.hand)(Work::Stream {
             idx,
             task,
             blocks: brx,
-            fan,
+            threads,
         }) {
             return false;
         }

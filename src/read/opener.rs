@@ -1,0 +1,410 @@
+//! The near end every scheduler shares: the [`Opener`] takes the jobs in
+//! order, opens each input once (which tells a regular file from a
+//! stream), and hands the opened inputs to the scheduler's
+//! [`TakeOpened`] in that order; pass-throughs and failed opens go
+//! straight to the printer.
+//!
+//! The opening (open and fstat, and the check files' reading, which is the
+//! jobs iterator itself) runs on an opener thread of its own, up to
+//! [`OPEN_AHEAD`] inputs ahead, so that over many small files the thread
+//! that takes them does only the reads: the system calls per file are
+//! split over two cores. How the two threads share the work depends only
+//! on where the jobs come from ([`Policy::of`]).
+
+use std::io;
+use std::iter::{Enumerate, Fuse};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::Scope;
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError, bounded};
+
+use super::deliver::{Finished, IDLE_AFTER, send_one};
+use super::{Job, Outcome, Task};
+use crate::input::{Opened, descriptors};
+
+/// How many inputs the opener thread may open ahead of the taking thread.
+const OPEN_AHEAD: usize = 32;
+
+/// Where the jobs come from, as far as taking them is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum JobSource {
+    /// Operands and directory walks: the next job is at hand, and any
+    /// thread may take it.
+    Operands,
+    /// Lines of check files: taking the next job reads a check file, which
+    /// may wait on a pipe and is read by one thread, in order (the opener).
+    CheckFiles,
+}
+
+/// Who opens inputs, and when the opener thread pauses.
+enum Policy {
+    /// The taking thread, finding no opened input waiting, opens the very
+    /// next job itself rather than wait (opening costs more than reading
+    /// a tiny file: the two threads balance themselves). It never waits
+    /// for a descriptor: it closes the inputs, so it could wait forever.
+    TakerHelps,
+    /// Only the opener thread takes jobs: reading a check file may wait on
+    /// a pipe, and the taking thread would hold back what it has read but
+    /// not handed on. After a shared input (stdin, a FIFO) the opener
+    /// waits for `resume`, sent once that input has been handed on: a
+    /// check file read from stdin must not be read ahead while a listed
+    /// `-` is hashed.
+    OpenerAlone { resume: Sender<()> },
+}
+
+impl Policy {
+    /// The policy for jobs from `source`, and what the opener thread waits
+    /// on after a shared input (nothing over operands).
+    fn of(source: JobSource) -> (Policy, Option<Receiver<()>>) {
+        match source {
+            JobSource::Operands => (Policy::TakerHelps, None),
+            JobSource::CheckFiles => {
+                // one token per shared input handed on: a send never waits
+                let (resume, resumed) = bounded(1);
+                (Policy::OpenerAlone { resume }, Some(resumed))
+            }
+        }
+    }
+}
+
+/// A job, ready to hand on.
+enum Ready<T, P> {
+    Pass(usize, P),
+    Failed(usize, Task<T>, io::Error),
+    Opened(usize, Task<T>, Opened),
+}
+
+impl<T, P> Ready<T, P> {
+    /// The job's position.
+    fn idx(&self) -> usize {
+        match self {
+            Ready::Pass(idx, _) | Ready::Failed(idx, ..) | Ready::Opened(idx, ..) => *idx,
+        }
+    }
+
+    /// Is it an input whose read position others share?
+    fn is_shared(&self) -> bool {
+        matches!(self, Ready::Opened(_, _, o) if o.is_shared())
+    }
+}
+
+/// The jobs, numbered, shared by the opener thread and the taking thread;
+/// a job the taking thread could not open without waiting goes back in
+/// front (`put_back`).
+struct Queue<I: Iterator> {
+    jobs: Fuse<Enumerate<I>>,
+    put_back: Option<(usize, I::Item)>,
+}
+
+impl<I: Iterator> Queue<I> {
+    fn next(&mut self) -> Option<(usize, I::Item)> {
+        self.put_back.take().or_else(|| self.jobs.next())
+    }
+}
+
+/// What an [`Opener`] hands opened inputs to.
+pub(crate) trait TakeOpened<T> {
+    /// An opened input and its position; false when the run is being torn
+    /// down.
+    fn take(&mut self, idx: usize, task: Task<T>, opened: Opened) -> bool;
+
+    /// Nothing came for a while: hand on what is held. False when the run
+    /// is being torn down.
+    fn idle(&mut self) -> bool {
+        true
+    }
+}
+
+impl<T, F: FnMut(usize, Task<T>, Opened) -> bool> TakeOpened<T> for F {
+    fn take(&mut self, idx: usize, task: Task<T>, opened: Opened) -> bool {
+        self(idx, task, opened)
+    }
+}
+
+/// The taking thread's side of the opening: the jobs, what the opener
+/// thread has opened, and the policy that shares the work between them.
+pub(crate) struct Opener<'a, T, P, I: Iterator> {
+    queue: Arc<Mutex<Queue<I>>>,
+    /// From the opener thread, in job order (disconnected once it is done,
+    /// or if it could not be started).
+    ahead: Receiver<Ready<T, P>>,
+    policy: Policy,
+    /// The position of the next job to hand on.
+    next: usize,
+    cancel: &'a AtomicBool,
+    done: Sender<Finished<T, P>>,
+}
+
+impl<'a, T, P, I> Opener<'a, T, P, I>
+where
+    I: Iterator<Item = Job<T, P>>,
+{
+    /// Start the opener thread over `jobs` (without it, every input is
+    /// opened on the taking thread).
+    pub(crate) fn start<'scope>(
+        s: &'scope Scope<'scope, '_>,
+        jobs: I,
+        source: JobSource,
+        cancel: &'a AtomicBool,
+        done: &Sender<Finished<T, P>>,
+    ) -> Self
+    where
+        'a: 'scope,
+        T: Send + 'scope,
+        P: Send + 'scope,
+        I: Send + 'scope,
+    {
+        let queue = Arc::new(Mutex::new(Queue {
+            jobs: jobs.enumerate().fuse(),
+            put_back: None,
+        }));
+        let (policy, resumed) = Policy::of(source);
+        let (tx, ahead) = bounded(OPEN_AHEAD);
+        // (if no thread can be had, the closure and its sender are dropped:
+        // `ahead` is disconnected, and the taking thread opens every input)
+        let _ = super::spawn_thread(s, "opener", {
+            let queue = Arc::clone(&queue);
+            move || {
+                while let Some(ready) = take_and_open(&queue, cancel) {
+                    let shared = ready.is_shared();
+                    if tx.send(ready).is_err() {
+                        return;
+                    }
+                    if let Some(resumed) = &resumed
+                        && shared
+                        && resumed.recv().is_err()
+                    {
+                        return;
+                    }
+                }
+            }
+        });
+        Opener {
+            queue,
+            ahead,
+            policy,
+            next: 0,
+            cancel,
+            done: done.clone(),
+        }
+    }
+
+    /// Hand every job on, in order: opened inputs to `taker`, the others to
+    /// the printer. Stops when the jobs run out, the run is cancelled, or
+    /// the taker returns false. When the next input is slow to come (more
+    /// than [`IDLE_AFTER`]), `taker.idle()` first, so that what it holds
+    /// reaches the printer.
+    pub(crate) fn hand_on_all(mut self, taker: &mut impl TakeOpened<T>) {
+        while !self.cancel.load(Ordering::Relaxed) {
+            let ready = match self.ahead.try_recv() {
+                Ok(ready) => ready,
+                Err(TryRecvError::Empty) => match self.open_here() {
+                    Some(ready) => ready,
+                    None => match self.ahead.recv_timeout(IDLE_AFTER) {
+                        Ok(ready) => ready,
+                        Err(RecvTimeoutError::Timeout) if taker.idle() => continue,
+                        Err(RecvTimeoutError::Timeout) => return,
+                        Err(RecvTimeoutError::Disconnected) => continue,
+                    },
+                },
+                // the opener thread is gone (done, or never started): the
+                // rest here, and this thread holds no input while it waits
+                Err(TryRecvError::Disconnected) => match take_and_open(&self.queue, self.cancel) {
+                    Some(ready) => ready,
+                    None => return,
+                },
+            };
+            if !self.hand_on(ready, taker) {
+                return;
+            }
+        }
+    }
+
+    /// Hand one job on; after a shared input, let the opener go on. False
+    /// when the run is being torn down.
+    fn hand_on(&mut self, ready: Ready<T, P>, taker: &mut impl TakeOpened<T>) -> bool {
+        self.next = ready.idx() + 1;
+        let shared = ready.is_shared();
+        let handed = match ready {
+            Ready::Pass(idx, p) => send_one(&self.done, idx, Outcome::Passed(p)),
+            Ready::Failed(idx, task, e) => send_one(&self.done, idx, Outcome::Hashed(task, Err(e))),
+            Ready::Opened(idx, task, opened) => taker.take(idx, task, opened),
+        };
+        if let Policy::OpenerAlone { resume } = &self.policy
+            && shared
+        {
+            // (an error: the opener thread is gone, and waits for nothing)
+            let _ = resume.send(());
+        }
+        handed
+    }
+
+    /// Under [`Policy::TakerHelps`]: take the next job and open it here, if
+    /// it is job `next` (every job before it has been handed on, so the
+    /// opener thread holds none this thread must wait for) and its input
+    /// opens without waiting for a descriptor; else the job stays for the
+    /// opener thread, and None. None too when the jobs ran out or the run
+    /// is cancelled.
+    fn open_here(&self) -> Option<Ready<T, P>> {
+        let Policy::TakerHelps = self.policy else {
+            return None;
+        };
+        let mut queue = lock(&self.queue, self.cancel)?;
+        let (idx, job) = queue.next()?;
+        if idx != self.next {
+            queue.put_back = Some((idx, job));
+            return None;
+        }
+        // opened under the lock: the opener thread cannot take a later job
+        // meanwhile, so a job put back keeps its place in the order
+        match job {
+            Job::Pass(p) => Some(Ready::Pass(idx, p)),
+            Job::Hash(task) => match task.input.open() {
+                Ok(opened) => Some(Ready::Opened(idx, task, opened)),
+                Err(e) if descriptors::is_exhausted(&e) => {
+                    queue.put_back = Some((idx, Job::Hash(task)));
+                    None
+                }
+                Err(e) => Some(Ready::Failed(idx, task, e)),
+            },
+        }
+    }
+}
+
+/// The queue, locked; None when the run is cancelled.
+fn lock<'q, I: Iterator>(
+    queue: &'q Mutex<Queue<I>>,
+    cancel: &AtomicBool,
+) -> Option<MutexGuard<'q, Queue<I>>> {
+    let queue = queue.lock().ok()?;
+    (!cancel.load(Ordering::Relaxed)).then_some(queue)
+}
+
+/// Take the next job (under the lock) and open its input (after it),
+/// waiting for a descriptor if none is left: None when there are no more
+/// jobs or the run is cancelled.
+fn take_and_open<T, P, I: Iterator<Item = Job<T, P>>>(
+    queue: &Mutex<Queue<I>>,
+    cancel: &AtomicBool,
+) -> Option<Ready<T, P>> {
+    let (idx, job) = lock(queue, cancel)?.next()?;
+    Some(match job {
+        Job::Pass(p) => Ready::Pass(idx, p),
+        Job::Hash(task) => match task.input.open_patiently() {
+            Ok(opened) => Ready::Opened(idx, task, opened),
+            Err(e) => Ready::Failed(idx, task, e),
+        },
+    })
+}
+
+/// The jobs, for the one thread that takes them (they stay with the caller
+/// when no thread could be started).
+pub(crate) fn take_jobs<I>(jobs: &Mutex<Option<I>>) -> Option<I> {
+    jobs.lock().ok().and_then(|mut j| j.take())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::{Algorithm, Algorithms};
+    use crate::input::Input;
+    use crate::read::deliver::done_channel;
+    use std::time::Duration;
+
+    /// Tiny files, missing ones and pass-throughs, taken by a thread that
+    /// now dawdles (the opener runs ahead) and now is quick (it opens the
+    /// next inputs itself): every job arrives once, and the taker gets its
+    /// inputs in order, for operands (taken by both threads) and check
+    /// files (by the opener only).
+    #[test]
+    fn inputs_arrive_once_and_in_order_whoever_opens_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = 600;
+        let job = |i: usize| -> Job<usize, usize> {
+            if i.is_multiple_of(7) {
+                return Job::Pass(i);
+            }
+            let path = dir.path().join(format!("f{i}"));
+            if !i.is_multiple_of(11) {
+                std::fs::write(&path, [i as u8]).unwrap();
+            }
+            Job::Hash(Task {
+                input: Input::Path(path),
+                algos: Algorithms::one(Algorithm::Md5),
+                tag: i,
+            })
+        };
+        let jobs: Vec<_> = (0..n).map(job).collect();
+        for source in [JobSource::Operands, JobSource::CheckFiles] {
+            let jobs = jobs.iter().map(|j| match j {
+                Job::Pass(p) => Job::Pass(*p),
+                Job::Hash(t) => Job::Hash(Task {
+                    input: t.input.clone(),
+                    algos: t.algos,
+                    tag: t.tag,
+                }),
+            });
+            let cancel = AtomicBool::new(false);
+            let (done_tx, done_rx) = done_channel::<usize, usize>();
+            std::thread::scope(|s| {
+                let collect = s.spawn(|| done_rx.iter().flatten().collect::<Vec<_>>());
+                let mut taken = Vec::new();
+                let mut taker = |idx: usize, task: Task<usize>, _: Opened| {
+                    assert_eq!(idx, task.tag);
+                    taken.push(idx);
+                    if idx % 100 < 3 {
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                    true
+                };
+                Opener::start(s, jobs, source, &cancel, &done_tx).hand_on_all(&mut taker);
+                drop(done_tx);
+                let others = collect.join().unwrap();
+                assert!(taken.is_sorted(), "{source:?}: taken out of order");
+                let mut all: Vec<usize> = others.iter().map(|(i, _)| *i).collect();
+                for (i, outcome) in &others {
+                    match outcome {
+                        Outcome::Passed(p) => assert_eq!(p, i),
+                        Outcome::Hashed(task, r) => {
+                            assert_eq!(task.tag, *i);
+                            assert!(r.is_err() && i.is_multiple_of(11), "{i}");
+                        }
+                    }
+                }
+                all.extend(&taken);
+                all.sort();
+                assert_eq!(all, (0..n).collect::<Vec<_>>(), "{source:?}");
+            });
+        }
+    }
+
+    /// Over check files, the opener thread takes no job after a shared
+    /// input (here /dev/null, a stream) until the taker has handed it on.
+    #[test]
+    fn over_check_files_a_shared_input_is_handed_on_before_the_next_job_is_taken() {
+        use std::sync::atomic::AtomicUsize;
+        let handed = AtomicUsize::new(0);
+        let jobs = (0..4).map(|i| {
+            assert_eq!(handed.load(Ordering::SeqCst), i, "job {i} taken too early");
+            Job::<usize, ()>::Hash(Task {
+                input: Input::Path("/dev/null".into()),
+                algos: Algorithms::one(Algorithm::Md5),
+                tag: i,
+            })
+        });
+        let cancel = AtomicBool::new(false);
+        let (done_tx, _done_rx) = done_channel::<usize, ()>();
+        std::thread::scope(|s| {
+            let mut taker = |idx: usize, _: Task<usize>, opened: Opened| {
+                assert!(opened.is_shared());
+                std::thread::sleep(Duration::from_millis(5));
+                handed.fetch_add(1, Ordering::SeqCst);
+                idx < 4
+            };
+            Opener::start(s, jobs, JobSource::CheckFiles, &cancel, &done_tx)
+                .hand_on_all(&mut taker);
+        });
+        assert_eq!(handed.load(Ordering::SeqCst), 4);
+    }
+}

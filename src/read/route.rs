@@ -1,0 +1,247 @@
+//! How one opened input is read, and on how many threads: a [`Route`],
+//! decided once per input by [`Router::route`] from the mode, the input's
+//! algorithms, what the input is ([`Kind`]) and the run's fan-out budget,
+//! then passed down to whatever reads and hashes it (`workers`, the
+//! pipeline's reader and hashers, `mmap`, `fanout`), which follow it and
+//! decide nothing of it again. Every read rule is in this file.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::{Mode, Plan};
+use crate::algo::{Algorithm, Algorithms, BLAKE3_MULTITHREAD_MIN};
+use crate::input::Kind;
+
+/// Regular files smaller than this are read, not mapped, in mmap mode:
+/// below it the mmap/munmap calls and page faults cost more than a read
+/// into the worker's buffer (docs/BENCHMARKS.md, "mmap threshold"). Keep
+/// `--help`'s text for `--mode mmap` in step (a test checks it).
+pub const MMAP_MIN: u64 = 64 * 1024;
+
+/// Regular files shorter than this are hashed with all their algorithms on
+/// one thread: starting and joining a helper thread would cost more than
+/// it saves. Streams (of unknown length) may fan out.
+const FAN_MIN: u64 = 1 << 20;
+
+/// How one input is read and on how many threads.
+#[derive(Debug)]
+pub(crate) struct Route {
+    /// How its bytes reach the hashers.
+    pub(crate) via: Via,
+    /// The threads that hash them.
+    pub(crate) threads: Threads,
+}
+
+/// How an input's bytes reach the hashers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Via {
+    /// Map the file and hash the mapping in place (`mmap`); if it cannot
+    /// be mapped, read it with `fallback` (`Mapped::of_route`).
+    Map { fallback: Reads },
+    /// Read it.
+    Read(Reads),
+}
+
+/// The ways of reading an input with read calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reads {
+    /// The pipeline's reader fills pool blocks (`threaded`); run on one
+    /// thread with no pipeline (`workers::run_here`), `--chunk` reads.
+    Blocks,
+    /// `--chunk` bytes per read call into one buffer (`sync`).
+    Chunks,
+    /// One hash update per byte (`sync::hash_bytewise`).
+    Bytewise,
+}
+
+/// The threads that hash one input.
+#[derive(Debug)]
+pub(crate) enum Threads {
+    /// The thread that reads it.
+    One,
+    /// Up to this many threads where the algorithm can split one stream of
+    /// bytes (BLAKE3 over a mapping, on rayon's threads); one elsewhere.
+    Wide(usize),
+    /// The algorithms in groups (`fanout`): the reading thread and
+    /// the helper threads lent by the run's fan-out budget.
+    Fanned(Helpers),
+}
+
+impl Threads {
+    /// How many threads hash the input, at most.
+    pub(crate) fn count(&self) -> usize {
+        match self {
+            Threads::One => 1,
+            Threads::Wide(n) => *n,
+            Threads::Fanned(helpers) => 1 + helpers.n,
+        }
+    }
+}
+
+/// Helper threads lent to one input by the run's fan-out budget, given
+/// back when the input is hashed (dropped).
+#[derive(Debug)]
+pub(crate) struct Helpers {
+    n: usize,
+    spare: Arc<AtomicUsize>,
+}
+
+impl Drop for Helpers {
+    fn drop(&mut self) {
+        self.spare.fetch_add(self.n, Ordering::AcqRel);
+    }
+}
+
+/// The one place that decides how each input of a run is read: the plan,
+/// and the helper threads of the fan-out budget not lent out right now.
+#[derive(Debug)]
+pub(crate) struct Router {
+    plan: Plan,
+    spare: Arc<AtomicUsize>,
+}
+
+impl Router {
+    /// The router of a run with `plan`, every helper thread of its fan-out
+    /// budget ([`Plan::fan_out`] less the reading thread) spare.
+    pub(crate) fn new(plan: &Plan) -> Router {
+        Router {
+            plan: *plan,
+            spare: Arc::new(AtomicUsize::new(plan.fan_out().saturating_sub(1))),
+        }
+    }
+
+    /// The run's plan.
+    pub(crate) fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// How an opened input of `kind`, hashed with `algos`, is read, and on
+    /// how many threads. Mapping pays for regular files of [`MMAP_MIN`]
+    /// bytes or more in mmap mode, and, in the threaded mode, for BLAKE3
+    /// inputs big enough to hash on every core (the pipeline would feed one
+    /// thread) and for big files with several algorithms (every group
+    /// hashes the mapping in place, no copy into shared blocks:
+    /// docs/BENCHMARKS.md, "Several algorithms"). Several algorithms over
+    /// a big input (or a stream) fan out over as many helpers as the
+    /// budget spares; bytewise reading stays on one thread.
+    pub(crate) fn route(&self, algos: Algorithms, kind: Kind) -> Route {
+        let (len, fans) = match kind {
+            Kind::Regular { len } => (len, len >= FAN_MIN),
+            Kind::Stream => (0, true),
+        };
+        let several = algos.len() > 1;
+        let via = match self.plan.mode {
+            Mode::Bytewise => Via::Read(Reads::Bytewise),
+            Mode::Mmap if len >= MMAP_MIN => Via::Map {
+                fallback: Reads::Chunks,
+            },
+            Mode::Mmap | Mode::Sync => Via::Read(Reads::Chunks),
+            Mode::Threaded
+                if algos == Algorithms::one(Algorithm::Blake3)
+                    && len >= BLAKE3_MULTITHREAD_MIN as u64 =>
+            {
+                Via::Map {
+                    fallback: Reads::Blocks,
+                }
+            }
+            Mode::Threaded if several && kind != Kind::Stream && fans => Via::Map {
+                fallback: Reads::Blocks,
+            },
+            Mode::Threaded => Via::Read(Reads::Blocks),
+        };
+        let width = self.plan.fan_out();
+        let threads = match via {
+            _ if width <= 1 => Threads::One,
+            Via::Read(Reads::Bytewise) => Threads::One,
+            _ if several && fans => self.lend(width.min(algos.len()) - 1),
+            Via::Map { .. } => Threads::Wide(width),
+            Via::Read(_) => Threads::One,
+        };
+        Route { via, threads }
+    }
+
+    /// Up to `want` helper threads from the budget: as many as are spare.
+    fn lend(&self, want: usize) -> Threads {
+        let got = self
+            .spare
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |spare| {
+                Some(spare - spare.min(want))
+            })
+            .map_or(0, |spare| spare.min(want));
+        match got {
+            0 => Threads::One,
+            n => Threads::Fanned(Helpers {
+                n,
+                spare: Arc::clone(&self.spare),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn router(mode: Mode, jobs: usize) -> Router {
+        Router::new(&Plan {
+            jobs,
+            ..Plan::new(mode)
+        })
+    }
+
+    /// Every rule, in one list: the mode, the algorithms and the kind of
+    /// input give the way it is read and its threads.
+    #[test]
+    fn the_route_is_decided_by_mode_algorithms_kind_and_budget() {
+        let big = Kind::Regular { len: 1 << 30 };
+        let small = Kind::Regular { len: 10 };
+        let stream = Kind::Stream;
+        let [md5, blake3] = [Algorithm::Md5, Algorithm::Blake3].map(Algorithms::one);
+        let both = Algorithms::new([Algorithm::Blake3, Algorithm::Md5]).unwrap();
+        let map = |fallback| Via::Map { fallback };
+        use Mode::{Mmap, Sync, Threaded};
+        use Reads::{Blocks, Chunks};
+        for (mode, algos, kind, via, threads) in [
+            (Threaded, md5, big, Via::Read(Blocks), 1),
+            (Threaded, blake3, big, map(Blocks), 4),
+            (Threaded, blake3, small, Via::Read(Blocks), 1),
+            // several algorithms: a big file mapped and fanned out, a
+            // stream fanned out, a small file on one thread
+            (Threaded, both, big, map(Blocks), 2),
+            (Threaded, both, small, Via::Read(Blocks), 1),
+            (Threaded, both, stream, Via::Read(Blocks), 2),
+            (Mmap, md5, big, map(Chunks), 4),
+            (Mmap, both, big, map(Chunks), 2),
+            (Mmap, md5, small, Via::Read(Chunks), 1),
+            (Mmap, md5, stream, Via::Read(Chunks), 1),
+            (Sync, blake3, big, Via::Read(Chunks), 1),
+            (Sync, both, big, Via::Read(Chunks), 2),
+            (Mode::Bytewise, both, big, Via::Read(Reads::Bytewise), 1),
+        ] {
+            let route = router(mode, 4).route(algos, kind);
+            let what = format!("{mode:?} {algos:?} {kind:?}");
+            assert_eq!(route.via, via, "{what}");
+            assert_eq!(route.threads.count(), threads, "{what}");
+            // -j 1: one thread, whatever the input
+            assert_eq!(router(mode, 1).route(algos, kind).threads.count(), 1);
+        }
+    }
+
+    /// The fan-out budget bounds the helper threads of all inputs hashed at
+    /// once; an input done gives its helpers back.
+    #[test]
+    fn inputs_share_the_fan_out_budget() {
+        let all = Algorithms::new(Algorithm::ALL).unwrap();
+        let r = router(Mode::Sync, 4);
+        let first = r.route(all, Kind::Stream);
+        let second = r.route(all, Kind::Stream);
+        assert_eq!(first.threads.count(), 4);
+        assert_eq!(second.threads.count(), 1);
+        drop(first);
+        assert_eq!(r.route(all, Kind::Stream).threads.count(), 4);
+        let two = Algorithms::new([Algorithm::Sha1, Algorithm::Md5]).unwrap();
+        let held: Vec<Route> = (0..4).map(|_| r.route(two, Kind::Stream)).collect();
+        let counts: Vec<usize> = held.iter().map(|r| r.threads.count()).collect();
+        assert_eq!(counts, [2, 2, 2, 1]);
+    }
+}

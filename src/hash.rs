@@ -119,7 +119,7 @@ pub(crate) fn run(
         Entry::Input(input) => Job::Hash(Task {
             input,
             algos,
-            tag: (),
+            context: (),
         }),
         Entry::Error(path, e) => Job::Pass((path, e)),
     });

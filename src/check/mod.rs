@@ -187,7 +187,7 @@ fn line_job(
     Job::Hash(Task {
         input: Input::from_arg(OsString::from_vec(name)),
         algos: Algorithms::one(line.algo),
-        tag: vec![line.expected],
+        context: vec![line.expected],
     })
 }
 
@@ -292,7 +292,7 @@ impl Iterator for Feed<'_> {
                 Job::Hash(t) if t.input == task.input => match task.algos.with(t.algos.first()) {
                     Some(algos) => {
                         task.algos = algos;
-                        task.tag.extend(t.tag);
+                        task.context.extend(t.context);
                     }
                     None => self.pending = Some(Job::Hash(t)),
                 },
@@ -382,7 +382,7 @@ impl Render<Vec<Expected>, Event> for Verifier {
         let event = match outcome {
             Outcome::Hashed(task, r) => {
                 // one status per line, in the check file's order
-                for (i, expected) in task.tag.iter().enumerate() {
+                for (i, expected) in task.context.iter().enumerate() {
                     let digest = match &r {
                         Ok(digests) => digests.get(i).ok_or(&*NO_DIGEST),
                         Err(e) => Err(e),
@@ -407,9 +407,9 @@ impl Render<Vec<Expected>, Event> for Verifier {
             Event::Improper { file, line, .. } => {
                 self.tally.improper += 1;
                 if self.opts.verbosity == Verbosity::Warn {
-                    let tag = self.warn_name;
+                    let name = self.warn_name;
                     p.message(&format!(
-                        "{file}: {line}: improperly formatted {tag} checksum line"
+                        "{file}: {line}: improperly formatted {name} checksum line"
                     ))?;
                 }
             }

@@ -201,12 +201,13 @@ impl Plan {
 }
 
 /// One input to hash with one or more algorithms (it is read once), and
-/// what the caller wants back with its outcome.
+/// what the caller wants back with its outcome (`context`: the expected
+/// lines of a check, nothing when hashing).
 #[derive(Debug)]
 pub(crate) struct Task<T> {
     pub(crate) input: Input,
     pub(crate) algos: Algorithms,
-    pub(crate) tag: T,
+    pub(crate) context: T,
 }
 
 /// One unit of work, in output order: `T` is what a hashed input carries
@@ -351,7 +352,7 @@ pub fn hash_one(plan: &Plan, algo: Algorithm, input: Input) -> io::Result<Digest
     let job = Job::<(), ()>::Hash(Task {
         input,
         algos: Algorithms::one(algo),
-        tag: (),
+        context: (),
     });
     run(
         plan,

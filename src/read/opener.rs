@@ -332,7 +332,7 @@ mod tests {
             Job::Hash(Task {
                 input: Input::Path(path),
                 algos: Algorithms::one(Algorithm::Md5),
-                tag: i,
+                context: i,
             })
         };
         let jobs: Vec<_> = (0..n).map(job).collect();
@@ -342,7 +342,7 @@ mod tests {
                 Job::Hash(t) => Job::Hash(Task {
                     input: t.input.clone(),
                     algos: t.algos,
-                    tag: t.tag,
+                    context: t.context,
                 }),
             });
             let cancel = AtomicBool::new(false);
@@ -351,7 +351,7 @@ mod tests {
                 let collect = s.spawn(|| done_rx.iter().flatten().collect::<Vec<_>>());
                 let mut taken = Vec::new();
                 let mut taker = |idx: usize, task: Task<usize>, _: Opened| {
-                    assert_eq!(idx, task.tag);
+                    assert_eq!(idx, task.context);
                     taken.push(idx);
                     if idx % 100 < 3 {
                         std::thread::sleep(Duration::from_millis(2));
@@ -367,7 +367,7 @@ mod tests {
                     match outcome {
                         Outcome::Passed(p) => assert_eq!(p, i),
                         Outcome::Hashed(task, r) => {
-                            assert_eq!(task.tag, *i);
+                            assert_eq!(task.context, *i);
                             assert!(r.is_err() && i.is_multiple_of(11), "{i}");
                         }
                     }
@@ -390,7 +390,7 @@ mod tests {
             Job::<usize, ()>::Hash(Task {
                 input: Input::Path("/dev/null".into()),
                 algos: Algorithms::one(Algorithm::Md5),
-                tag: i,
+                context: i,
             })
         });
         let cancel = AtomicBool::new(false);

@@ -331,7 +331,7 @@ mod tests {
         fn put(&mut self, o: Outcome<usize, ()>) -> io::Result<()> {
             match o {
                 Outcome::Hashed(task, r) => {
-                    self.0.push((task.tag, r.ok().map(|mut d| d.remove(0))))
+                    self.0.push((task.context, r.ok().map(|mut d| d.remove(0))))
                 }
                 Outcome::Passed(()) => {}
             }
@@ -393,7 +393,7 @@ mod tests {
                 Job::<usize, ()>::Hash(Task {
                     input: input.clone().unwrap(),
                     algos: crate::algo::Algorithms::one(Algorithm::Sha1),
-                    tag: i,
+                    context: i,
                 })
             });
             let mut got = Collect(Vec::new());

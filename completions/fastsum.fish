@@ -1,11 +1,11 @@
-complete -c fastsum -s a -l algorithm -d 'Hash algorithm; several in one read: -a md5,sha256 or -a repeated' -r -f -a "md5\t'MD5 (RFC 1321), 128 bits: the default, as md5sum'
+complete -c fastsum -s a -l algorithm -d 'Algorithm (default md5); several, read once: -a md5,sha256' -r -f -a "md5\t'MD5 (RFC 1321), 128 bits: the default, as md5sum'
 sha1\t'SHA-1 (FIPS 180-4), 160 bits, as sha1sum'
 sha224\t'SHA-224 (FIPS 180-4), as sha224sum'
 sha256\t'SHA-256 (FIPS 180-4), as sha256sum'
 sha384\t'SHA-384 (FIPS 180-4), as sha384sum'
 sha512\t'SHA-512 (FIPS 180-4), as sha512sum'
 blake3\t'BLAKE3, 256 bits of output, as b3sum'"
-complete -c fastsum -s j -l jobs -d 'Hash up to N inputs at once [default: the number of cores]' -r
+complete -c fastsum -s j -l jobs -d 'Hash up to N inputs at once [default: one per core]' -r
 complete -c fastsum -s m -l mode -d 'How bytes reach the hash function' -r -f -a "threaded\t'A reader thread fills --readahead blocks from a bounded pool and hands them over a channel to the hasher(s), which hash them --chunk bytes per update: reading overlaps hashing, memory stays bounded. Regular files of 1 MiB or more are memory-mapped when the algorithm is BLAKE3 (hashed on up to -j threads) or when several algorithms hash them'
 sync\t'The hashing thread reads exactly --chunk bytes per read call into one reused buffer, then hashes it: read what you consume, one call at a time'
 bytewise\t'std\'s BufReader and its bytes() iterator feed the hash one byte at a time: the naive baseline, for comparison'
@@ -16,9 +16,9 @@ complete -c fastsum -l pool -d 'Number of --readahead blocks in the reader\'s po
 complete -c fastsum -s c -l check -d 'Read checksums from the FILEs and check them'
 complete -c fastsum -s r -l recursive -d 'Hash the files under directories given as FILEs'
 complete -c fastsum -l tag -d 'Create a BSD-style checksum line: MD5 (name) = hex'
-complete -c fastsum -s z -l zero -d 'End each output line with NUL, not newline, and do not escape file names'
+complete -c fastsum -s z -l zero -d 'End lines with NUL, not newline; do not escape names'
 complete -c fastsum -s b -l binary -d 'Read in binary mode: mark names with * in the output'
-complete -c fastsum -s t -l text -d 'Read in text mode (the default; the same bytes are hashed)'
+complete -c fastsum -s t -l text -d 'Read in text mode, the default (same bytes hashed)'
 complete -c fastsum -l quiet -d 'Do not print OK for each verified file'
 complete -c fastsum -l status -d 'Print nothing; the exit status tells'
 complete -c fastsum -s w -l warn -d 'Warn about improperly formatted checksum lines'

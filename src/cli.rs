@@ -515,9 +515,15 @@ mod tests {
     #[test]
     fn short_help_is_a_screenful_with_examples() {
         for (flavour, name) in [(Flavour::Fastsum, "fastsum"), (Flavour::B3sum, "b3sum")] {
-            let short = help::render(flavour, name, false).to_string();
+            let short = help::help_command(flavour, name, false)
+                .term_width(80)
+                .render_help()
+                .to_string();
             let lines = short.lines().count();
-            assert!(lines <= 40, "{name} -h: {lines} lines\n{short}");
+            assert!(
+                lines <= 40,
+                "{name} -h at 80 columns: {lines} lines\n{short}"
+            );
             assert!(short.contains(&format!("Examples:\n  {name} ")), "{short}");
             assert!(
                 short.contains("--jobs") && !short.contains("--chunk"),

@@ -214,8 +214,10 @@ fn arg(spec: &'static Spec, flavour: Flavour) -> Arg {
         Action::Flag(_) => arg.action(ArgAction::SetTrue),
         // `--jobs=<N>` as GNU writes it (usage_vs_getopt.sh cuts a help
         // line at `=`); b3sum's clap writes `--length <LEN>`
+        // (any option may be repeated, as with getopt: -a adds up, the
+        // others' last wins)
         Action::Value(name, _) => arg
-            .action(ArgAction::Set)
+            .action(ArgAction::Append)
             .value_name(name)
             .require_equals(flavour != Flavour::B3sum),
         Action::Help => arg.action(ArgAction::Help),
@@ -251,7 +253,7 @@ pub(crate) fn command_for(flavour: Flavour, program: &'static str) -> Command {
                 .value_name("FILE")
                 .action(ArgAction::Append)
                 .value_parser(clap::value_parser!(std::ffi::OsString))
-                .help("Files to hash (or, with -c, checksum files to read); none, or -, is standard input"),
+                .help("Files to hash (with -c: checksum files); none or - reads stdin"),
         );
     for spec in listed(flavour) {
         cmd = cmd.arg(arg(spec, flavour));
@@ -264,9 +266,19 @@ pub fn command() -> Command {
     command_for(Flavour::Fastsum, "fastsum")
 }
 
+/// The command whose help a name prints: `-h`'s summary (`long` false)
+/// or `--help`'s whole text.
+pub(crate) fn help_command(flavour: Flavour, program: &'static str, long: bool) -> Command {
+    // -a's short help names the common algorithms; --help lists them all
+    command_for(flavour, program).mut_args(|a| {
+        let hide = !long && a.get_long() == Some("algorithm");
+        a.hide_possible_values(hide)
+    })
+}
+
 /// The help a name prints: `-h`'s summary or `--help`'s whole text.
 pub(crate) fn render(flavour: Flavour, program: &'static str, long: bool) -> StyledStr {
-    let mut cmd = command_for(flavour, program);
+    let mut cmd = help_command(flavour, program, long);
     if long {
         cmd.render_long_help()
     } else {

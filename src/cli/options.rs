@@ -522,13 +522,13 @@ pub(crate) static OPTIONS: [Spec; 27] = [
         Some(b'a'),
         "ALGO",
         algorithms,
-        "Hash algorithm; several in one read: -a md5,sha256 or -a repeated",
+        "Algorithm (default md5); several, read once: -a md5,sha256",
     )
     .names(Names::FASTSUM)
     .values(possible::<AlgoArg>)
     .more(
-        "With several, each input is read once and gets one BSD-tagged line per algorithm \
-               (see Several algorithms).",
+        "-a repeated adds algorithms. With several, each input is read once and gets one \
+               BSD-tagged line per algorithm (see Several algorithms).",
     ),
     Spec::flag(
         "check",
@@ -555,7 +555,7 @@ pub(crate) static OPTIONS: [Spec; 27] = [
             a.jobs = Some(count(v)?);
             Ok(())
         },
-        "Hash up to N inputs at once [default: the number of cores]",
+        "Hash up to N inputs at once [default: one per core]",
     )
     .more(
         "N is 1 to 1024. Output stays in argument order, whatever the order inputs \
@@ -575,7 +575,7 @@ pub(crate) static OPTIONS: [Spec; 27] = [
         "zero",
         Some(b'z'),
         |a| a.zero = true,
-        "End each output line with NUL, not newline, and do not escape file names",
+        "End lines with NUL, not newline; do not escape names",
     )
     .gnu(7)
     .names(Names::NOT_B3SUM),
@@ -591,7 +591,7 @@ pub(crate) static OPTIONS: [Spec; 27] = [
         "text",
         Some(b't'),
         |a| a.binary = Some(false),
-        "Read in text mode (the default; the same bytes are hashed)",
+        "Read in text mode, the default (same bytes hashed)",
     )
     .gnu(9)
     .names(Names::NOT_B3SUM),

@@ -27,5 +27,5 @@ complete -c fastsum -l ignore-missing -d 'Do not fail or report status for missi
 complete -c fastsum -l stats -d 'After the run, print bytes, time, throughput, read calls and waits on stderr'
 complete -c fastsum -l progress -d 'Show progress on stderr even for short runs (when stderr is a terminal)'
 complete -c fastsum -l no-progress -d 'Never show progress'
-complete -c fastsum -s h -l help -d 'Print help (-h: a summary; --help: all of it)'
+complete -c fastsum -s h -l help -d 'Print help (-h a summary, --help all of it)'
 complete -c fastsum -s V -l version -d 'Print version'

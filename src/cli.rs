@@ -357,10 +357,9 @@ mod tests {
         run("fastsum", list)
     }
 
-    fn config(argv: &[&str]) -> Result<Config, String> {
-        parse(argv.iter().map(OsString::from).collect())
-            .1
-            .map_err(|stop| stop.text())
+    /// The run `argv` resolves to, or the text of why it does not.
+    fn config(argv: &[&str]) -> Result<Config, Stop> {
+        parse(argv.iter().map(OsString::from).collect()).1
     }
 
     #[test]
@@ -604,14 +603,16 @@ mod tests {
         assert!(config(&["fastsum", "--tag", "-t"]).is_err());
         assert!(config(&["fastsum", "-t", "--tag"]).is_ok());
         // GNU's order: --tag with --text before -c's rejections
-        let e = config(&["md5sum", "-c", "-z", "--tag", "-t"]).unwrap_err();
+        let e = config(&["md5sum", "-c", "-z", "--tag", "-t"])
+            .unwrap_err()
+            .text();
         assert!(e.contains("--tag does not support --text mode"), "{e}");
-        let e = config(&["md5sum", "-c", "--tag", "-z"]).unwrap_err();
+        let e = config(&["md5sum", "-c", "--tag", "-z"]).unwrap_err().text();
         assert!(
             e.contains("the --zero option is not supported when verifying checksums"),
             "{e}"
         );
-        let e = config(&["fastsum", "--strict"]).unwrap_err();
+        let e = config(&["fastsum", "--strict"]).unwrap_err().text();
         assert_eq!(
             e,
             "fastsum: the --strict option is meaningful only when verifying checksums\n\
@@ -722,7 +723,7 @@ mod tests {
         assert!(e.text().starts_with("fastsum: unrecognized option '--raw'"));
         let e = run("md5sum", &["--no-names"]).unwrap_err();
         assert_eq!(e.code(), 1);
-        let e = config(&["b3sum", "-c", "--raw", "f"]).unwrap_err();
+        let e = config(&["b3sum", "-c", "--raw", "f"]).unwrap_err().text();
         assert_eq!(
             e,
             "error: the argument '--check' cannot be used with '--raw'\n\n\

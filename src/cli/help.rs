@@ -203,7 +203,12 @@ fn leak(s: String) -> &'static str {
 
 /// One option as clap lists it under a name.
 fn arg(spec: &'static Spec, flavour: Flavour) -> Arg {
-    let mut arg = Arg::new(spec.long).long(spec.long).help(spec.help);
+    let help = match spec.action {
+        // GNU's names have no -h
+        Action::Help if flavour == Flavour::Gnu => "Print help",
+        _ => spec.help,
+    };
+    let mut arg = Arg::new(spec.long).long(spec.long).help(help);
     if !spec.more.is_empty() {
         arg = arg.long_help(format!("{}. {}", spec.help, spec.more));
     }

@@ -87,12 +87,11 @@ impl From<ModeArg> for Mode {
 }
 
 /// The command-line names of an enum's values (`md5`, `sync`, …).
-fn value_names<E: ValueEnum>() -> Vec<&'static str> {
+fn value_names<E: ValueEnum>() -> Vec<String> {
     E::value_variants()
         .iter()
         .filter_map(|v| v.to_possible_value())
-        // (the names are literals of the derive: leaked once, tiny)
-        .map(|p| &*Box::leak(p.get_name().to_string().into_boxed_str()))
+        .map(|p| p.get_name().to_string())
         .collect()
 }
 
@@ -199,7 +198,7 @@ pub(crate) enum ValueError {
 impl ValueError {
     /// What the value was taken for, and the names it may be: for a
     /// "did you mean" under fastsum's own name.
-    pub(crate) fn choices(&self) -> Option<(&str, Vec<&'static str>)> {
+    pub(crate) fn choices(&self) -> Option<(&str, Vec<String>)> {
         match self {
             ValueError::Mode(given) => Some((given, value_names::<ModeArg>())),
             ValueError::Algorithm(given) => Some((given, value_names::<AlgoArg>())),
@@ -766,7 +765,7 @@ pub(crate) static OPTIONS: [Spec; 27] = [
         "help",
         Some(b'h'),
         Action::Help,
-        "Print help (-h: a summary; --help: all of it)",
+        "Print help (-h a summary, --help all of it)",
     )
     .gnu(10)
     .section(Section::Information),

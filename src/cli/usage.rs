@@ -140,6 +140,7 @@ impl UsageError {
             }
             UsageError::Value { why, .. } => {
                 let (given, choices) = why.choices()?;
+                let choices: Vec<&str> = choices.iter().map(String::as_str).collect();
                 closest(&given.to_ascii_lowercase(), &choices).map(str::to_string)
             }
             _ => None,

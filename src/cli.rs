@@ -341,7 +341,9 @@ mod tests {
     #[test]
     fn each_names_clap_command_is_valid() {
         for (flavour, name) in NAMES {
-            help::command_for(flavour, name).debug_assert();
+            for long in [false, true] {
+                help::help_command(flavour, name, long).debug_assert();
+            }
         }
     }
 

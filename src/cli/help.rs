@@ -218,9 +218,8 @@ fn arg(spec: &'static Spec, flavour: Flavour) -> Arg {
     arg = match spec.action {
         Action::Flag(_) => arg.action(ArgAction::SetTrue),
         // `--jobs=<N>` as GNU writes it (usage_vs_getopt.sh cuts a help
-        // line at `=`); b3sum's clap writes `--length <LEN>`
-        // (any option may be repeated, as with getopt: -a adds up, the
-        // others' last wins)
+        // line at `=`), b3sum's clap `--length <LEN>`; Append: any option
+        // may be repeated, as with getopt (-a adds up, others' last wins)
         Action::Value(name, _) => arg
             .action(ArgAction::Append)
             .value_name(name)
@@ -274,9 +273,9 @@ pub fn command() -> Command {
 /// The command whose help a name prints: `-h`'s summary (`long` false)
 /// or `--help`'s whole text.
 pub(crate) fn help_command(flavour: Flavour, program: &'static str, long: bool) -> Command {
-    // -a's short help names the common algorithms; --help lists them all
+    // -h lists no values (-a's help names the default); --help all of them
     command_for(flavour, program).mut_args(|a| {
-        let hide = !long && a.get_long() == Some("algorithm");
+        let hide = !long && a.get_action().takes_values();
         a.hide_possible_values(hide)
     })
 }

@@ -527,7 +527,7 @@ pub(crate) static OPTIONS: [Spec; 27] = [
     .values(possible::<AlgoArg>)
     .more(
         "-a repeated adds algorithms. With several, each input is read once and gets one \
-               BSD-tagged line per algorithm (see Several algorithms).",
+         BSD-tagged line per algorithm (see Several algorithms).",
     ),
     Spec::flag(
         "check",
@@ -544,7 +544,7 @@ pub(crate) static OPTIONS: [Spec; 27] = [
     )
     .more(
         "Entries are sorted by name (as bytes) within each directory, which is not \
-               find | sort's order; symbolic links met in the walk are not followed.",
+         find | sort's order; symbolic links met in the walk are not followed.",
     ),
     Spec::value(
         "jobs",
@@ -558,7 +558,7 @@ pub(crate) static OPTIONS: [Spec; 27] = [
     )
     .more(
         "N is 1 to 1024. Output stays in argument order, whatever the order inputs \
-               finish in.",
+         finish in.",
     ),
     Spec::flag(
         "tag",
@@ -736,7 +736,7 @@ pub(crate) static OPTIONS: [Spec; 27] = [
     .section(Section::Tuning)
     .more(
         "What may be in flight between reader and hashers. N is 1 to 1024, and \
-               --pool × --readahead at most 4G.",
+         --pool × --readahead at most 4G.",
     )
     .default(|| DEFAULT_POOL.to_string()),
     Spec::flag(

@@ -514,7 +514,7 @@ fn possible<E: ValueEnum>() -> Vec<PossibleValue> {
 }
 
 /// Every option, in the order `--help` lists them (within each section).
-pub(crate) static OPTIONS: [Spec; 27] = [
+pub(crate) static OPTIONS: &[Spec] = &[
     // the common ones
     Spec::value(
         "algorithm",

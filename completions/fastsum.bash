@@ -23,7 +23,7 @@ _fastsum() {
 
     case "${cmd}" in
         fastsum)
-            opts="-a -b -t -c -z -m -j -r -w -h -V --algorithm --binary --text --check --tag --zero --mode --chunk --readahead --pool --jobs --recursive --progress --no-progress --stats --quiet --status --warn --strict --ignore-missing --help --version"
+            opts="-a -c -r -j -z -b -t -w -m -h -V --algorithm --check --recursive --jobs --tag --zero --binary --text --quiet --status --warn --strict --ignore-missing --mode --chunk --readahead --pool --stats --progress --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -35,6 +35,14 @@ _fastsum() {
                     ;;
                 -a)
                     COMPREPLY=($(compgen -W "md5 sha1 sha224 sha256 sha384 sha512 blake3" -- "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --mode)
@@ -54,14 +62,6 @@ _fastsum() {
                     return 0
                     ;;
                 --pool)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --jobs)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -j)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,31 +1,31 @@
-complete -c fastsum -s a -l algorithm -d 'Hash algorithm, or several in one read: -a md5,sha256 or -a repeated (see Several algorithms)' -r -f -a "md5\t'MD5 (RFC 1321), 128 bits: the default, as md5sum'
+complete -c fastsum -s a -l algorithm -d 'Algorithm (default md5); several, read once: -a md5,sha256' -r -f -a "md5\t'MD5 (RFC 1321), 128 bits: the default, as md5sum'
 sha1\t'SHA-1 (FIPS 180-4), 160 bits, as sha1sum'
 sha224\t'SHA-224 (FIPS 180-4), as sha224sum'
 sha256\t'SHA-256 (FIPS 180-4), as sha256sum'
 sha384\t'SHA-384 (FIPS 180-4), as sha384sum'
 sha512\t'SHA-512 (FIPS 180-4), as sha512sum'
 blake3\t'BLAKE3, 256 bits of output, as b3sum'"
+complete -c fastsum -s j -l jobs -d 'Hash up to N inputs at once [default: one per core]' -r
 complete -c fastsum -s m -l mode -d 'How bytes reach the hash function' -r -f -a "threaded\t'A reader thread fills --readahead blocks from a bounded pool and hands them over a channel to the hasher(s), which hash them --chunk bytes per update: reading overlaps hashing, memory stays bounded. Regular files of 1 MiB or more are memory-mapped when the algorithm is BLAKE3 (hashed on up to -j threads) or when several algorithms hash them'
 sync\t'The hashing thread reads exactly --chunk bytes per read call into one reused buffer, then hashes it: read what you consume, one call at a time'
 bytewise\t'std\'s BufReader and its bytes() iterator feed the hash one byte at a time: the naive baseline, for comparison'
 mmap\t'Regular files of 64 KiB or more are memory-mapped and hashed in place, with no read calls or copies (BLAKE3 then hashes one file on every core); other inputs are read as in sync mode. A file truncated while mapped is reported as an error'"
 complete -c fastsum -l chunk -d 'Bytes per hash update (threaded) or per read call (sync)' -r
 complete -c fastsum -l readahead -d 'Bytes per block read by the reader thread (threaded mode)' -r
-complete -c fastsum -l pool -d 'Number of --readahead blocks in the reader\'s pool (threaded mode): what may be in flight between reader and hashers. N is 1 to 1024, and --pool × --readahead at most 4G' -r
-complete -c fastsum -s j -l jobs -d 'Hash up to N files at once; N is 1 to 1024 [default: the number of cores]. Output stays in argument order' -r
-complete -c fastsum -s b -l binary -d 'Read in binary mode: mark names with `*` in the output'
-complete -c fastsum -s t -l text -d 'Read in text mode (the default; the same bytes are hashed)'
+complete -c fastsum -l pool -d 'Number of --readahead blocks in the reader\'s pool (threaded mode)' -r
 complete -c fastsum -s c -l check -d 'Read checksums from the FILEs and check them'
-complete -c fastsum -l tag -d 'Create a BSD-style checksum line: `MD5 (name) = hex`'
-complete -c fastsum -s z -l zero -d 'End each output line with NUL, not newline, and do not escape file names'
-complete -c fastsum -s r -l recursive -d 'Hash the files under directories given on the command line: entries sorted by name (as bytes) within each directory, which is not `find | sort`\'s order; symbolic links met in the walk are not followed'
-complete -c fastsum -l progress -d 'Show progress on stderr even for short runs (only when stderr is a terminal)'
+complete -c fastsum -s r -l recursive -d 'Hash the files under directories given as FILEs'
+complete -c fastsum -l tag -d 'Create a BSD-style checksum line: MD5 (name) = hex'
+complete -c fastsum -s z -l zero -d 'End lines with NUL, not newline; do not escape names'
+complete -c fastsum -s b -l binary -d 'Read in binary mode: mark names with * in the output'
+complete -c fastsum -s t -l text -d 'Read in text mode, the default (same bytes hashed)'
+complete -c fastsum -l quiet -d 'Do not print OK for each verified file'
+complete -c fastsum -l status -d 'Print nothing; the exit status tells'
+complete -c fastsum -s w -l warn -d 'Warn about improperly formatted checksum lines'
+complete -c fastsum -l strict -d 'Exit non-zero for improperly formatted checksum lines'
+complete -c fastsum -l ignore-missing -d 'Do not fail or report status for missing files'
+complete -c fastsum -l stats -d 'After the run, print bytes, time, throughput, read calls and waits on stderr'
+complete -c fastsum -l progress -d 'Show progress on stderr even for short runs (when stderr is a terminal)'
 complete -c fastsum -l no-progress -d 'Never show progress'
-complete -c fastsum -l stats -d 'After the run, print bytes, time, throughput, read calls and pipeline waits on stderr'
-complete -c fastsum -l quiet -d 'With -c: do not print OK for each verified file'
-complete -c fastsum -l status -d 'With -c: print nothing; the exit status tells'
-complete -c fastsum -s w -l warn -d 'With -c: warn about improperly formatted checksum lines'
-complete -c fastsum -l strict -d 'With -c: exit non-zero for improperly formatted checksum lines'
-complete -c fastsum -l ignore-missing -d 'With -c: do not fail or report status for missing files'
-complete -c fastsum -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fastsum -s h -l help -d 'Print help (-h a summary, --help all of it)'
 complete -c fastsum -s V -l version -d 'Print version'

@@ -1,6 +1,12 @@
-//! SIZE arguments (`--chunk`, `--readahead`): a whole number of bytes with an
-//! optional binary suffix. K, M and G mean 1024, 1024² and 1024³ (as in
-//! ripgrep and GNU), never powers of 1000.
+//! SIZE arguments (`--chunk`, `--readahead`): a number of bytes, read as
+//! GNU's `--block-size` reads it (gnulib's `human_options` calling
+//! `xstrtoumax` with the suffixes `eEgGkKmMpPtTyYzZ0`): a size letter alone
+//! or followed by `iB` is a power of 1024 (`K`, `KiB` = 1024), followed by
+//! `B` (or `D`) a power of 1000 (`KB` = 1000); `k`, `m`, `g` and `t` are
+//! the same letters; a suffix alone stands for one of it (`K` = 1024).
+//! Unlike GNU, digits are always decimal (GNU reads `010` as octal 8 and
+//! `0x10` as hex), and `human-readable`/`si`/a leading `'` (display
+//! options) mean nothing here.
 
 use std::fmt;
 use std::str::FromStr;
@@ -16,6 +22,9 @@ pub(crate) const MAX_SIZE: usize = 1 << 30;
 pub struct Size(usize);
 
 impl Size {
+    /// The largest size: [`MAX_SIZE`] bytes.
+    pub(crate) const MAX: Size = Size(MAX_SIZE);
+
     /// `n` KiB (a constant; `n` must be from 1 to 1024²).
     pub(crate) const fn kib(n: usize) -> Size {
         assert!(n >= 1 && n <= MAX_SIZE >> 10);
@@ -59,56 +68,82 @@ impl FromStr for Size {
     }
 }
 
-/// Why a SIZE string was rejected.
+/// Why a SIZE string was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SizeError {
-    original: String,
-    reason: &'static str,
+pub enum SizeError {
+    /// No number and no suffix (`""`, `-1`, `x`, `1.5K` is a bad suffix).
+    NoNumber,
+    /// What follows the number is no suffix GNU's `--block-size` reads.
+    Suffix(String),
+    /// Zero bytes.
+    Zero,
+    /// More than [`MAX_SIZE`] (or more than any number).
+    TooLarge,
 }
 
 impl fmt::Display for SizeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "invalid size '{}': {} (expected a number of bytes from 1 to 1G, \
-             with an optional suffix K, M or G, e.g. 16, 4K, 1M)",
-            self.original, self.reason
-        )
+        match self {
+            SizeError::NoNumber => write!(f, "it is not a number of bytes"),
+            SizeError::Suffix(s) => write!(f, "'{s}' is no size suffix"),
+            SizeError::Zero => write!(f, "it must be at least 1 byte"),
+            SizeError::TooLarge => write!(f, "it is larger than {}", Size::MAX),
+        }
     }
 }
 
 impl std::error::Error for SizeError {}
 
-/// Parse a SIZE: `16`, `4K`, `64k`, `1M`, `1MiB`, `2g`.
+/// The power a size letter stands for (`K`: 1), as xstrtol reads it.
+fn letter_power(c: char) -> Option<u32> {
+    Some(match c {
+        'k' | 'K' => 1,
+        'M' | 'm' => 2,
+        'G' | 'g' => 3,
+        'T' | 't' => 4,
+        'P' => 5,
+        'E' => 6,
+        'Z' => 7,
+        'Y' => 8,
+        _ => return None,
+    })
+}
+
+/// Parse a SIZE: `16`, `4K`, `4k`, `64KiB`, `4KB` (4000), `1M`, `1MB`, `K`.
 fn parse_size(s: &str) -> Result<usize, SizeError> {
-    let err = |reason| SizeError {
-        original: s.to_string(),
-        reason,
-    };
-    let t = s.trim();
+    // strtoumax skips leading white space; a sign is refused
+    let t = s.trim_start();
     let digits_end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (digits, suffix) = t.split_at(digits_end);
-    if digits.is_empty() {
-        return Err(err("it does not start with a number"));
-    }
-    let shift = match suffix.to_ascii_lowercase().as_str() {
-        "" | "b" => 0,
-        "k" | "kib" => 10,
-        "m" | "mib" => 20,
-        "g" | "gib" => 30,
-        _ => return Err(err("unknown suffix")),
+    let mut letters = suffix.chars();
+    let power = match letters.next() {
+        None => None,
+        Some(c) => match letter_power(c) {
+            Some(p) => Some(p),
+            None if digits.is_empty() => return Err(SizeError::NoNumber),
+            None => return Err(SizeError::Suffix(suffix.to_string())),
+        },
     };
-    let n: usize = digits.parse().map_err(|_| err("the number is too large"))?;
-    let bytes = n
-        .checked_mul(1usize << shift)
-        .ok_or_else(|| err("the number is too large"))?;
-    if bytes == 0 {
-        return Err(err("it must be at least 1 byte"));
+    let base: u128 = match letters.as_str() {
+        "" | "iB" => 1024,
+        "B" | "D" => 1000,
+        _ => return Err(SizeError::Suffix(suffix.to_string())),
+    };
+    // a suffix alone stands for one of it; nothing at all is no number
+    let n: u128 = match (digits, power) {
+        ("", None) => return Err(SizeError::NoNumber),
+        ("", Some(_)) => 1,
+        (d, _) => d.parse().map_err(|_| SizeError::TooLarge)?,
+    };
+    let bytes = base
+        .checked_pow(power.unwrap_or(0))
+        .and_then(|unit| n.checked_mul(unit))
+        .ok_or(SizeError::TooLarge)?;
+    match usize::try_from(bytes) {
+        Ok(0) => Err(SizeError::Zero),
+        Ok(b) if b <= MAX_SIZE => Ok(b),
+        _ => Err(SizeError::TooLarge),
     }
-    if bytes > MAX_SIZE {
-        return Err(err("it is larger than 1G"));
-    }
-    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -116,16 +151,46 @@ mod tests {
     use super::*;
 
     #[test]
-    fn accepts_plain_and_suffixed() {
-        assert_eq!(parse_size("16"), Ok(16));
-        assert_eq!(parse_size("1"), Ok(1));
-        assert_eq!(parse_size("4K"), Ok(4096));
-        assert_eq!(parse_size("4k"), Ok(4096));
-        assert_eq!(parse_size("64KiB"), Ok(65536));
-        assert_eq!(parse_size("1M"), Ok(1 << 20));
-        assert_eq!(parse_size("1mib"), Ok(1 << 20));
-        assert_eq!(parse_size("1G"), Ok(1 << 30));
-        assert_eq!(parse_size("7b"), Ok(7));
+    fn binary_suffixes_alone_or_with_ib() {
+        for (text, bytes) in [
+            ("16", 16),
+            ("1", 1),
+            ("4K", 4096),
+            ("4k", 4096),
+            ("64KiB", 65536),
+            ("64kiB", 65536),
+            ("1M", 1 << 20),
+            ("1m", 1 << 20),
+            ("1MiB", 1 << 20),
+            ("1G", 1 << 30),
+            ("1GiB", 1 << 30),
+            ("  8K", 8192),
+            ("007", 7),
+        ] {
+            assert_eq!(parse_size(text), Ok(bytes), "{text:?}");
+        }
+    }
+
+    /// GNU's `--block-size`: a letter followed by `B` is a power of 1000.
+    #[test]
+    fn decimal_suffixes_with_b() {
+        for (text, bytes) in [
+            ("64KB", 64_000),
+            ("64kB", 64_000),
+            ("64KD", 64_000),
+            ("1MB", 1_000_000),
+            ("1GB", 1_000_000_000),
+        ] {
+            assert_eq!(parse_size(text), Ok(bytes), "{text:?}");
+        }
+    }
+
+    /// A suffix with no number stands for one of it, as in GNU.
+    #[test]
+    fn a_suffix_alone_is_one_of_it() {
+        assert_eq!(parse_size("K"), Ok(1024));
+        assert_eq!(parse_size("KB"), Ok(1000));
+        assert_eq!(parse_size("MiB"), Ok(1 << 20));
     }
 
     #[test]
@@ -137,6 +202,7 @@ mod tests {
             ("1M", "1M"),
             ("1G", "1G"),
             ("1025", "1025"),
+            ("4KB", "4000"),
         ] {
             let size: Size = text.parse().unwrap();
             assert_eq!(size.to_string(), shown);
@@ -146,27 +212,45 @@ mod tests {
         assert_eq!(Size::bytes(0), None);
         assert_eq!(Size::bytes(1 << 30).map(Size::get), Some(1 << 30));
         assert_eq!(Size::bytes((1 << 30) + 1), None);
+        assert_eq!(Size::MAX.to_string(), "1G");
     }
 
     #[test]
-    fn rejects_bad_sizes() {
-        for bad in [
-            "",
-            "0",
-            "0K",
-            "-1",
-            "K",
-            "1.5K",
-            "12x",
-            "1T",
-            "2G",
-            "1025M",
-            "99999999999999999999999",
-            "18446744073709551615K",
-            " ",
+    fn junk_zero_and_overflow_are_refused_each_with_its_reason() {
+        for (bad, why) in [
+            ("", SizeError::NoNumber),
+            (" ", SizeError::NoNumber),
+            ("-1", SizeError::NoNumber),
+            ("x", SizeError::NoNumber),
+            ("0", SizeError::Zero),
+            ("0K", SizeError::Zero),
+            ("00", SizeError::Zero),
+            ("1.5K", SizeError::Suffix(".5K".into())),
+            ("12x", SizeError::Suffix("x".into())),
+            ("7b", SizeError::Suffix("b".into())),
+            ("7B", SizeError::Suffix("B".into())),
+            ("4Ki", SizeError::Suffix("Ki".into())),
+            ("4KIB", SizeError::Suffix("KIB".into())),
+            ("4KiBx", SizeError::Suffix("KiBx".into())),
+            ("4K ", SizeError::Suffix("K ".into())),
+            ("1p", SizeError::Suffix("p".into())),
+            ("2G", SizeError::TooLarge),
+            ("1025M", SizeError::TooLarge),
+            ("1T", SizeError::TooLarge),
+            ("1Y", SizeError::TooLarge),
+            ("99999999999999999999999", SizeError::TooLarge),
+            ("18446744073709551615K", SizeError::TooLarge),
+            (
+                "999999999999999999999999999999999999999999Y",
+                SizeError::TooLarge,
+            ),
         ] {
-            let e = parse_size(bad).expect_err(bad);
-            assert!(e.to_string().contains("invalid size"), "{e}");
+            assert_eq!(parse_size(bad), Err(why), "{bad:?}");
         }
+        assert_eq!(
+            SizeError::Suffix("x".into()).to_string(),
+            "'x' is no size suffix"
+        );
+        assert_eq!(SizeError::TooLarge.to_string(), "it is larger than 1G");
     }
 }

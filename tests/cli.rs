@@ -174,3 +174,73 @@ fn empty_algorithm_items_are_named() {
         assert!(err.contains("algorithms: md5, sha1"), "-a {value:?}: {err}");
     }
 }
+
+/// Under fastsum's own name an unknown option and a bad value are worded
+/// alike (GNU's frame, exit 2) and a close name is suggested.
+#[test]
+fn fastsum_suggests_what_was_meant() {
+    for (args, first_line) in [
+        (
+            &["--chunck", "4K", "/dev/null"][..],
+            "fastsum: unrecognized option '--chunck'; did you mean '--chunk'?",
+        ),
+        (
+            &["-m", "snyc", "/dev/null"],
+            "fastsum: invalid value 'snyc' for '--mode <MODE>': 'snyc' is no mode (modes: \
+             threaded, sync, bytewise, mmap); did you mean 'sync'?",
+        ),
+        (
+            &["--chunk", "64kb", "/dev/null"],
+            "fastsum: invalid value '64kb' for '--chunk <SIZE>': 'kb' is no size suffix (a \
+             SIZE is 1 to 1G bytes: 16, 4K or 4KiB for 4096, 4KB for 4000, 1M, 1MB, 1G)",
+        ),
+    ] {
+        let o = fastsum().args(args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            format!("{first_line}\nTry 'fastsum --help' for more information.\n"),
+            "{args:?}"
+        );
+    }
+}
+
+/// SIZEs as GNU's `--block-size` reads them: `KB` is 1000 bytes, `K` and
+/// `KiB` 1024 (seen in the read calls of sync mode, which reads --chunk
+/// bytes per call).
+#[test]
+fn sizes_read_kb_as_1000_and_kib_as_1024() {
+    let dir = tempdir();
+    write_file(dir.path(), "f", &[7u8; 10_240]);
+    for (chunk, calls) in [("1KB", 11), ("1K", 10), ("1KiB", 10), ("KB", 11)] {
+        let o = fastsum()
+            .current_dir(dir.path())
+            .args(["-m", "sync", "--stats", "--chunk", chunk, "f"])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{chunk}: {}", shown(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        // the data calls and the one that finds the end
+        let want = format!("stats: read calls: {}\n", calls + 1);
+        assert!(err.contains(&want), "--chunk {chunk}: {err}");
+    }
+}
+
+/// `-h` is a screenful with examples; `--help` lists the common options
+/// before the tuning ones and the examples right after the options.
+#[test]
+fn short_help_fits_a_screen_and_long_help_puts_common_options_first() {
+    let o = fastsum().arg("-h").env("COLUMNS", "80").output().unwrap();
+    let short = String::from_utf8_lossy(&o.stdout);
+    assert!(short.lines().count() <= 40, "{short}");
+    assert!(
+        short.contains("Examples:") && !short.contains("--readahead"),
+        "{short}"
+    );
+    let o = fastsum().arg("--help").output().unwrap();
+    let long = String::from_utf8_lossy(&o.stdout);
+    let at = |s: &str| long.find(s).unwrap_or_else(|| panic!("{s} in {long}"));
+    assert!(at("--check") < at("--mode") && at("--jobs") < at("--chunk"));
+    assert!(at("--version") < at("Examples:") && at("Examples:") < at("Reading modes:"));
+}

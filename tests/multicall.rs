@@ -450,3 +450,90 @@ fn b3sum_num_threads_and_no_mmap_are_honoured() {
         eprintln!("skipped the thread counts: one core here, rayon starts no thread anyway");
     }
 }
+
+/// GNU's tests/misc/usage_vs_getopt.sh (coreutils), its `checkprg` with
+/// `returns_` and the framework's failures inlined: it reads every option a
+/// `--help` lists, up to the `--version` line, and runs `prg OPT --help
+/// --help`, which must print the help or complain of something else than an
+/// unknown option. A prose line that begins with an option word, or an
+/// option written `--jobs <N>`, breaks it.
+const USAGE_VS_GETOPT: &str = r#"
+fail=0
+checkprg () {
+  prg="$1"
+  rcexp=1
+  o='thisoptiondoesnotexist'
+  $prg --$o >/dev/null 2> err; [ $? = $rcexp ] || { echo "$prg --$o: status"; fail=1; }
+  grep -F "$o" err >/dev/null || { echo "$prg: framework failure 1"; fail=1; }
+  sed -n "1s/--$o/OPT/p" < err > pat || { echo "$prg: framework failure 2"; fail=1; }
+  $prg -/ >/dev/null 2> err; [ $? = $rcexp ] || { echo "$prg -/: status"; fail=1; }
+  grep " '*/'*" err >/dev/null || { echo "$prg: framework failure 3"; fail=1; }
+  sed -n "1s/'\/'/'OPT'/p" < err >> pat || { echo "$prg: framework failure 4"; fail=1; }
+  $prg --help > help || fail=1
+  nl="
+  "
+  sed -n -e '/--version/q' \
+    -e 's/^ \{2,6\}-/-/; s/  .*//; s/[=[].*//; s/, /\'"$nl"'/g; s/^-/-/p' help \
+    > opts || { echo "$prg: framework failure 5"; fail=1; }
+  echo "$prg:" $(cat opts)
+  while read opt; do
+    test "x$opt" = 'x--help' && continue
+    $prg "$opt" --help --help </dev/null >out 2>err1
+    rc=$?
+    if [ $rc = 0 ]; then
+      cmp -s help out || { echo "$prg $opt: not the help"; fail=1; }
+    else
+      sed -e "s/$opt/OPT/" -e "s/'.'/'OPT'/" < err1 > err || { echo "$prg $opt: sed fails"; fail=1; }
+      grep -Ff pat err && { fail=1; cat err1; }
+    fi
+  done < opts
+}
+for prg in "$@"; do checkprg $prg; done
+exit $fail
+"#;
+
+/// Under every GNU name, `--help` survives GNU's own test of it, and every
+/// option it lists is found (the tuning ones too: they come before
+/// `--version`).
+#[test]
+fn gnu_names_help_survives_usage_vs_getopt() {
+    if !require_tool("sed") {
+        return;
+    }
+    let dir = tempdir();
+    let names: Vec<&str> = gnu_algorithms().map(|a| a.tool_name()).collect();
+    for name in &names {
+        let _ = multicall(dir.path(), name);
+    }
+    let path = format!(
+        "{}:{}",
+        dir.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = run(std::process::Command::new("sh")
+        .current_dir(dir.path())
+        .env("PATH", path)
+        .env("LC_ALL", "C.UTF-8")
+        .arg("-c")
+        .arg(USAGE_VS_GETOPT)
+        .arg("usage_vs_getopt")
+        .args(&names));
+    assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    for name in &names {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("{name}:")))
+            .unwrap_or_default();
+        for opt in [
+            "--check",
+            "-c",
+            "--jobs",
+            "--chunk",
+            "--no-progress",
+            "--strict",
+        ] {
+            assert!(line.split(' ').any(|w| w == opt), "{opt} in {line:?}");
+        }
+    }
+}

@@ -4,13 +4,13 @@
 //! options (unless `POSIXLY_CORRECT`), `--` ending the options, and GNU's
 //! own error lines.
 //!
-//! Why a model and not clap's error kinds: clap cannot express GNU's
-//! semantics (abbreviations resolved against GNU's options first, `-t --tag`
-//! ordering, `-j -1` taking `-1` as the value, stopping at the first
-//! `--help`), and its errors carry no candidate list for an ambiguous
-//! abbreviation. So argv is scanned here first, and clap only parses the
-//! canonical argv this scan writes (`--long=value` words, then `--`, then
-//! the operands), to turn values into types.
+//! Why a model and not clap: clap cannot express GNU's semantics
+//! (abbreviations resolved against GNU's options first, `-j -1` taking `-1`
+//! as the value, stopping at the first `--help`), and its errors carry no
+//! candidate list for an ambiguous abbreviation. The table comes from the
+//! option table (`super::options::table`); the options met are handed back
+//! by their place in it, with their values, for `super::parse_args` to
+//! apply. clap only renders help.
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -28,6 +28,9 @@ pub(crate) struct Opt {
     /// abbreviation is resolved among these first, so every abbreviation
     /// GNU accepts keeps its GNU meaning despite fastsum's extra options.
     pub gnu: bool,
+    /// Does it end the scan (`--help`, `--version`)? GNU acts on it at
+    /// once, so nothing after it, not even an error, matters.
+    pub stops: bool,
 }
 
 /// How abbreviated long options are resolved.
@@ -42,11 +45,23 @@ pub(crate) enum Abbrev {
     GnuFirst,
 }
 
-/// The options met, in order (long name and value), and the operands.
+/// An option met: its place in the table, its value, and whether it was
+/// met as a short option (`-h` and `--help` differ).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Met {
+    /// The index of the option in the table scanned with.
+    pub index: usize,
+    /// Its value, for an option that takes one.
+    pub value: Option<OsString>,
+    /// Met as `-x` rather than `--long`.
+    pub short: bool,
+}
+
+/// The options met, in order, and the operands.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Scanned {
-    /// `(long name, value, met as a short option)` in command-line order.
-    pub options: Vec<(&'static str, Option<OsString>, bool)>,
+    /// The options in command-line order.
+    pub options: Vec<Met>,
     /// The operands (FILEs), in order.
     pub operands: Vec<OsString>,
 }
@@ -107,7 +122,8 @@ impl GetoptError {
         m
     }
 
-    /// The argv word clap would call "unexpected" (for b3sum's clap-worded errors).
+    /// The argv word clap would call "unexpected" (for b3sum's clap-worded
+    /// errors), and the one a "did you mean" is about.
     pub(crate) fn word(&self) -> OsString {
         match self {
             GetoptError::InvalidShort(c) => OsString::from_vec(vec![b'-', *c]),
@@ -121,24 +137,18 @@ impl GetoptError {
 }
 
 /// Find the option `name` (a long name, possibly abbreviated) stands for.
-fn resolve<'t>(
-    table: &'t [Opt],
-    name: &[u8],
-    word: &OsStr,
-    abbrev: Abbrev,
-) -> Result<&'t Opt, GetoptError> {
-    if let Some(o) = table.iter().find(|o| o.long.as_bytes() == name) {
-        return Ok(o);
+fn resolve(table: &[Opt], name: &[u8], word: &OsStr, abbrev: Abbrev) -> Result<usize, GetoptError> {
+    if let Some(i) = table.iter().position(|o| o.long.as_bytes() == name) {
+        return Ok(i);
     }
     let unrecognized = || GetoptError::Unrecognized(word.to_owned());
     // an empty name (`--=x`) is a prefix of every option, as in glibc
     if abbrev == Abbrev::Off {
         return Err(unrecognized());
     }
-    let prefixed = |gnu_only: bool| -> Vec<&'t Opt> {
-        table
-            .iter()
-            .filter(|o| o.long.as_bytes().starts_with(name) && (!gnu_only || o.gnu))
+    let prefixed = |gnu_only: bool| -> Vec<usize> {
+        (0..table.len())
+            .filter(|&i| table[i].long.as_bytes().starts_with(name) && (!gnu_only || table[i].gnu))
             .collect()
     };
     let mut found = if abbrev == Abbrev::GnuFirst {
@@ -151,24 +161,22 @@ fn resolve<'t>(
     }
     match found.as_slice() {
         [] => Err(unrecognized()),
-        [one] => Ok(one),
+        [one] => Ok(*one),
         many => Err(GetoptError::Ambiguous(
             word.to_owned(),
-            many.iter().map(|o| o.long).collect(),
+            many.iter().map(|&i| table[i].long).collect(),
         )),
     }
 }
 
-/// Scan `args` (without `argv[0]`). The scan stops after an option named in
-/// `stop_at` (`help`, `version`): GNU acts on it at once, so nothing after
-/// it, not even an error, matters. `posix`: the first operand ends the
-/// options (`POSIXLY_CORRECT`). The operands are moved out of `args`, not
-/// copied (`xargs` passes thousands).
+/// Scan `args` (without `argv[0]`). The scan stops after an option that
+/// [`Opt::stops`] it. `posix`: the first operand ends the options
+/// (`POSIXLY_CORRECT`). The operands are moved out of `args`, not copied
+/// (`xargs` passes thousands).
 pub(crate) fn scan(
     table: &[Opt],
     mut args: Vec<OsString>,
     abbrev: Abbrev,
-    stop_at: &[&str],
     posix: bool,
 ) -> Result<Scanned, GetoptError> {
     let mut out = Scanned::default();
@@ -185,7 +193,8 @@ pub(crate) fn scan(
                 Some(eq) => (&body[..eq], Some(&body[eq + 1..])),
                 None => (body, None),
             };
-            let opt = resolve(table, name, &args[i - 1], abbrev)?;
+            let index = resolve(table, name, &args[i - 1], abbrev)?;
+            let opt = &table[index];
             let value = match (opt.takes_value, inline) {
                 (true, Some(v)) => Some(OsStr::from_bytes(v).to_owned()),
                 (true, None) => {
@@ -196,8 +205,12 @@ pub(crate) fn scan(
                 (false, Some(_)) => return Err(GetoptError::NoValueAllowed(opt.long)),
                 (false, None) => None,
             };
-            out.options.push((opt.long, value, false));
-            if stop_at.contains(&opt.long) {
+            out.options.push(Met {
+                index,
+                value,
+                short: false,
+            });
+            if opt.stops {
                 return Ok(out);
             }
         } else if word.len() > 1 && word[0] == b'-' {
@@ -205,10 +218,11 @@ pub(crate) fn scan(
             while j < word.len() {
                 let c = word[j];
                 j += 1;
-                let opt = table
+                let index = table
                     .iter()
-                    .find(|o| o.short == Some(c))
+                    .position(|o| o.short == Some(c))
                     .ok_or(GetoptError::InvalidShort(c))?;
+                let opt = &table[index];
                 let value = if opt.takes_value {
                     let v = if j < word.len() {
                         OsStr::from_bytes(&word[j..]).to_owned()
@@ -222,8 +236,12 @@ pub(crate) fn scan(
                 } else {
                     None
                 };
-                out.options.push((opt.long, value, true));
-                if stop_at.contains(&opt.long) {
+                out.options.push(Met {
+                    index,
+                    value,
+                    short: true,
+                });
+                if opt.stops {
                     return Ok(out);
                 }
             }
@@ -247,6 +265,7 @@ mod tests {
             short,
             takes_value,
             gnu,
+            stops: long == "help",
         }
     }
 
@@ -270,23 +289,27 @@ mod tests {
     }
 
     fn ok(args: &[&str], abbrev: Abbrev) -> Scanned {
-        scan(&table(), os(args), abbrev, &["help"], false).unwrap()
+        scan(&table(), os(args), abbrev, false).unwrap()
     }
 
     fn err(args: &[&str], abbrev: Abbrev) -> String {
-        let e = scan(&table(), os(args), abbrev, &["help"], false).unwrap_err();
+        let e = scan(&table(), os(args), abbrev, false).unwrap_err();
         String::from_utf8(e.gnu_message()).unwrap()
     }
 
-    fn names(s: &Scanned) -> Vec<(&str, Option<&str>)> {
+    fn names(s: &Scanned) -> Vec<(&'static str, Option<&str>)> {
+        let table = table();
         s.options
             .iter()
-            .map(|(n, v, _)| (*n, v.as_ref().map(|v| v.to_str().unwrap())))
+            .map(|m| {
+                let value = m.value.as_ref().map(|v| v.to_str().unwrap());
+                (table[m.index].long, value)
+            })
             .collect()
     }
 
     #[test]
-    fn clusters_values_and_permutation() {
+    fn clusters_values_and_operands_after_options() {
         let s = ok(
             &[
                 "a", "-ct", "-j2", "b", "-j", "-1", "--jobs=3", "--jobs", "4",
@@ -309,12 +332,12 @@ mod tests {
         assert!(s.options.is_empty());
         assert_eq!(s.operands, os(&["-", "-c", "--x"]));
         // POSIXLY_CORRECT: the first operand ends the options
-        let s = scan(&table(), os(&["a", "-c"]), Abbrev::Flat, &[], true).unwrap();
+        let s = scan(&table(), os(&["a", "-c"]), Abbrev::Flat, true).unwrap();
         assert_eq!(s.operands, os(&["a", "-c"]));
     }
 
     #[test]
-    fn abbreviations() {
+    fn unambiguous_abbreviations_gnu_ones_first() {
         assert_eq!(names(&ok(&["--ch"], Abbrev::GnuFirst)), [("check", None)]);
         assert_eq!(
             err(&["--ch"], Abbrev::Flat),
@@ -344,7 +367,7 @@ mod tests {
     }
 
     #[test]
-    fn errors_word_for_word() {
+    fn errors_are_worded_as_glibc() {
         assert_eq!(err(&["-/"], Abbrev::Flat), "invalid option -- '/'");
         assert_eq!(err(&["-cx"], Abbrev::Flat), "invalid option -- 'x'");
         assert_eq!(
@@ -366,7 +389,7 @@ mod tests {
     }
 
     #[test]
-    fn help_stops_the_scan() {
+    fn help_stops_the_scan_but_not_an_earlier_error() {
         let s = ok(&["-c", "--help", "--bogus"], Abbrev::GnuFirst);
         assert_eq!(names(&s), [("check", None), ("help", None)]);
         assert_eq!(

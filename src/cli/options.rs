@@ -1,0 +1,872 @@
+//! The option table: every option of every name (fastsum, md5sum …
+//! sha512sum, b3sum), declared once, with its letter, its value, its help
+//! text, the names that have it and what it sets in [`Args`]. Everything
+//! else is derived from it: the getopt model's table for each name
+//! ([`table`]), the clap `Command` that `--help`, the man page and the
+//! completions render (in the help module), and the parse itself
+//! (`super::parse_args` calls each option's [`Action`]).
+//!
+//! Adding an option: one [`Spec`] in [`OPTIONS`] (and a field of [`Args`]
+//! for what it sets), then its use in `super::resolve`.
+
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+
+use clap::ValueEnum;
+use clap::builder::PossibleValue;
+
+use super::Flavour;
+use crate::algo::Algorithm;
+use crate::config::{Progress, Verbosity};
+use crate::read::{DEFAULT_CHUNK, DEFAULT_POOL, DEFAULT_READAHEAD, MAX_COUNT, Mode};
+use crate::size::{Size, SizeError};
+
+/// `-a`: the algorithms by their command-line names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum AlgoArg {
+    /// MD5 (RFC 1321), 128 bits: the default, as md5sum.
+    Md5,
+    /// SHA-1 (FIPS 180-4), 160 bits, as sha1sum.
+    Sha1,
+    /// SHA-224 (FIPS 180-4), as sha224sum.
+    Sha224,
+    /// SHA-256 (FIPS 180-4), as sha256sum.
+    Sha256,
+    /// SHA-384 (FIPS 180-4), as sha384sum.
+    Sha384,
+    /// SHA-512 (FIPS 180-4), as sha512sum.
+    Sha512,
+    /// BLAKE3, 256 bits of output, as b3sum.
+    Blake3,
+}
+
+impl From<AlgoArg> for Algorithm {
+    fn from(a: AlgoArg) -> Algorithm {
+        match a {
+            AlgoArg::Md5 => Algorithm::Md5,
+            AlgoArg::Sha1 => Algorithm::Sha1,
+            AlgoArg::Sha224 => Algorithm::Sha224,
+            AlgoArg::Sha256 => Algorithm::Sha256,
+            AlgoArg::Sha384 => Algorithm::Sha384,
+            AlgoArg::Sha512 => Algorithm::Sha512,
+            AlgoArg::Blake3 => Algorithm::Blake3,
+        }
+    }
+}
+
+/// `--mode`: how bytes travel from the file to the hash function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    /// A reader thread fills --readahead blocks from a bounded pool and hands them over a
+    /// channel to the hasher(s), which hash them --chunk bytes per update: reading overlaps
+    /// hashing, memory stays bounded. Regular files of 1 MiB or more are memory-mapped when
+    /// the algorithm is BLAKE3 (hashed on up to -j threads) or when several algorithms hash
+    /// them.
+    Threaded,
+    /// The hashing thread reads exactly --chunk bytes per read call into one reused buffer,
+    /// then hashes it: read what you consume, one call at a time.
+    Sync,
+    /// std's BufReader and its bytes() iterator feed the hash one byte at a time: the naive
+    /// baseline, for comparison.
+    Bytewise,
+    /// Regular files of 64 KiB or more are memory-mapped and hashed in place, with no read
+    /// calls or copies (BLAKE3 then hashes one file on every core); other inputs are read as
+    /// in sync mode. A file truncated while mapped is reported as an error.
+    Mmap,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(m: ModeArg) -> Mode {
+        match m {
+            ModeArg::Threaded => Mode::Threaded,
+            ModeArg::Sync => Mode::Sync,
+            ModeArg::Bytewise => Mode::Bytewise,
+            ModeArg::Mmap => Mode::Mmap,
+        }
+    }
+}
+
+/// The command-line names of an enum's values (`md5`, `sync`, …).
+fn value_names<E: ValueEnum>() -> Vec<String> {
+    E::value_variants()
+        .iter()
+        .filter_map(|v| v.to_possible_value())
+        .map(|p| p.get_name().to_string())
+        .collect()
+}
+
+/// What the command line set, as given: [`super::resolve`] turns it into a
+/// `Config` (defaults, GNU's rules).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Args {
+    /// The FILE operands, in order.
+    pub(crate) files: Vec<OsString>,
+    /// `-a`, every list item in order (repeated `-a` add up).
+    pub(crate) algorithms: Vec<AlgoArg>,
+    /// `-c`.
+    pub(crate) check: bool,
+    /// `--tag`.
+    pub(crate) tag: bool,
+    /// `-b` (`Some(true)`), `-t` (`Some(false)`): the last of `-b`, `-t`
+    /// and `--tag` (which sets binary, as in GNU) wins.
+    pub(crate) binary: Option<bool>,
+    /// `-z`.
+    pub(crate) zero: bool,
+    /// The last of `--quiet`, `--status`, `-w`.
+    pub(crate) verbosity: Option<Verbosity>,
+    /// `--strict`.
+    pub(crate) strict: bool,
+    /// `--ignore-missing`.
+    pub(crate) ignore_missing: bool,
+    /// `-r`.
+    pub(crate) recursive: bool,
+    /// `-j`.
+    pub(crate) jobs: Option<usize>,
+    /// `-m`.
+    pub(crate) mode: ModeArg,
+    /// `--chunk`.
+    pub(crate) chunk: Size,
+    /// `--readahead`.
+    pub(crate) readahead: Size,
+    /// `--pool`.
+    pub(crate) pool: usize,
+    /// The last of `--progress` and `--no-progress`.
+    pub(crate) progress: Option<Progress>,
+    /// `--stats`.
+    pub(crate) stats: bool,
+    /// b3sum's `-l/--length`: output bytes per input.
+    pub(crate) length: Option<u64>,
+    /// b3sum's `--no-names`.
+    pub(crate) no_names: bool,
+    /// b3sum's `--raw`.
+    pub(crate) raw: bool,
+    /// b3sum's `--no-mmap`: no mapping and one thread per file: sync mode.
+    pub(crate) no_mmap: bool,
+    /// b3sum's `--num-threads`: `-j` when `-j` is not given (0: the default).
+    pub(crate) num_threads: Option<usize>,
+}
+
+impl Default for Args {
+    fn default() -> Args {
+        Args {
+            files: Vec::new(),
+            algorithms: Vec::new(),
+            check: false,
+            tag: false,
+            binary: None,
+            zero: false,
+            verbosity: None,
+            strict: false,
+            ignore_missing: false,
+            recursive: false,
+            jobs: None,
+            mode: ModeArg::Threaded,
+            chunk: DEFAULT_CHUNK,
+            readahead: DEFAULT_READAHEAD,
+            pool: DEFAULT_POOL,
+            progress: None,
+            stats: false,
+            length: None,
+            no_names: false,
+            raw: false,
+            no_mmap: false,
+            num_threads: None,
+        }
+    }
+}
+
+/// Why an option's value was refused (the option and the value are named
+/// by the usage error that carries this).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ValueError {
+    /// A SIZE that is not one.
+    Size(SizeError),
+    /// `-j`, `--pool`: not a whole number from 1 to [`MAX_COUNT`].
+    Count,
+    /// `--mode`: no such mode.
+    Mode(String),
+    /// `-a`: an empty item of the list, the item number (from 1) and the
+    /// number of items.
+    EmptyAlgorithm(usize, usize),
+    /// `-a`: no such algorithm.
+    Algorithm(String),
+    /// b3sum's numbers: not a whole number (Rust's reason, as b3sum's clap
+    /// gives it).
+    Number(std::num::ParseIntError),
+}
+
+impl ValueError {
+    /// What the value was taken for, and the names it may be: for a
+    /// "did you mean" under fastsum's own name.
+    pub(crate) fn choices(&self) -> Option<(&str, Vec<String>)> {
+        match self {
+            ValueError::Mode(given) => Some((given, value_names::<ModeArg>())),
+            ValueError::Algorithm(given) => Some((given, value_names::<AlgoArg>())),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ValueError::Size(e) => write!(
+                f,
+                "{e} (a SIZE is 1 to {} bytes: 16, 4K or 4KiB for 4096, 4KB for 4000, 1M, 1MB, 1G)",
+                Size::MAX
+            ),
+            ValueError::Count => write!(f, "it must be a whole number from 1 to {MAX_COUNT}"),
+            ValueError::Mode(given) => write!(
+                f,
+                "'{given}' is no mode (modes: {})",
+                value_names::<ModeArg>().join(", ")
+            ),
+            ValueError::EmptyAlgorithm(item, items) => {
+                let which = match (*item, *items) {
+                    (_, 1) => "the algorithm name is empty".to_string(),
+                    (1, _) => "the list's first item is empty".to_string(),
+                    (i, n) if i == n => "the list's last item is empty".to_string(),
+                    (i, _) => format!("item {i} of the list is empty"),
+                };
+                write!(
+                    f,
+                    "{which} (algorithms: {})",
+                    value_names::<AlgoArg>().join(", ")
+                )
+            }
+            ValueError::Algorithm(given) => write!(
+                f,
+                "'{given}' is no algorithm (algorithms: {})",
+                value_names::<AlgoArg>().join(", ")
+            ),
+            ValueError::Number(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// Sets an option's value in [`Args`].
+pub(crate) type Setter = fn(&mut Args, &OsStr) -> Result<(), ValueError>;
+
+/// What an option does when met.
+#[derive(Clone, Copy)]
+pub(crate) enum Action {
+    /// A flag: sets something in [`Args`].
+    Flag(fn(&mut Args)),
+    /// An option with a value (always required): the value's name in
+    /// help and messages, and what parses and stores it.
+    Value(&'static str, Setter),
+    /// Print help and stop (`-h` the short help, `--help` the long one).
+    Help,
+    /// Print the version and stop.
+    Version,
+}
+
+/// Where an option is listed in `--help`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Section {
+    /// What most runs need: first, in `-h` too.
+    Common,
+    /// Check mode's own options: in `-h` too.
+    Checking,
+    /// How fastsum reads: `--help` only (`-h` points there).
+    Tuning,
+    /// `--help` and `--version`: last (GNU's usage_vs_getopt.sh reads the
+    /// help up to the `--version` line).
+    Information,
+}
+
+impl Section {
+    /// The heading the options are listed under (`None`: "Options").
+    pub(crate) fn heading(self) -> Option<&'static str> {
+        match self {
+            Section::Common => None,
+            Section::Checking => Some("Checking (with -c)"),
+            Section::Tuning => Some("Tuning (see Reading modes)"),
+            Section::Information => Some("Information"),
+        }
+    }
+}
+
+/// Which names have an option: fastsum's own, the GNU tools' (md5sum …
+/// sha512sum), b3sum's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Names {
+    fastsum: bool,
+    gnu: bool,
+    b3sum: bool,
+}
+
+impl Names {
+    /// Every name.
+    const ALL: Names = Names {
+        fastsum: true,
+        gnu: true,
+        b3sum: true,
+    };
+    /// fastsum and the GNU names.
+    const NOT_B3SUM: Names = Names {
+        fastsum: true,
+        gnu: true,
+        b3sum: false,
+    };
+    /// fastsum's own name only.
+    const FASTSUM: Names = Names {
+        fastsum: true,
+        gnu: false,
+        b3sum: false,
+    };
+    /// The b3sum name only.
+    const B3SUM: Names = Names {
+        fastsum: false,
+        gnu: false,
+        b3sum: true,
+    };
+
+    fn has(self, flavour: Flavour) -> bool {
+        match flavour {
+            Flavour::Fastsum => self.fastsum,
+            Flavour::Gnu => self.gnu,
+            Flavour::B3sum => self.b3sum,
+        }
+    }
+}
+
+/// One option, declared once.
+pub(crate) struct Spec {
+    /// The long name, without `--`.
+    pub(crate) long: &'static str,
+    /// The short letter. `-h` and `-V` exist under fastsum and b3sum only:
+    /// GNU's tools have no short help and version.
+    pub(crate) short: Option<u8>,
+    /// What it does.
+    pub(crate) action: Action,
+    /// The names that have it.
+    pub(crate) names: Names,
+    /// For md5sum's own options: the place in its `long_options` table,
+    /// the order glibc names the candidates of an ambiguous abbreviation in
+    /// (the others come after, in this table's order).
+    pub(crate) gnu_rank: Option<u8>,
+    /// Where `--help` lists it.
+    pub(crate) section: Section,
+    /// One line of help (`-h`, and `--help` when `more` is empty).
+    pub(crate) help: &'static str,
+    /// The rest of its help in `--help` and the man page.
+    pub(crate) more: &'static str,
+    /// The default shown in help, from the constant in force.
+    pub(crate) default: Option<fn() -> String>,
+    /// The values it takes, for help and completions.
+    pub(crate) values: Option<fn() -> Vec<PossibleValue>>,
+}
+
+impl fmt::Debug for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "--{}", self.long)
+    }
+}
+
+/// Options are one per long name.
+impl PartialEq for Spec {
+    fn eq(&self, other: &Spec) -> bool {
+        self.long == other.long
+    }
+}
+
+impl Eq for Spec {}
+
+impl Spec {
+    const fn new(
+        long: &'static str,
+        short: Option<u8>,
+        action: Action,
+        help: &'static str,
+    ) -> Spec {
+        Spec {
+            long,
+            short,
+            action,
+            names: Names::ALL,
+            gnu_rank: None,
+            section: Section::Common,
+            help,
+            more: "",
+            default: None,
+            values: None,
+        }
+    }
+
+    /// A flag.
+    const fn flag(
+        long: &'static str,
+        short: Option<u8>,
+        set: fn(&mut Args),
+        help: &'static str,
+    ) -> Spec {
+        Spec::new(long, short, Action::Flag(set), help)
+    }
+
+    /// An option with a value named `value`.
+    const fn value(
+        long: &'static str,
+        short: Option<u8>,
+        value: &'static str,
+        set: Setter,
+        help: &'static str,
+    ) -> Spec {
+        Spec::new(long, short, Action::Value(value, set), help)
+    }
+
+    const fn names(mut self, names: Names) -> Spec {
+        self.names = names;
+        self
+    }
+
+    /// One of GNU md5sum's own options, at `rank` in its table.
+    const fn gnu(mut self, rank: u8) -> Spec {
+        self.gnu_rank = Some(rank);
+        self
+    }
+
+    const fn section(mut self, section: Section) -> Spec {
+        self.section = section;
+        self
+    }
+
+    const fn more(mut self, more: &'static str) -> Spec {
+        self.more = more;
+        self
+    }
+
+    const fn default(mut self, default: fn() -> String) -> Spec {
+        self.default = Some(default);
+        self
+    }
+
+    const fn values(mut self, values: fn() -> Vec<PossibleValue>) -> Spec {
+        self.values = Some(values);
+        self
+    }
+
+    /// The short letter under this name.
+    pub(crate) fn short_for(&self, flavour: Flavour) -> Option<u8> {
+        match self.action {
+            Action::Help | Action::Version if flavour == Flavour::Gnu => None,
+            _ => self.short,
+        }
+    }
+
+    /// The value's name, if it takes one.
+    pub(crate) fn value_name(&self) -> Option<&'static str> {
+        match self.action {
+            Action::Value(name, _) => Some(name),
+            _ => None,
+        }
+    }
+}
+
+/// A value as text (values are names and numbers: lossy is fine).
+fn text(v: &OsStr) -> String {
+    v.to_string_lossy().into_owned()
+}
+
+fn size(v: &OsStr) -> Result<Size, ValueError> {
+    text(v).parse().map_err(ValueError::Size)
+}
+
+/// `-j` and `--pool`: a whole number from 1 to [`MAX_COUNT`].
+fn count(v: &OsStr) -> Result<usize, ValueError> {
+    match text(v).parse::<usize>() {
+        Ok(n) if (1..=MAX_COUNT).contains(&n) => Ok(n),
+        _ => Err(ValueError::Count),
+    }
+}
+
+/// b3sum's numbers, as its clap parses them.
+fn number(v: &OsStr) -> Result<u64, ValueError> {
+    text(v).parse().map_err(ValueError::Number)
+}
+
+/// `-a`'s value: one algorithm name or a comma-separated list, in any case.
+fn algorithms(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
+    let v = text(v);
+    let items: Vec<&str> = v.split(',').collect();
+    for (i, item) in items.iter().enumerate() {
+        if item.is_empty() {
+            return Err(ValueError::EmptyAlgorithm(i + 1, items.len()));
+        }
+        let algo = AlgoArg::from_str(item, true)
+            .map_err(|_| ValueError::Algorithm((*item).to_string()))?;
+        args.algorithms.push(algo);
+    }
+    Ok(())
+}
+
+fn mode(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
+    let v = text(v);
+    args.mode = ModeArg::from_str(&v, false).map_err(|_| ValueError::Mode(v))?;
+    Ok(())
+}
+
+fn possible<E: ValueEnum>() -> Vec<PossibleValue> {
+    E::value_variants()
+        .iter()
+        .filter_map(ValueEnum::to_possible_value)
+        .collect()
+}
+
+/// Every option, in the order `--help` lists them (within each section).
+pub(crate) static OPTIONS: &[Spec] = &[
+    // the common ones
+    Spec::value(
+        "algorithm",
+        Some(b'a'),
+        "ALGO",
+        algorithms,
+        "Algorithm (default md5); several, read once: -a md5,sha256",
+    )
+    .names(Names::FASTSUM)
+    .values(possible::<AlgoArg>)
+    .more(
+        "-a repeated adds algorithms. With several, each input is read once and gets one \
+         BSD-tagged line per algorithm (see Several algorithms).",
+    ),
+    Spec::flag(
+        "check",
+        Some(b'c'),
+        |a| a.check = true,
+        "Read checksums from the FILEs and check them",
+    )
+    .gnu(0),
+    Spec::flag(
+        "recursive",
+        Some(b'r'),
+        |a| a.recursive = true,
+        "Hash the files under directories given as FILEs",
+    )
+    .more(
+        "Entries are sorted by name (as bytes) within each directory, which is not \
+         find | sort's order; symbolic links met in the walk are not followed.",
+    ),
+    Spec::value(
+        "jobs",
+        Some(b'j'),
+        "N",
+        |a, v| {
+            a.jobs = Some(count(v)?);
+            Ok(())
+        },
+        "Hash up to N inputs at once [default: one per core]",
+    )
+    .more(
+        "N is 1 to 1024. Output stays in argument order, whatever the order inputs \
+         finish in.",
+    ),
+    Spec::flag(
+        "tag",
+        None,
+        |a| {
+            a.tag = true;
+            a.binary = Some(true)
+        },
+        "Create a BSD-style checksum line: MD5 (name) = hex",
+    )
+    .gnu(6),
+    Spec::flag(
+        "zero",
+        Some(b'z'),
+        |a| a.zero = true,
+        "End lines with NUL, not newline; do not escape names",
+    )
+    .gnu(7)
+    .names(Names::NOT_B3SUM),
+    Spec::flag(
+        "binary",
+        Some(b'b'),
+        |a| a.binary = Some(true),
+        "Read in binary mode: mark names with * in the output",
+    )
+    .gnu(8)
+    .names(Names::NOT_B3SUM),
+    Spec::flag(
+        "text",
+        Some(b't'),
+        |a| a.binary = Some(false),
+        "Read in text mode, the default (same bytes hashed)",
+    )
+    .gnu(9)
+    .names(Names::NOT_B3SUM),
+    // b3sum's own
+    Spec::value(
+        "length",
+        Some(b'l'),
+        "LEN",
+        |a, v| {
+            a.length = Some(number(v)?);
+            Ok(())
+        },
+        "The number of output bytes, before hex encoding [default: 32]",
+    )
+    .names(Names::B3SUM),
+    Spec::flag(
+        "no-names",
+        None,
+        |a| a.no_names = true,
+        "Omit file names in the output",
+    )
+    .names(Names::B3SUM),
+    Spec::flag(
+        "raw",
+        None,
+        |a| a.raw = true,
+        "Write raw output bytes to stdout, not hex (one input only)",
+    )
+    .names(Names::B3SUM),
+    Spec::value(
+        "num-threads",
+        None,
+        "NUM",
+        |a, v| {
+            a.num_threads = Some(usize::try_from(number(v)?).unwrap_or(usize::MAX));
+            Ok(())
+        },
+        "The most threads: -j when -j is not given (0: the number of cores)",
+    )
+    .names(Names::B3SUM),
+    Spec::flag(
+        "no-mmap",
+        None,
+        |a| a.no_mmap = true,
+        "Read files instead of mapping them, each on one thread, as b3sum does",
+    )
+    .names(Names::B3SUM),
+    // check mode's
+    Spec::flag(
+        "quiet",
+        None,
+        |a| a.verbosity = Some(Verbosity::Quiet),
+        "Do not print OK for each verified file",
+    )
+    .gnu(2)
+    .section(Section::Checking),
+    Spec::flag(
+        "status",
+        None,
+        |a| a.verbosity = Some(Verbosity::Status),
+        "Print nothing; the exit status tells",
+    )
+    .gnu(3)
+    .names(Names::NOT_B3SUM)
+    .section(Section::Checking),
+    Spec::flag(
+        "warn",
+        Some(b'w'),
+        |a| a.verbosity = Some(Verbosity::Warn),
+        "Warn about improperly formatted checksum lines",
+    )
+    .gnu(4)
+    .names(Names::NOT_B3SUM)
+    .section(Section::Checking),
+    Spec::flag(
+        "strict",
+        None,
+        |a| a.strict = true,
+        "Exit non-zero for improperly formatted checksum lines",
+    )
+    .gnu(5)
+    .names(Names::NOT_B3SUM)
+    .section(Section::Checking),
+    Spec::flag(
+        "ignore-missing",
+        None,
+        |a| a.ignore_missing = true,
+        "Do not fail or report status for missing files",
+    )
+    .gnu(1)
+    .names(Names::NOT_B3SUM)
+    .section(Section::Checking),
+    // how fastsum reads
+    Spec::value(
+        "mode",
+        Some(b'm'),
+        "MODE",
+        mode,
+        "How bytes reach the hash function",
+    )
+    .section(Section::Tuning)
+    .default(|| {
+        ModeArg::Threaded
+            .to_possible_value()
+            .map(|p| p.get_name().to_string())
+            .unwrap_or_default()
+    })
+    .values(possible::<ModeArg>),
+    Spec::value(
+        "chunk",
+        None,
+        "SIZE",
+        |a, v| {
+            a.chunk = size(v)?;
+            Ok(())
+        },
+        "Bytes per hash update (threaded) or per read call (sync)",
+    )
+    .section(Section::Tuning)
+    .default(|| DEFAULT_CHUNK.to_string()),
+    Spec::value(
+        "readahead",
+        None,
+        "SIZE",
+        |a, v| {
+            a.readahead = size(v)?;
+            Ok(())
+        },
+        "Bytes per block read by the reader thread (threaded mode)",
+    )
+    .section(Section::Tuning)
+    .default(|| DEFAULT_READAHEAD.to_string()),
+    Spec::value(
+        "pool",
+        None,
+        "N",
+        |a, v| {
+            a.pool = count(v)?;
+            Ok(())
+        },
+        "Number of --readahead blocks in the reader's pool (threaded mode)",
+    )
+    .section(Section::Tuning)
+    .more(
+        "What may be in flight between reader and hashers. N is 1 to 1024, and \
+         --pool × --readahead at most 4G.",
+    )
+    .default(|| DEFAULT_POOL.to_string()),
+    Spec::flag(
+        "stats",
+        None,
+        |a| a.stats = true,
+        "After the run, print bytes, time, throughput, read calls and waits on stderr",
+    )
+    .section(Section::Tuning),
+    Spec::flag(
+        "progress",
+        None,
+        |a| a.progress = Some(Progress::Always),
+        "Show progress on stderr even for short runs (when stderr is a terminal)",
+    )
+    .section(Section::Tuning),
+    Spec::flag(
+        "no-progress",
+        None,
+        |a| a.progress = Some(Progress::Never),
+        "Never show progress",
+    )
+    .section(Section::Tuning),
+    // last
+    Spec::new(
+        "help",
+        Some(b'h'),
+        Action::Help,
+        "Print help (-h a summary, --help all of it)",
+    )
+    .gnu(10)
+    .section(Section::Information),
+    Spec::new("version", Some(b'V'), Action::Version, "Print version")
+        .gnu(11)
+        .section(Section::Information),
+];
+
+/// The options a name has, in the getopt model's order: md5sum's own
+/// first, in md5sum's order, then the others in [`OPTIONS`]' order.
+pub(crate) fn table(flavour: Flavour) -> Vec<&'static Spec> {
+    let mut specs: Vec<&'static Spec> = OPTIONS.iter().filter(|s| s.names.has(flavour)).collect();
+    specs.sort_by_key(|s| s.gnu_rank.unwrap_or(u8::MAX));
+    specs
+}
+
+/// The options a name has, in help order.
+pub(crate) fn listed(flavour: Flavour) -> impl Iterator<Item = &'static Spec> {
+    OPTIONS.iter().filter(move |s| s.names.has(flavour))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// md5sum's own options in its `long_options` order: glibc names the
+    /// candidates of an ambiguous abbreviation in this order.
+    #[test]
+    fn gnu_options_come_first_in_md5sums_order() {
+        let longs: Vec<&str> = table(Flavour::Gnu).iter().map(|s| s.long).collect();
+        assert_eq!(
+            longs[..12],
+            [
+                "check",
+                "ignore-missing",
+                "quiet",
+                "status",
+                "warn",
+                "strict",
+                "tag",
+                "zero",
+                "binary",
+                "text",
+                "help",
+                "version"
+            ]
+        );
+        assert!(!longs.contains(&"algorithm") && !longs.contains(&"raw"));
+    }
+
+    #[test]
+    fn each_name_has_its_options_and_letters() {
+        let has = |f: Flavour, long: &str| table(f).iter().any(|s| s.long == long);
+        assert!(has(Flavour::Fastsum, "algorithm") && !has(Flavour::Fastsum, "raw"));
+        assert!(has(Flavour::B3sum, "raw") && has(Flavour::B3sum, "check"));
+        assert!(!has(Flavour::B3sum, "zero") && !has(Flavour::B3sum, "status"));
+        assert!(has(Flavour::B3sum, "chunk") && has(Flavour::Gnu, "jobs"));
+        let help = OPTIONS.iter().find(|s| s.long == "help").unwrap();
+        assert_eq!(help.short_for(Flavour::Gnu), None);
+        assert_eq!(help.short_for(Flavour::B3sum), Some(b'h'));
+        // each long name and letter once per name
+        for f in [Flavour::Fastsum, Flavour::Gnu, Flavour::B3sum] {
+            let t = table(f);
+            for (i, a) in t.iter().enumerate() {
+                for b in &t[i + 1..] {
+                    assert_ne!(a.long, b.long);
+                    assert!(a.short_for(f).is_none() || a.short_for(f) != b.short_for(f));
+                }
+            }
+        }
+    }
+
+    /// `-a` takes the names `Algorithm::name` gives (tests and messages use them).
+    #[test]
+    fn algorithm_names_are_the_cli_names() {
+        for arg in AlgoArg::value_variants() {
+            let name = arg.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(Algorithm::from(*arg).name(), name);
+        }
+        assert_eq!(AlgoArg::value_variants().len(), Algorithm::ALL.len());
+    }
+
+    #[test]
+    fn algorithm_lists_name_the_bad_item() {
+        let set = |v: &str| {
+            let mut a = Args::default();
+            algorithms(&mut a, OsStr::new(v)).map(|()| a.algorithms)
+        };
+        assert_eq!(set("MD5,blake3"), Ok(vec![AlgoArg::Md5, AlgoArg::Blake3]));
+        for (v, says) in [
+            ("", "the algorithm name is empty"),
+            ("md5,", "the list's last item is empty"),
+            (",md5", "the list's first item is empty"),
+            ("md5,,sha1", "item 2 of the list is empty"),
+            (
+                "md5,bogus",
+                "'bogus' is no algorithm (algorithms: md5, sha1,",
+            ),
+        ] {
+            let e = set(v).unwrap_err().to_string();
+            assert!(e.starts_with(says), "{v:?}: {e}");
+        }
+    }
+}

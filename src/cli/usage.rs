@@ -1,0 +1,339 @@
+//! Usage errors, typed: what went wrong ([`UsageError`]), and how each name
+//! words it and exits ([`UsageError::render`]):
+//!
+//! - under GNU's names (md5sum … sha512sum): GNU's two lines, `md5sum:
+//!   unrecognized option '--foo'` and `Try 'md5sum --help' for more
+//!   information.`, exit 1;
+//! - under b3sum: clap's wording, as the real b3sum (a clap program), exit
+//!   2 (its `--raw` with several inputs: its own line, exit 1);
+//! - under fastsum: GNU's frame for every kind of error, unknown options
+//!   and bad values alike, with a "did you mean" when a name is close to
+//!   one that exists; exit 2.
+
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::os::unix::ffi::OsStrExt;
+
+use super::Flavour;
+use super::getopt::GetoptError;
+use super::options::{Spec, ValueError, table};
+use crate::algo::Algorithm;
+
+/// An option combination that is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Conflict {
+    /// `--tag` then `-t` (GNU).
+    TagWithText,
+    /// `-c -z` (GNU).
+    ZeroWhenChecking,
+    /// `-c --tag` (GNU).
+    TagWhenChecking,
+    /// `-c` with `-b` or `-t` (GNU).
+    BinaryOrTextWhenChecking,
+    /// A check-mode option without `-c` (GNU): its name.
+    OnlyWhenChecking(&'static str),
+    /// `--pool` × `--readahead` over the limit.
+    TooMuchInFlight,
+    /// An algorithm named twice in `-a`.
+    AlgorithmTwice(Algorithm),
+    /// Several algorithms with `-b` or `-t` (untagged lines).
+    SeveralUntagged,
+    /// b3sum: `-c` with an output option (its clap's conflict): the option
+    /// as clap names it.
+    B3sumCheckWith(&'static str),
+    /// b3sum: `--raw` with more than one input (its own error, exit 1).
+    B3sumRawInputs,
+}
+
+impl Conflict {
+    fn message(&self) -> String {
+        match self {
+            Conflict::TagWithText => "--tag does not support --text mode".into(),
+            Conflict::ZeroWhenChecking => {
+                "the --zero option is not supported when verifying checksums".into()
+            }
+            Conflict::TagWhenChecking => {
+                "the --tag option is meaningless when verifying checksums".into()
+            }
+            Conflict::BinaryOrTextWhenChecking => {
+                "the --binary and --text options are meaningless when verifying checksums".into()
+            }
+            Conflict::OnlyWhenChecking(flag) => {
+                format!("the {flag} option is meaningful only when verifying checksums")
+            }
+            Conflict::TooMuchInFlight => {
+                "--pool × --readahead must be at most 4G: that much memory is held in blocks".into()
+            }
+            Conflict::AlgorithmTwice(a) => {
+                format!("the algorithm '{}' is given twice in -a", a.name())
+            }
+            Conflict::SeveralUntagged => "several algorithms print BSD-tagged lines: --binary \
+                                          and --text apply to untagged output (use one -a per \
+                                          run)"
+                .into(),
+            Conflict::B3sumCheckWith(flag) => {
+                format!("the argument '--check' cannot be used with '{flag}'")
+            }
+            Conflict::B3sumRawInputs => "Only one filename can be provided when using --raw".into(),
+        }
+    }
+}
+
+/// Why the command line cannot run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum UsageError {
+    /// An option getopt refuses: unknown, ambiguous, a missing value or
+    /// one given to a flag.
+    Option(GetoptError),
+    /// A value its option refuses.
+    Value {
+        /// The option (as the table declares it).
+        option: &'static Spec,
+        /// The value as given.
+        value: OsString,
+        /// Why.
+        why: ValueError,
+    },
+    /// Options that do not go together.
+    Conflict(Conflict),
+    /// An environment variable that names nothing (`FASTSUM_MD5`): the
+    /// message of the module that reads it.
+    Environment(String),
+}
+
+impl UsageError {
+    /// The exit status under a name.
+    pub(crate) fn code(&self, flavour: Flavour) -> u8 {
+        match (self, flavour) {
+            (UsageError::Conflict(Conflict::B3sumRawInputs), _) | (_, Flavour::Gnu) => 1,
+            _ => 2,
+        }
+    }
+
+    /// The message without any frame (`invalid option -- 'x'`): bytes, as
+    /// an invalid short option is written as the byte it is.
+    fn message(&self) -> Vec<u8> {
+        match self {
+            UsageError::Option(e) => e.gnu_message(),
+            UsageError::Value { option, value, why } => format!(
+                "invalid value '{}' for '--{} <{}>': {why}",
+                value.to_string_lossy(),
+                option.long,
+                option.value_name().unwrap_or_default()
+            )
+            .into_bytes(),
+            UsageError::Conflict(c) => c.message().into_bytes(),
+            UsageError::Environment(m) => m.clone().into_bytes(),
+        }
+    }
+
+    /// A close name, when the error is about a name that does not exist:
+    /// an option (among those `flavour` has) or a value.
+    fn suggestion(&self, flavour: Flavour) -> Option<String> {
+        match self {
+            UsageError::Option(GetoptError::Unrecognized(word)) => {
+                let body = word.as_bytes().strip_prefix(b"--")?;
+                let name = body.split(|&b| b == b'=').next().unwrap_or_default();
+                let name = String::from_utf8_lossy(name);
+                let longs: Vec<&str> = table(flavour).iter().map(|s| s.long).collect();
+                closest(&name, &longs).map(|l| format!("--{l}"))
+            }
+            UsageError::Value { why, .. } => {
+                let (given, choices) = why.choices()?;
+                let choices: Vec<&str> = choices.iter().map(String::as_str).collect();
+                closest(&given.to_ascii_lowercase(), &choices).map(str::to_string)
+            }
+            _ => None,
+        }
+    }
+
+    /// The text for stderr under `program`'s name.
+    pub(crate) fn render(&self, program: &str, flavour: Flavour) -> Vec<u8> {
+        match flavour {
+            Flavour::B3sum => self.render_b3sum(program).into_bytes(),
+            Flavour::Gnu | Flavour::Fastsum => {
+                let mut out = format!("{program}: ").into_bytes();
+                out.extend(self.message());
+                if flavour == Flavour::Fastsum
+                    && let Some(close) = self.suggestion(flavour)
+                {
+                    out.extend(format!("; did you mean '{close}'?").as_bytes());
+                }
+                out.extend(format!("\nTry '{program} --help' for more information.\n").as_bytes());
+                out
+            }
+        }
+    }
+
+    /// As b3sum's clap words it.
+    fn render_b3sum(&self, program: &str) -> String {
+        const MORE: &str = "\nFor more information, try '--help'.\n";
+        match self {
+            UsageError::Option(e) => {
+                let word = String::from_utf8_lossy(e.word().as_bytes()).into_owned();
+                let what = match e {
+                    GetoptError::ShortNeedsValue(_) | GetoptError::LongNeedsValue(_) => {
+                        format!("a value is required for '{word}' but none was supplied")
+                    }
+                    GetoptError::NoValueAllowed(_) => {
+                        format!("unexpected value for '{word}' found; no more were expected")
+                    }
+                    _ => format!("unexpected argument '{word}' found"),
+                };
+                format!("error: {what}\n\nUsage: {program} [OPTIONS] [FILE]...\n{MORE}")
+            }
+            UsageError::Conflict(Conflict::B3sumRawInputs) => {
+                format!("{program}: {}\n", Conflict::B3sumRawInputs.message())
+            }
+            _ => format!(
+                "error: {}\n{MORE}",
+                String::from_utf8_lossy(&self.message())
+            ),
+        }
+    }
+}
+
+/// The restricted Damerau–Levenshtein distance (a swap of two neighbours
+/// counts once: `--quite` is one edit from `--quiet`).
+fn distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The candidate closest to `given`, if it is close: at most one edit in
+/// three letters (one for short names).
+fn closest<'c>(given: &str, candidates: &[&'c str]) -> Option<&'c str> {
+    candidates
+        .iter()
+        .map(|&c| (distance(given, c), c))
+        .filter(|&(d, c)| d > 0 && d <= (c.chars().count().max(given.chars().count()) / 3).max(1))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// Why parsing stopped without a `Config`.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    /// The version line, for stdout; exit 0.
+    Version(String),
+    /// Help, for stdout (styled for a terminal); exit 0.
+    Help(clap::builder::StyledStr),
+    /// A usage error, with the name it is worded for.
+    Usage {
+        /// What went wrong.
+        error: UsageError,
+        /// The program name messages start with.
+        program: &'static str,
+        /// Whose conventions the words and the status follow.
+        flavour: Flavour,
+    },
+}
+
+impl Stop {
+    /// What to write and where: `Ok` for stdout (help, version; the run
+    /// then ends with 0), `Err` for stderr with the exit status.
+    pub(crate) fn into_output(self) -> Result<Vec<u8>, (Vec<u8>, u8)> {
+        match self {
+            Stop::Version(text) => Ok(text.into_bytes()),
+            Stop::Help(styled) => Ok(if std::io::stdout().is_terminal() {
+                styled.ansi().to_string()
+            } else {
+                styled.to_string()
+            }
+            .into_bytes()),
+            Stop::Usage {
+                error,
+                program,
+                flavour,
+            } => Err((error.render(program, flavour), error.code(flavour))),
+        }
+    }
+
+    /// The message, for tests.
+    #[cfg(test)]
+    pub(crate) fn text(&self) -> String {
+        match self {
+            Stop::Version(t) => t.clone(),
+            Stop::Help(s) => s.to_string(),
+            Stop::Usage {
+                error,
+                program,
+                flavour,
+            } => String::from_utf8_lossy(&error.render(program, *flavour)).into_owned(),
+        }
+    }
+
+    /// The exit status it stands for.
+    #[cfg(test)]
+    pub(crate) fn code(&self) -> u8 {
+        match self {
+            Stop::Version(_) | Stop::Help(_) => 0,
+            Stop::Usage { error, flavour, .. } => error.code(*flavour),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn close_names_are_suggested_far_ones_not() {
+        let longs = ["check", "chunk", "quiet", "status", "stats", "tag", "jobs"];
+        assert_eq!(closest("chunck", &longs), Some("chunk"));
+        assert_eq!(closest("quite", &longs), Some("quiet"));
+        assert_eq!(closest("job", &longs), Some("jobs"));
+        assert_eq!(closest("bogus", &longs), None);
+        assert_eq!(closest("raw", &longs), None);
+        assert_eq!(closest("check", &longs), None, "an exact name is no typo");
+    }
+
+    #[test]
+    fn each_name_words_and_exits_its_way() {
+        let e = UsageError::Option(GetoptError::Unrecognized("--chunck=4K".into()));
+        assert_eq!(
+            String::from_utf8_lossy(&e.render("fastsum", Flavour::Fastsum)),
+            "fastsum: unrecognized option '--chunck=4K'; did you mean '--chunk'?\n\
+             Try 'fastsum --help' for more information.\n"
+        );
+        assert_eq!(e.code(Flavour::Fastsum), 2);
+        assert_eq!(
+            String::from_utf8_lossy(&e.render("md5sum", Flavour::Gnu)),
+            "md5sum: unrecognized option '--chunck=4K'\n\
+             Try 'md5sum --help' for more information.\n"
+        );
+        assert_eq!(e.code(Flavour::Gnu), 1);
+        assert_eq!(
+            String::from_utf8_lossy(&e.render("b3sum", Flavour::B3sum)),
+            "error: unexpected argument '--chunck=4K' found\n\n\
+             Usage: b3sum [OPTIONS] [FILE]...\n\n\
+             For more information, try '--help'.\n"
+        );
+        assert_eq!(e.code(Flavour::B3sum), 2);
+        let raw = UsageError::Conflict(Conflict::B3sumRawInputs);
+        assert_eq!(raw.code(Flavour::B3sum), 1);
+        assert_eq!(
+            String::from_utf8_lossy(&raw.render("b3sum", Flavour::B3sum)),
+            "b3sum: Only one filename can be provided when using --raw\n"
+        );
+    }
+}

@@ -558,7 +558,9 @@ pub(crate) static OPTIONS: &[Spec] = &[
     )
     .more(
         "N is 1 to 1024. Output stays in argument order, whatever the order inputs \
-         finish in.",
+         finish in. N is also the fan-out budget: one input hashed with several \
+         algorithms, or a big BLAKE3 file, may spread over up to N threads, the \
+         whole run lending at most N - 1 helper threads at a time.",
     ),
     Spec::flag(
         "tag",

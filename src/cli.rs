@@ -287,7 +287,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
-    let algorithms = match Algorithms::new(args.algorithms.iter().map(|&a| Algorithm::from(a))) {
+    let algorithms = match Algorithms::new(args.algorithms.iter().copied()) {
         Ok(set) => set,
         Err(Some(twice)) => return refuse(Conflict::AlgorithmTwice(twice)),
         Err(None) => Algorithms::one(inv.default_algorithm.unwrap_or(Algorithm::Md5)),
@@ -697,8 +697,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(a.mode, ModeArg::Mmap);
-        use options::AlgoArg;
-        assert_eq!(a.algorithms, vec![AlgoArg::Sha256, AlgoArg::Blake3]);
+        assert_eq!(a.algorithms, vec![Algorithm::Sha256, Algorithm::Blake3]);
         assert_eq!(a.files, Vec::<OsString>::new());
         let a = args(&["--progress", "--no-progress"]).unwrap();
         assert_eq!(a.progress, Some(Progress::Never));

@@ -21,37 +21,34 @@ use crate::config::{Progress, Verbosity};
 use crate::read::{DEFAULT_CHUNK, DEFAULT_POOL, DEFAULT_READAHEAD, MAX_COUNT, Mode};
 use crate::size::{Size, SizeError};
 
-/// `-a`: the algorithms by their command-line names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum AlgoArg {
-    /// MD5 (RFC 1321), 128 bits: the default, as md5sum.
-    Md5,
-    /// SHA-1 (FIPS 180-4), 160 bits, as sha1sum.
-    Sha1,
-    /// SHA-224 (FIPS 180-4), as sha224sum.
-    Sha224,
-    /// SHA-256 (FIPS 180-4), as sha256sum.
-    Sha256,
-    /// SHA-384 (FIPS 180-4), as sha384sum.
-    Sha384,
-    /// SHA-512 (FIPS 180-4), as sha512sum.
-    Sha512,
-    /// BLAKE3, 256 bits of output, as b3sum.
-    Blake3,
+/// `-a`'s help for each algorithm (an exhaustive match: a new algorithm
+/// does not compile until it has its line).
+fn algorithm_help(a: Algorithm) -> &'static str {
+    match a {
+        Algorithm::Md5 => "MD5 (RFC 1321), 128 bits: the default, as md5sum",
+        Algorithm::Sha1 => "SHA-1 (FIPS 180-4), 160 bits, as sha1sum",
+        Algorithm::Sha224 => "SHA-224 (FIPS 180-4), as sha224sum",
+        Algorithm::Sha256 => "SHA-256 (FIPS 180-4), as sha256sum",
+        Algorithm::Sha384 => "SHA-384 (FIPS 180-4), as sha384sum",
+        Algorithm::Sha512 => "SHA-512 (FIPS 180-4), as sha512sum",
+        Algorithm::Blake3 => "BLAKE3, 256 bits of output, as b3sum",
+    }
 }
 
-impl From<AlgoArg> for Algorithm {
-    fn from(a: AlgoArg) -> Algorithm {
-        match a {
-            AlgoArg::Md5 => Algorithm::Md5,
-            AlgoArg::Sha1 => Algorithm::Sha1,
-            AlgoArg::Sha224 => Algorithm::Sha224,
-            AlgoArg::Sha256 => Algorithm::Sha256,
-            AlgoArg::Sha384 => Algorithm::Sha384,
-            AlgoArg::Sha512 => Algorithm::Sha512,
-            AlgoArg::Blake3 => Algorithm::Blake3,
-        }
-    }
+/// `-a`'s values, for help and completions.
+fn algorithm_values() -> Vec<PossibleValue> {
+    Algorithm::ALL
+        .into_iter()
+        .map(|a| PossibleValue::new(a.name()).help(algorithm_help(a)))
+        .collect()
+}
+
+/// The names `-a` takes.
+fn algorithm_names() -> Vec<String> {
+    Algorithm::ALL
+        .iter()
+        .map(|a| a.name().to_string())
+        .collect()
 }
 
 /// `--mode`: how bytes travel from the file to the hash function.
@@ -102,7 +99,7 @@ pub(crate) struct Args {
     /// The FILE operands, in order.
     pub(crate) files: Vec<OsString>,
     /// `-a`, every list item in order (repeated `-a` add up).
-    pub(crate) algorithms: Vec<AlgoArg>,
+    pub(crate) algorithms: Vec<Algorithm>,
     /// `-c`.
     pub(crate) check: bool,
     /// `--tag`.
@@ -201,7 +198,7 @@ impl ValueError {
     pub(crate) fn choices(&self) -> Option<(&str, Vec<String>)> {
         match self {
             ValueError::Mode(given) => Some((given, value_names::<ModeArg>())),
-            ValueError::Algorithm(given) => Some((given, value_names::<AlgoArg>())),
+            ValueError::Algorithm(given) => Some((given, algorithm_names())),
             _ => None,
         }
     }
@@ -228,16 +225,12 @@ impl fmt::Display for ValueError {
                     (i, n) if i == n => "the list's last item is empty".to_string(),
                     (i, _) => format!("item {i} of the list is empty"),
                 };
-                write!(
-                    f,
-                    "{which} (algorithms: {})",
-                    value_names::<AlgoArg>().join(", ")
-                )
+                write!(f, "{which} (algorithms: {})", algorithm_names().join(", "))
             }
             ValueError::Algorithm(given) => write!(
                 f,
                 "'{given}' is no algorithm (algorithms: {})",
-                value_names::<AlgoArg>().join(", ")
+                algorithm_names().join(", ")
             ),
             ValueError::Number(e) => write!(f, "{e}"),
         }
@@ -493,8 +486,10 @@ fn algorithms(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
         if item.is_empty() {
             return Err(ValueError::EmptyAlgorithm(i + 1, items.len()));
         }
-        let algo = AlgoArg::from_str(item, true)
-            .map_err(|_| ValueError::Algorithm((*item).to_string()))?;
+        let algo = Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(item))
+            .ok_or_else(|| ValueError::Algorithm((*item).to_string()))?;
         args.algorithms.push(algo);
     }
     Ok(())
@@ -524,7 +519,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "Algorithm (default md5); several, read once: -a md5,sha256",
     )
     .names(Names::FASTSUM)
-    .values(possible::<AlgoArg>)
+    .values(algorithm_values)
     .more(
         "-a repeated adds algorithms. With several, each input is read once and gets one \
          BSD-tagged line per algorithm (see Several algorithms).",
@@ -840,23 +835,16 @@ mod tests {
         }
     }
 
-    /// `-a` takes the names `Algorithm::name` gives (tests and messages use them).
-    #[test]
-    fn algorithm_names_are_the_cli_names() {
-        for arg in AlgoArg::value_variants() {
-            let name = arg.to_possible_value().unwrap().get_name().to_string();
-            assert_eq!(Algorithm::from(*arg).name(), name);
-        }
-        assert_eq!(AlgoArg::value_variants().len(), Algorithm::ALL.len());
-    }
-
     #[test]
     fn algorithm_lists_name_the_bad_item() {
         let set = |v: &str| {
             let mut a = Args::default();
             algorithms(&mut a, OsStr::new(v)).map(|()| a.algorithms)
         };
-        assert_eq!(set("MD5,blake3"), Ok(vec![AlgoArg::Md5, AlgoArg::Blake3]));
+        assert_eq!(
+            set("MD5,blake3"),
+            Ok(vec![Algorithm::Md5, Algorithm::Blake3])
+        );
         for (v, says) in [
             ("", "the algorithm name is empty"),
             ("md5,", "the list's last item is empty"),

@@ -181,6 +181,7 @@ impl Algorithms {
     }
 
     /// Where `algo` is in the order.
+    #[cfg(any(test, feature = "internals"))]
     pub fn position(self, algo: Algorithm) -> Option<usize> {
         self.as_slice().iter().position(|&a| a == algo)
     }
@@ -427,6 +428,7 @@ impl Hashers {
 }
 
 /// Hash a whole slice in one call.
+#[cfg(any(test, feature = "internals"))]
 pub fn hash_bytes(algo: Algorithm, data: &[u8]) -> Digest {
     let mut h = Hasher::new(algo);
     h.update(data);

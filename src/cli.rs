@@ -26,7 +26,9 @@ mod help;
 mod options;
 mod usage;
 
+#[cfg(feature = "internals")]
 pub use help::{HELP_SECTIONS, HelpSection, command};
+#[cfg(feature = "internals")]
 pub use options::ModeArg;
 pub(crate) use usage::Stop;
 
@@ -480,7 +482,7 @@ mod tests {
     fn help_quotes_the_mmap_threshold() {
         // unwrapped, so a line break cannot split the phrase
         let help = long_help(Flavour::Fastsum, "fastsum", 0);
-        let quoted = format!("{} KiB or more", crate::read::mmap::MMAP_MIN / 1024);
+        let quoted = format!("{} KiB or more", crate::read::route::MMAP_MIN / 1024);
         assert_eq!(help.matches(&quoted).count(), 2, "{help}");
     }
 

@@ -40,7 +40,9 @@ use crate::stats::Stats;
 use crate::stdio::{CheckedWriter, OnWriteError, Stdout, is_broken_pipe, write_stderr};
 
 /// What the benchmarks, examples and integration tests reach inside the
-/// crate for. Not an API: it may change with any release.
+/// crate for (the `internals` feature, which their dev-dependency on this
+/// crate turns on). Not an API: it may change with any release.
+#[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals {
     pub use crate::algo::{Algorithm, Algorithms, BLAKE3_MULTITHREAD_MIN, Hasher, hash_bytes};
@@ -48,8 +50,8 @@ pub mod internals {
     pub use crate::input::Input;
     pub use crate::md5::lanes::{Engine, LANES, Path as LanePath, compress_lanes};
     pub use crate::md5::{Kernel, Md5};
-    pub use crate::read::mmap::MMAP_MIN;
     pub use crate::read::pipeline::drain_reader;
+    pub use crate::read::route::MMAP_MIN;
     pub use crate::read::sync::drain_sync;
     pub use crate::read::{Mode, Plan, hash_one};
     pub use crate::size::Size;

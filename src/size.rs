@@ -38,6 +38,7 @@ impl Size {
     }
 
     /// `n` bytes, if that is a valid size.
+    #[cfg(any(test, feature = "internals"))]
     pub fn bytes(n: usize) -> Option<Size> {
         (1..=MAX_SIZE).contains(&n).then_some(Size(n))
     }

@@ -266,6 +266,7 @@ pub(crate) fn command_for(flavour: Flavour, program: &'static str) -> Command {
 }
 
 /// fastsum's own command: the source of the man page and the completions.
+#[cfg(any(test, feature = "internals"))]
 pub fn command() -> Command {
     command_for(Flavour::Fastsum, "fastsum")
 }

@@ -13,7 +13,7 @@
 //! the environment variable `FASTSUM_MD5` (read once) forces one:
 //! `FASTSUM_MD5=portable`, `FASTSUM_MD5=asm` or `FASTSUM_MD5=auto`.
 
-pub mod lanes;
+pub(crate) mod lanes;
 mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
@@ -58,6 +58,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel this build and this CPU can run, portable first.
+    #[cfg(any(test, feature = "internals"))]
     pub fn available() -> Vec<Kernel> {
         vec![
             Kernel::Portable,

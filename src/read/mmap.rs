@@ -28,8 +28,6 @@ use crate::algo::{Algorithms, Digest, Hashers};
 use crate::input::{Kind, Opened};
 use crate::stats::Stats;
 
-pub use super::route::MMAP_MIN;
-
 /// How much of a mapping is hashed before its pages are released: large
 /// enough for BLAKE3 to spread over every core, small enough to bound RSS.
 const WINDOW: usize = 64 << 20;

@@ -101,7 +101,9 @@ use std::io;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::algo::{Algorithm, Algorithms, Digest};
+#[cfg(any(test, feature = "internals"))]
+use crate::algo::Algorithm;
+use crate::algo::{Algorithms, Digest};
 use crate::input::Input;
 use crate::size::Size;
 use crate::stats::Stats;
@@ -177,6 +179,7 @@ pub struct Plan {
 
 impl Plan {
     /// A plan for `mode` with the default sizes and one job.
+    #[cfg(any(test, feature = "internals"))]
     pub fn new(mode: Mode) -> Plan {
         Plan {
             mode,
@@ -335,6 +338,7 @@ where
 }
 
 /// Hash one input with the whole `plan` (for benches and tests).
+#[cfg(any(test, feature = "internals"))]
 pub fn hash_one(plan: &Plan, algo: Algorithm, input: Input) -> io::Result<Digest> {
     struct One(Option<io::Result<Vec<Digest>>>);
     impl Sink<(), ()> for One {

@@ -120,6 +120,7 @@ pub(crate) fn hash_chunks_fanned(
 /// `sync` with a no-op consumer: read `buf.len()` bytes per call and throw
 /// them away (the no-op consumer of docs/BENCHMARKS.md, Table 2). Returns
 /// the number of bytes read.
+#[cfg(any(test, feature = "internals"))]
 pub fn drain_sync(src: impl Read, buf: &mut [u8], stats: &Stats) -> io::Result<u64> {
     let mut n = 0u64;
     read_loop(src, buf, stats, |piece| {

@@ -33,7 +33,7 @@ use std::sync::OnceLock;
 use super::{INIT, Kernel};
 
 /// The environment variable that forces a multi-lane path.
-pub const LANES_ENV: &str = "FASTSUM_MD5_LANES";
+pub(crate) const LANES_ENV: &str = "FASTSUM_MD5_LANES";
 
 /// Lanes of the widest path; every state and block array has this many.
 pub const LANES: usize = 32;
@@ -97,6 +97,7 @@ impl Path {
     }
 
     /// The CPU feature the path needs (`None`: runs everywhere).
+    #[cfg(any(test, feature = "internals"))]
     pub fn cpu_feature(self) -> Option<&'static str> {
         match self {
             #[cfg(target_arch = "x86_64")]
@@ -235,7 +236,7 @@ impl Path {
 }
 
 /// The name of the multi-lane path this process uses, for `--stats`.
-pub fn path_name() -> &'static str {
+pub(crate) fn path_name() -> &'static str {
     Path::selected().name()
 }
 
@@ -331,6 +332,7 @@ pub struct LaneStats {
 
 impl LaneStats {
     /// Average busy lanes per multi-lane call (0 when there was none).
+    #[cfg(any(test, feature = "internals"))]
     pub fn occupancy(&self) -> f64 {
         if self.calls == 0 {
             0.0
@@ -400,11 +402,13 @@ impl Engine {
     /// block (1: always; more than the width: never), instead of
     /// `Path::min_busy` of the kernel a call runs: how examples/md5_lanes.rs
     /// measures the cross-over that `min_busy` encodes.
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_min_busy(&mut self, n: usize) {
         self.min_busy = Some(n.max(1));
     }
 
     /// The multi-lane path this engine runs.
+    #[cfg(any(test, feature = "internals"))]
     pub fn path(&self) -> Path {
         self.path
     }
@@ -704,6 +708,7 @@ pub(crate) fn digests(path: Path, messages: &[&[u8]]) -> Option<Vec<[u8; 16]>> {
 /// One raw block call on `path`, without the engine (for benchmarks):
 /// lane `l` of `state` (`state[w][l]`, words a, b, c, d) advanced by
 /// `blocks[l]`. `None` (nothing done) if this CPU cannot run `path`.
+#[cfg(any(test, feature = "internals"))]
 pub fn compress_lanes(
     path: Path,
     state: &mut [[u32; LANES]; 4],

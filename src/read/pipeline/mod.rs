@@ -34,21 +34,29 @@
 mod hasher;
 mod reader;
 
-use std::io::{self, Read};
+use std::io;
+#[cfg(any(test, feature = "internals"))]
+use std::io::Read;
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
+#[cfg(any(test, feature = "internals"))]
+use super::Plan;
 use super::deliver::{Finished, hand_over};
 use super::mmap::Mapped;
 use super::opener::{JobSource, Opener, take_jobs};
 use super::route::{Router, Threads};
-use super::{Job, Plan, Task};
+use super::{Job, Task};
 use crate::stats::Stats;
-use hasher::{for_each_piece, hasher_loop};
-use reader::{Batch, Pool, Reader, pump};
+#[cfg(any(test, feature = "internals"))]
+use hasher::for_each_piece;
+use hasher::hasher_loop;
+#[cfg(any(test, feature = "internals"))]
+use reader::pump;
+use reader::{Batch, Pool, Reader};
 
 /// What travels down a streamed input's block channel.
 enum Block {
@@ -152,6 +160,7 @@ where
 /// at a time: the no-op consumer (docs/BENCHMARKS.md, Table 2), which shows
 /// what the pipeline costs (or saves) when hashing costs nothing. Returns
 /// the number of bytes read.
+#[cfg(any(test, feature = "internals"))]
 pub fn drain_reader<R: Read + Send>(plan: &Plan, stats: &Stats, src: R) -> io::Result<u64> {
     let mut n = 0u64;
     pipe_reader(plan, stats, src, |piece| {
@@ -163,6 +172,7 @@ pub fn drain_reader<R: Read + Send>(plan: &Plan, stats: &Stats, src: R) -> io::R
 
 /// One reader thread pumps `src` into the pool while this thread feeds the
 /// blocks to `update`.
+#[cfg(any(test, feature = "internals"))]
 fn pipe_reader<R: Read + Send>(
     plan: &Plan,
     stats: &Stats,

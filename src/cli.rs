@@ -634,7 +634,13 @@ mod tests {
         assert_eq!(c.algorithms.first(), Algorithm::Md5);
         assert_eq!(c.files, vec![OsString::from("-")]);
         assert_eq!(c.plan.mode, Mode::Threaded);
-        assert!(c.plan.jobs >= 1);
+        // one job per CPU this process may run on (its affinity), as nproc counts
+        let nproc = std::process::Command::new("nproc").output().unwrap();
+        let nproc: usize = String::from_utf8_lossy(&nproc.stdout)
+            .trim()
+            .parse()
+            .unwrap();
+        assert_eq!(c.plan.jobs, nproc.min(crate::read::MAX_COUNT));
         assert_eq!(c.progress, Progress::Auto);
         let c = config(&["/bin/sha512sum", "-c", "--status", "x"]).unwrap();
         assert_eq!(c.algorithms.first(), Algorithm::Sha512);

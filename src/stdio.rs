@@ -203,7 +203,7 @@ static RECORD_CLOSED_STD_FDS: extern "C" fn() = record_closed_std_fds;
 /// skips (see `main.rs`): SIGPIPE ignored (a closed pipe is a write error,
 /// handled by the write policy above), and closed descriptors 0 to 2
 /// reopened on /dev/null so that no input is opened as one of them (which
-/// were closed is recorded before, by [`record_closed_std_fds`]).
+/// were closed is recorded before, by `record_closed_std_fds`).
 pub fn prepare_process() {
     // SAFETY: setting a signal's disposition to SIG_IGN involves no handler.
     unsafe {

@@ -175,7 +175,7 @@ fn hash_stream(
 
 /// Hand the blocks of one input to `update`, `chunk` bytes at a time, and
 /// return each block to the pool: the consumer side of a stream, shared by
-/// hashing ([`hash_stream`]) and draining ([`super::drain_reader`]). `None`
+/// hashing ([`hash_stream`]) and draining (`super::drain_reader`, for benches). `None`
 /// when the reader went away mid-input.
 pub(super) fn for_each_piece(
     blocks: &Receiver<Block>,

@@ -1,0 +1,141 @@
+//! Multi-message SHA-256 and SHA-1 on SHA-NI, in process, on one core: MB/s
+//! (10^6 bytes per second of this thread's CPU time) of the sha2/sha1
+//! crates' single stream, and of fastsum's engine on the 1-, 2- and 4-way
+//! SHA-NI kernels, on batches of 64 KiB and of 4 KiB messages.
+//!
+//! The contenders run alternately, round after round, each timed on the
+//! same batch, so a neighbour's load on a shared machine hits all of them
+//! alike. Printed per contender: the best round (min-of-N time, as MB/s)
+//! and the ratio of total CPU time against the crate and against the 1-way
+//! kernel (>1: faster).
+//!
+//! ```sh
+//! cargo run --release --example sha_lanes [rounds, default 15]
+//! ```
+
+use std::hint::black_box;
+
+use fastsum::internals::{Sha, Sha1, Sha256, ShaEngine, ShaLanePath as Path};
+use sha2::Digest as _;
+
+#[path = "common/mod.rs"]
+mod common;
+use common::thread_cpu_secs;
+
+/// About this many bytes per timed sample.
+const SAMPLE: usize = 8 << 20;
+
+/// A contender: a name and a function hashing a whole batch.
+type Run<'a> = (String, Box<dyn FnMut(&[Vec<u8>]) + 'a>);
+
+fn engine_run<'a, H: Sha>(path: Path) -> Option<Run<'a>> {
+    let mut e = ShaEngine::<H>::new(path)?;
+    let name = format!("fastsum {}", path.name());
+    Some((
+        name,
+        Box::new(move |msgs: &[Vec<u8>]| {
+            e.hash_messages(msgs.iter().enumerate().map(|(i, m)| (i as u64, &m[..])));
+            for d in e.take_done() {
+                black_box(d);
+            }
+        }),
+    ))
+}
+
+fn paths() -> Vec<Path> {
+    Path::all()
+        .into_iter()
+        .filter(|p| *p != Path::Off)
+        .filter(|p| {
+            if !p.is_available() {
+                println!(
+                    "(skipped {}: this CPU lacks {:?})",
+                    p.name(),
+                    p.cpu_feature()
+                );
+            }
+            p.is_available()
+        })
+        .collect()
+}
+
+fn bench(title: &str, msg_len: usize, rounds: usize, mut runs: Vec<Run<'_>>) {
+    let count = (SAMPLE / msg_len).max(1);
+    let msgs: Vec<Vec<u8>> = (0..count)
+        .map(|m| {
+            (0..msg_len)
+                .map(|i| (i * 131 + i / 7 + m * 17) as u8)
+                .collect()
+        })
+        .collect();
+    let bytes = (count * msg_len) as f64;
+    for (_, run) in runs.iter_mut() {
+        run(&msgs); // warm up
+    }
+    let mut best = vec![f64::INFINITY; runs.len()];
+    let mut total = vec![0.0; runs.len()];
+    for _ in 0..rounds {
+        for (i, (_, run)) in runs.iter_mut().enumerate() {
+            let t0 = thread_cpu_secs();
+            run(black_box(&msgs));
+            let t = thread_cpu_secs() - t0;
+            best[i] = best[i].min(t);
+            total[i] += t;
+        }
+    }
+    println!("\n{title}, {count} messages of {msg_len} bytes, {rounds} rounds:");
+    println!(
+        "  {:<18} {:>9} {:>10} {:>10}",
+        "", "best MB/s", "x crate", "x 1-way"
+    );
+    let one = runs
+        .iter()
+        .position(|(n, _)| n.ends_with("sha-ni-1"))
+        .unwrap_or(0);
+    for (i, (name, _)) in runs.iter().enumerate() {
+        println!(
+            "  {name:<18} {:9.1} {:10.3} {:10.3}",
+            bytes / best[i] / 1e6,
+            total[0] / total[i],
+            total[one] / total[i]
+        );
+    }
+}
+
+fn main() {
+    let rounds = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(15);
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(str::to_owned)
+        })
+        .unwrap_or_default();
+    println!("{cpu}");
+    for len in [64 * 1024, 4 * 1024] {
+        let mut runs: Vec<Run<'_>> = vec![(
+            "sha2 crate".into(),
+            Box::new(|msgs: &[Vec<u8>]| {
+                for m in msgs {
+                    black_box(sha2::Sha256::digest(m));
+                }
+            }),
+        )];
+        runs.extend(paths().into_iter().filter_map(engine_run::<Sha256>));
+        bench("SHA-256", len, rounds, runs);
+        let mut runs: Vec<Run<'_>> = vec![(
+            "sha1 crate".into(),
+            Box::new(|msgs: &[Vec<u8>]| {
+                for m in msgs {
+                    black_box(sha1::Sha1::digest(m));
+                }
+            }),
+        )];
+        runs.extend(paths().into_iter().filter_map(engine_run::<Sha1>));
+        bench("SHA-1", len, rounds, runs);
+    }
+}

@@ -1,0 +1,571 @@
+//! Multi-message SHA-1 and SHA-256 (and SHA-224) on SHA-NI: several
+//! independent messages (the files of a tree) hashed in one loop.
+//!
+//! One SHA-NI stream is a chain of `sha256rnds2` (or `sha1rnds4`), each
+//! waiting for the one before; the unit could start another every cycle.
+//! Two or four messages interleaved in one loop (`sha256.rs`, `sha1.rs`,
+//! one generic kernel per hash, instantiated for 1, 2 and 4 messages) fill
+//! those cycles: measured with examples/sha_lanes.rs (docs/BENCHMARKS.md).
+//!
+//! [`Engine`] on top has the MD5 lane engine's shape: whole messages in,
+//! given as (id, bytes); each is padded as FIPS 180-4 says (0x80, zeros,
+//! the bit length big-endian), a lane whose message ends takes the next
+//! one, and digests come out with their ids in [`Engine::take_done`]. Lanes
+//! with blocks are grouped into the widest kernels the path has (four, two,
+//! then one), so a lone message runs through the one-message kernel, with
+//! no idle lanes computed.
+//!
+//! The path is chosen at run time from what the CPU has, unless the
+//! environment variable `FASTSUM_SHA_LANES` forces one: `sha-ni-4`,
+//! `sha-ni-2`, `sha-ni-1` (fastsum's one-message SHA-NI kernel), `off` (the
+//! sha1/sha2 crates' single-stream code, every CPU: the reference) or
+//! `auto`. No 16-lane AVX-512 path: not written (see docs/BENCHMARKS.md).
+
+#[cfg(target_arch = "x86_64")]
+mod sha1;
+#[cfg(target_arch = "x86_64")]
+mod sha256;
+#[cfg(test)]
+mod tests;
+
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::sync::OnceLock;
+
+/// The environment variable that forces a path.
+pub const LANES_ENV: &str = "FASTSUM_SHA_LANES";
+
+/// A multi-message SHA implementation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// Four messages interleaved in one SHA-NI loop.
+    #[cfg(target_arch = "x86_64")]
+    ShaNi4,
+    /// Two messages interleaved in one SHA-NI loop.
+    #[cfg(target_arch = "x86_64")]
+    ShaNi2,
+    /// One message at a time, fastsum's SHA-NI kernel (for comparison).
+    #[cfg(target_arch = "x86_64")]
+    ShaNi1,
+    /// One message at a time through the sha1/sha2 crates: every CPU.
+    Off,
+}
+
+impl Path {
+    /// The name `FASTSUM_SHA_LANES` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Path::ShaNi4 => "sha-ni-4",
+            #[cfg(target_arch = "x86_64")]
+            Path::ShaNi2 => "sha-ni-2",
+            #[cfg(target_arch = "x86_64")]
+            Path::ShaNi1 => "sha-ni-1",
+            Path::Off => "off",
+        }
+    }
+
+    /// How many messages one call of the path's widest kernel advances.
+    pub fn width(self) -> usize {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Path::ShaNi4 => 4,
+            #[cfg(target_arch = "x86_64")]
+            Path::ShaNi2 => 2,
+            #[cfg(target_arch = "x86_64")]
+            Path::ShaNi1 => 1,
+            Path::Off => 1,
+        }
+    }
+
+    /// The CPU feature the path needs (`None`: runs everywhere).
+    pub fn cpu_feature(self) -> Option<&'static str> {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Path::ShaNi4 | Path::ShaNi2 | Path::ShaNi1 => Some("sha"),
+            Path::Off => None,
+        }
+    }
+
+    /// Whether this CPU can run the path.
+    pub fn is_available(self) -> bool {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Path::ShaNi4 | Path::ShaNi2 | Path::ShaNi1 => {
+                std::arch::is_x86_feature_detected!("sha")
+                    && std::arch::is_x86_feature_detected!("sse4.1")
+                    && std::arch::is_x86_feature_detected!("ssse3")
+            }
+            Path::Off => true,
+        }
+    }
+
+    /// Every path this build knows, widest first.
+    pub fn all() -> Vec<Path> {
+        vec![
+            #[cfg(target_arch = "x86_64")]
+            Path::ShaNi4,
+            #[cfg(target_arch = "x86_64")]
+            Path::ShaNi2,
+            #[cfg(target_arch = "x86_64")]
+            Path::ShaNi1,
+            Path::Off,
+        ]
+    }
+
+    /// Every path this CPU runs, in `all`'s order.
+    pub fn available() -> Vec<Path> {
+        Path::all()
+            .into_iter()
+            .filter(|p| p.is_available())
+            .collect()
+    }
+
+    /// The fastest path this CPU runs: four messages per loop where
+    /// SHA-NI is (examples/sha_lanes.rs, on a Zen 4 EPYC: SHA-256 1.64x
+    /// one stream, SHA-1 2.6x; two messages: 1.42x, 1.80x).
+    pub fn best() -> Path {
+        #[cfg(target_arch = "x86_64")]
+        if Path::ShaNi4.is_available() {
+            return Path::ShaNi4;
+        }
+        Path::Off
+    }
+
+    /// The path `FASTSUM_SHA_LANES` asks for: `None` when unset, empty or
+    /// `auto`.
+    pub fn from_env_value(value: Option<&OsStr>) -> Result<Option<Path>, EnvError> {
+        let Some(value) = value else { return Ok(None) };
+        let text = value.to_str();
+        if matches!(text, Some("" | "auto")) {
+            return Ok(None);
+        }
+        let Some(path) = Path::all().into_iter().find(|p| Some(p.name()) == text) else {
+            return Err(EnvError::Unknown(value.to_os_string()));
+        };
+        if !path.is_available() {
+            return Err(EnvError::Unavailable(path));
+        }
+        Ok(Some(path))
+    }
+
+    /// The path `Engine::selected()` uses: `FASTSUM_SHA_LANES` if it names
+    /// one, else the best. An invalid value falls back to the best here;
+    /// `check_env` reports it for the CLI to print.
+    pub fn selected() -> Path {
+        match Path::from_env_once() {
+            Ok(Some(p)) => *p,
+            Ok(None) | Err(_) => Path::best(),
+        }
+    }
+
+    /// Validate `FASTSUM_SHA_LANES`, for the CLI to report a bad value.
+    pub fn check_env() -> Result<(), EnvError> {
+        Path::from_env_once().clone().map(|_| ())
+    }
+
+    /// `FASTSUM_SHA_LANES`, read and parsed once per process.
+    fn from_env_once() -> &'static Result<Option<Path>, EnvError> {
+        static PARSED: OnceLock<Result<Option<Path>, EnvError>> = OnceLock::new();
+        PARSED.get_or_init(|| Path::from_env_value(std::env::var_os(LANES_ENV).as_deref()))
+    }
+}
+
+/// A `FASTSUM_SHA_LANES` value that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EnvError {
+    /// It names no path.
+    Unknown(OsString),
+    /// It names a path this CPU cannot run.
+    Unavailable(Path),
+}
+
+impl fmt::Display for EnvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = |paths: Vec<Path>| {
+            paths
+                .into_iter()
+                .map(Path::name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            EnvError::Unknown(value) => write!(
+                f,
+                "invalid {LANES_ENV} value {value:?}: expected auto, {}",
+                names(Path::all())
+            ),
+            EnvError::Unavailable(path) => write!(
+                f,
+                "{LANES_ENV}={}: this CPU cannot run that SHA path (it can run: {})",
+                path.name(),
+                names(Path::available())
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EnvError {}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A hash of the SHA-1/SHA-2 family with 32-bit words that the engine runs:
+/// [`Sha1`], [`Sha224`], [`Sha256`].
+pub trait Sha: sealed::Sealed + Copy + fmt::Debug + 'static {
+    /// The chaining value.
+    type State: Copy + fmt::Debug;
+    /// The digest bytes.
+    type Digest: Copy + fmt::Debug + Eq;
+    /// The initial chaining value (FIPS 180-4, 5.3).
+    const INIT: Self::State;
+    /// The digest of a final chaining value (words big-endian, truncated).
+    fn digest(state: &Self::State) -> Self::Digest;
+    /// The crate's single-stream block function (the `Off` path).
+    fn single(state: &mut Self::State, blocks: &[[u8; 64]]);
+    /// Advance every `states[l]` by the first `n` blocks of `blocks[l]`,
+    /// `n` the shortest length; returns `n`.
+    ///
+    /// # Safety
+    /// The CPU has SHA-NI, SSE4.1 and SSSE3 (`Path::ShaNi1.is_available()`).
+    unsafe fn compress<const N: usize>(
+        states: &mut [Self::State; N],
+        blocks: [&[[u8; 64]]; N],
+    ) -> usize;
+}
+
+/// SHA-256 (FIPS 180-4).
+#[derive(Clone, Copy, Debug)]
+pub struct Sha256;
+/// SHA-224 (FIPS 180-4): SHA-256's blocks, another start, 28 bytes out.
+#[derive(Clone, Copy, Debug)]
+pub struct Sha224;
+/// SHA-1 (FIPS 180-4).
+#[derive(Clone, Copy, Debug)]
+pub struct Sha1;
+
+impl sealed::Sealed for Sha256 {}
+impl sealed::Sealed for Sha224 {}
+impl sealed::Sealed for Sha1 {}
+
+/// Big-endian bytes of the first `M / 4` words of `state`.
+fn be_words<const M: usize>(state: &[u32]) -> [u8; M] {
+    let mut out = [0u8; M];
+    for (bytes, w) in out.as_chunks_mut::<4>().0.iter_mut().zip(state) {
+        *bytes = w.to_be_bytes();
+    }
+    out
+}
+
+/// Advance `N` messages with `kernel`, or, without SHA-NI, each through
+/// `single` (never reached: no SHA-NI path is then available).
+macro_rules! sha256_family {
+    ($t:ty, $init:expr, $len:literal) => {
+        impl Sha for $t {
+            type State = [u32; 8];
+            type Digest = [u8; $len];
+            const INIT: [u32; 8] = $init;
+            fn digest(state: &[u32; 8]) -> [u8; $len] {
+                be_words(state)
+            }
+            fn single(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+                ::sha2::block_api::compress256(state, blocks);
+            }
+            unsafe fn compress<const N: usize>(
+                states: &mut [[u32; 8]; N],
+                blocks: [&[[u8; 64]]; N],
+            ) -> usize {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: the caller guarantees SHA-NI, SSE4.1 and SSSE3.
+                return unsafe { sha256::compress(states, blocks) };
+                #[cfg(not(target_arch = "x86_64"))]
+                return portable(states, blocks, Self::single);
+            }
+        }
+    };
+}
+
+sha256_family!(
+    Sha256,
+    [
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+        0x5be0cd19,
+    ],
+    32
+);
+sha256_family!(
+    Sha224,
+    [
+        0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7,
+        0xbefa4fa4,
+    ],
+    28
+);
+
+impl Sha for Sha1 {
+    type State = [u32; 5];
+    type Digest = [u8; 20];
+    const INIT: [u32; 5] = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0];
+    fn digest(state: &[u32; 5]) -> [u8; 20] {
+        be_words(state)
+    }
+    fn single(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+        ::sha1::block_api::compress(state, blocks);
+    }
+    unsafe fn compress<const N: usize>(
+        states: &mut [[u32; 5]; N],
+        blocks: [&[[u8; 64]]; N],
+    ) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the caller guarantees SHA-NI, SSE4.1 and SSSE3.
+        return unsafe { sha1::compress(states, blocks) };
+        #[cfg(not(target_arch = "x86_64"))]
+        return portable(states, blocks, Self::single);
+    }
+}
+
+/// `Sha::compress` through the single-stream function, where no SHA-NI
+/// kernel is built.
+#[cfg(not(target_arch = "x86_64"))]
+fn portable<S, const N: usize>(
+    states: &mut [S; N],
+    blocks: [&[[u8; 64]]; N],
+    single: fn(&mut S, &[[u8; 64]]),
+) -> usize {
+    let n = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
+    for (s, b) in states.iter_mut().zip(blocks) {
+        single(s, &b[..n]);
+    }
+    n
+}
+
+/// Blocks hashed so far, by kernel width.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaneStats {
+    /// Blocks hashed by the four-message kernel.
+    pub blocks4: u64,
+    /// Blocks hashed by the two-message kernel.
+    pub blocks2: u64,
+    /// Blocks hashed one message at a time.
+    pub blocks1: u64,
+}
+
+/// Where a lane's next blocks come from.
+#[derive(Clone, Copy, Debug)]
+enum Seg<'a> {
+    /// No message.
+    Idle,
+    /// The whole blocks of the message itself, not yet hashed.
+    Data(&'a [[u8; 64]]),
+    /// The padded tail, from this block on.
+    Tail(usize),
+}
+
+/// One message in flight.
+#[derive(Clone, Copy, Debug)]
+struct Lane<H: Sha> {
+    id: u64,
+    state: H::State,
+    /// The message's last partial block, padded: one or two blocks.
+    tail: [[u8; 64]; 2],
+    tail_blocks: usize,
+}
+
+/// Hashes many whole messages side by side: [`Engine::hash_messages`] takes
+/// (id, bytes) pairs, refills each lane with the next message as soon as
+/// its own ends, and leaves every digest, with its id, for
+/// [`Engine::take_done`]. The engine keeps no borrowed data between calls
+/// and is `Send`: a hasher thread keeps one and feeds it batch after batch.
+///
+/// ```
+/// use fastsum::internals::{Sha256, ShaEngine};
+///
+/// let mut engine = ShaEngine::<Sha256>::selected();
+/// engine.hash_messages([(7, &b"abc"[..]), (8, &b""[..])]);
+/// let mut done: Vec<(u64, [u8; 32])> = engine.take_done().collect();
+/// done.sort();
+/// assert_eq!(done[0].0, 7);
+/// assert_eq!(done[0].1[..4], [0xba, 0x78, 0x16, 0xbf]); // sha256("abc")
+/// ```
+#[derive(Clone, Debug)]
+pub struct Engine<H: Sha> {
+    path: Path,
+    lanes: Vec<Lane<H>>,
+    done: Vec<(u64, H::Digest)>,
+    stats: LaneStats,
+}
+
+impl<H: Sha> Engine<H> {
+    /// An engine on `path`, or `None` if this CPU cannot run it.
+    pub fn new(path: Path) -> Option<Engine<H>> {
+        let lane = Lane {
+            id: 0,
+            state: H::INIT,
+            tail: [[0; 64]; 2],
+            tail_blocks: 0,
+        };
+        path.is_available().then(|| Engine {
+            path,
+            lanes: vec![lane; path.width()],
+            done: Vec::new(),
+            stats: LaneStats::default(),
+        })
+    }
+
+    /// An engine on the selected path (`FASTSUM_SHA_LANES` or the best).
+    pub fn selected() -> Engine<H> {
+        // `selected` only returns available paths; `Off` always is.
+        Engine::new(Path::selected())
+            .or_else(|| Engine::new(Path::Off))
+            .unwrap_or_else(|| unreachable!("the Off path runs everywhere"))
+    }
+
+    /// The path this engine runs.
+    pub fn path(&self) -> Path {
+        self.path
+    }
+
+    /// Blocks hashed so far, by kernel width.
+    pub fn stats(&self) -> LaneStats {
+        self.stats
+    }
+
+    /// Digests of finished messages, with their ids, in the order they
+    /// finished.
+    pub fn take_done(&mut self) -> std::vec::Drain<'_, (u64, H::Digest)> {
+        self.done.drain(..)
+    }
+
+    /// Hash whole messages, given as (id, bytes); each lane takes the next
+    /// message as soon as its own ends. On return every one of them is in
+    /// `take_done`.
+    pub fn hash_messages<'a>(&mut self, messages: impl IntoIterator<Item = (u64, &'a [u8])>) {
+        let mut pending = messages.into_iter().fuse();
+        let width = self.lanes.len();
+        let mut segs = [Seg::Idle; 4];
+        loop {
+            let mut active = [0usize; 4];
+            let mut k = 0;
+            for (l, seg) in segs.iter_mut().enumerate().take(width) {
+                if matches!(seg, Seg::Idle)
+                    && let Some((id, msg)) = pending.next()
+                {
+                    *seg = self.start(l, id, msg);
+                }
+                if !matches!(seg, Seg::Idle) {
+                    active[k] = l;
+                    k += 1;
+                }
+            }
+            let mut rest = &active[..k];
+            if rest.is_empty() {
+                return;
+            }
+            while let [a, b, c, d, more @ ..] = rest
+                && width >= 4
+            {
+                self.run([*a, *b, *c, *d], &mut segs);
+                rest = more;
+            }
+            while let [a, b, more @ ..] = rest
+                && width >= 2
+            {
+                self.run([*a, *b], &mut segs);
+                rest = more;
+            }
+            for &a in rest {
+                self.run([a], &mut segs);
+            }
+        }
+    }
+
+    /// Lane `l` takes a message: its padded tail is built now, and its
+    /// whole blocks are its first segment (if any).
+    fn start<'a>(&mut self, l: usize, id: u64, msg: &'a [u8]) -> Seg<'a> {
+        let lane = &mut self.lanes[l];
+        lane.id = id;
+        lane.state = H::INIT;
+        let (whole, rest) = msg.as_chunks::<64>();
+        let mut tail = [0u8; 128];
+        tail[..rest.len()].copy_from_slice(rest);
+        tail[rest.len()] = 0x80;
+        lane.tail_blocks = if rest.len() < 56 { 1 } else { 2 };
+        let end = 64 * lane.tail_blocks;
+        let bits = (msg.len() as u64).wrapping_mul(8);
+        tail[end - 8..end].copy_from_slice(&bits.to_be_bytes());
+        for (b, t) in lane.tail.iter_mut().zip(tail.as_chunks::<64>().0) {
+            *b = *t;
+        }
+        if whole.is_empty() {
+            Seg::Tail(0)
+        } else {
+            Seg::Data(whole)
+        }
+    }
+
+    /// One kernel call over the lanes `ls` (all with blocks), as many blocks
+    /// as the shortest segment has; then each lane moves on: to its tail, or
+    /// to its digest.
+    fn run<const N: usize>(&mut self, ls: [usize; N], segs: &mut [Seg<'_>; 4]) {
+        let mut states = ls.map(|l| self.lanes[l].state);
+        let blocks = ls.map(|l| match segs[l] {
+            Seg::Data(d) => d,
+            Seg::Tail(k) => &self.lanes[l].tail[k..self.lanes[l].tail_blocks],
+            Seg::Idle => &[],
+        });
+        let n = if self.path == Path::Off {
+            let n = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
+            for (s, b) in states.iter_mut().zip(blocks) {
+                H::single(s, &b[..n]);
+            }
+            n
+        } else {
+            // SAFETY: an engine's path is available (`Engine::new`), and
+            // every path but `Off` is a SHA-NI one.
+            unsafe { H::compress(&mut states, blocks) }
+        };
+        match N {
+            4 => self.stats.blocks4 += 4 * n as u64,
+            2 => self.stats.blocks2 += 2 * n as u64,
+            _ => self.stats.blocks1 += (N * n) as u64,
+        }
+        for (l, s) in ls.into_iter().zip(states) {
+            self.lanes[l].state = s;
+            segs[l] = match segs[l] {
+                Seg::Data(d) if d.len() > n => Seg::Data(&d[n..]),
+                Seg::Data(_) => Seg::Tail(0),
+                Seg::Tail(k) if k + n < self.lanes[l].tail_blocks => Seg::Tail(k + n),
+                Seg::Tail(_) | Seg::Idle => {
+                    let lane = &self.lanes[l];
+                    self.done.push((lane.id, H::digest(&lane.state)));
+                    Seg::Idle
+                }
+            };
+        }
+    }
+}
+
+/// Engines for the three hashes.
+pub type Sha256Engine = Engine<Sha256>;
+/// See [`Sha256Engine`].
+pub type Sha224Engine = Engine<Sha224>;
+/// See [`Sha256Engine`].
+pub type Sha1Engine = Engine<Sha1>;
+
+/// The digests of `messages`, in order, on `path` (for tests).
+#[cfg(test)]
+pub(crate) fn digests<H: Sha>(path: Path, messages: &[&[u8]]) -> Option<Vec<H::Digest>> {
+    let mut engine = Engine::<H>::new(path)?;
+    engine.hash_messages(messages.iter().enumerate().map(|(i, m)| (i as u64, *m)));
+    let mut out: Vec<Option<H::Digest>> = vec![None; messages.len()];
+    for (id, d) in engine.take_done() {
+        assert!(out[id as usize].replace(d).is_none(), "message {id} twice");
+    }
+    Some(
+        out.into_iter()
+            .enumerate()
+            .map(|(i, d)| d.unwrap_or_else(|| panic!("message {i} has no digest")))
+            .collect(),
+    )
+}

@@ -122,8 +122,8 @@ impl Path {
     }
 
     /// The fastest path this CPU runs: four messages per loop where
-    /// SHA-NI is (examples/sha_lanes.rs, on a Zen 4 EPYC: SHA-256 1.64x
-    /// one stream, SHA-1 2.6x; two messages: 1.42x, 1.80x).
+    /// SHA-NI is (examples/sha_lanes.rs, Zen 4 EPYC, CPU-time ratios to one
+    /// stream: SHA-256 1.73x with four, 1.45x with two; SHA-1 2.6x, 1.8x).
     pub fn best() -> Path {
         #[cfg(target_arch = "x86_64")]
         if Path::ShaNi4.is_available() {

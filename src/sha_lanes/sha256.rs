@@ -25,7 +25,7 @@ const K: [u32; 64] = [
 /// words) plus the constants `4r..4r+4`. One message's two `sha256rnds2`
 /// after the other's: with the first of every message before any second
 /// (more values live, more spills), four messages ran 1.64x one stream, not
-/// 1.73x (examples/sha_lanes.rs, Zen 4); the out-of-order core interleaves
+/// 1.73x (examples/sha_lanes.rs, Zen 5); the out-of-order core interleaves
 /// them anyway.
 macro_rules! rounds4 {
     ($n:expr, $abef:ident, $cdgh:ident, $w:expr, $r:expr) => {{

@@ -1,26 +1,37 @@
-//! Multi-message SHA-1 and SHA-256 (and SHA-224) on SHA-NI: several
-//! independent messages (the files of a tree) hashed in one loop.
+//! Multi-message SHA-1 and SHA-256 (and SHA-224): several independent
+//! messages (the files of a tree) hashed in one loop.
 //!
 //! One SHA-NI stream is a chain of `sha256rnds2` (or `sha1rnds4`), each
-//! waiting for the one before; the unit could start another every cycle.
-//! Two or four messages interleaved in one loop (`sha256.rs`, `sha1.rs`,
-//! one generic kernel per hash, instantiated for 1, 2 and 4 messages) fill
-//! those cycles: measured with examples/sha_lanes.rs (docs/BENCHMARKS.md).
+//! waiting for the one before; the unit could start another sooner. Two or
+//! four messages interleaved in one loop (`sha256.rs`, `sha1.rs`, one
+//! generic kernel per hash, instantiated for 1, 2 and 4 messages) fill
+//! those cycles. With sixteen SHA-256 messages in flight, sixteen lanes of
+//! AVX-512 registers (`avx512.rs`, the rounds in plain vector operations)
+//! go further still. Measured with examples/sha_lanes.rs, on an AMD EPYC
+//! Zen 5, in CPU-time ratios to one SHA-NI stream: SHA-256 1.45x with two
+//! messages, 1.73x with four, 1.97x with sixteen AVX-512 lanes; SHA-1 1.80x
+//! with two, 2.6x with four.
 //!
 //! [`Engine`] on top has the MD5 lane engine's shape: whole messages in,
 //! given as (id, bytes); each is padded as FIPS 180-4 says (0x80, zeros,
 //! the bit length big-endian), a lane whose message ends takes the next
 //! one, and digests come out with their ids in [`Engine::take_done`]. Lanes
 //! with blocks are grouped into the widest kernels the path has (four, two,
-//! then one), so a lone message runs through the one-message kernel, with
-//! no idle lanes computed.
+//! then one; sixteen on the AVX-512 path for SHA-256), so a lone message
+//! runs through the one-message kernel, and no call computes idle lanes.
+//! (A sixteen-lane call with idle lanes would pay only from about 14 busy
+//! ones: 16 / 1.97 one-stream blocks of time against k / 1.73 for k
+//! messages on the four-message SHA-NI kernel.)
 //!
 //! The path is chosen at run time from what the CPU has, unless the
-//! environment variable `FASTSUM_SHA_LANES` forces one: `sha-ni-4`,
-//! `sha-ni-2`, `sha-ni-1` (fastsum's one-message SHA-NI kernel), `off` (the
-//! sha1/sha2 crates' single-stream code, every CPU: the reference) or
-//! `auto`. No 16-lane AVX-512 path: not written (see docs/BENCHMARKS.md).
+//! environment variable `FASTSUM_SHA_LANES` forces one: `avx512-16`,
+//! `sha-ni-4`, `sha-ni-2`, `sha-ni-1` (fastsum's one-message SHA-NI
+//! kernel), `off` (the sha1/sha2 crates' single-stream code, every CPU: the
+//! reference) or `auto`. No 16-lane SHA-1: SHA-NI's four messages already
+//! run 2.6x one stream.
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 #[cfg(target_arch = "x86_64")]
 mod sha1;
 #[cfg(target_arch = "x86_64")]
@@ -32,12 +43,20 @@ use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::sync::OnceLock;
 
+/// Lanes of the widest path.
+const MAX_WIDTH: usize = 16;
+
 /// The environment variable that forces a path.
 pub const LANES_ENV: &str = "FASTSUM_SHA_LANES";
 
 /// A multi-message SHA implementation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Path {
+    /// SHA-256 and SHA-224: sixteen messages, one per lane of AVX-512
+    /// registers, when sixteen are in flight; fewer (and SHA-1) as
+    /// `ShaNi4` (or one by one through the crates without SHA-NI).
+    #[cfg(target_arch = "x86_64")]
+    Avx512x16,
     /// Four messages interleaved in one SHA-NI loop.
     #[cfg(target_arch = "x86_64")]
     ShaNi4,
@@ -56,6 +75,8 @@ impl Path {
     pub fn name(self) -> &'static str {
         match self {
             #[cfg(target_arch = "x86_64")]
+            Path::Avx512x16 => "avx512-16",
+            #[cfg(target_arch = "x86_64")]
             Path::ShaNi4 => "sha-ni-4",
             #[cfg(target_arch = "x86_64")]
             Path::ShaNi2 => "sha-ni-2",
@@ -68,6 +89,8 @@ impl Path {
     /// How many messages one call of the path's widest kernel advances.
     pub fn width(self) -> usize {
         match self {
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512x16 => 16,
             #[cfg(target_arch = "x86_64")]
             Path::ShaNi4 => 4,
             #[cfg(target_arch = "x86_64")]
@@ -82,6 +105,8 @@ impl Path {
     pub fn cpu_feature(self) -> Option<&'static str> {
         match self {
             #[cfg(target_arch = "x86_64")]
+            Path::Avx512x16 => Some("avx512bw"),
+            #[cfg(target_arch = "x86_64")]
             Path::ShaNi4 | Path::ShaNi2 | Path::ShaNi1 => Some("sha"),
             Path::Off => None,
         }
@@ -91,11 +116,12 @@ impl Path {
     pub fn is_available(self) -> bool {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Path::ShaNi4 | Path::ShaNi2 | Path::ShaNi1 => {
-                std::arch::is_x86_feature_detected!("sha")
-                    && std::arch::is_x86_feature_detected!("sse4.1")
-                    && std::arch::is_x86_feature_detected!("ssse3")
+            Path::Avx512x16 => {
+                std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
             }
+            #[cfg(target_arch = "x86_64")]
+            Path::ShaNi4 | Path::ShaNi2 | Path::ShaNi1 => has_sha_ni(),
             Path::Off => true,
         }
     }
@@ -103,6 +129,8 @@ impl Path {
     /// Every path this build knows, widest first.
     pub fn all() -> Vec<Path> {
         vec![
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512x16,
             #[cfg(target_arch = "x86_64")]
             Path::ShaNi4,
             #[cfg(target_arch = "x86_64")]
@@ -121,13 +149,17 @@ impl Path {
             .collect()
     }
 
-    /// The fastest path this CPU runs: four messages per loop where
-    /// SHA-NI is (examples/sha_lanes.rs, EPYC Zen 5 (family 26), CPU-time ratios to one
-    /// stream: SHA-256 1.73x with four, 1.45x with two; SHA-1 2.6x, 1.8x).
+    /// The fastest path this CPU runs: sixteen AVX-512 lanes for SHA-256
+    /// (four SHA-NI messages below sixteen in flight, and for SHA-1) where
+    /// AVX-512BW is, else four messages per SHA-NI loop (examples/sha_lanes.rs,
+    /// CPU-time ratios to one stream on a Zen 5 EPYC: SHA-256 1.97x, 1.73x
+    /// with four, 1.45x with two; SHA-1 2.6x with four, 1.8x with two).
     pub fn best() -> Path {
         #[cfg(target_arch = "x86_64")]
-        if Path::ShaNi4.is_available() {
-            return Path::ShaNi4;
+        for p in [Path::Avx512x16, Path::ShaNi4] {
+            if p.is_available() {
+                return p;
+            }
         }
         Path::Off
     }
@@ -169,6 +201,16 @@ impl Path {
         static PARSED: OnceLock<Result<Option<Path>, EnvError>> = OnceLock::new();
         PARSED.get_or_init(|| Path::from_env_value(std::env::var_os(LANES_ENV).as_deref()))
     }
+}
+
+/// Whether the CPU has the SHA-NI kernels' instructions.
+fn has_sha_ni() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("sha")
+        && std::arch::is_x86_feature_detected!("sse4.1")
+        && std::arch::is_x86_feature_detected!("ssse3");
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
 }
 
 /// A `FASTSUM_SHA_LANES` value that cannot be used.
@@ -233,6 +275,20 @@ pub trait Sha: sealed::Sealed + Copy + fmt::Debug + 'static {
         states: &mut [Self::State; N],
         blocks: [&[[u8; 64]]; N],
     ) -> usize;
+    /// Whether `compress16` is a 16-lane AVX-512 kernel (else the engine
+    /// never calls it).
+    const LANES16: bool = false;
+    /// As `compress`, sixteen messages in AVX-512 lanes.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and AVX-512BW (`Path::Avx512x16.is_available()`).
+    unsafe fn compress16(states: &mut [Self::State; 16], blocks: [&[[u8; 64]]; 16]) -> usize {
+        let n = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
+        for (s, b) in states.iter_mut().zip(blocks) {
+            Self::single(s, &b[..n]);
+        }
+        n
+    }
 }
 
 /// SHA-256 (FIPS 180-4).
@@ -281,6 +337,13 @@ macro_rules! sha256_family {
                 return unsafe { sha256::compress(states, blocks) };
                 #[cfg(not(target_arch = "x86_64"))]
                 return portable(states, blocks, Self::single);
+            }
+            #[cfg(target_arch = "x86_64")]
+            const LANES16: bool = true;
+            #[cfg(target_arch = "x86_64")]
+            unsafe fn compress16(states: &mut [[u32; 8]; 16], blocks: [&[[u8; 64]]; 16]) -> usize {
+                // SAFETY: the caller guarantees AVX-512F and AVX-512BW.
+                unsafe { avx512::compress(states, blocks) }
             }
         }
     };
@@ -343,6 +406,8 @@ fn portable<S, const N: usize>(
 /// Blocks hashed so far, by kernel width.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LaneStats {
+    /// Blocks hashed by the sixteen-lane AVX-512 kernel.
+    pub blocks16: u64,
     /// Blocks hashed by the four-message kernel.
     pub blocks4: u64,
     /// Blocks hashed by the two-message kernel.
@@ -391,6 +456,9 @@ struct Lane<H: Sha> {
 #[derive(Clone, Debug)]
 pub struct Engine<H: Sha> {
     path: Path,
+    /// Whether groups of four, two and one message run on SHA-NI (else
+    /// through the crates).
+    sha_ni: bool,
     lanes: Vec<Lane<H>>,
     done: Vec<(u64, H::Digest)>,
     stats: LaneStats,
@@ -407,6 +475,7 @@ impl<H: Sha> Engine<H> {
         };
         path.is_available().then(|| Engine {
             path,
+            sha_ni: path != Path::Off && has_sha_ni(),
             lanes: vec![lane; path.width()],
             done: Vec::new(),
             stats: LaneStats::default(),
@@ -443,9 +512,11 @@ impl<H: Sha> Engine<H> {
     pub fn hash_messages<'a>(&mut self, messages: impl IntoIterator<Item = (u64, &'a [u8])>) {
         let mut pending = messages.into_iter().fuse();
         let width = self.lanes.len();
-        let mut segs = [Seg::Idle; 4];
+        let mut segs = [Seg::Idle; MAX_WIDTH];
+        let wide = H::LANES16 && width == 16;
+        let narrow = if self.sha_ni { width.min(4) } else { 1 };
         loop {
-            let mut active = [0usize; 4];
+            let mut active = [0usize; MAX_WIDTH];
             let mut k = 0;
             for (l, seg) in segs.iter_mut().enumerate().take(width) {
                 if matches!(seg, Seg::Idle)
@@ -462,14 +533,21 @@ impl<H: Sha> Engine<H> {
             if rest.is_empty() {
                 return;
             }
+            while wide && rest.len() >= 16 {
+                let (group, more) = rest.split_at(16);
+                let mut ls = [0; 16];
+                ls.copy_from_slice(group);
+                self.run(ls, &mut segs);
+                rest = more;
+            }
             while let [a, b, c, d, more @ ..] = rest
-                && width >= 4
+                && narrow >= 4
             {
                 self.run([*a, *b, *c, *d], &mut segs);
                 rest = more;
             }
             while let [a, b, more @ ..] = rest
-                && width >= 2
+                && narrow >= 2
             {
                 self.run([*a, *b], &mut segs);
                 rest = more;
@@ -507,25 +585,35 @@ impl<H: Sha> Engine<H> {
     /// One kernel call over the lanes `ls` (all with blocks), as many blocks
     /// as the shortest segment has; then each lane moves on: to its tail, or
     /// to its digest.
-    fn run<const N: usize>(&mut self, ls: [usize; N], segs: &mut [Seg<'_>; 4]) {
+    fn run<const N: usize>(&mut self, ls: [usize; N], segs: &mut [Seg<'_>; MAX_WIDTH]) {
         let mut states = ls.map(|l| self.lanes[l].state);
         let blocks = ls.map(|l| match segs[l] {
             Seg::Data(d) => d,
             Seg::Tail(k) => &self.lanes[l].tail[k..self.lanes[l].tail_blocks],
             Seg::Idle => &[],
         });
-        let n = if self.path == Path::Off {
+        let n = if N == 16 {
+            let (s16, b16): (&mut [H::State; 16], [&[[u8; 64]]; 16]) = (
+                (&mut states[..])
+                    .try_into()
+                    .unwrap_or_else(|_| unreachable!()),
+                blocks[..].try_into().unwrap_or_else(|_| unreachable!()),
+            );
+            // SAFETY: groups of 16 run only on the `Avx512x16` path
+            // (`wide`), which is available (`Engine::new`).
+            unsafe { H::compress16(s16, b16) }
+        } else if self.sha_ni {
+            // SAFETY: the CPU has SHA-NI (`has_sha_ni`, in `Engine::new`).
+            unsafe { H::compress(&mut states, blocks) }
+        } else {
             let n = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
             for (s, b) in states.iter_mut().zip(blocks) {
                 H::single(s, &b[..n]);
             }
             n
-        } else {
-            // SAFETY: an engine's path is available (`Engine::new`), and
-            // every path but `Off` is a SHA-NI one.
-            unsafe { H::compress(&mut states, blocks) }
         };
         match N {
+            16 => self.stats.blocks16 += 16 * n as u64,
             4 => self.stats.blocks4 += 4 * n as u64,
             2 => self.stats.blocks2 += 2 * n as u64,
             _ => self.stats.blocks1 += (N * n) as u64,

@@ -181,16 +181,33 @@ fn engine_reused_across_batches() {
 /// The wide kernels really run when messages are in flight together.
 #[test]
 fn wide_kernels_are_used() {
-    let msgs: Vec<Vec<u8>> = (0..8).map(|i| vec![i as u8; 4096]).collect();
+    let msgs: Vec<Vec<u8>> = (0..32).map(|i| vec![i as u8; 4096]).collect();
+    let all = 32 * 65;
+    let batch = || msgs.iter().enumerate().map(|(i, m)| (i as u64, &m[..]));
     for path in paths() {
-        let mut e = Engine::<Sha1>::new(path).expect("available");
-        e.hash_messages(msgs.iter().enumerate().map(|(i, m)| (i as u64, &m[..])));
-        let s = e.stats();
-        assert_eq!(s.blocks1 + s.blocks2 + s.blocks4, 8 * 65, "{}", path.name());
+        let mut e256 = Engine::<Sha256>::new(path).expect("available");
+        e256.hash_messages(batch());
+        let mut e1 = Engine::<Sha1>::new(path).expect("available");
+        e1.hash_messages(batch());
+        let (s256, s1) = (e256.stats(), e1.stats());
+        for s in [s256, s1] {
+            assert_eq!(
+                s.blocks1 + s.blocks2 + s.blocks4 + s.blocks16,
+                all,
+                "{}",
+                path.name()
+            );
+        }
         match path.width() {
-            4 => assert_eq!(s.blocks4, 8 * 65, "{}", path.name()),
-            2 => assert_eq!(s.blocks2, 8 * 65, "{}", path.name()),
-            _ => assert_eq!(s.blocks1, 8 * 65, "{}", path.name()),
+            16 => {
+                assert_eq!(s256.blocks16, all, "{}", path.name());
+                if super::has_sha_ni() {
+                    assert_eq!(s1.blocks4, all, "{} (SHA-1: SHA-NI)", path.name());
+                }
+            }
+            4 => assert_eq!(s256.blocks4, all, "{}", path.name()),
+            2 => assert_eq!(s256.blocks2, all, "{}", path.name()),
+            _ => assert_eq!(s256.blocks1, all, "{}", path.name()),
         }
     }
 }
@@ -223,8 +240,9 @@ fn env_values() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
-    /// Random sets of messages, lengths biased to the padding edges, on
-    /// every path, against the crates.
+    /// Random sets of messages (up to 40: the 16-lane kernel runs from 16
+    /// in flight), lengths biased to the padding edges, on every path,
+    /// against the crates.
     #[test]
     fn random_message_sets(
         lens in prop::collection::vec(
@@ -232,7 +250,7 @@ proptest! {
                 prop::sample::select(vec![0usize, 1, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129]),
                 0usize..2000,
             ],
-            0..12,
+            0..40,
         ),
         seed in any::<u64>(),
     ) {

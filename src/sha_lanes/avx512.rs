@@ -1,0 +1,240 @@
+//! SHA-256 block function for 16 messages at once, one per 32-bit lane of
+//! AVX-512 registers (no SHA-NI): the FIPS 180-4 rounds in vector form,
+//! `vprord` for the rotations and `vpternlogd` for Σ, Ch and Maj.
+//!
+//! Each call loads one 64-byte block per lane, byte-swaps the words and
+//! transposes the 16 × 16 word matrix (four `vpermt2d` butterflies), so
+//! that register `t` holds word `t` of every lane.
+
+use core::arch::x86_64::*;
+
+use super::sha256::K;
+
+macro_rules! ror {
+    ($x:expr, $n:literal) => {
+        _mm512_ror_epi32::<$n>($x)
+    };
+}
+
+/// One round; the caller rotates the names of the eight state registers.
+macro_rules! round {
+    ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $f:expr, $g:expr, $h:expr, $kw:expr) => {{
+        let s1 = _mm512_ternarylogic_epi32::<0x96>(ror!($e, 6), ror!($e, 11), ror!($e, 25));
+        // Ch = (e & f) | (!e & g), Maj = majority of a, b, c
+        let ch = _mm512_ternarylogic_epi32::<0xCA>($e, $f, $g);
+        let t1 = _mm512_add_epi32(_mm512_add_epi32($h, $kw), _mm512_add_epi32(s1, ch));
+        let s0 = _mm512_ternarylogic_epi32::<0x96>(ror!($a, 2), ror!($a, 13), ror!($a, 22));
+        let maj = _mm512_ternarylogic_epi32::<0xE8>($a, $b, $c);
+        $d = _mm512_add_epi32($d, t1);
+        $h = _mm512_add_epi32(t1, _mm512_add_epi32(s0, maj));
+    }};
+}
+
+/// `W[t] + K[t]`, computing `W[t]` in the 16-word ring `$w` first when
+/// `t ≥ 16`.
+macro_rules! kw {
+    ($w:ident, $t:expr) => {{
+        let t: usize = $t;
+        if t >= 16 {
+            let x15 = $w[(t + 1) & 15];
+            let x2 = $w[(t + 14) & 15];
+            let s0 = _mm512_ternarylogic_epi32::<0x96>(
+                ror!(x15, 7),
+                ror!(x15, 18),
+                _mm512_srli_epi32::<3>(x15),
+            );
+            let s1 = _mm512_ternarylogic_epi32::<0x96>(
+                ror!(x2, 17),
+                ror!(x2, 19),
+                _mm512_srli_epi32::<10>(x2),
+            );
+            $w[t & 15] = _mm512_add_epi32(
+                _mm512_add_epi32($w[t & 15], s0),
+                _mm512_add_epi32($w[(t + 9) & 15], s1),
+            );
+        }
+        _mm512_add_epi32($w[t & 15], _mm512_set1_epi32(K[t] as i32))
+    }};
+}
+
+/// Eight rounds from round `$t`.
+macro_rules! eight {
+    ($w:ident, $s:ident, $t:expr) => {{
+        round!(
+            $s[0],
+            $s[1],
+            $s[2],
+            $s[3],
+            $s[4],
+            $s[5],
+            $s[6],
+            $s[7],
+            kw!($w, $t + 0)
+        );
+        round!(
+            $s[7],
+            $s[0],
+            $s[1],
+            $s[2],
+            $s[3],
+            $s[4],
+            $s[5],
+            $s[6],
+            kw!($w, $t + 1)
+        );
+        round!(
+            $s[6],
+            $s[7],
+            $s[0],
+            $s[1],
+            $s[2],
+            $s[3],
+            $s[4],
+            $s[5],
+            kw!($w, $t + 2)
+        );
+        round!(
+            $s[5],
+            $s[6],
+            $s[7],
+            $s[0],
+            $s[1],
+            $s[2],
+            $s[3],
+            $s[4],
+            kw!($w, $t + 3)
+        );
+        round!(
+            $s[4],
+            $s[5],
+            $s[6],
+            $s[7],
+            $s[0],
+            $s[1],
+            $s[2],
+            $s[3],
+            kw!($w, $t + 4)
+        );
+        round!(
+            $s[3],
+            $s[4],
+            $s[5],
+            $s[6],
+            $s[7],
+            $s[0],
+            $s[1],
+            $s[2],
+            kw!($w, $t + 5)
+        );
+        round!(
+            $s[2],
+            $s[3],
+            $s[4],
+            $s[5],
+            $s[6],
+            $s[7],
+            $s[0],
+            $s[1],
+            kw!($w, $t + 6)
+        );
+        round!(
+            $s[1],
+            $s[2],
+            $s[3],
+            $s[4],
+            $s[5],
+            $s[6],
+            $s[7],
+            $s[0],
+            kw!($w, $t + 7)
+        );
+    }};
+}
+
+/// Transpose the 16 × 16 matrix of 32-bit words whose row `r` is `m[r]`:
+/// for each index bit, the elements whose row and column differ in it
+/// swap with their mirror across that bit (`vpermt2d`, two per row pair).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn transpose(m: &mut [__m512i; 16]) {
+    for bit in [1usize, 2, 4, 8] {
+        let mut lo = [0i32; 16];
+        let mut hi = [0i32; 16];
+        for c in 0..16 {
+            lo[c] = if c & bit == 0 { c } else { 16 | (c ^ bit) } as i32;
+            hi[c] = if c & bit != 0 { 16 | c } else { c ^ bit } as i32;
+        }
+        // SAFETY: reads 64 bytes of each 16-word array.
+        let (lo, hi) = unsafe {
+            (
+                _mm512_loadu_si512(lo.as_ptr().cast()),
+                _mm512_loadu_si512(hi.as_ptr().cast()),
+            )
+        };
+        for r in 0..16 {
+            if r & bit == 0 {
+                let (x, y) = (m[r], m[r | bit]);
+                m[r] = _mm512_permutex2var_epi32(x, lo, y);
+                m[r | bit] = _mm512_permutex2var_epi32(x, hi, y);
+            }
+        }
+    }
+}
+
+/// Advance `states[l]` by `blocks[l][..n]` for every lane `l`, `n` the
+/// shortest of the `blocks` slices. Returns `n`.
+///
+/// # Safety
+/// The CPU has AVX-512F and AVX-512BW (`is_x86_feature_detected!`).
+#[allow(
+    clippy::needless_range_loop,
+    reason = "block i of every lane: one index into several arrays"
+)]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn compress(states: &mut [[u32; 8]; 16], blocks: [&[[u8; 64]]; 16]) -> usize {
+    let n = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
+    if n == 0 {
+        return 0;
+    }
+    let mut words = [[0u32; 16]; 8];
+    for (l, st) in states.iter().enumerate() {
+        for (j, w) in st.iter().enumerate() {
+            words[j][l] = *w;
+        }
+    }
+    // SAFETY: each `words[j]` is 64 bytes.
+    let mut s: [__m512i; 8] =
+        core::array::from_fn(|j| unsafe { _mm512_loadu_si512(words[j].as_ptr().cast()) });
+    let bswap =
+        _mm512_broadcast_i32x4(_mm_set_epi64x(0x0C0D_0E0F_0809_0A0B, 0x0405_0607_0001_0203));
+    for i in 0..n {
+        let mut w: [__m512i; 16] = core::array::from_fn(|l| {
+            // SAFETY: `blocks[l][i]` (i < n ≤ its length) is 64 bytes.
+            let v = unsafe { _mm512_loadu_si512(blocks[l][i].as_ptr().cast()) };
+            _mm512_shuffle_epi8(v, bswap)
+        });
+        transpose(&mut w);
+        let saved = s;
+        eight!(w, s, 0);
+        eight!(w, s, 8);
+        eight!(w, s, 16);
+        eight!(w, s, 24);
+        eight!(w, s, 32);
+        eight!(w, s, 40);
+        eight!(w, s, 48);
+        eight!(w, s, 56);
+        for (x, y) in s.iter_mut().zip(saved) {
+            *x = _mm512_add_epi32(*x, y);
+        }
+    }
+    for (j, v) in s.iter().enumerate() {
+        // SAFETY: each `words[j]` is 64 writable bytes.
+        unsafe { _mm512_storeu_si512(words[j].as_mut_ptr().cast(), *v) };
+    }
+    for (l, st) in states.iter_mut().enumerate() {
+        for (j, w) in st.iter_mut().enumerate() {
+            *w = words[j][l];
+        }
+    }
+    n
+}

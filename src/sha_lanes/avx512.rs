@@ -17,15 +17,19 @@ macro_rules! ror {
 }
 
 /// One round; the caller rotates the names of the eight state registers.
+/// The sums are ordered for the chain from `e` to the next `e`: everything
+/// that does not need Σ1(e), the slowest term, is added first, so the new
+/// `e` is one add after it (ror, ternlog, add: 3 operations, not 5).
 macro_rules! round {
     ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $f:expr, $g:expr, $h:expr, $kw:expr) => {{
-        let s1 = _mm512_ternarylogic_epi32::<0x96>(ror!($e, 6), ror!($e, 11), ror!($e, 25));
         // Ch = (e & f) | (!e & g), Maj = majority of a, b, c
         let ch = _mm512_ternarylogic_epi32::<0xCA>($e, $f, $g);
-        let t1 = _mm512_add_epi32(_mm512_add_epi32($h, $kw), _mm512_add_epi32(s1, ch));
+        let hkc = _mm512_add_epi32(_mm512_add_epi32($h, $kw), ch);
+        let s1 = _mm512_ternarylogic_epi32::<0x96>(ror!($e, 6), ror!($e, 11), ror!($e, 25));
         let s0 = _mm512_ternarylogic_epi32::<0x96>(ror!($a, 2), ror!($a, 13), ror!($a, 22));
         let maj = _mm512_ternarylogic_epi32::<0xE8>($a, $b, $c);
-        $d = _mm512_add_epi32($d, t1);
+        let t1 = _mm512_add_epi32(hkc, s1);
+        $d = _mm512_add_epi32(_mm512_add_epi32($d, hkc), s1);
         $h = _mm512_add_epi32(t1, _mm512_add_epi32(s0, maj));
     }};
 }

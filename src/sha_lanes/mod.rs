@@ -9,7 +9,7 @@
 //! AVX-512 registers (`avx512.rs`, the rounds in plain vector operations)
 //! go further still. Measured with examples/sha_lanes.rs, on an AMD EPYC
 //! Zen 5, in CPU-time ratios to one SHA-NI stream: SHA-256 1.45x with two
-//! messages, 1.73x with four, 1.97x with sixteen AVX-512 lanes; SHA-1 1.80x
+//! messages, 1.73x with four, 2.18x with sixteen AVX-512 lanes; SHA-1 1.80x
 //! with two, 2.6x with four.
 //!
 //! [`Engine`] on top has the MD5 lane engine's shape: whole messages in,
@@ -19,8 +19,8 @@
 //! with blocks are grouped into the widest kernels the path has (four, two,
 //! then one; sixteen on the AVX-512 path for SHA-256), so a lone message
 //! runs through the one-message kernel, and no call computes idle lanes.
-//! (A sixteen-lane call with idle lanes would pay only from about 14 busy
-//! ones: 16 / 1.97 one-stream blocks of time against k / 1.73 for k
+//! (A sixteen-lane call with idle lanes would pay only from about 13 busy
+//! ones: 16 / 2.18 one-stream blocks of time against k / 1.73 for k
 //! messages on the four-message SHA-NI kernel.)
 //!
 //! The path is chosen at run time from what the CPU has, unless the
@@ -152,7 +152,7 @@ impl Path {
     /// The fastest path this CPU runs: sixteen AVX-512 lanes for SHA-256
     /// (four SHA-NI messages below sixteen in flight, and for SHA-1) where
     /// AVX-512BW is, else four messages per SHA-NI loop (examples/sha_lanes.rs,
-    /// CPU-time ratios to one stream on a Zen 5 EPYC: SHA-256 1.97x, 1.73x
+    /// CPU-time ratios to one stream on a Zen 5 EPYC: SHA-256 2.18x, 1.73x
     /// with four, 1.45x with two; SHA-1 2.6x with four, 1.8x with two).
     pub fn best() -> Path {
         #[cfg(target_arch = "x86_64")]

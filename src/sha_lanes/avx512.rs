@@ -1,6 +1,7 @@
-//! SHA-256 block function for 16 messages at once, one per 32-bit lane of
-//! AVX-512 registers (no SHA-NI): the FIPS 180-4 rounds in vector form,
-//! `vprord` for the rotations and `vpternlogd` for Σ, Ch and Maj.
+//! SHA-256 and SHA-1 block functions for 16 messages at once, one per
+//! 32-bit lane of AVX-512 registers (no SHA-NI): the FIPS 180-4 rounds in
+//! vector form, `vprord`/`vprold` for the rotations and `vpternlogd` for Σ,
+//! Ch, Maj and parity.
 //!
 //! Each call loads one 64-byte block per lane, byte-swaps the words and
 //! transposes the 16 × 16 word matrix (four `vpermt2d` butterflies), so
@@ -185,39 +186,71 @@ fn transpose(m: &mut [__m512i; 16]) {
     }
 }
 
-/// Advance `states[l]` by `blocks[l][..n]` for every lane `l`, `n` the
-/// shortest of the `blocks` slices. Returns `n`.
-///
-/// # Safety
-/// The CPU has AVX-512F and AVX-512BW (`is_x86_feature_detected!`).
-#[allow(
-    clippy::needless_range_loop,
-    reason = "block i of every lane: one index into several arrays"
-)]
-#[target_feature(enable = "avx512f,avx512bw")]
-pub(super) unsafe fn compress(states: &mut [[u32; 8]; 16], blocks: [&[[u8; 64]]; 16]) -> usize {
-    let n = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
-    if n == 0 {
-        return 0;
-    }
-    let mut words = [[0u32; 16]; 8];
+/// Lane-major state: register `j` holds word `j` of every lane's state.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn load_states<const W: usize>(states: &[[u32; W]; 16]) -> [__m512i; W] {
+    let mut words = [[0u32; 16]; W];
     for (l, st) in states.iter().enumerate() {
         for (j, w) in st.iter().enumerate() {
             words[j][l] = *w;
         }
     }
     // SAFETY: each `words[j]` is 64 bytes.
-    let mut s: [__m512i; 8] =
-        core::array::from_fn(|j| unsafe { _mm512_loadu_si512(words[j].as_ptr().cast()) });
+    core::array::from_fn(|j| unsafe { _mm512_loadu_si512(words[j].as_ptr().cast()) })
+}
+
+/// `load_states` undone.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn store_states<const W: usize>(s: [__m512i; W], states: &mut [[u32; W]; 16]) {
+    let mut words = [[0u32; 16]; W];
+    for (j, v) in s.iter().enumerate() {
+        // SAFETY: each `words[j]` is 64 writable bytes.
+        unsafe { _mm512_storeu_si512(words[j].as_mut_ptr().cast(), *v) };
+    }
+    for (l, st) in states.iter_mut().enumerate() {
+        for (j, w) in st.iter_mut().enumerate() {
+            *w = words[j][l];
+        }
+    }
+}
+
+/// Block `i` of every lane as sixteen registers, register `t` holding the
+/// big-endian word `t` of every lane's block.
+///
+/// # Safety
+/// `i` < the length of every `blocks[l]`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn load_blocks(blocks: &[&[[u8; 64]]; 16], i: usize) -> [__m512i; 16] {
     let bswap =
         _mm512_broadcast_i32x4(_mm_set_epi64x(0x0C0D_0E0F_0809_0A0B, 0x0405_0607_0001_0203));
+    let mut w: [__m512i; 16] = core::array::from_fn(|l| {
+        // SAFETY: `blocks[l][i]` is in bounds (the caller's promise) and
+        // 64 bytes.
+        let v = unsafe { _mm512_loadu_si512(blocks[l].get_unchecked(i).as_ptr().cast()) };
+        _mm512_shuffle_epi8(v, bswap)
+    });
+    transpose(&mut w);
+    w
+}
+
+/// Advance `states[l]` by `blocks[l][..n]` for every lane `l`, `n` the
+/// shortest of the `blocks` slices. Returns `n`.
+///
+/// # Safety
+/// The CPU has AVX-512F and AVX-512BW (`is_x86_feature_detected!`).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn compress(states: &mut [[u32; 8]; 16], blocks: [&[[u8; 64]]; 16]) -> usize {
+    let n = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
+    if n == 0 {
+        return 0;
+    }
+    let mut s = load_states(states);
     for i in 0..n {
-        let mut w: [__m512i; 16] = core::array::from_fn(|l| {
-            // SAFETY: `blocks[l][i]` (i < n ≤ its length) is 64 bytes.
-            let v = unsafe { _mm512_loadu_si512(blocks[l][i].as_ptr().cast()) };
-            _mm512_shuffle_epi8(v, bswap)
-        });
-        transpose(&mut w);
+        // SAFETY: i < n, the shortest length.
+        let mut w = unsafe { load_blocks(&blocks, i) };
         let saved = s;
         eight!(w, s, 0);
         eight!(w, s, 8);
@@ -231,14 +264,93 @@ pub(super) unsafe fn compress(states: &mut [[u32; 8]; 16], blocks: [&[[u8; 64]];
             *x = _mm512_add_epi32(*x, y);
         }
     }
-    for (j, v) in s.iter().enumerate() {
-        // SAFETY: each `words[j]` is 64 writable bytes.
-        unsafe { _mm512_storeu_si512(words[j].as_mut_ptr().cast(), *v) };
+    store_states(s, states);
+    n
+}
+
+/// The SHA-1 round constants, one per twenty rounds.
+const K1: [u32; 4] = [0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6];
+
+/// SHA-1 `W[t] + K`, computing `W[t]` in the ring `$w` first when `t ≥ 16`:
+/// `W[t] = rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])`.
+macro_rules! kw1 {
+    ($w:ident, $t:expr) => {{
+        let t: usize = $t;
+        if t >= 16 {
+            let x = _mm512_ternarylogic_epi32::<0x96>(
+                $w[(t + 13) & 15],
+                $w[(t + 8) & 15],
+                $w[(t + 2) & 15],
+            );
+            $w[t & 15] = _mm512_rol_epi32::<1>(_mm512_xor_si512(x, $w[t & 15]));
+        }
+        _mm512_add_epi32($w[t & 15], _mm512_set1_epi32(K1[t / 20] as i32))
+    }};
+}
+
+/// One SHA-1 round with `vpternlogd` immediate `$f` (on b, c, d): `e`
+/// becomes the new `a`, `b` is rotated by 30; the caller rotates the names.
+/// Everything but rol5(a) is summed first, so the new `a` is one add after
+/// it.
+macro_rules! round1 {
+    ($f:literal, $a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $kw:expr) => {{
+        let f = _mm512_ternarylogic_epi32::<$f>($b, $c, $d);
+        let x = _mm512_add_epi32(_mm512_add_epi32($e, $kw), f);
+        $e = _mm512_add_epi32(x, _mm512_rol_epi32::<5>($a));
+        $b = _mm512_rol_epi32::<30>($b);
+    }};
+}
+
+/// Five SHA-1 rounds from round `$t`, function `$f`.
+macro_rules! five {
+    ($f:literal, $w:ident, $s:ident, $t:expr) => {{
+        round1!($f, $s[0], $s[1], $s[2], $s[3], $s[4], kw1!($w, $t));
+        round1!($f, $s[4], $s[0], $s[1], $s[2], $s[3], kw1!($w, $t + 1));
+        round1!($f, $s[3], $s[4], $s[0], $s[1], $s[2], kw1!($w, $t + 2));
+        round1!($f, $s[2], $s[3], $s[4], $s[0], $s[1], kw1!($w, $t + 3));
+        round1!($f, $s[1], $s[2], $s[3], $s[4], $s[0], kw1!($w, $t + 4));
+    }};
+}
+
+/// As `compress`, for SHA-1.
+///
+/// # Safety
+/// The CPU has AVX-512F and AVX-512BW (`is_x86_feature_detected!`).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn compress_sha1(
+    states: &mut [[u32; 5]; 16],
+    blocks: [&[[u8; 64]]; 16],
+) -> usize {
+    let n = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
+    if n == 0 {
+        return 0;
     }
-    for (l, st) in states.iter_mut().enumerate() {
-        for (j, w) in st.iter_mut().enumerate() {
-            *w = words[j][l];
+    let mut s = load_states(states);
+    for i in 0..n {
+        // SAFETY: i < n, the shortest length.
+        let mut w = unsafe { load_blocks(&blocks, i) };
+        let saved = s;
+        // Ch = (b & c) | (!b & d); parity; Maj
+        five!(0xCA, w, s, 0);
+        five!(0xCA, w, s, 5);
+        five!(0xCA, w, s, 10);
+        five!(0xCA, w, s, 15);
+        five!(0x96, w, s, 20);
+        five!(0x96, w, s, 25);
+        five!(0x96, w, s, 30);
+        five!(0x96, w, s, 35);
+        five!(0xE8, w, s, 40);
+        five!(0xE8, w, s, 45);
+        five!(0xE8, w, s, 50);
+        five!(0xE8, w, s, 55);
+        five!(0x96, w, s, 60);
+        five!(0x96, w, s, 65);
+        five!(0x96, w, s, 70);
+        five!(0x96, w, s, 75);
+        for (x, y) in s.iter_mut().zip(saved) {
+            *x = _mm512_add_epi32(*x, y);
         }
     }
+    store_states(s, states);
     n
 }

@@ -5,12 +5,12 @@
 //! waiting for the one before; the unit could start another sooner. Two or
 //! four messages interleaved in one loop (`sha256.rs`, `sha1.rs`, one
 //! generic kernel per hash, instantiated for 1, 2 and 4 messages) fill
-//! those cycles. With sixteen SHA-256 messages in flight, sixteen lanes of
-//! AVX-512 registers (`avx512.rs`, the rounds in plain vector operations)
-//! go further still. Measured with examples/sha_lanes.rs, on an AMD EPYC
-//! Zen 5, in CPU-time ratios to one SHA-NI stream: SHA-256 1.45x with two
+//! those cycles. With sixteen messages in flight, sixteen lanes of AVX-512
+//! registers (`avx512.rs`, the rounds in plain vector operations) go
+//! further still. Measured with examples/sha_lanes.rs, on an AMD EPYC Zen
+//! 5, in CPU-time ratios to one SHA-NI stream: SHA-256 1.45x with two
 //! messages, 1.73x with four, 2.18x with sixteen AVX-512 lanes; SHA-1 1.80x
-//! with two, 2.6x with four.
+//! with two, 2.6x with four, 3.5x with sixteen.
 //!
 //! [`Engine`] on top has the MD5 lane engine's shape: whole messages in,
 //! given as (id, bytes); each is padded as FIPS 180-4 says (0x80, zeros,
@@ -20,15 +20,14 @@
 //! then one; sixteen on the AVX-512 path for SHA-256), so a lone message
 //! runs through the one-message kernel, and no call computes idle lanes.
 //! (A sixteen-lane call with idle lanes would pay only from about 13 busy
-//! ones: 16 / 2.18 one-stream blocks of time against k / 1.73 for k
-//! messages on the four-message SHA-NI kernel.)
+//! ones for SHA-256, 16 / 2.18 one-stream blocks of time against k / 1.73
+//! for k messages on the four-message SHA-NI kernel; from 12 for SHA-1.)
 //!
 //! The path is chosen at run time from what the CPU has, unless the
 //! environment variable `FASTSUM_SHA_LANES` forces one: `avx512-16`,
 //! `sha-ni-4`, `sha-ni-2`, `sha-ni-1` (fastsum's one-message SHA-NI
 //! kernel), `off` (the sha1/sha2 crates' single-stream code, every CPU: the
-//! reference) or `auto`. No 16-lane SHA-1: SHA-NI's four messages already
-//! run 2.6x one stream.
+//! reference) or `auto`.
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
@@ -52,9 +51,9 @@ pub const LANES_ENV: &str = "FASTSUM_SHA_LANES";
 /// A multi-message SHA implementation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Path {
-    /// SHA-256 and SHA-224: sixteen messages, one per lane of AVX-512
-    /// registers, when sixteen are in flight; fewer (and SHA-1) as
-    /// `ShaNi4` (or one by one through the crates without SHA-NI).
+    /// Sixteen messages, one per lane of AVX-512 registers, when sixteen
+    /// are in flight; fewer as `ShaNi4` (or one by one through the crates
+    /// on a CPU without SHA-NI).
     #[cfg(target_arch = "x86_64")]
     Avx512x16,
     /// Four messages interleaved in one SHA-NI loop.
@@ -149,11 +148,11 @@ impl Path {
             .collect()
     }
 
-    /// The fastest path this CPU runs: sixteen AVX-512 lanes for SHA-256
-    /// (four SHA-NI messages below sixteen in flight, and for SHA-1) where
-    /// AVX-512BW is, else four messages per SHA-NI loop (examples/sha_lanes.rs,
-    /// CPU-time ratios to one stream on a Zen 5 EPYC: SHA-256 2.18x, 1.73x
-    /// with four, 1.45x with two; SHA-1 2.6x with four, 1.8x with two).
+    /// The fastest path this CPU runs: sixteen AVX-512 lanes (four SHA-NI
+    /// messages below sixteen in flight) where AVX-512BW is, else four
+    /// messages per SHA-NI loop (examples/sha_lanes.rs, CPU-time ratios to
+    /// one stream on a Zen 5 EPYC: SHA-256 2.18x, 1.73x with four SHA-NI
+    /// messages; SHA-1 3.5x, 2.6x).
     pub fn best() -> Path {
         #[cfg(target_arch = "x86_64")]
         for p in [Path::Avx512x16, Path::ShaNi4] {
@@ -385,6 +384,13 @@ impl Sha for Sha1 {
         return unsafe { sha1::compress(states, blocks) };
         #[cfg(not(target_arch = "x86_64"))]
         return portable(states, blocks, Self::single);
+    }
+    #[cfg(target_arch = "x86_64")]
+    const LANES16: bool = true;
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn compress16(states: &mut [[u32; 5]; 16], blocks: [&[[u8; 64]]; 16]) -> usize {
+        // SAFETY: the caller guarantees AVX-512F and AVX-512BW.
+        unsafe { avx512::compress_sha1(states, blocks) }
     }
 }
 

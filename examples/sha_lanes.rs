@@ -1,7 +1,9 @@
 //! Multi-message SHA-256 and SHA-1 on SHA-NI, in process, on one core: MB/s
 //! (10^6 bytes per second of this thread's CPU time) of the sha2/sha1
-//! crates' single stream, and of fastsum's engine on the 1-, 2- and 4-way
-//! SHA-NI kernels, on batches of 64 KiB and of 4 KiB messages.
+//! crates' single stream, and of fastsum's engine on each path this CPU
+//! runs (16 AVX-512 lanes; 4-, 2-, 1-way SHA-NI), on batches of 64 KiB
+//! messages, of 4 KiB ones, and of mixed lengths (0 to 16 KiB, as the small
+//! files of a tree).
 //!
 //! The contenders run alternately, round after round, each timed on the
 //! same batch, so a neighbour's load on a shared machine hits all of them
@@ -59,16 +61,32 @@ fn paths() -> Vec<Path> {
         .collect()
 }
 
+/// Messages of `msg_len` bytes (0: mixed lengths, 0 to 16 KiB), about
+/// `SAMPLE` bytes in all.
+fn messages(msg_len: usize) -> Vec<Vec<u8>> {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut total = 0;
+    let mut msgs = Vec::new();
+    while total < SAMPLE {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let len = if msg_len == 0 {
+            (x % (16 * 1024 + 1)) as usize
+        } else {
+            msg_len
+        };
+        let m = msgs.len();
+        msgs.push((0..len).map(|i| (i * 131 + i / 7 + m * 17) as u8).collect());
+        total += len.max(1);
+    }
+    msgs
+}
+
 fn bench(title: &str, msg_len: usize, rounds: usize, mut runs: Vec<Run<'_>>) {
-    let count = (SAMPLE / msg_len).max(1);
-    let msgs: Vec<Vec<u8>> = (0..count)
-        .map(|m| {
-            (0..msg_len)
-                .map(|i| (i * 131 + i / 7 + m * 17) as u8)
-                .collect()
-        })
-        .collect();
-    let bytes = (count * msg_len) as f64;
+    let msgs = messages(msg_len);
+    let count = msgs.len();
+    let bytes = msgs.iter().map(Vec::len).sum::<usize>() as f64;
     for (_, run) in runs.iter_mut() {
         run(&msgs); // warm up
     }
@@ -83,7 +101,11 @@ fn bench(title: &str, msg_len: usize, rounds: usize, mut runs: Vec<Run<'_>>) {
             total[i] += t;
         }
     }
-    println!("\n{title}, {count} messages of {msg_len} bytes, {rounds} rounds:");
+    let size = match msg_len {
+        0 => "0 to 16384".to_owned(),
+        n => n.to_string(),
+    };
+    println!("\n{title}, {count} messages of {size} bytes, {rounds} rounds:");
     println!(
         "  {:<18} {:>9} {:>10} {:>10}",
         "", "best MB/s", "x crate", "x 1-way"
@@ -116,7 +138,7 @@ fn main() {
         })
         .unwrap_or_default();
     println!("{cpu}");
-    for len in [64 * 1024, 4 * 1024] {
+    for len in [64 * 1024, 4 * 1024, 0] {
         let mut runs: Vec<Run<'_>> = vec![(
             "sha2 crate".into(),
             Box::new(|msgs: &[Vec<u8>]| {

@@ -210,6 +210,15 @@ fn wide_kernels_are_used() {
     }
 }
 
+/// A hasher thread owns its engine: it must be `Send`.
+#[test]
+fn engines_are_send() {
+    fn send<T: Send>() {}
+    send::<Engine<Sha256>>();
+    send::<Engine<Sha224>>();
+    send::<Engine<Sha1>>();
+}
+
 #[test]
 fn env_values() {
     let parse = |s: &str| Path::from_env_value(Some(OsStr::new(s)));

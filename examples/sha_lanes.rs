@@ -2,8 +2,8 @@
 //! (10^6 bytes per second of this thread's CPU time) of the sha2/sha1
 //! crates' single stream, and of fastsum's engine on each path this CPU
 //! runs (16 AVX-512 lanes; 4-, 2-, 1-way SHA-NI), on batches of 64 KiB
-//! messages, of 4 KiB ones, and of mixed lengths (0 to 16 KiB, as the small
-//! files of a tree).
+//! messages, of 4 KiB ones, and of mixed lengths (0 to 16 KiB and 0 to
+//! 1 KiB, as the small files of a tree).
 //!
 //! The contenders run alternately, round after round, each timed on the
 //! same batch, so a neighbour's load on a shared machine hits all of them
@@ -61,9 +61,17 @@ fn paths() -> Vec<Path> {
         .collect()
 }
 
-/// Messages of `msg_len` bytes (0: mixed lengths, 0 to 16 KiB), about
-/// `SAMPLE` bytes in all.
-fn messages(msg_len: usize) -> Vec<Vec<u8>> {
+/// The lengths of a batch's messages.
+#[derive(Clone, Copy)]
+enum Sizes {
+    /// All this long.
+    Fixed(usize),
+    /// Pseudo-random, 0 to this many bytes.
+    UpTo(usize),
+}
+
+/// Messages of `sizes`, about `SAMPLE` bytes in all.
+fn messages(sizes: Sizes) -> Vec<Vec<u8>> {
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     let mut total = 0;
     let mut msgs = Vec::new();
@@ -71,10 +79,9 @@ fn messages(msg_len: usize) -> Vec<Vec<u8>> {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        let len = if msg_len == 0 {
-            (x % (16 * 1024 + 1)) as usize
-        } else {
-            msg_len
+        let len = match sizes {
+            Sizes::Fixed(n) => n,
+            Sizes::UpTo(max) => (x % (max as u64 + 1)) as usize,
         };
         let m = msgs.len();
         msgs.push((0..len).map(|i| (i * 131 + i / 7 + m * 17) as u8).collect());
@@ -83,8 +90,8 @@ fn messages(msg_len: usize) -> Vec<Vec<u8>> {
     msgs
 }
 
-fn bench(title: &str, msg_len: usize, rounds: usize, mut runs: Vec<Run<'_>>) {
-    let msgs = messages(msg_len);
+fn bench(title: &str, sizes: Sizes, rounds: usize, mut runs: Vec<Run<'_>>) {
+    let msgs = messages(sizes);
     let count = msgs.len();
     let bytes = msgs.iter().map(Vec::len).sum::<usize>() as f64;
     for (_, run) in runs.iter_mut() {
@@ -101,9 +108,9 @@ fn bench(title: &str, msg_len: usize, rounds: usize, mut runs: Vec<Run<'_>>) {
             total[i] += t;
         }
     }
-    let size = match msg_len {
-        0 => "0 to 16384".to_owned(),
-        n => n.to_string(),
+    let size = match sizes {
+        Sizes::Fixed(n) => n.to_string(),
+        Sizes::UpTo(max) => format!("0 to {max}"),
     };
     println!("\n{title}, {count} messages of {size} bytes, {rounds} rounds:");
     println!(
@@ -138,7 +145,13 @@ fn main() {
         })
         .unwrap_or_default();
     println!("{cpu}");
-    for len in [64 * 1024, 4 * 1024, 0] {
+    let sets = [
+        Sizes::Fixed(64 * 1024),
+        Sizes::Fixed(4 * 1024),
+        Sizes::UpTo(16 * 1024),
+        Sizes::UpTo(1024),
+    ];
+    for len in sets {
         let mut runs: Vec<Run<'_>> = vec![(
             "sha2 crate".into(),
             Box::new(|msgs: &[Vec<u8>]| {

@@ -186,33 +186,21 @@ fn transpose(m: &mut [__m512i; 16]) {
     }
 }
 
-/// Lane-major state: register `j` holds word `j` of every lane's state.
+/// Register `j` holds word `j` of every lane's chaining value.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn load_states<const W: usize>(states: &[[u32; W]; 16]) -> [__m512i; W] {
-    let mut words = [[0u32; 16]; W];
-    for (l, st) in states.iter().enumerate() {
-        for (j, w) in st.iter().enumerate() {
-            words[j][l] = *w;
-        }
-    }
-    // SAFETY: each `words[j]` is 64 bytes.
-    core::array::from_fn(|j| unsafe { _mm512_loadu_si512(words[j].as_ptr().cast()) })
+fn load_states<const W: usize>(wide: &[[u32; 16]; W]) -> [__m512i; W] {
+    // SAFETY: each `wide[j]` is 64 bytes.
+    core::array::from_fn(|j| unsafe { _mm512_loadu_si512(wide[j].as_ptr().cast()) })
 }
 
 /// `load_states` undone.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn store_states<const W: usize>(s: [__m512i; W], states: &mut [[u32; W]; 16]) {
-    let mut words = [[0u32; 16]; W];
-    for (j, v) in s.iter().enumerate() {
-        // SAFETY: each `words[j]` is 64 writable bytes.
-        unsafe { _mm512_storeu_si512(words[j].as_mut_ptr().cast(), *v) };
-    }
-    for (l, st) in states.iter_mut().enumerate() {
-        for (j, w) in st.iter_mut().enumerate() {
-            *w = words[j][l];
-        }
+fn store_states<const W: usize>(s: [__m512i; W], wide: &mut [[u32; 16]; W]) {
+    for (row, v) in wide.iter_mut().zip(s) {
+        // SAFETY: each `wide[j]` is 64 writable bytes.
+        unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast(), v) };
     }
 }
 
@@ -236,18 +224,20 @@ unsafe fn load_blocks(blocks: &[&[[u8; 64]]; 16], i: usize) -> [__m512i; 16] {
     w
 }
 
-/// Advance `states[l]` by `blocks[l][..n]` for every lane `l`, `n` the
+/// Advance lane `l` of `wide` (lane-major chaining values: word `j` of
+/// lane `l` at `wide[j][l]`) by `blocks[l][..n]` for every lane, `n` the
 /// shortest of the `blocks` slices. Returns `n`.
 ///
 /// # Safety
 /// The CPU has AVX-512F and AVX-512BW (`is_x86_feature_detected!`).
+#[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(super) unsafe fn compress(states: &mut [[u32; 8]; 16], blocks: [&[[u8; 64]]; 16]) -> usize {
+pub(super) unsafe fn compress(wide: &mut [[u32; 16]; 8], blocks: [&[[u8; 64]]; 16]) -> usize {
     let n = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
     if n == 0 {
         return 0;
     }
-    let mut s = load_states(states);
+    let mut s = load_states(wide);
     for i in 0..n {
         // SAFETY: i < n, the shortest length.
         let mut w = unsafe { load_blocks(&blocks, i) };
@@ -264,7 +254,7 @@ pub(super) unsafe fn compress(states: &mut [[u32; 8]; 16], blocks: [&[[u8; 64]];
             *x = _mm512_add_epi32(*x, y);
         }
     }
-    store_states(s, states);
+    store_states(s, wide);
     n
 }
 
@@ -316,16 +306,14 @@ macro_rules! five {
 ///
 /// # Safety
 /// The CPU has AVX-512F and AVX-512BW (`is_x86_feature_detected!`).
+#[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(super) unsafe fn compress_sha1(
-    states: &mut [[u32; 5]; 16],
-    blocks: [&[[u8; 64]]; 16],
-) -> usize {
+pub(super) unsafe fn compress_sha1(wide: &mut [[u32; 16]; 5], blocks: [&[[u8; 64]]; 16]) -> usize {
     let n = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
     if n == 0 {
         return 0;
     }
-    let mut s = load_states(states);
+    let mut s = load_states(wide);
     for i in 0..n {
         // SAFETY: i < n, the shortest length.
         let mut w = unsafe { load_blocks(&blocks, i) };
@@ -351,6 +339,6 @@ pub(super) unsafe fn compress_sha1(
             *x = _mm512_add_epi32(*x, y);
         }
     }
-    store_states(s, states);
+    store_states(s, wide);
     n
 }

@@ -7,21 +7,31 @@
 //! generic kernel per hash, instantiated for 1, 2 and 4 messages) fill
 //! those cycles. With sixteen messages in flight, sixteen lanes of AVX-512
 //! registers (`avx512.rs`, the rounds in plain vector operations) go
-//! further still. Measured with examples/sha_lanes.rs, on an AMD EPYC Zen
-//! 5, in CPU-time ratios to one SHA-NI stream: SHA-256 1.45x with two
-//! messages, 1.73x with four, 2.18x with sixteen AVX-512 lanes; SHA-1 1.80x
-//! with two, 2.6x with four, 3.5x with sixteen.
+//! further still. Measured with examples/sha_lanes.rs on an AMD EPYC Zen
+//! 5, CPU-time ratios to one SHA-NI stream:
+//!
+//! | messages           | SHA-256: 2 / 4 / 16 lanes | SHA-1: 2 / 4 / 16 |
+//! |--------------------|---------------------------|-------------------|
+//! | 64 KiB each        | 1.45 / 1.73 / 2.18        | 1.79 / 2.61 / 3.50|
+//! | 4 KiB each         | 1.42 / 1.68 / 2.13        | 1.76 / 2.50 / 3.37|
+//! | 0 to 16 KiB        | 1.43 / 1.69 / 2.03        | 1.78 / 2.46 / 3.13|
+//! | 0 to 1 KiB         | 1.29 / 1.32 / 1.35        | 1.41 / 1.68 / 1.69|
+//!
+//! (Small messages pay the engine's work per message and per call: a
+//! padded tail, a digest, calls a block or two long.)
 //!
 //! [`Engine`] on top has the MD5 lane engine's shape: whole messages in,
 //! given as (id, bytes); each is padded as FIPS 180-4 says (0x80, zeros,
 //! the bit length big-endian), a lane whose message ends takes the next
 //! one, and digests come out with their ids in [`Engine::take_done`]. Lanes
-//! with blocks are grouped into the widest kernels the path has (four, two,
-//! then one; sixteen on the AVX-512 path for SHA-256), so a lone message
-//! runs through the one-message kernel, and no call computes idle lanes.
-//! (A sixteen-lane call with idle lanes would pay only from about 13 busy
-//! ones for SHA-256, 16 / 2.18 one-stream blocks of time against k / 1.73
-//! for k messages on the four-message SHA-NI kernel; from 12 for SHA-1.)
+//! with blocks are grouped into the widest kernels the path has (sixteen on
+//! the AVX-512 path while sixteen messages are in flight, their chaining
+//! values kept lane-major between calls; then four, two, one), so a lone
+//! message runs through the one-message kernel, and no call computes idle
+//! lanes. (A sixteen-lane call with idle lanes would pay only from about
+//! 13 busy ones for SHA-256, 16 / 2.18 one-stream blocks of time against
+//! k / 1.73 for k messages on the four-message SHA-NI kernel; from 12 for
+//! SHA-1.)
 //!
 //! The path is chosen at run time from what the CPU has, unless the
 //! environment variable `FASTSUM_SHA_LANES` forces one: `avx512-16`,
@@ -274,19 +284,43 @@ pub trait Sha: sealed::Sealed + Copy + fmt::Debug + 'static {
         states: &mut [Self::State; N],
         blocks: [&[[u8; 64]]; N],
     ) -> usize;
+    /// The chaining values of sixteen messages, lane-major: word `j` of
+    /// lane `l` at `[j][l]`, as the 16-lane kernel keeps them.
+    type Wide: Copy + fmt::Debug;
+    /// A `Wide` of zeros.
+    const WIDE_ZERO: Self::Wide;
+    /// Lane `l`'s chaining value.
+    fn wide_get(wide: &Self::Wide, l: usize) -> Self::State;
+    /// Set lane `l`'s chaining value.
+    fn wide_set(wide: &mut Self::Wide, l: usize, state: &Self::State);
     /// Whether `compress16` is a 16-lane AVX-512 kernel (else the engine
     /// never calls it).
     const LANES16: bool = false;
-    /// As `compress`, sixteen messages in AVX-512 lanes.
+    /// As `compress`, sixteen messages in AVX-512 lanes, their chaining
+    /// values kept lane-major between calls (no transposition per call).
     ///
     /// # Safety
     /// The CPU has AVX-512F and AVX-512BW (`Path::Avx512x16.is_available()`).
-    unsafe fn compress16(states: &mut [Self::State; 16], blocks: [&[[u8; 64]]; 16]) -> usize {
+    unsafe fn compress16(wide: &mut Self::Wide, blocks: [&[[u8; 64]]; 16]) -> usize {
         let n = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
-        for (s, b) in states.iter_mut().zip(blocks) {
-            Self::single(s, &b[..n]);
+        for (l, b) in blocks.iter().enumerate() {
+            let mut s = Self::wide_get(wide, l);
+            Self::single(&mut s, &b[..n]);
+            Self::wide_set(wide, l, &s);
         }
         n
+    }
+}
+
+/// `Sha::wide_get` for `W` words.
+fn column<const W: usize>(wide: &[[u32; 16]; W], l: usize) -> [u32; W] {
+    core::array::from_fn(|j| wide[j][l])
+}
+
+/// `Sha::wide_set` for `W` words.
+fn set_column<const W: usize>(wide: &mut [[u32; 16]; W], l: usize, state: &[u32; W]) {
+    for (row, w) in wide.iter_mut().zip(state) {
+        row[l] = *w;
     }
 }
 
@@ -337,12 +371,20 @@ macro_rules! sha256_family {
                 #[cfg(not(target_arch = "x86_64"))]
                 return portable(states, blocks, Self::single);
             }
+            type Wide = [[u32; 16]; 8];
+            const WIDE_ZERO: [[u32; 16]; 8] = [[0; 16]; 8];
+            fn wide_get(wide: &[[u32; 16]; 8], l: usize) -> [u32; 8] {
+                column(wide, l)
+            }
+            fn wide_set(wide: &mut [[u32; 16]; 8], l: usize, state: &[u32; 8]) {
+                set_column(wide, l, state);
+            }
             #[cfg(target_arch = "x86_64")]
             const LANES16: bool = true;
             #[cfg(target_arch = "x86_64")]
-            unsafe fn compress16(states: &mut [[u32; 8]; 16], blocks: [&[[u8; 64]]; 16]) -> usize {
+            unsafe fn compress16(wide: &mut [[u32; 16]; 8], blocks: [&[[u8; 64]]; 16]) -> usize {
                 // SAFETY: the caller guarantees AVX-512F and AVX-512BW.
-                unsafe { avx512::compress(states, blocks) }
+                unsafe { avx512::compress(wide, blocks) }
             }
         }
     };
@@ -385,12 +427,20 @@ impl Sha for Sha1 {
         #[cfg(not(target_arch = "x86_64"))]
         return portable(states, blocks, Self::single);
     }
+    type Wide = [[u32; 16]; 5];
+    const WIDE_ZERO: [[u32; 16]; 5] = [[0; 16]; 5];
+    fn wide_get(wide: &[[u32; 16]; 5], l: usize) -> [u32; 5] {
+        column(wide, l)
+    }
+    fn wide_set(wide: &mut [[u32; 16]; 5], l: usize, state: &[u32; 5]) {
+        set_column(wide, l, state);
+    }
     #[cfg(target_arch = "x86_64")]
     const LANES16: bool = true;
     #[cfg(target_arch = "x86_64")]
-    unsafe fn compress16(states: &mut [[u32; 5]; 16], blocks: [&[[u8; 64]]; 16]) -> usize {
+    unsafe fn compress16(wide: &mut [[u32; 16]; 5], blocks: [&[[u8; 64]]; 16]) -> usize {
         // SAFETY: the caller guarantees AVX-512F and AVX-512BW.
-        unsafe { avx512::compress_sha1(states, blocks) }
+        unsafe { avx512::compress_sha1(wide, blocks) }
     }
 }
 
@@ -465,6 +515,9 @@ pub struct Engine<H: Sha> {
     /// Whether groups of four, two and one message run on SHA-NI (else
     /// through the crates).
     sha_ni: bool,
+    /// The chaining values while sixteen messages run in AVX-512 lanes;
+    /// the lanes' own `state` then is stale.
+    wide: H::Wide,
     lanes: Vec<Lane<H>>,
     done: Vec<(u64, H::Digest)>,
     stats: LaneStats,
@@ -482,6 +535,7 @@ impl<H: Sha> Engine<H> {
         path.is_available().then(|| Engine {
             path,
             sha_ni: path != Path::Off && has_sha_ni(),
+            wide: H::WIDE_ZERO,
             lanes: vec![lane; path.width()],
             done: Vec::new(),
             stats: LaneStats::default(),
@@ -519,8 +573,32 @@ impl<H: Sha> Engine<H> {
         let mut pending = messages.into_iter().fuse();
         let width = self.lanes.len();
         let mut segs = [Seg::Idle; MAX_WIDTH];
-        let wide = H::LANES16 && width == 16;
         let narrow = if self.sha_ni { width.min(4) } else { 1 };
+        if H::LANES16 && width == 16 {
+            // Sixteen lanes while sixteen messages are in flight, their
+            // chaining values lane-major in `wide`; then the rest below.
+            loop {
+                let mut busy = 0;
+                for (l, seg) in segs.iter_mut().enumerate().take(16) {
+                    if matches!(seg, Seg::Idle)
+                        && let Some((id, msg)) = pending.next()
+                    {
+                        *seg = self.start(l, id, msg);
+                        H::wide_set(&mut self.wide, l, &H::INIT);
+                    }
+                    busy += usize::from(!matches!(seg, Seg::Idle));
+                }
+                if busy < 16 {
+                    for (l, seg) in segs.iter().enumerate().take(16) {
+                        if !matches!(seg, Seg::Idle) {
+                            self.lanes[l].state = H::wide_get(&self.wide, l);
+                        }
+                    }
+                    break;
+                }
+                self.run_wide(&mut segs);
+            }
+        }
         loop {
             let mut active = [0usize; MAX_WIDTH];
             let mut k = 0;
@@ -538,13 +616,6 @@ impl<H: Sha> Engine<H> {
             let mut rest = &active[..k];
             if rest.is_empty() {
                 return;
-            }
-            while wide && rest.len() >= 16 {
-                let (group, more) = rest.split_at(16);
-                let mut ls = [0; 16];
-                ls.copy_from_slice(group);
-                self.run(ls, &mut segs);
-                rest = more;
             }
             while let [a, b, c, d, more @ ..] = rest
                 && narrow >= 4
@@ -598,17 +669,7 @@ impl<H: Sha> Engine<H> {
             Seg::Tail(k) => &self.lanes[l].tail[k..self.lanes[l].tail_blocks],
             Seg::Idle => &[],
         });
-        let n = if N == 16 {
-            let (s16, b16): (&mut [H::State; 16], [&[[u8; 64]]; 16]) = (
-                (&mut states[..])
-                    .try_into()
-                    .unwrap_or_else(|_| unreachable!()),
-                blocks[..].try_into().unwrap_or_else(|_| unreachable!()),
-            );
-            // SAFETY: groups of 16 run only on the `Avx512x16` path
-            // (`wide`), which is available (`Engine::new`).
-            unsafe { H::compress16(s16, b16) }
-        } else if self.sha_ni {
+        let n = if self.sha_ni {
             // SAFETY: the CPU has SHA-NI (`has_sha_ni`, in `Engine::new`).
             unsafe { H::compress(&mut states, blocks) }
         } else {
@@ -619,23 +680,48 @@ impl<H: Sha> Engine<H> {
             n
         };
         match N {
-            16 => self.stats.blocks16 += 16 * n as u64,
             4 => self.stats.blocks4 += 4 * n as u64,
             2 => self.stats.blocks2 += 2 * n as u64,
             _ => self.stats.blocks1 += (N * n) as u64,
         }
         for (l, s) in ls.into_iter().zip(states) {
             self.lanes[l].state = s;
-            segs[l] = match segs[l] {
-                Seg::Data(d) if d.len() > n => Seg::Data(&d[n..]),
-                Seg::Data(_) => Seg::Tail(0),
-                Seg::Tail(k) if k + n < self.lanes[l].tail_blocks => Seg::Tail(k + n),
-                Seg::Tail(_) | Seg::Idle => {
-                    let lane = &self.lanes[l];
-                    self.done.push((lane.id, H::digest(&lane.state)));
-                    Seg::Idle
-                }
-            };
+            segs[l] = self.advance(l, segs[l], n, &s);
+        }
+    }
+
+    /// One call of the 16-lane kernel over all sixteen lanes (each with a
+    /// message), as many blocks as the shortest segment has.
+    fn run_wide(&mut self, segs: &mut [Seg<'_>; MAX_WIDTH]) {
+        let lanes = &self.lanes;
+        let blocks: [&[[u8; 64]]; 16] = core::array::from_fn(|l| match segs[l] {
+            Seg::Data(d) => d,
+            Seg::Tail(k) => &lanes[l].tail[k..lanes[l].tail_blocks],
+            Seg::Idle => &[],
+        });
+        // SAFETY: `run_wide` runs only on the `Avx512x16` path, which is
+        // available (`Engine::new`).
+        let n = unsafe { H::compress16(&mut self.wide, blocks) };
+        self.stats.blocks16 += 16 * n as u64;
+        for (l, seg) in segs.iter_mut().enumerate().take(16) {
+            let s = H::wide_get(&self.wide, l);
+            *seg = self.advance(l, *seg, n, &s);
+        }
+    }
+
+    /// Lane `l`'s segment after `n` blocks of `seg`, whose chaining value is
+    /// now `state`: on in its data, to its tail, or, at its end, idle, its
+    /// digest delivered.
+    fn advance<'a>(&mut self, l: usize, seg: Seg<'a>, n: usize, state: &H::State) -> Seg<'a> {
+        let tail_blocks = self.lanes[l].tail_blocks;
+        match seg {
+            Seg::Data(d) if d.len() > n => Seg::Data(&d[n..]),
+            Seg::Data(_) => Seg::Tail(0),
+            Seg::Tail(k) if k + n < tail_blocks => Seg::Tail(k + n),
+            Seg::Tail(_) | Seg::Idle => {
+                self.done.push((self.lanes[l].id, H::digest(state)));
+                Seg::Idle
+            }
         }
     }
 }

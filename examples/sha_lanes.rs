@@ -12,7 +12,7 @@
 //! kernel (>1: faster).
 //!
 //! ```sh
-//! cargo run --release --example sha_lanes [rounds, default 15]
+//! cargo run --release --example sha_lanes [rounds, default 15] [only: e.g. 1024]
 //! ```
 
 use std::hint::black_box;
@@ -136,6 +136,8 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(15);
+    // only the batches of this size (a number: Fixed or UpTo), for a profiler
+    let only: Option<usize> = std::env::args().nth(2).and_then(|s| s.parse().ok());
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|t| {
@@ -152,6 +154,11 @@ fn main() {
         Sizes::UpTo(1024),
     ];
     for len in sets {
+        if let Some(o) = only
+            && !matches!(len, Sizes::Fixed(n) | Sizes::UpTo(n) if n == o)
+        {
+            continue;
+        }
         let mut runs: Vec<Run<'_>> = vec![(
             "sha2 crate".into(),
             Box::new(|msgs: &[Vec<u8>]| {

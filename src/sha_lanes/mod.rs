@@ -642,16 +642,15 @@ impl<H: Sha> Engine<H> {
         lane.id = id;
         lane.state = H::INIT;
         let (whole, rest) = msg.as_chunks::<64>();
-        let mut tail = [0u8; 128];
-        tail[..rest.len()].copy_from_slice(rest);
-        tail[rest.len()] = 0x80;
         lane.tail_blocks = if rest.len() < 56 { 1 } else { 2 };
         let end = 64 * lane.tail_blocks;
+        // written in place: the rest, 0x80, zeros, the bit length
+        let tail = &mut lane.tail.as_flattened_mut()[..end];
+        tail[..rest.len()].copy_from_slice(rest);
+        tail[rest.len()] = 0x80;
+        tail[rest.len() + 1..end - 8].fill(0);
         let bits = (msg.len() as u64).wrapping_mul(8);
-        tail[end - 8..end].copy_from_slice(&bits.to_be_bytes());
-        for (b, t) in lane.tail.iter_mut().zip(tail.as_chunks::<64>().0) {
-            *b = *t;
-        }
+        tail[end - 8..].copy_from_slice(&bits.to_be_bytes());
         if whole.is_empty() {
             Seg::Tail(0)
         } else {

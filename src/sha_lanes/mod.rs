@@ -52,6 +52,13 @@ use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::sync::OnceLock;
 
+/// Messages of at most this many whole blocks are copied to their lane
+/// with their padding, so that each is one segment: a kernel call ends
+/// when any lane's segment does, and a message cut in two (its blocks,
+/// then its padded tail) costs a call more. The copy costs less than the
+/// call for small files (examples/sha_lanes.rs, 0-1 KiB messages).
+const COPY_BLOCKS: usize = 16;
+
 /// Lanes of the widest path.
 const MAX_WIDTH: usize = 16;
 
@@ -488,8 +495,9 @@ enum Seg<'a> {
 struct Lane<H: Sha> {
     id: u64,
     state: H::State,
-    /// The message's last partial block, padded: one or two blocks.
-    tail: [[u8; 64]; 2],
+    /// The message's last partial block, padded: one or two blocks; or,
+    /// for a message of at most `COPY_BLOCKS` whole blocks, all of it.
+    tail: [[u8; 64]; COPY_BLOCKS + 2],
     tail_blocks: usize,
 }
 
@@ -529,7 +537,7 @@ impl<H: Sha> Engine<H> {
         let lane = Lane {
             id: 0,
             state: H::INIT,
-            tail: [[0; 64]; 2],
+            tail: [[0; 64]; COPY_BLOCKS + 2],
             tail_blocks: 0,
         };
         path.is_available().then(|| Engine {
@@ -641,8 +649,12 @@ impl<H: Sha> Engine<H> {
         let lane = &mut self.lanes[l];
         lane.id = id;
         lane.state = H::INIT;
-        let (whole, rest) = msg.as_chunks::<64>();
-        lane.tail_blocks = if rest.len() < 56 { 1 } else { 2 };
+        let (mut whole, mut rest) = msg.as_chunks::<64>();
+        if whole.len() <= COPY_BLOCKS {
+            // one segment, not two: one kernel call fewer per message
+            (whole, rest) = (&[], msg);
+        }
+        lane.tail_blocks = rest.len() / 64 + if rest.len() % 64 < 56 { 1 } else { 2 };
         let end = 64 * lane.tail_blocks;
         // written in place: the rest, 0x80, zeros, the bit length
         let tail = &mut lane.tail.as_flattened_mut()[..end];

@@ -141,6 +141,24 @@ fn every_length_every_path() {
     }
 }
 
+/// Around the copy limit (`COPY_BLOCKS` whole blocks: copied to the lane
+/// with the padding, or hashed in place then the padded tail), in one
+/// batch and in batches of one length.
+#[test]
+fn lengths_around_the_copy_limit_every_path() {
+    let mut rng = Rng::new(3);
+    let edge = 64 * super::COPY_BLOCKS;
+    let data: Vec<Vec<u8>> = (edge - 70..edge + 140).map(|n| rng.bytes(n)).collect();
+    let all: Vec<&[u8]> = data.iter().map(|d| &d[..]).collect();
+    check_all::<Sha256>(&all, sha256_ref);
+    check_all::<Sha1>(&all, sha1_ref);
+    for d in data.iter().step_by(7) {
+        let same: Vec<&[u8]> = vec![d; 17];
+        check_all::<Sha256>(&same, sha256_ref);
+        check_all::<Sha1>(&same, sha1_ref);
+    }
+}
+
 /// Long and short messages mixed: a long one outlives many short ones in
 /// the other lanes, and ends alone (the one-message kernel).
 #[test]

@@ -131,6 +131,41 @@ fn bench(title: &str, sizes: Sizes, rounds: usize, mut runs: Vec<Run<'_>>) {
     }
 }
 
+/// The cross-over `Sha::MIN_WIDE` encodes: batches of `k` 64 KiB messages
+/// (k = 6..16) through the 16-lane kernel with `16 - k` lanes idle
+/// (`set_min_wide(1)`) and through the SHA-NI kernels; prints the CPU-time
+/// ratio (>1: sixteen lanes faster).
+fn crossover<H: Sha>(title: &str, rounds: usize) {
+    let (Some(mut wide), Some(mut shani)) = (
+        ShaEngine::<H>::new(Path::Avx512x16),
+        ShaEngine::<H>::new(Path::ShaNi4),
+    ) else {
+        println!("\n(cross-over: this CPU lacks AVX-512BW or SHA-NI)");
+        return;
+    };
+    wide.set_min_wide(1);
+    let msgs = messages(Sizes::Fixed(64 * 1024));
+    print!("\n{title} cross-over, 16 lanes with k busy / SHA-NI 4-way:");
+    for k in 6..=16 {
+        let batch = &msgs[..k];
+        let mut total = [0.0f64; 2];
+        for _ in 0..rounds {
+            for (t, e) in total.iter_mut().zip([&mut wide, &mut shani]) {
+                let t0 = thread_cpu_secs();
+                for _ in 0..8 {
+                    e.hash_messages(batch.iter().enumerate().map(|(i, m)| (i as u64, &m[..])));
+                    for d in e.take_done() {
+                        black_box(d);
+                    }
+                }
+                *t += thread_cpu_secs() - t0;
+            }
+        }
+        print!("  {k}: {:.2}", total[1] / total[0]);
+    }
+    println!();
+}
+
 fn main() {
     let rounds = std::env::args()
         .nth(1)
@@ -179,5 +214,9 @@ fn main() {
         )];
         runs.extend(paths().into_iter().filter_map(engine_run::<Sha1>));
         bench("SHA-1", len, rounds, runs);
+    }
+    if only.is_none() {
+        crossover::<Sha256>("SHA-256", rounds);
+        crossover::<Sha1>("SHA-1", rounds);
     }
 }

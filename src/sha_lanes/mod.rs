@@ -25,13 +25,13 @@
 //! the bit length big-endian), a lane whose message ends takes the next
 //! one, and digests come out with their ids in [`Engine::take_done`]. Lanes
 //! with blocks are grouped into the widest kernels the path has (sixteen on
-//! the AVX-512 path while sixteen messages are in flight, their chaining
+//! the AVX-512 path while enough messages are in flight, their chaining
 //! values kept lane-major between calls; then four, two, one), so a lone
-//! message runs through the one-message kernel, and no call computes idle
-//! lanes. (A sixteen-lane call with idle lanes would pay only from about
-//! 13 busy ones for SHA-256, 16 / 2.18 one-stream blocks of time against
-//! k / 1.73 for k messages on the four-message SHA-NI kernel; from 12 for
-//! SHA-1.)
+//! message runs through the one-message kernel. Only the sixteen-lane
+//! kernel ever computes idle lanes: from 13 messages in flight for
+//! SHA-256, 11 for SHA-1 (`Sha::MIN_WIDE`, where it starts to beat the
+//! SHA-NI kernels on them: 16 / 2.18 one-stream blocks of time against
+//! k / 1.73).
 //!
 //! The path is chosen at run time from what the CPU has, unless the
 //! environment variable `FASTSUM_SHA_LANES` forces one: `avx512-16`,
@@ -303,6 +303,9 @@ pub trait Sha: sealed::Sealed + Copy + fmt::Debug + 'static {
     /// Whether `compress16` is a 16-lane AVX-512 kernel (else the engine
     /// never calls it).
     const LANES16: bool = false;
+    /// Fewest messages in flight for which one 16-lane call beats the
+    /// SHA-NI kernels on them (examples/sha_lanes.rs, "cross-over").
+    const MIN_WIDE: usize = 16;
     /// As `compress`, sixteen messages in AVX-512 lanes, their chaining
     /// values kept lane-major between calls (no transposition per call).
     ///
@@ -388,6 +391,9 @@ macro_rules! sha256_family {
             }
             #[cfg(target_arch = "x86_64")]
             const LANES16: bool = true;
+            // examples/sha_lanes.rs, cross-over, Zen 5: 12 busy 0.95x the
+            // SHA-NI kernels, 13 busy 1.08x
+            const MIN_WIDE: usize = 13;
             #[cfg(target_arch = "x86_64")]
             unsafe fn compress16(wide: &mut [[u32; 16]; 8], blocks: [&[[u8; 64]]; 16]) -> usize {
                 // SAFETY: the caller guarantees AVX-512F and AVX-512BW.
@@ -444,6 +450,9 @@ impl Sha for Sha1 {
     }
     #[cfg(target_arch = "x86_64")]
     const LANES16: bool = true;
+    // examples/sha_lanes.rs, cross-over, Zen 5: 10 busy 0.94x the SHA-NI
+    // kernels, 11 busy 1.17x
+    const MIN_WIDE: usize = 11;
     #[cfg(target_arch = "x86_64")]
     unsafe fn compress16(wide: &mut [[u32; 16]; 5], blocks: [&[[u8; 64]]; 16]) -> usize {
         // SAFETY: the caller guarantees AVX-512F and AVX-512BW.
@@ -526,6 +535,9 @@ pub struct Engine<H: Sha> {
     /// The chaining values while sixteen messages run in AVX-512 lanes;
     /// the lanes' own `state` then is stale.
     wide: H::Wide,
+    /// Fewest messages in flight for a 16-lane call (`Sha::MIN_WIDE`, or
+    /// `set_min_wide`'s).
+    min_wide: usize,
     lanes: Vec<Lane<H>>,
     done: Vec<(u64, H::Digest)>,
     stats: LaneStats,
@@ -544,6 +556,7 @@ impl<H: Sha> Engine<H> {
             path,
             sha_ni: path != Path::Off && has_sha_ni(),
             wide: H::WIDE_ZERO,
+            min_wide: H::MIN_WIDE,
             lanes: vec![lane; path.width()],
             done: Vec::new(),
             stats: LaneStats::default(),
@@ -556,6 +569,14 @@ impl<H: Sha> Engine<H> {
         Engine::new(Path::selected())
             .or_else(|| Engine::new(Path::Off))
             .unwrap_or_else(|| unreachable!("the Off path runs everywhere"))
+    }
+
+    /// Run the 16-lane kernel while at least `n` messages (1 to 16) are in
+    /// flight, the other lanes computing garbage, instead of
+    /// `Sha::MIN_WIDE`: how examples/sha_lanes.rs measures the cross-over
+    /// that `MIN_WIDE` encodes.
+    pub fn set_min_wide(&mut self, n: usize) {
+        self.min_wide = n.clamp(1, 16);
     }
 
     /// The path this engine runs.
@@ -583,7 +604,7 @@ impl<H: Sha> Engine<H> {
         let mut segs = [Seg::Idle; MAX_WIDTH];
         let narrow = if self.sha_ni { width.min(4) } else { 1 };
         if H::LANES16 && width == 16 {
-            // Sixteen lanes while sixteen messages are in flight, their
+            // Sixteen lanes while enough messages are in flight, their
             // chaining values lane-major in `wide`; then the rest below.
             loop {
                 let mut busy = 0;
@@ -596,7 +617,7 @@ impl<H: Sha> Engine<H> {
                     }
                     busy += usize::from(!matches!(seg, Seg::Idle));
                 }
-                if busy < 16 {
+                if busy < self.min_wide {
                     for (l, seg) in segs.iter().enumerate().take(16) {
                         if !matches!(seg, Seg::Idle) {
                             self.lanes[l].state = H::wide_get(&self.wide, l);
@@ -604,7 +625,7 @@ impl<H: Sha> Engine<H> {
                     }
                     break;
                 }
-                self.run_wide(&mut segs);
+                self.run_wide(&mut segs, busy);
             }
         }
         loop {
@@ -703,20 +724,35 @@ impl<H: Sha> Engine<H> {
 
     /// One call of the 16-lane kernel over all sixteen lanes (each with a
     /// message), as many blocks as the shortest segment has.
-    fn run_wide(&mut self, segs: &mut [Seg<'_>; MAX_WIDTH]) {
+    fn run_wide(&mut self, segs: &mut [Seg<'_>; MAX_WIDTH], busy: usize) {
         let lanes = &self.lanes;
-        let blocks: [&[[u8; 64]]; 16] = core::array::from_fn(|l| match segs[l] {
+        let mut blocks: [&[[u8; 64]]; 16] = core::array::from_fn(|l| match segs[l] {
             Seg::Data(d) => d,
             Seg::Tail(k) => &lanes[l].tail[k..lanes[l].tail_blocks],
             Seg::Idle => &[],
         });
+        // a free lane hashes the longest busy lane's blocks (its result
+        // unused; it is reset when it takes a message): the call's length
+        // is the shortest busy lane's
+        let longest = blocks
+            .iter()
+            .copied()
+            .max_by_key(|b| b.len())
+            .unwrap_or(&[]);
+        for (b, seg) in blocks.iter_mut().zip(segs.iter()) {
+            if matches!(seg, Seg::Idle) {
+                *b = longest;
+            }
+        }
         // SAFETY: `run_wide` runs only on the `Avx512x16` path, which is
         // available (`Engine::new`).
         let n = unsafe { H::compress16(&mut self.wide, blocks) };
-        self.stats.blocks16 += 16 * n as u64;
+        self.stats.blocks16 += (busy * n) as u64;
         for (l, seg) in segs.iter_mut().enumerate().take(16) {
-            let s = H::wide_get(&self.wide, l);
-            *seg = self.advance(l, *seg, n, &s);
+            if !matches!(seg, Seg::Idle) {
+                let s = H::wide_get(&self.wide, l);
+                *seg = self.advance(l, *seg, n, &s);
+            }
         }
     }
 
@@ -747,7 +783,20 @@ pub type Sha1Engine = Engine<Sha1>;
 /// The digests of `messages`, in order, on `path` (for tests).
 #[cfg(test)]
 pub(crate) fn digests<H: Sha>(path: Path, messages: &[&[u8]]) -> Option<Vec<H::Digest>> {
+    digests_with::<H>(path, None, messages)
+}
+
+/// `digests`, with `set_min_wide(n)` if given.
+#[cfg(test)]
+pub(crate) fn digests_with<H: Sha>(
+    path: Path,
+    min_wide: Option<usize>,
+    messages: &[&[u8]],
+) -> Option<Vec<H::Digest>> {
     let mut engine = Engine::<H>::new(path)?;
+    if let Some(n) = min_wide {
+        engine.set_min_wide(n);
+    }
     engine.hash_messages(messages.iter().enumerate().map(|(i, m)| (i as u64, *m)));
     let mut out: Vec<Option<H::Digest>> = vec![None; messages.len()];
     for (id, d) in engine.take_done() {

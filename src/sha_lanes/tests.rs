@@ -2,7 +2,7 @@
 //! crates, through every path this CPU runs (the others are skipped with a
 //! line on stderr).
 
-use super::{Engine, EnvError, Path, Sha, Sha1, Sha224, Sha256, digests};
+use super::{Engine, EnvError, Path, Sha, Sha1, Sha224, Sha256, digests, digests_with};
 use ::sha2::Digest as _;
 use proptest::prelude::*;
 use std::ffi::OsStr;
@@ -59,17 +59,20 @@ fn paths() -> Vec<Path> {
 /// `messages` through every available path for hash `H`, against `reference`.
 fn check_all<H: Sha>(messages: &[&[u8]], reference: impl Fn(&[u8]) -> H::Digest) {
     for path in paths() {
-        let got = digests::<H>(path, messages).expect("an available path");
-        for (i, (m, d)) in messages.iter().zip(&got).enumerate() {
-            assert_eq!(
-                *d,
-                reference(m),
-                "{:?} on {}: message {i} of {} ({} bytes)",
-                std::any::type_name::<H>(),
-                path.name(),
-                messages.len(),
-                m.len()
-            );
+        // the default cross-over, and 16-lane calls from one busy lane
+        for min_wide in [None, Some(1)] {
+            let got = digests_with::<H>(path, min_wide, messages).expect("an available path");
+            for (i, (m, d)) in messages.iter().zip(&got).enumerate() {
+                assert_eq!(
+                    *d,
+                    reference(m),
+                    "{:?} on {} (min_wide {min_wide:?}): message {i} of {} ({} bytes)",
+                    std::any::type_name::<H>(),
+                    path.name(),
+                    messages.len(),
+                    m.len()
+                );
+            }
         }
     }
 }

@@ -22,6 +22,7 @@ mod progress;
 mod read;
 mod report;
 mod sha512;
+mod sha_lanes;
 mod size;
 mod stats;
 mod stdio;
@@ -54,6 +55,10 @@ pub mod internals {
     pub use crate::read::route::MMAP_MIN;
     pub use crate::read::sync::drain_sync;
     pub use crate::read::{Mode, Plan, hash_one};
+    pub use crate::sha_lanes::{
+        Engine as ShaEngine, EnvError as ShaLanesEnvError, LaneStats as ShaLaneStats,
+        Path as ShaLanePath, Sha, Sha1, Sha1Engine, Sha224, Sha224Engine, Sha256, Sha256Engine,
+    };
     pub use crate::size::Size;
     pub use crate::stats::Stats;
 }

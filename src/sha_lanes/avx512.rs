@@ -1,0 +1,344 @@
+//! SHA-256 and SHA-1 block functions for 16 messages at once, one per
+//! 32-bit lane of AVX-512 registers (no SHA-NI): the FIPS 180-4 rounds in
+//! vector form, `vprord`/`vprold` for the rotations and `vpternlogd` for Σ,
+//! Ch, Maj and parity.
+//!
+//! Each call loads one 64-byte block per lane, byte-swaps the words and
+//! transposes the 16 × 16 word matrix (four `vpermt2d` butterflies), so
+//! that register `t` holds word `t` of every lane.
+
+use core::arch::x86_64::*;
+
+use super::sha256::K;
+
+macro_rules! ror {
+    ($x:expr, $n:literal) => {
+        _mm512_ror_epi32::<$n>($x)
+    };
+}
+
+/// One round; the caller rotates the names of the eight state registers.
+/// The sums are ordered for the chain from `e` to the next `e`: everything
+/// that does not need Σ1(e), the slowest term, is added first, so the new
+/// `e` is one add after it (ror, ternlog, add: 3 operations, not 5).
+macro_rules! round {
+    ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $f:expr, $g:expr, $h:expr, $kw:expr) => {{
+        // Ch = (e & f) | (!e & g), Maj = majority of a, b, c
+        let ch = _mm512_ternarylogic_epi32::<0xCA>($e, $f, $g);
+        let hkc = _mm512_add_epi32(_mm512_add_epi32($h, $kw), ch);
+        let s1 = _mm512_ternarylogic_epi32::<0x96>(ror!($e, 6), ror!($e, 11), ror!($e, 25));
+        let s0 = _mm512_ternarylogic_epi32::<0x96>(ror!($a, 2), ror!($a, 13), ror!($a, 22));
+        let maj = _mm512_ternarylogic_epi32::<0xE8>($a, $b, $c);
+        let t1 = _mm512_add_epi32(hkc, s1);
+        $d = _mm512_add_epi32(_mm512_add_epi32($d, hkc), s1);
+        $h = _mm512_add_epi32(t1, _mm512_add_epi32(s0, maj));
+    }};
+}
+
+/// `W[t] + K[t]`, computing `W[t]` in the 16-word ring `$w` first when
+/// `t ≥ 16`.
+macro_rules! kw {
+    ($w:ident, $t:expr) => {{
+        let t: usize = $t;
+        if t >= 16 {
+            let x15 = $w[(t + 1) & 15];
+            let x2 = $w[(t + 14) & 15];
+            let s0 = _mm512_ternarylogic_epi32::<0x96>(
+                ror!(x15, 7),
+                ror!(x15, 18),
+                _mm512_srli_epi32::<3>(x15),
+            );
+            let s1 = _mm512_ternarylogic_epi32::<0x96>(
+                ror!(x2, 17),
+                ror!(x2, 19),
+                _mm512_srli_epi32::<10>(x2),
+            );
+            $w[t & 15] = _mm512_add_epi32(
+                _mm512_add_epi32($w[t & 15], s0),
+                _mm512_add_epi32($w[(t + 9) & 15], s1),
+            );
+        }
+        _mm512_add_epi32($w[t & 15], _mm512_set1_epi32(K[t] as i32))
+    }};
+}
+
+/// Eight rounds from round `$t`.
+macro_rules! eight {
+    ($w:ident, $s:ident, $t:expr) => {{
+        round!(
+            $s[0],
+            $s[1],
+            $s[2],
+            $s[3],
+            $s[4],
+            $s[5],
+            $s[6],
+            $s[7],
+            kw!($w, $t + 0)
+        );
+        round!(
+            $s[7],
+            $s[0],
+            $s[1],
+            $s[2],
+            $s[3],
+            $s[4],
+            $s[5],
+            $s[6],
+            kw!($w, $t + 1)
+        );
+        round!(
+            $s[6],
+            $s[7],
+            $s[0],
+            $s[1],
+            $s[2],
+            $s[3],
+            $s[4],
+            $s[5],
+            kw!($w, $t + 2)
+        );
+        round!(
+            $s[5],
+            $s[6],
+            $s[7],
+            $s[0],
+            $s[1],
+            $s[2],
+            $s[3],
+            $s[4],
+            kw!($w, $t + 3)
+        );
+        round!(
+            $s[4],
+            $s[5],
+            $s[6],
+            $s[7],
+            $s[0],
+            $s[1],
+            $s[2],
+            $s[3],
+            kw!($w, $t + 4)
+        );
+        round!(
+            $s[3],
+            $s[4],
+            $s[5],
+            $s[6],
+            $s[7],
+            $s[0],
+            $s[1],
+            $s[2],
+            kw!($w, $t + 5)
+        );
+        round!(
+            $s[2],
+            $s[3],
+            $s[4],
+            $s[5],
+            $s[6],
+            $s[7],
+            $s[0],
+            $s[1],
+            kw!($w, $t + 6)
+        );
+        round!(
+            $s[1],
+            $s[2],
+            $s[3],
+            $s[4],
+            $s[5],
+            $s[6],
+            $s[7],
+            $s[0],
+            kw!($w, $t + 7)
+        );
+    }};
+}
+
+/// Transpose the 16 × 16 matrix of 32-bit words whose row `r` is `m[r]`:
+/// for each index bit, the elements whose row and column differ in it
+/// swap with their mirror across that bit (`vpermt2d`, two per row pair).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn transpose(m: &mut [__m512i; 16]) {
+    for bit in [1usize, 2, 4, 8] {
+        let mut lo = [0i32; 16];
+        let mut hi = [0i32; 16];
+        for c in 0..16 {
+            lo[c] = if c & bit == 0 { c } else { 16 | (c ^ bit) } as i32;
+            hi[c] = if c & bit != 0 { 16 | c } else { c ^ bit } as i32;
+        }
+        // SAFETY: reads 64 bytes of each 16-word array.
+        let (lo, hi) = unsafe {
+            (
+                _mm512_loadu_si512(lo.as_ptr().cast()),
+                _mm512_loadu_si512(hi.as_ptr().cast()),
+            )
+        };
+        for r in 0..16 {
+            if r & bit == 0 {
+                let (x, y) = (m[r], m[r | bit]);
+                m[r] = _mm512_permutex2var_epi32(x, lo, y);
+                m[r | bit] = _mm512_permutex2var_epi32(x, hi, y);
+            }
+        }
+    }
+}
+
+/// Register `j` holds word `j` of every lane's chaining value.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn load_states<const W: usize>(wide: &[[u32; 16]; W]) -> [__m512i; W] {
+    // SAFETY: each `wide[j]` is 64 bytes.
+    core::array::from_fn(|j| unsafe { _mm512_loadu_si512(wide[j].as_ptr().cast()) })
+}
+
+/// `load_states` undone.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn store_states<const W: usize>(s: [__m512i; W], wide: &mut [[u32; 16]; W]) {
+    for (row, v) in wide.iter_mut().zip(s) {
+        // SAFETY: each `wide[j]` is 64 writable bytes.
+        unsafe { _mm512_storeu_si512(row.as_mut_ptr().cast(), v) };
+    }
+}
+
+/// Block `i` of every lane as sixteen registers, register `t` holding the
+/// big-endian word `t` of every lane's block.
+///
+/// # Safety
+/// `i` < the length of every `blocks[l]`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn load_blocks(blocks: &[&[[u8; 64]]; 16], i: usize) -> [__m512i; 16] {
+    let bswap =
+        _mm512_broadcast_i32x4(_mm_set_epi64x(0x0C0D_0E0F_0809_0A0B, 0x0405_0607_0001_0203));
+    let mut w: [__m512i; 16] = core::array::from_fn(|l| {
+        // SAFETY: `blocks[l][i]` is in bounds (the caller's promise) and
+        // 64 bytes.
+        let v = unsafe { _mm512_loadu_si512(blocks[l].get_unchecked(i).as_ptr().cast()) };
+        _mm512_shuffle_epi8(v, bswap)
+    });
+    transpose(&mut w);
+    w
+}
+
+/// Advance lane `l` of `wide` (lane-major chaining values: word `j` of
+/// lane `l` at `wide[j][l]`) by `blocks[l][..n]` for every lane, `n` the
+/// shortest of the `blocks` slices. Returns `n`.
+///
+/// # Safety
+/// The CPU has AVX-512F and AVX-512BW (`is_x86_feature_detected!`).
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn compress(wide: &mut [[u32; 16]; 8], blocks: [&[[u8; 64]]; 16]) -> usize {
+    let n = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
+    if n == 0 {
+        return 0;
+    }
+    let mut s = load_states(wide);
+    for i in 0..n {
+        // SAFETY: i < n, the shortest length.
+        let mut w = unsafe { load_blocks(&blocks, i) };
+        let saved = s;
+        eight!(w, s, 0);
+        eight!(w, s, 8);
+        eight!(w, s, 16);
+        eight!(w, s, 24);
+        eight!(w, s, 32);
+        eight!(w, s, 40);
+        eight!(w, s, 48);
+        eight!(w, s, 56);
+        for (x, y) in s.iter_mut().zip(saved) {
+            *x = _mm512_add_epi32(*x, y);
+        }
+    }
+    store_states(s, wide);
+    n
+}
+
+/// The SHA-1 round constants, one per twenty rounds.
+const K1: [u32; 4] = [0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6];
+
+/// SHA-1 `W[t] + K`, computing `W[t]` in the ring `$w` first when `t ≥ 16`:
+/// `W[t] = rol1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16])`.
+macro_rules! kw1 {
+    ($w:ident, $t:expr) => {{
+        let t: usize = $t;
+        if t >= 16 {
+            let x = _mm512_ternarylogic_epi32::<0x96>(
+                $w[(t + 13) & 15],
+                $w[(t + 8) & 15],
+                $w[(t + 2) & 15],
+            );
+            $w[t & 15] = _mm512_rol_epi32::<1>(_mm512_xor_si512(x, $w[t & 15]));
+        }
+        _mm512_add_epi32($w[t & 15], _mm512_set1_epi32(K1[t / 20] as i32))
+    }};
+}
+
+/// One SHA-1 round with `vpternlogd` immediate `$f` (on b, c, d): `e`
+/// becomes the new `a`, `b` is rotated by 30; the caller rotates the names.
+/// Everything but rol5(a) is summed first, so the new `a` is one add after
+/// it.
+macro_rules! round1 {
+    ($f:literal, $a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $kw:expr) => {{
+        let f = _mm512_ternarylogic_epi32::<$f>($b, $c, $d);
+        let x = _mm512_add_epi32(_mm512_add_epi32($e, $kw), f);
+        $e = _mm512_add_epi32(x, _mm512_rol_epi32::<5>($a));
+        $b = _mm512_rol_epi32::<30>($b);
+    }};
+}
+
+/// Five SHA-1 rounds from round `$t`, function `$f`.
+macro_rules! five {
+    ($f:literal, $w:ident, $s:ident, $t:expr) => {{
+        round1!($f, $s[0], $s[1], $s[2], $s[3], $s[4], kw1!($w, $t));
+        round1!($f, $s[4], $s[0], $s[1], $s[2], $s[3], kw1!($w, $t + 1));
+        round1!($f, $s[3], $s[4], $s[0], $s[1], $s[2], kw1!($w, $t + 2));
+        round1!($f, $s[2], $s[3], $s[4], $s[0], $s[1], kw1!($w, $t + 3));
+        round1!($f, $s[1], $s[2], $s[3], $s[4], $s[0], kw1!($w, $t + 4));
+    }};
+}
+
+/// As `compress`, for SHA-1.
+///
+/// # Safety
+/// The CPU has AVX-512F and AVX-512BW (`is_x86_feature_detected!`).
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn compress_sha1(wide: &mut [[u32; 16]; 5], blocks: [&[[u8; 64]]; 16]) -> usize {
+    let n = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
+    if n == 0 {
+        return 0;
+    }
+    let mut s = load_states(wide);
+    for i in 0..n {
+        // SAFETY: i < n, the shortest length.
+        let mut w = unsafe { load_blocks(&blocks, i) };
+        let saved = s;
+        // Ch = (b & c) | (!b & d); parity; Maj
+        five!(0xCA, w, s, 0);
+        five!(0xCA, w, s, 5);
+        five!(0xCA, w, s, 10);
+        five!(0xCA, w, s, 15);
+        five!(0x96, w, s, 20);
+        five!(0x96, w, s, 25);
+        five!(0x96, w, s, 30);
+        five!(0x96, w, s, 35);
+        five!(0xE8, w, s, 40);
+        five!(0xE8, w, s, 45);
+        five!(0xE8, w, s, 50);
+        five!(0xE8, w, s, 55);
+        five!(0x96, w, s, 60);
+        five!(0x96, w, s, 65);
+        five!(0x96, w, s, 70);
+        five!(0x96, w, s, 75);
+        for (x, y) in s.iter_mut().zip(saved) {
+            *x = _mm512_add_epi32(*x, y);
+        }
+    }
+    store_states(s, wide);
+    n
+}

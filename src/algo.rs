@@ -221,9 +221,10 @@ impl Digest {
         }
     }
 
-    /// An MD5 digest computed elsewhere (the multi-lane engine).
-    pub(crate) fn md5(bytes: [u8; 16]) -> Digest {
-        Digest::from_slice(&bytes)
+    /// A digest computed elsewhere (the multi-message engines): at most 64
+    /// bytes.
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Digest {
+        Digest::from_slice(&bytes[..bytes.len().min(64)])
     }
 
     fn blake3(h: &blake3::Hasher) -> Digest {

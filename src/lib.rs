@@ -125,7 +125,14 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     if cfg.stats {
         let threaded = cfg.plan.mode == read::Mode::Threaded;
         let md5 = cfg.algorithms.contains(algo::Algorithm::Md5);
-        let report = stats.report(program, start.elapsed(), threaded, md5);
+        let sha = [
+            algo::Algorithm::Sha1,
+            algo::Algorithm::Sha224,
+            algo::Algorithm::Sha256,
+        ]
+        .into_iter()
+        .any(|a| cfg.algorithms.contains(a));
+        let report = stats.report(program, start.elapsed(), threaded, md5, sha);
         write_stderr(report.as_bytes());
     }
     let exit = match result {

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
 use crate::md5::lanes::LaneStats;
+use crate::sha_lanes::LaneStats as ShaLaneStats;
 
 /// Counters updated with relaxed atomics (they are only read at the end, or
 /// approximately by the progress display).
@@ -18,6 +19,8 @@ pub struct Stats {
     lane_calls: AtomicU64,
     lane_blocks: AtomicU64,
     lane_single_blocks: AtomicU64,
+    /// SHA blocks hashed 16, 4, 2 and 1 message(s) per kernel call.
+    sha_blocks: [AtomicU64; 4],
 }
 
 impl Stats {
@@ -51,6 +54,20 @@ impl Stats {
             .fetch_add(now.single_blocks - before.single_blocks, Relaxed);
     }
 
+    /// Count the multi-message SHA work done between two snapshots of an
+    /// engine's counters.
+    pub(crate) fn add_sha_lanes(&self, now: ShaLaneStats, before: ShaLaneStats) {
+        let widths = [
+            (now.blocks16, before.blocks16),
+            (now.blocks4, before.blocks4),
+            (now.blocks2, before.blocks2),
+            (now.blocks1, before.blocks1),
+        ];
+        for (counter, (n, b)) in self.sha_blocks.iter().zip(widths) {
+            counter.fetch_add(n - b, Relaxed);
+        }
+    }
+
     /// Bytes hashed so far.
     pub fn bytes(&self) -> u64 {
         self.bytes.load(Relaxed)
@@ -67,6 +84,7 @@ impl Stats {
         wall: Duration,
         threaded: bool,
         md5: bool,
+        sha: bool,
     ) -> String {
         let bytes = self.bytes();
         let secs = wall.as_secs_f64();
@@ -110,6 +128,21 @@ impl Stats {
                 self.lane_single_blocks.load(Relaxed),
             ));
         }
+        if sha {
+            let [b16, b4, b2, b1] = self.sha_blocks.each_ref().map(|b| b.load(Relaxed));
+            let all = (b16 + b4 + b2 + b1).max(1) as f64;
+            let share = |n: u64| 100.0 * n as f64 / all;
+            s.push_str(&format!(
+                "{program}: stats: sha kernels: {} lanes\n{program}: stats: sha blocks: \
+                 {b16} in 16 lanes ({:.0} %), {b4} 4 at a time ({:.0} %), {b2} 2 at a time \
+                 ({:.0} %), {b1} one at a time ({:.0} %)\n",
+                crate::sha_lanes::Path::selected().name(),
+                share(b16),
+                share(b4),
+                share(b2),
+                share(b1),
+            ));
+        }
         s
     }
 }
@@ -125,13 +158,13 @@ mod tests {
         s.add_read_call();
         s.add_file();
         s.add_hasher_wait(Duration::from_millis(3));
-        let r = s.report("fastsum", Duration::from_secs(1), true, false);
+        let r = s.report("fastsum", Duration::from_secs(1), true, false, false);
         assert!(r.contains("bytes hashed: 1048576\n"), "{r}");
         assert!(r.contains("throughput: 1.0 MiB/s\n"), "{r}");
         assert!(r.contains("read calls: 1\n"), "{r}");
         assert!(r.contains("hasher waited for data: 3.0 ms\n"), "{r}");
         assert!(r.contains("reader waited for a free buffer"), "{r}");
-        let sync = s.report("fastsum", Duration::from_secs(1), false, false);
+        let sync = s.report("fastsum", Duration::from_secs(1), false, false, false);
         assert!(!sync.contains("hasher waited"), "{sync}");
     }
 }

@@ -1,13 +1,14 @@
 //! Multi-lane MD5 end to end: a tree of mixed sizes (many small files that
 //! the pipeline packs into batches and hashes in SIMD lanes, a few big ones
 //! streamed, a missing one in between) gives md5sum's output byte for byte
-//! in every mode, with `-j 1` and `-j 4`, on every multi-lane path.
+//! in every mode, with `-j 1` and `-j 4`, on every multi-lane path; SHA-1
+//! and SHA-2 across small files on every SHA path.
 
 use fastsum::internals::LanePath;
 
 use crate::util::{
     MODES, assert_stdout, fastsum, gnu, lane_paths_this_cpu_runs, random_bytes, require_tool, run,
-    shown, tempdir, write_file,
+    sha_paths_this_cpu_runs, shown, tempdir, write_file,
 };
 
 #[test]
@@ -107,4 +108,86 @@ fn forcing_a_path_this_cpu_lacks_is_a_usage_error() {
         );
         assert!(o.stdout.is_empty(), "{}: {}", shown(&o), p.name());
     }
+}
+
+/// SHA-1, SHA-224 and SHA-256 across many small files (several messages
+/// per SHA-NI loop, or sixteen in AVX-512 lanes) give the GNU tools' lines
+/// byte for byte on every SHA path this CPU runs, with 1 and 4 hashers, and
+/// with 40 files in flight (16-lane calls) as with a handful.
+#[test]
+fn small_files_match_the_sha_tools_on_every_sha_path() {
+    let dir = tempdir();
+    let mut names = Vec::new();
+    for i in 0..80usize {
+        let len = match i {
+            0..=9 => [0, 1, 55, 56, 63, 64, 65, 119, 120, 128][i],
+            _ => (i * i * 13) % 20_000,
+        };
+        let name = format!("f{i:03}");
+        write_file(dir.path(), &name, &random_bytes(len, 1000 + i as u64));
+        names.push(name);
+    }
+    names.insert(33, "missing".to_string());
+    let paths: Vec<&str> = std::iter::once("auto")
+        .chain(sha_paths_this_cpu_runs())
+        .collect();
+    for (algo, tool) in [
+        ("sha256", "sha256sum"),
+        ("sha1", "sha1sum"),
+        ("sha224", "sha224sum"),
+    ] {
+        if !require_tool(tool) {
+            continue;
+        }
+        for few in [&names[..5], &names[..]] {
+            let want = run(gnu(tool).current_dir(dir.path()).args(few));
+            for path in &paths {
+                for jobs in ["1", "4"] {
+                    let got = run(fastsum()
+                        .env("FASTSUM_SHA_LANES", path)
+                        .current_dir(dir.path())
+                        .args(["-a", algo, "-j", jobs])
+                        .args(few));
+                    let what = format!(
+                        "FASTSUM_SHA_LANES={path} -a {algo} -j {jobs}, {} files",
+                        few.len()
+                    );
+                    assert_stdout(&what, &got, &want.stdout);
+                    assert_eq!(got.status.code(), want.status.code(), "{what}");
+                }
+            }
+        }
+    }
+}
+
+/// `--stats` names the SHA path and counts blocks per kernel width; a bad
+/// FASTSUM_SHA_LANES stops a SHA run (and only a SHA run).
+#[test]
+fn sha_lanes_are_reported_and_checked() {
+    let dir = tempdir();
+    let names: Vec<String> = (0..40)
+        .map(|i| {
+            let name = format!("f{i}");
+            write_file(dir.path(), &name, &random_bytes(3000 + i * 100, i as u64));
+            name
+        })
+        .collect();
+    let o = run(fastsum()
+        .current_dir(dir.path())
+        .args(["-a", "sha256", "--stats"])
+        .args(&names));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("stats: sha kernels: "), "{}", shown(&o));
+    assert!(err.contains("stats: sha blocks: "), "{}", shown(&o));
+    let o = run(fastsum()
+        .env("FASTSUM_SHA_LANES", "bogus")
+        .args(["-a", "sha1", "/dev/null"]));
+    assert_eq!(o.status.code(), Some(2), "{}", shown(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("FASTSUM_SHA_LANES"),
+        "{}",
+        shown(&o)
+    );
+    let o = run(fastsum().env("FASTSUM_SHA_LANES", "bogus").arg("/dev/null"));
+    assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
 }

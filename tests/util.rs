@@ -110,17 +110,50 @@ pub fn require_tool(tool: &str) -> bool {
 /// The MD5 lane paths this CPU runs (the `Off` and `Scalar` paths
 /// included); each one it cannot run is named on stderr with the reason.
 pub fn lane_paths_this_cpu_runs() -> Vec<fastsum::internals::LanePath> {
-    fastsum::internals::LanePath::all()
+    use fastsum::internals::LanePath as P;
+    runnable(
+        "MD5 lane",
+        P::all(),
+        P::is_available,
+        P::name,
+        P::cpu_feature,
+    )
+}
+
+/// The SHA lane paths this CPU runs (`off`, the crates one message at a
+/// time, always), named as FASTSUM_SHA_LANES takes them; each one it
+/// cannot run is named on stderr with the reason.
+pub fn sha_paths_this_cpu_runs() -> Vec<&'static str> {
+    use fastsum::internals::ShaLanePath as P;
+    let paths = runnable(
+        "SHA lane",
+        P::all(),
+        P::is_available,
+        P::name,
+        P::cpu_feature,
+    );
+    paths.into_iter().map(P::name).collect()
+}
+
+/// The `paths` for which `available` holds, the others named on stderr.
+fn runnable<P: Copy>(
+    what: &str,
+    paths: Vec<P>,
+    available: fn(P) -> bool,
+    name: fn(P) -> &'static str,
+    needs: fn(P) -> Option<&'static str>,
+) -> Vec<P> {
+    paths
         .into_iter()
-        .filter(|p| {
-            if !p.is_available() {
+        .filter(|&p| {
+            if !available(p) {
                 eprintln!(
-                    "skipped MD5 lane path {}: this CPU lacks {}",
-                    p.name(),
-                    p.cpu_feature().unwrap_or("it")
+                    "skipped {what} path {}: this CPU lacks {}",
+                    name(p),
+                    needs(p).unwrap_or("it")
                 );
             }
-            p.is_available()
+            available(p)
         })
         .collect()
 }

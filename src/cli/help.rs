@@ -73,8 +73,10 @@ cat big.iso | fastsum                MD5 of standard input",
                threaded mode; --readahead is the size of each block the reader thread reads in \
                threaded mode. Bytewise ignores both; sync ignores --readahead; mmap ignores both \
                for the files it maps (regular files of 64 KiB or more) and reads the others as \
-               sync does. In threaded mode the MD5 inputs packed in one block (small files) are \
-               hashed side by side in SIMD lanes (FASTSUM_MD5_LANES), unless --chunk is below 4K: \
+               sync does. In threaded mode the inputs packed in one block (small files) are hashed \
+               side by side when their algorithm is MD5 (SIMD lanes, FASTSUM_MD5_LANES), SHA-1, \
+               SHA-224 or SHA-256 (several messages per loop, FASTSUM_SHA_LANES), unless --chunk \
+               is below 4K: \
                then every input is hashed alone, --chunk bytes per update; a regular file of \
                1 MiB or more hashed with BLAKE3 alone or with several algorithms is mapped, \
                not read. SIZE is a number of bytes from 1 to 1G, read as GNU's --block-size \
@@ -138,9 +140,12 @@ lines starting with # are skipped; a line may end in CRLF.",
                unset or empty), portable the plain Rust one, asm the x86-64 assembly one (x86-64 \
                builds only). FASTSUM_MD5_LANES picks the multi-lane path that hashes small MD5 \
                files side by side: auto (the widest this CPU runs), avx512 (32 lanes), avx512-16, \
-               avx2 (16 lanes), avx2-8, scalar (the portable reference) or off. Any other value, \
-               or a path this CPU cannot run, is a usage error when MD5 is the algorithm, and \
-               ignored otherwise.",
+               avx2 (16 lanes), avx2-8, scalar (the portable reference) or off. \
+               FASTSUM_SHA_LANES picks how small SHA-1, SHA-224 and SHA-256 files are hashed side \
+               by side: auto (the best this CPU runs), avx512-16 (16 lanes), sha-ni-4, sha-ni-2, \
+               sha-ni-1 (messages per SHA-NI loop) or off (one at a time). Any other value, or a \
+               path this CPU cannot run, is a usage error when that algorithm runs, and ignored \
+               otherwise.",
         verbatim: false,
         short: false,
     },

@@ -56,6 +56,25 @@ pub enum Kernel {
     X86_64,
 }
 
+/// A `FASTSUM_MD5` value that names no kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct KernelEnvError(std::ffi::OsString);
+
+impl std::fmt::Display for KernelEnvError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "invalid {KERNEL_ENV} value {:?}: expected auto, portable{}",
+            self.0,
+            if cfg!(target_arch = "x86_64") {
+                " or asm"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
 impl Kernel {
     /// Every kernel this build and this CPU can run, portable first.
     #[cfg(any(test, feature = "internals"))]
@@ -92,21 +111,14 @@ impl Kernel {
 
     pub(crate) fn from_env_value(
         value: Option<&std::ffi::OsStr>,
-    ) -> Result<Option<Kernel>, String> {
+    ) -> Result<Option<Kernel>, KernelEnvError> {
         let Some(value) = value else { return Ok(None) };
         match value.to_str() {
             Some("" | "auto") => Ok(None),
             Some("portable") => Ok(Some(Kernel::Portable)),
             #[cfg(target_arch = "x86_64")]
             Some("asm") => Ok(Some(Kernel::X86_64)),
-            _ => Err(format!(
-                "invalid {KERNEL_ENV} value {value:?}: expected auto, portable{}",
-                if cfg!(target_arch = "x86_64") {
-                    " or asm"
-                } else {
-                    ""
-                }
-            )),
+            _ => Err(KernelEnvError(value.to_os_string())),
         }
     }
 
@@ -122,17 +134,14 @@ impl Kernel {
     }
 
     /// Validate `FASTSUM_MD5`, for `run` to report a bad value.
-    pub(crate) fn check_env() -> Result<(), String> {
-        match Kernel::from_env_once() {
-            Ok(_) => Ok(()),
-            Err(msg) => Err(msg.clone()),
-        }
+    pub(crate) fn check_env() -> Result<(), KernelEnvError> {
+        Kernel::from_env_once().clone().map(|_| ())
     }
 
     /// `FASTSUM_MD5`, read and parsed on first use only, so every hasher of
     /// a run uses the same kernel.
-    fn from_env_once() -> &'static Result<Option<Kernel>, String> {
-        static PARSED: OnceLock<Result<Option<Kernel>, String>> = OnceLock::new();
+    fn from_env_once() -> &'static Result<Option<Kernel>, KernelEnvError> {
+        static PARSED: OnceLock<Result<Option<Kernel>, KernelEnvError>> = OnceLock::new();
         PARSED.get_or_init(|| Kernel::from_env_value(std::env::var_os(KERNEL_ENV).as_deref()))
     }
 

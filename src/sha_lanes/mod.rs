@@ -118,6 +118,7 @@ impl Path {
     }
 
     /// The CPU feature the path needs (`None`: runs everywhere).
+    #[cfg(any(test, feature = "internals"))]
     pub fn cpu_feature(self) -> Option<&'static str> {
         match self {
             #[cfg(target_arch = "x86_64")]
@@ -528,6 +529,8 @@ struct Lane<H: Sha> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Engine<H: Sha> {
+    /// The path it was made on (`path()`, for tests and examples).
+    #[cfg(any(test, feature = "internals"))]
     path: Path,
     /// Whether groups of four, two and one message run on SHA-NI (else
     /// through the crates).
@@ -553,6 +556,7 @@ impl<H: Sha> Engine<H> {
             tail_blocks: 0,
         };
         path.is_available().then(|| Engine {
+            #[cfg(any(test, feature = "internals"))]
             path,
             sha_ni: path != Path::Off && has_sha_ni(),
             wide: H::WIDE_ZERO,
@@ -575,11 +579,13 @@ impl<H: Sha> Engine<H> {
     /// flight, the other lanes computing garbage, instead of
     /// `Sha::MIN_WIDE`: how examples/sha_lanes.rs measures the cross-over
     /// that `MIN_WIDE` encodes.
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_min_wide(&mut self, n: usize) {
         self.min_wide = n.clamp(1, 16);
     }
 
     /// The path this engine runs.
+    #[cfg(any(test, feature = "internals"))]
     pub fn path(&self) -> Path {
         self.path
     }
@@ -774,10 +780,13 @@ impl<H: Sha> Engine<H> {
 }
 
 /// Engines for the three hashes.
+#[cfg(any(test, feature = "internals"))]
 pub type Sha256Engine = Engine<Sha256>;
 /// See [`Sha256Engine`].
+#[cfg(any(test, feature = "internals"))]
 pub type Sha224Engine = Engine<Sha224>;
 /// See [`Sha256Engine`].
+#[cfg(any(test, feature = "internals"))]
 pub type Sha1Engine = Engine<Sha1>;
 
 /// The digests of `messages`, in order, on `path` (for tests).

@@ -182,33 +182,19 @@ impl Path {
     }
 
     /// The path `FASTSUM_MD5_LANES` asks for: `None` when unset, empty or
-    /// `auto`; an error message when the value names no path or one this CPU
-    /// cannot run.
-    pub fn from_env_value(value: Option<&std::ffi::OsStr>) -> Result<Option<Path>, String> {
+    /// `auto`; an error when the value names no path or one this CPU cannot
+    /// run.
+    pub fn from_env_value(value: Option<&std::ffi::OsStr>) -> Result<Option<Path>, EnvError> {
         let Some(value) = value else { return Ok(None) };
-        let names = |paths: Vec<Path>| {
-            paths
-                .into_iter()
-                .map(Path::name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         let text = value.to_str();
         if matches!(text, Some("" | "auto")) {
             return Ok(None);
         }
         let Some(path) = Path::all().into_iter().find(|p| Some(p.name()) == text) else {
-            return Err(format!(
-                "invalid {LANES_ENV} value {value:?}: expected auto, {}",
-                names(Path::all())
-            ));
+            return Err(EnvError::Unknown(value.to_os_string()));
         };
         if !path.is_available() {
-            return Err(format!(
-                "{LANES_ENV}={}: this CPU cannot run that MD5 path (it can run: {})",
-                path.name(),
-                names(Path::available())
-            ));
+            return Err(EnvError::Unavailable(path));
         }
         Ok(Some(path))
     }
@@ -224,14 +210,48 @@ impl Path {
     }
 
     /// Validate `FASTSUM_MD5_LANES`, for the CLI to report a bad value.
-    pub fn check_env() -> Result<(), String> {
+    pub fn check_env() -> Result<(), EnvError> {
         Path::from_env_once().clone().map(|_| ())
     }
 
     /// `FASTSUM_MD5_LANES`, read and parsed once per process.
-    fn from_env_once() -> &'static Result<Option<Path>, String> {
-        static PARSED: OnceLock<Result<Option<Path>, String>> = OnceLock::new();
+    fn from_env_once() -> &'static Result<Option<Path>, EnvError> {
+        static PARSED: OnceLock<Result<Option<Path>, EnvError>> = OnceLock::new();
         PARSED.get_or_init(|| Path::from_env_value(std::env::var_os(LANES_ENV).as_deref()))
+    }
+}
+
+/// A `FASTSUM_MD5_LANES` value that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EnvError {
+    /// It names no path.
+    Unknown(std::ffi::OsString),
+    /// It names a path this CPU cannot run.
+    Unavailable(Path),
+}
+
+impl std::fmt::Display for EnvError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names = |paths: Vec<Path>| {
+            paths
+                .into_iter()
+                .map(Path::name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            EnvError::Unknown(value) => write!(
+                f,
+                "invalid {LANES_ENV} value {value:?}: expected auto, {}",
+                names(Path::all())
+            ),
+            EnvError::Unavailable(path) => write!(
+                f,
+                "{LANES_ENV}={}: this CPU cannot run that MD5 path (it can run: {})",
+                path.name(),
+                names(Path::available())
+            ),
+        }
     }
 }
 

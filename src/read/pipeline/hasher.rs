@@ -1,7 +1,8 @@
 //! The hasher side of the pipeline: take work from the reader, hash it
-//! `--chunk` bytes per update, give the blocks back to the pool. The MD5
-//! inputs of a batch are hashed side by side in SIMD lanes
-//! ([`crate::md5::lanes`]): many small files are many independent streams.
+//! `--chunk` bytes per update, give the blocks back to the pool. The inputs
+//! of a batch hashed with one algorithm that has lanes (MD5, SHA-1,
+//! SHA-224, SHA-256) are hashed side by side ([`super::lanes`]): many small
+//! files are many independent streams.
 //! A streamed input whose route fans out hands its blocks to algorithm
 //! groups on several threads ([`crate::read::fanout`]); a block goes back
 //! to the pool when the last group is done with it.
@@ -11,10 +12,10 @@ use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender};
 
+use super::lanes::{Lanes, has_lanes};
 use super::reader::{Batch, Packed};
 use super::{Block, Work};
 use crate::algo::{Algorithm, Algorithms, Digest, Hashers};
-use crate::md5::lanes::Engine;
 use crate::read::Outcome;
 use crate::read::deliver::Finished;
 use crate::read::fanout::{SharedBuf, hash_fanned};
@@ -29,7 +30,7 @@ pub(super) fn hasher_loop<T, P>(
     done: Sender<Finished<T, P>>,
     stats: &Stats,
 ) {
-    let mut lanes: Option<Engine> = None;
+    let mut lanes = Lanes::default();
     for w in work {
         let finished = match w {
             Work::Batch(batch) => {
@@ -69,42 +70,47 @@ pub(super) fn hasher_loop<T, P>(
     }
 }
 
-/// The smallest `--chunk` with which MD5 inputs go through the lanes: from
+/// The smallest `--chunk` with which inputs go through the lanes: from
 /// 4 KiB up the update size makes no measurable difference
 /// (docs/BENCHMARKS.md, Table 2), so the lanes take whole inputs; below it a
 /// run is a study of small updates, which stays single-stream.
 const LANES_MIN_CHUNK: usize = 4096;
 
-/// Hash the inputs packed in a batch: the MD5 ones side by side in the
-/// lanes (unless `--chunk` is below [`LANES_MIN_CHUNK`]), the others one
-/// by one, `--chunk` bytes per update.
+/// Hash the inputs packed in a batch: those of one algorithm with lanes
+/// side by side, when there are several (unless `--chunk` is below
+/// [`LANES_MIN_CHUNK`]), the others one by one, `--chunk` bytes per update.
 fn hash_batch<T, P>(
     batch: Batch<T>,
     chunk: usize,
-    lanes: &mut Option<Engine>,
+    lanes: &mut Lanes,
     stats: &Stats,
 ) -> (Finished<T, P>, Vec<u8>) {
     let Batch { block, items, .. } = batch;
-    let in_lanes =
-        |it: &Packed<T>| it.task.algos.as_slice() == [Algorithm::Md5] && chunk >= LANES_MIN_CHUNK;
-    let mut from_lanes: Vec<Option<[u8; 16]>> = vec![None; items.len()];
-    if items.iter().filter(|it| in_lanes(it)).count() > 1 {
-        let engine = lanes.get_or_insert_with(Engine::selected);
-        let before = engine.stats();
-        let messages = items.iter().enumerate().filter(|(_, it)| in_lanes(it));
-        engine.hash_messages(messages.map(|(i, it)| (i as u64, &block[it.range.clone()])));
-        for (i, digest) in engine.take_done() {
-            if let Some(slot) = usize::try_from(i).ok().and_then(|i| from_lanes.get_mut(i)) {
-                *slot = Some(digest);
-            }
+    let lane_algo = |it: &Packed<T>| match it.task.algos.as_slice() {
+        &[a] if has_lanes(a) && chunk >= LANES_MIN_CHUNK => Some(a),
+        _ => None,
+    };
+    let mut from_lanes: Vec<Option<Digest>> = vec![None; items.len()];
+    for algo in Algorithm::ALL {
+        if items
+            .iter()
+            .filter(|it| lane_algo(it) == Some(algo))
+            .count()
+            > 1
+        {
+            let messages = items
+                .iter()
+                .enumerate()
+                .filter(|(_, it)| lane_algo(it) == Some(algo))
+                .map(|(i, it)| (i, &block[it.range.clone()]));
+            lanes.hash(algo, messages, &mut from_lanes, stats);
         }
-        stats.add_lanes(engine.stats(), before);
     }
     let mut finished = Vec::with_capacity(items.len());
     for (it, lane_digest) in items.into_iter().zip(from_lanes) {
         let data = &block[it.range.clone()];
         let digests = match lane_digest {
-            Some(d) => vec![Digest::md5(d)],
+            Some(d) => vec![d],
             None => {
                 let mut hashers = Hashers::new(it.task.algos);
                 for piece in data.chunks(chunk) {

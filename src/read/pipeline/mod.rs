@@ -32,6 +32,7 @@
 //! started as work waits for them, up to `-j`.
 
 mod hasher;
+mod lanes;
 mod reader;
 
 use std::io;

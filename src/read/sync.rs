@@ -11,15 +11,22 @@ use crate::algo::{Algorithms, Digest, Hashers};
 use crate::input::{Kind, read_retry};
 use crate::stats::Stats;
 
-/// The smallest read buffer worth having, even for a file that says it is
-/// shorter (a /proc file says 0 bytes whatever it holds).
-const MIN_BUF: usize = 64 * 1024;
+/// The read buffer for a file that says it is empty: a /proc file says 0
+/// bytes whatever it holds.
+const EMPTY_FILE_BUF: usize = 64 * 1024;
+
+/// The smallest read buffer for a file that gives its length: a page.
+const MIN_BUF: usize = 4096;
 
 /// How many bytes a `--chunk` read buffer needs for an input of `kind`: the
-/// chunk, but never more than a regular file can fill (a 6-byte file read
-/// with `--chunk 1G` makes the same read calls with a 64 KiB buffer).
+/// chunk, but never more than a regular file can fill, its length and the
+/// byte that shows its end (a 6-byte file read with `--chunk 1G` makes the
+/// same read calls with a 4 KiB buffer). A zeroed buffer costs its size in
+/// writes, a tenth of a one-file run at 64 KiB (docs/BENCHMARKS.md, "One
+/// call per file").
 pub(crate) fn buffer_len(chunk: usize, kind: Kind) -> usize {
     match kind {
+        Kind::Regular { len: 0 } => chunk.min(EMPTY_FILE_BUF),
         Kind::Regular { len } => {
             let fill = usize::try_from(len.saturating_add(1)).unwrap_or(usize::MAX);
             chunk.min(fill.max(MIN_BUF))
@@ -193,6 +200,8 @@ mod tests {
     fn buffers_are_no_bigger_than_a_file_can_fill() {
         let g = 1 << 30;
         assert_eq!(buffer_len(g, Kind::Regular { len: 6 }), MIN_BUF);
+        assert_eq!(buffer_len(g, Kind::Regular { len: 0 }), EMPTY_FILE_BUF);
+        assert_eq!(buffer_len(g, Kind::Regular { len: 5000 }), 5001);
         assert_eq!(buffer_len(16, Kind::Regular { len: 6 }), 16);
         assert_eq!(buffer_len(g, Kind::Regular { len: 1 << 20 }), (1 << 20) + 1);
         assert_eq!(buffer_len(g, Kind::Stream), g);

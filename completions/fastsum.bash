@@ -23,7 +23,7 @@ _fastsum() {
 
     case "${cmd}" in
         fastsum)
-            opts="-a -c -r -j -z -b -t -w -m -h -V --algorithm --check --recursive --jobs --tag --zero --binary --text --quiet --status --warn --strict --ignore-missing --mode --chunk --readahead --pool --stats --progress --no-progress --help --version"
+            opts="-a -c -r -j -z -b -t -w -m -h -V --algorithm --check --recursive --exclude --exclude-from --max-depth --one-file-system --jobs --tag --zero --binary --text --quiet --status --warn --strict --ignore-missing --mode --chunk --readahead --pool --stats --progress --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -35,6 +35,18 @@ _fastsum() {
                     ;;
                 -a)
                     COMPREPLY=($(compgen -W "md5 sha1 sha224 sha256 sha384 sha512 blake3" -- "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --jobs)

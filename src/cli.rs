@@ -20,6 +20,7 @@ use crate::config::{
 };
 use crate::output::{LineFormat, Terminator};
 use crate::read::{MAX_COUNT, MAX_IN_FLIGHT, Mode, Plan, default_jobs};
+use crate::walk::{Exclude, Walk};
 
 mod getopt;
 mod help;
@@ -250,6 +251,18 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             dialect: if b3sum { Dialect::B3sum } else { Dialect::Gnu },
         })
     } else {
+        let walk_only = [
+            (!args.exclude.is_empty()).then_some("--exclude"),
+            args.max_depth.map(|_| "--max-depth"),
+            args.one_file_system.then_some("--one-file-system"),
+        ];
+        if let Some(flag) = walk_only.into_iter().flatten().next()
+            && !args.recursive
+        {
+            return refuse(Conflict::OnlyWhenRecursive(flag));
+        }
+        let exclude = Exclude::new(args.exclude.iter().map(String::as_str))
+            .map_err(|e| UsageError::Conflict(Conflict::Patterns(e.reason)))?;
         let verbosity = args.verbosity.map(|v| match v {
             Verbosity::Status => "--status",
             Verbosity::Warn => "--warn",
@@ -278,7 +291,12 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             } else {
                 Terminator::Newline
             },
-            recursive: args.recursive,
+            walk: Walk {
+                recursive: args.recursive,
+                exclude,
+                max_depth: args.max_depth,
+                one_file_system: args.one_file_system,
+            },
             xof,
         })
     };

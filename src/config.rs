@@ -53,14 +53,14 @@ pub(crate) struct CheckOptions {
 }
 
 /// Hash-mode settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub(crate) struct HashOptions {
     /// Line layout.
     pub(crate) format: LineFormat,
     /// Line ending.
     pub(crate) terminator: Terminator,
-    /// `-r`: walk directories.
-    pub(crate) recursive: bool,
+    /// `-r` and what it walks.
+    pub(crate) walk: crate::walk::Walk,
     /// b3sum's `-l`/`--raw`/`--no-names`, under the b3sum name.
     pub(crate) xof: Option<XofOutput>,
 }
@@ -77,7 +77,7 @@ pub(crate) struct XofOutput {
 }
 
 /// What the run does with its FILEs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub(crate) enum Command {
     /// Hash them and print checksum lines.
     Hash(HashOptions),

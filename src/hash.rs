@@ -115,7 +115,7 @@ pub(crate) fn run(
     stats: &Stats,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let jobs = walk::expand(files, opts.recursive).map(move |entry| match entry {
+    let jobs = walk::expand(files, &opts.walk).map(move |entry| match entry {
         Entry::Input(input) => Job::Hash(Task {
             input,
             algos,

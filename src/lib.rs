@@ -95,17 +95,19 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     let result = std::thread::scope(|s| {
         // (the names are copied for the display's thread only if it runs)
         let total: progress::Total = match cfg.command {
-            Command::Hash(opts) if progress::wanted(cfg.progress) => {
-                let files = files.clone();
-                Some(Box::new(move || total_size(files, opts.recursive)))
+            Command::Hash(ref opts) if progress::wanted(cfg.progress) => {
+                let (files, walk) = (files.clone(), opts.walk.clone());
+                Some(Box::new(move || total_size(files, &walk)))
             }
             _ => None,
         };
         let display = progress::start(s, cfg.progress, &stats, total);
         let (plan, algos) = (&cfg.plan, cfg.algorithms);
-        let result = match cfg.command {
-            Command::Hash(opts) => hash::run(algos, opts, plan, files, &rep, &stats, &mut out),
-            Command::Check(opts) => check::run(opts, algos, plan, &files, &rep, &stats, &mut out),
+        let result = match &cfg.command {
+            Command::Hash(opts) => {
+                hash::run(algos, opts.clone(), plan, files, &rep, &stats, &mut out)
+            }
+            Command::Check(opts) => check::run(*opts, algos, plan, &files, &rep, &stats, &mut out),
         };
         display.finish();
         result
@@ -173,8 +175,8 @@ fn print_text(rep: &Reporter, text: &[u8]) -> Exit {
 
 /// The bytes a hash run over `files` will read: the sizes of the regular
 /// files it names or walks (for the progress display's total).
-fn total_size(files: Vec<OsString>, recursive: bool) -> u64 {
-    walk::expand(files, recursive)
+fn total_size(files: Vec<OsString>, walk: &walk::Walk) -> u64 {
+    walk::expand(files, walk)
         .filter_map(|e| match e {
             walk::Entry::Input(input::Input::Path(p)) => std::fs::metadata(p).ok(),
             _ => None,

@@ -25,3 +25,4 @@ mod offset;
 mod procfs;
 mod progress;
 mod stats;
+mod walk;

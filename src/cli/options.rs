@@ -117,6 +117,12 @@ pub(crate) struct Args {
     pub(crate) ignore_missing: bool,
     /// `-r`.
     pub(crate) recursive: bool,
+    /// `--exclude` and the lines of `--exclude-from` files, in order.
+    pub(crate) exclude: Vec<String>,
+    /// `--max-depth`.
+    pub(crate) max_depth: Option<usize>,
+    /// `--one-file-system`.
+    pub(crate) one_file_system: bool,
     /// `-j`.
     pub(crate) jobs: Option<usize>,
     /// `-m`.
@@ -156,6 +162,9 @@ impl Default for Args {
             strict: false,
             ignore_missing: false,
             recursive: false,
+            exclude: Vec::new(),
+            max_depth: None,
+            one_file_system: false,
             jobs: None,
             mode: ModeArg::Threaded,
             chunk: DEFAULT_CHUNK,
@@ -190,6 +199,10 @@ pub(crate) enum ValueError {
     /// b3sum's numbers: not a whole number (Rust's reason, as b3sum's clap
     /// gives it).
     Number(std::num::ParseIntError),
+    /// `--exclude`: no valid pattern (the glob's own reason).
+    Pattern(String),
+    /// `--exclude-from`: the file cannot be read.
+    PatternFile(std::io::ErrorKind, String),
 }
 
 impl ValueError {
@@ -233,6 +246,8 @@ impl fmt::Display for ValueError {
                 algorithm_names().join(", ")
             ),
             ValueError::Number(e) => write!(f, "{e}"),
+            ValueError::Pattern(why) => write!(f, "{why} (patterns are gitignore globs)"),
+            ValueError::PatternFile(_, why) => write!(f, "{why}"),
         }
     }
 }
@@ -261,6 +276,8 @@ pub(crate) enum Section {
     Common,
     /// Check mode's own options: in `-h` too.
     Checking,
+    /// What `-r` walks: `--help` only.
+    Walking,
     /// How fastsum reads: `--help` only (`-h` points there).
     Tuning,
     /// `--help` and `--version`: last (GNU's usage_vs_getopt.sh reads the
@@ -274,6 +291,7 @@ impl Section {
         match self {
             Section::Common => None,
             Section::Checking => Some("Checking (with -c)"),
+            Section::Walking => Some("Walking (with -r)"),
             Section::Tuning => Some("Tuning (see Reading modes)"),
             Section::Information => Some("Information"),
         }
@@ -478,6 +496,26 @@ fn number(v: &OsStr) -> Result<u64, ValueError> {
     text(v).parse().map_err(ValueError::Number)
 }
 
+/// `--exclude`'s value: one gitignore-style pattern, checked now.
+fn exclude(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
+    let pattern = text(v);
+    crate::walk::Exclude::new([pattern.as_str()]).map_err(|e| ValueError::Pattern(e.reason))?;
+    args.exclude.push(pattern);
+    Ok(())
+}
+
+/// `--exclude-from`'s value: a file of patterns, one a line (blank lines
+/// and `#` comments skipped, as in .gitignore).
+fn exclude_from(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
+    let text = std::fs::read(v)
+        .map_err(|e| ValueError::PatternFile(e.kind(), crate::report::error_text(&e)))?;
+    for line in String::from_utf8_lossy(&text).lines() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        exclude(args, OsStr::new(line))?;
+    }
+    Ok(())
+}
+
 /// `-a`'s value: one algorithm name or a comma-separated list, in any case.
 fn algorithms(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
     let v = text(v);
@@ -541,6 +579,50 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "Entries are sorted by name (as bytes) within each directory, which is not \
          find | sort's order; symbolic links met in the walk are not followed.",
     ),
+    Spec::value(
+        "exclude",
+        None,
+        "PATTERN",
+        exclude,
+        "With -r, leave out what PATTERN matches (repeatable)",
+    )
+    .section(Section::Walking)
+    .names(Names::FASTSUM)
+    .more(
+        "PATTERN is a gitignore glob matched against the path below the directory \
+         operand: *.tmp anywhere, cache/ a directory, /build only at the top, \
+         **/node_modules at any depth, !keep.tmp re-included. An excluded directory \
+         is not entered.",
+    ),
+    Spec::value(
+        "exclude-from",
+        None,
+        "FILE",
+        exclude_from,
+        "With -r, leave out what the patterns in FILE match, one a line",
+    )
+    .section(Section::Walking)
+    .names(Names::FASTSUM),
+    Spec::value(
+        "max-depth",
+        None,
+        "N",
+        |a, v| {
+            a.max_depth = Some(usize::try_from(number(v)?).unwrap_or(usize::MAX));
+            Ok(())
+        },
+        "With -r, go at most N directories below the operand (1: its own files)",
+    )
+    .section(Section::Walking)
+    .names(Names::FASTSUM),
+    Spec::flag(
+        "one-file-system",
+        None,
+        |a| a.one_file_system = true,
+        "With -r, do not enter directories on other file systems (as du -x)",
+    )
+    .section(Section::Walking)
+    .names(Names::FASTSUM),
     Spec::value(
         "jobs",
         Some(b'j'),

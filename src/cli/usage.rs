@@ -32,6 +32,10 @@ pub(crate) enum Conflict {
     BinaryOrTextWhenChecking,
     /// A check-mode option without `-c` (GNU): its name.
     OnlyWhenChecking(&'static str),
+    /// A walk option without `-r`: its name.
+    OnlyWhenRecursive(&'static str),
+    /// Exclude patterns that do not make a set: why.
+    Patterns(String),
     /// `--pool` × `--readahead` over the limit.
     TooMuchInFlight,
     /// An algorithm named twice in `-a`.
@@ -61,6 +65,10 @@ impl Conflict {
             Conflict::OnlyWhenChecking(flag) => {
                 format!("the {flag} option is meaningful only when verifying checksums")
             }
+            Conflict::OnlyWhenRecursive(flag) => {
+                format!("the {flag} option is meaningful only with -r")
+            }
+            Conflict::Patterns(why) => format!("the exclude patterns: {why}"),
             Conflict::TooMuchInFlight => {
                 "--pool × --readahead must be at most 4G: that much memory is held in blocks".into()
             }

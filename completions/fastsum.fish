@@ -8,6 +8,7 @@ blake3\t'BLAKE3, 256 bits of output, as b3sum'"
 complete -c fastsum -l exclude -d 'With -r, leave out what PATTERN matches (repeatable)' -r
 complete -c fastsum -l exclude-from -d 'With -r, leave out what the patterns in FILE match, one a line' -r
 complete -c fastsum -l max-depth -d 'With -r, go at most N directories below the operand (1: its own files)' -r
+complete -c fastsum -l update -d 'Add to SUMS the lines of the FILEs it does not list yet' -r
 complete -c fastsum -s j -l jobs -d 'Hash up to N inputs at once [default: one per core]' -r
 complete -c fastsum -s m -l mode -d 'How bytes reach the hash function' -r -f -a "threaded\t'A reader thread fills --readahead blocks from a bounded pool and hands them over a channel to the hasher(s), which hash them --chunk bytes per update: reading overlaps hashing, memory stays bounded. Regular files of 1 MiB or more are memory-mapped when the algorithm is BLAKE3 (hashed on up to -j threads) or when several algorithms hash them'
 sync\t'The hashing thread reads exactly --chunk bytes per read call into one reused buffer, then hashes it: read what you consume, one call at a time'
@@ -19,6 +20,7 @@ complete -c fastsum -l pool -d 'Number of --readahead blocks in the reader\'s po
 complete -c fastsum -s c -l check -d 'Read checksums from the FILEs and check them'
 complete -c fastsum -s r -l recursive -d 'Hash the files under directories given as FILEs'
 complete -c fastsum -l one-file-system -d 'With -r, do not enter directories on other file systems (as du -x)'
+complete -c fastsum -l prune -d 'With --update, also drop the lines of files that no longer exist'
 complete -c fastsum -l tag -d 'Create a BSD-style checksum line: MD5 (name) = hex'
 complete -c fastsum -s z -l zero -d 'End lines with NUL, not newline; do not escape names'
 complete -c fastsum -s b -l binary -d 'Read in binary mode: mark names with * in the output'

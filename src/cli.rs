@@ -16,7 +16,8 @@ use std::ffi::OsString;
 
 use crate::algo::{Algorithm, Algorithms};
 use crate::config::{
-    CheckOptions, Command, Config, Dialect, HashOptions, Progress, Verbosity, XofOutput,
+    CheckOptions, Command, Config, Dialect, HashOptions, Progress, UpdateOptions, Verbosity,
+    XofOutput,
 };
 use crate::output::{LineFormat, Terminator};
 use crate::read::{MAX_COUNT, MAX_IN_FLIGHT, Mode, Plan, default_jobs};
@@ -276,7 +277,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         if let Some(flag) = only_check.into_iter().flatten().next() {
             return refuse(Conflict::OnlyWhenChecking(flag));
         }
-        Command::Hash(HashOptions {
+        let hash = HashOptions {
             format: if args.tag || args.algorithms.len() > 1 {
                 LineFormat::Tagged
             } else {
@@ -298,7 +299,21 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
                 one_file_system: args.one_file_system,
             },
             xof,
-        })
+        };
+        match args.update {
+            None if args.prune => return refuse(Conflict::OnlyWhenUpdating("--prune")),
+            None => Command::Hash(hash),
+            Some(_) if args.zero => return refuse(Conflict::UpdateWith("--zero")),
+            Some(_) if args.algorithms.len() > 1 => {
+                return refuse(Conflict::UpdateWith("several algorithms"));
+            }
+            Some(sums) => Command::Update(UpdateOptions {
+                hash,
+                sums: sums.into(),
+                prune: args.prune,
+                algorithm_chosen: !args.algorithms.is_empty(),
+            }),
+        }
     };
     if args.pool.saturating_mul(args.readahead.get()) > MAX_IN_FLIGHT {
         return refuse(Conflict::TooMuchInFlight);

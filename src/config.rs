@@ -83,6 +83,21 @@ pub(crate) enum Command {
     Hash(HashOptions),
     /// Read them as checksum files and verify what they list (`-c`).
     Check(CheckOptions),
+    /// Hash what a manifest does not list yet and add it (`--update`).
+    Update(UpdateOptions),
+}
+
+/// `--update` settings.
+#[derive(Clone, Debug)]
+pub(crate) struct UpdateOptions {
+    /// How new lines are written (the manifest's format wins).
+    pub(crate) hash: HashOptions,
+    /// The manifest.
+    pub(crate) sums: std::path::PathBuf,
+    /// `--prune`: drop the lines of files that no longer exist.
+    pub(crate) prune: bool,
+    /// `-a` was given: the manifest must be of that algorithm.
+    pub(crate) algorithm_chosen: bool,
 }
 
 /// When to show the progress display.

@@ -115,13 +115,29 @@ pub(crate) fn run(
     stats: &Stats,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let jobs = walk::expand(files, &opts.walk).map(move |entry| match entry {
-        Entry::Input(input) => Job::Hash(Task {
+    run_filtered(algos, opts, plan, files, |_| true, rep, stats, out)
+}
+
+/// [`run`] over the inputs whose name `keep` accepts (`--update`: those a
+/// manifest does not list yet).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_filtered(
+    algos: Algorithms,
+    opts: HashOptions,
+    plan: &Plan,
+    files: Vec<OsString>,
+    keep: impl Fn(&[u8]) -> bool + Send,
+    rep: &Reporter,
+    stats: &Stats,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let jobs = walk::expand(files, &opts.walk).filter_map(move |entry| match entry {
+        Entry::Input(input) => keep(input.name()).then_some(Job::Hash(Task {
             input,
             algos,
             context: (),
-        }),
-        Entry::Error(path, e) => Job::Pass((path, e)),
+        })),
+        Entry::Error(path, e) => Some(Job::Pass((path, e))),
     });
     let algo = algos.first();
     print_all(

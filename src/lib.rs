@@ -26,6 +26,7 @@ mod sha_lanes;
 mod size;
 mod stats;
 mod stdio;
+mod update;
 mod walk;
 
 use std::ffi::OsString;
@@ -85,7 +86,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     // GNU's hash mode reads on after a write error and reports it at the
     // end; its check mode (9.10) stops at once.
     let policy = match cfg.command {
-        Command::Hash(_) => OnWriteError::GoOn,
+        Command::Hash(_) | Command::Update(_) => OnWriteError::GoOn,
         Command::Check(_) => OnWriteError::Stop,
     };
     let mut out =
@@ -108,6 +109,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
                 hash::run(algos, opts.clone(), plan, files, &rep, &stats, &mut out)
             }
             Command::Check(opts) => check::run(*opts, algos, plan, &files, &rep, &stats, &mut out),
+            Command::Update(opts) => update::run(algos, opts, plan, files, &rep, &stats),
         };
         display.finish();
         result
@@ -142,7 +144,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
         // a closed pipe ends hashing quietly, but keeps a failure already
         // seen; a verifier that could not say everything has not succeeded
         Err(e) if is_broken_pipe(&e) => match cfg.command {
-            Command::Hash(_) => rep.exit(),
+            Command::Hash(_) | Command::Update(_) => rep.exit(),
             Command::Check(_) => Exit::BrokenPipe,
         },
         Err(e) => {

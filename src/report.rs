@@ -83,6 +83,11 @@ impl Reporter {
         self.failed.store(true, Ordering::Relaxed);
     }
 
+    /// Has anything failed so far?
+    pub(crate) fn has_failed(&self) -> bool {
+        self.failed.load(Ordering::Relaxed)
+    }
+
     /// The status for a finished run.
     pub(crate) fn exit(&self) -> Exit {
         if self.failed.load(Ordering::Relaxed) {

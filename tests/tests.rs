@@ -25,4 +25,5 @@ mod offset;
 mod procfs;
 mod progress;
 mod stats;
+mod update;
 mod walk;

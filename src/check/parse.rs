@@ -103,6 +103,11 @@ pub(crate) struct CheckLine<'a> {
 }
 
 impl CheckLine<'_> {
+    /// A standard line's `*` mode marker (`hex *name`, GNU's `-b`).
+    pub(crate) fn binary_marker(&self) -> bool {
+        self.form == Form::Standard && self.written.first() == Some(&b'*')
+    }
+
     /// The file to check. `reversed` tells whether earlier lines settled on
     /// the BSD-reversed shape: GNU then reads a standard-looking line's mode
     /// marker as the first byte of the name (`hex  name` names ` name`).

@@ -123,6 +123,10 @@ pub(crate) struct Args {
     pub(crate) max_depth: Option<usize>,
     /// `--one-file-system`.
     pub(crate) one_file_system: bool,
+    /// `--update`: the manifest.
+    pub(crate) update: Option<OsString>,
+    /// `--prune`.
+    pub(crate) prune: bool,
     /// `-j`.
     pub(crate) jobs: Option<usize>,
     /// `-m`.
@@ -165,6 +169,8 @@ impl Default for Args {
             exclude: Vec::new(),
             max_depth: None,
             one_file_system: false,
+            update: None,
+            prune: false,
             jobs: None,
             mode: ModeArg::Threaded,
             chunk: DEFAULT_CHUNK,
@@ -291,7 +297,7 @@ impl Section {
         match self {
             Section::Common => None,
             Section::Checking => Some("Checking (with -c)"),
-            Section::Walking => Some("Walking (with -r)"),
+            Section::Walking => Some("Trees (with -r)"),
             Section::Tuning => Some("Tuning (see Reading modes)"),
             Section::Information => Some("Information"),
         }
@@ -623,6 +629,31 @@ pub(crate) static OPTIONS: &[Spec] = &[
     )
     .section(Section::Walking)
     .names(Names::FASTSUM),
+    Spec::value(
+        "update",
+        None,
+        "SUMS",
+        |a, v| {
+            a.update = Some(v.to_os_string());
+            Ok(())
+        },
+        "Add to SUMS the lines of the FILEs it does not list yet",
+    )
+    .names(Names::FASTSUM)
+    .section(Section::Walking)
+    .more(
+        "In SUMS's own algorithm and format (a missing SUMS is made); nothing is \
+         printed. SUMS is replaced only once every new input is hashed and the new \
+         manifest is written and synced: on any error it stays as it was.",
+    ),
+    Spec::flag(
+        "prune",
+        None,
+        |a| a.prune = true,
+        "With --update, also drop the lines of files that no longer exist",
+    )
+    .names(Names::FASTSUM)
+    .section(Section::Walking),
     Spec::value(
         "jobs",
         Some(b'j'),

@@ -36,6 +36,10 @@ pub(crate) enum Conflict {
     OnlyWhenRecursive(&'static str),
     /// Exclude patterns that do not make a set: why.
     Patterns(String),
+    /// An `--update` option without `--update`: its name.
+    OnlyWhenUpdating(&'static str),
+    /// `--update` with what it cannot write: what.
+    UpdateWith(&'static str),
     /// `--pool` × `--readahead` over the limit.
     TooMuchInFlight,
     /// An algorithm named twice in `-a`.
@@ -69,6 +73,14 @@ impl Conflict {
                 format!("the {flag} option is meaningful only with -r")
             }
             Conflict::Patterns(why) => format!("the exclude patterns: {why}"),
+            Conflict::OnlyWhenUpdating(flag) => {
+                format!("the {flag} option is meaningful only with --update")
+            }
+            Conflict::UpdateWith(what) => {
+                format!(
+                    "--update keeps a manifest of one algorithm, one line each: not with {what}"
+                )
+            }
             Conflict::TooMuchInFlight => {
                 "--pool × --readahead must be at most 4G: that much memory is held in blocks".into()
             }

@@ -30,12 +30,43 @@ pub(super) fn hasher_loop<T, P>(
     stats: &Stats,
 ) {
     let mut lanes: Option<Engine> = None;
-    for w in work {
+    // work taken while gathering batches, to do next
+    let mut next: Option<Work<T>> = None;
+    loop {
+        let w = match next.take() {
+            Some(w) => w,
+            None => match work.recv() {
+                Ok(w) => w,
+                Err(_) => return,
+            },
+        };
         let finished = match w {
             Work::Batch(batch) => {
-                let (finished, block) = hash_batch(batch, chunk, &mut lanes, stats);
-                // never blocks: the return channel has room for the whole pool
-                let _ = returns.send(block);
+                // the batches already waiting join this one: more messages
+                // for the lanes in one call
+                let mut batches = vec![batch];
+                while batches.len() < JOIN_BATCHES && next.is_none() {
+                    // too few messages for the lanes: worth waiting a little
+                    // for the next batch (the reader makes one in about a
+                    // millisecond; at the end of the inputs the channel
+                    // closes and the wait ends at once)
+                    let few = batches.iter().map(|b| b.items.len()).sum::<usize>() < JOIN_BELOW;
+                    let more = if few && batches.len() == 1 {
+                        work.recv_timeout(JOIN_WAIT).ok()
+                    } else {
+                        work.try_recv().ok()
+                    };
+                    match more {
+                        Some(Work::Batch(b)) => batches.push(b),
+                        Some(other) => next = Some(other),
+                        None => break,
+                    }
+                }
+                let (finished, blocks) = hash_batches(batches, chunk, &mut lanes, stats);
+                for block in blocks {
+                    // never blocks: the return channel has room for the whole pool
+                    let _ = returns.send(block);
+                }
                 finished
             }
             Work::Stream {
@@ -75,24 +106,56 @@ pub(super) fn hasher_loop<T, P>(
 /// run is a study of small updates, which stays single-stream.
 const LANES_MIN_CHUNK: usize = 4096;
 
-/// Hash the inputs packed in a batch: the MD5 ones side by side in the
-/// lanes (unless `--chunk` is below [`LANES_MIN_CHUNK`]), the others one
-/// by one, `--chunk` bytes per update.
-fn hash_batch<T, P>(
-    batch: Batch<T>,
+/// The most batches a hasher hashes together, if that many wait for it:
+/// a batch of files of up to 200 KiB holds about 40 in a 4 MiB block, too
+/// few to keep 32 lanes busy to its end (the lanes wait for the longest
+/// file); three hold three times as many messages for the same longest.
+const JOIN_BATCHES: usize = 3;
+
+/// A batch of fewer inputs than this waits up to [`JOIN_WAIT`] for another
+/// to join it: two lanes' worth per lane of the widest engine.
+const JOIN_BELOW: usize = 2 * crate::md5::lanes::LANES;
+
+/// How long a batch of few inputs waits for another to join it.
+const JOIN_WAIT: std::time::Duration = std::time::Duration::from_millis(2);
+
+/// Hash the inputs packed in `batches`: the MD5 ones side by side in the
+/// lanes (unless `--chunk` is below [`LANES_MIN_CHUNK`]), longest first,
+/// the others one by one, `--chunk` bytes per update. Gives the blocks
+/// back with the outcomes.
+fn hash_batches<T, P>(
+    batches: Vec<Batch<T>>,
     chunk: usize,
     lanes: &mut Option<Engine>,
     stats: &Stats,
-) -> (Finished<T, P>, Vec<u8>) {
-    let Batch { block, items, .. } = batch;
-    let in_lanes =
-        |it: &Packed<T>| it.task.algos.as_slice() == [Algorithm::Md5] && chunk >= LANES_MIN_CHUNK;
+) -> (Finished<T, P>, Vec<Vec<u8>>) {
+    let mut blocks = Vec::with_capacity(batches.len());
+    let mut items: Vec<(usize, Packed<T>)> = Vec::new();
+    for (
+        b,
+        Batch {
+            block, items: its, ..
+        },
+    ) in batches.into_iter().enumerate()
+    {
+        blocks.push(block);
+        items.extend(its.into_iter().map(|it| (b, it)));
+    }
+    let data = |(b, it): &(usize, Packed<T>)| &blocks[*b][it.range.clone()];
+    let in_lanes = |(_, it): &(usize, Packed<T>)| {
+        it.task.algos.as_slice() == [Algorithm::Md5] && chunk >= LANES_MIN_CHUNK
+    };
     let mut from_lanes: Vec<Option<[u8; 16]>> = vec![None; items.len()];
     if items.iter().filter(|it| in_lanes(it)).count() > 1 {
         let engine = lanes.get_or_insert_with(Engine::selected);
         let before = engine.stats();
-        let messages = items.iter().enumerate().filter(|(_, it)| in_lanes(it));
-        engine.hash_messages(messages.map(|(i, it)| (i as u64, &block[it.range.clone()])));
+        // longest first: each lane takes the next message as its own ends,
+        // so the short ones fill in around the long ones and the lanes run
+        // out together, instead of a few long late messages finishing in
+        // nearly empty calls (or single-stream) at the end
+        let mut order: Vec<usize> = (0..items.len()).filter(|&i| in_lanes(&items[i])).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(items[i].1.range.len()));
+        engine.hash_messages(order.iter().map(|&i| (i as u64, data(&items[i]))));
         for (i, digest) in engine.take_done() {
             if let Some(slot) = usize::try_from(i).ok().and_then(|i| from_lanes.get_mut(i)) {
                 *slot = Some(digest);
@@ -101,23 +164,24 @@ fn hash_batch<T, P>(
         stats.add_lanes(engine.stats(), before);
     }
     let mut finished = Vec::with_capacity(items.len());
-    for (it, lane_digest) in items.into_iter().zip(from_lanes) {
-        let data = &block[it.range.clone()];
+    for (item, lane_digest) in items.into_iter().zip(from_lanes) {
+        let bytes = data(&item);
+        let it = item.1;
         let digests = match lane_digest {
             Some(d) => vec![Digest::md5(d)],
             None => {
                 let mut hashers = Hashers::new(it.task.algos);
-                for piece in data.chunks(chunk) {
+                for piece in bytes.chunks(chunk) {
                     hashers.update(piece);
                 }
                 hashers.finalize()
             }
         };
-        stats.add_bytes(data.len());
+        stats.add_bytes(bytes.len());
         stats.add_file();
         finished.push((it.idx, Outcome::Hashed(it.task, Ok(digests))));
     }
-    (finished, block)
+    (finished, blocks)
 }
 
 /// Hash a streamed input's blocks on `threads`, returning each block to

@@ -22,9 +22,14 @@ use crate::read::route::Threads;
 use crate::stats::Stats;
 
 /// A hasher thread: take work until there is none, send each outcome on.
+/// With `join_wait`, a batch of few inputs waits a little for another to
+/// join it ([`JOIN_WAIT`]): only when the pool has a block more than there
+/// are hashers, so that the reader can fill one while each hasher holds
+/// one (with `--pool 1` every batch would wait in vain).
 pub(super) fn hasher_loop<T, P>(
     work: Receiver<Work<T>>,
     chunk: usize,
+    join_wait: bool,
     returns: Sender<Vec<u8>>,
     done: Sender<Finished<T, P>>,
     stats: &Stats,
@@ -51,7 +56,7 @@ pub(super) fn hasher_loop<T, P>(
                     // millisecond; at the end of the inputs the channel
                     // closes and the wait ends at once)
                     let few = batches.iter().map(|b| b.items.len()).sum::<usize>() < JOIN_BELOW;
-                    let more = if few && batches.len() == 1 {
+                    let more = if join_wait && few && batches.len() == 1 {
                         work.recv_timeout(JOIN_WAIT).ok()
                     } else {
                         work.try_recv().ok()
@@ -109,8 +114,9 @@ const LANES_MIN_CHUNK: usize = 4096;
 /// The most batches a hasher hashes together, if that many wait for it:
 /// a batch of files of up to 200 KiB holds about 40 in a 4 MiB block, too
 /// few to keep 32 lanes busy to its end (the lanes wait for the longest
-/// file); three hold three times as many messages for the same longest.
-const JOIN_BATCHES: usize = 3;
+/// file); two hold twice as many messages for the same longest (three
+/// measured no better, and leave the other hashers less to do).
+const JOIN_BATCHES: usize = 2;
 
 /// A batch of fewer inputs than this waits up to [`JOIN_WAIT`] for another
 /// to join it: two lanes' worth per lane of the widest engine.

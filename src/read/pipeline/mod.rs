@@ -84,15 +84,16 @@ enum Work<T> {
 /// Start one hasher taking work from `work`.
 fn start_hasher<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
     s: &'scope Scope<'scope, 'env>,
-    chunk: usize,
+    plan: &Plan,
     stats: &'env Stats,
     work: &Receiver<Work<T>>,
     returns: Sender<Vec<u8>>,
     done: &Sender<Finished<T, P>>,
 ) -> io::Result<()> {
     let (work, done) = (work.clone(), done.clone());
+    let (chunk, join_wait) = (plan.chunk.get(), plan.pool > plan.jobs);
     crate::read::spawn_thread(s, "hasher", move || {
-        hasher_loop(work, chunk, returns, done, stats)
+        hasher_loop(work, chunk, join_wait, returns, done, stats)
     })
 }
 
@@ -113,10 +114,9 @@ where
     I: Iterator<Item = Job<T, P>> + Send + 'scope,
 {
     let plan = router.plan();
-    let chunk = plan.chunk.get();
     let pool = Pool::new(plan);
     let (work_tx, work_rx) = bounded::<Work<T>>(plan.jobs);
-    start_hasher(s, chunk, stats, &work_rx, pool.returns(), &done)?;
+    start_hasher(s, plan, stats, &work_rx, pool.returns(), &done)?;
     crate::read::spawn_thread(s, "reader", move || {
         let mut hashers = 1;
         let returns = pool.returns();
@@ -124,7 +124,7 @@ where
             // one more hasher when work is already waiting for one
             if hashers < plan.jobs
                 && !work_tx.is_empty()
-                && start_hasher(s, chunk, stats, &work_rx, returns.clone(), &done).is_ok()
+                && start_hasher(s, plan, stats, &work_rx, returns.clone(), &done).is_ok()
             {
                 hashers += 1;
             }

@@ -60,15 +60,33 @@ warm() {
   fi
 }
 
-# one hyperfine run per workload (its files: $2); prints "label<TAB>mean seconds" rows
+# one workload (its files: $2), every command side by side; prints
+# "label<TAB>mean seconds<TAB>stddev" rows. The commands take turns: one
+# hyperfine call per round runs each once (with a warm-up in the first),
+# since hyperfine runs all of one command's runs before the next command's
+# and the load on a shared VM changes within seconds, which biased the
+# ratios (issue 22: the same binary 20% slower when it ran second).
 bench() {
   local name=$1 files=$2; shift 2
-  local json="$work/$name.json"
-  hyperfine -N --prepare "$(warm "$files")" --warmup 1 --runs "$runs" --export-json "$json" "$@" >&2
-  python3 - "$json" "$name" <<'EOF'
-import json, sys
-for r in json.load(open(sys.argv[1]))["results"]:
-    print(f'{sys.argv[2]}\t{r["command"]}\t{r["mean"]:.4f}\t{r["stddev"] or 0:.4f}')
+  local round jsons=()
+  for ((round = 0; round < runs; round++)); do
+    local json="$work/$name.$round.json"
+    local warmup=0
+    ((round == 0)) && warmup=1
+    hyperfine -N --prepare "$(warm "$files")" --warmup "$warmup" --runs 1 --export-json "$json" "$@" >/dev/null
+    jsons+=("$json")
+  done
+  python3 - "$name" "${jsons[@]}" <<'EOF'
+import json, statistics, sys
+name, paths = sys.argv[1], sys.argv[2:]
+times = {}
+for p in paths:
+    for r in json.load(open(p))["results"]:
+        times.setdefault(r["command"], []).extend(r["times"])
+for cmd, t in times.items():
+    sd = statistics.stdev(t) if len(t) > 1 else 0
+    print(f'{name}\t{cmd}\t{statistics.mean(t):.4f}\t{sd:.4f}')
+    print(f'{name}: {cmd}: mean {statistics.mean(t):.3f} s, median {statistics.median(t):.3f} s, {len(t)} runs', file=sys.stderr)
 EOF
 }
 

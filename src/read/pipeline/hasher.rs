@@ -31,12 +31,35 @@ pub(super) fn hasher_loop<T, P>(
     stats: &Stats,
 ) {
     let mut lanes = Lanes::default();
-    for w in work {
+    // work taken while gathering batches, to do next
+    let mut next: Option<Work<T>> = None;
+    loop {
+        let w = match next.take() {
+            Some(w) => w,
+            None => match work.recv() {
+                Ok(w) => w,
+                Err(_) => return,
+            },
+        };
         let finished = match w {
             Work::Batch(batch) => {
-                let (finished, block) = hash_batch(batch, chunk, &mut lanes, stats);
-                // never blocks: the return channel has room for the whole pool
-                let _ = returns.send(block);
+                // a batch already waiting joins this one: more messages for
+                // the lanes in one call (none is waited for: on a quiet
+                // machine the wait costs more wall time than the fuller
+                // calls save, docs/BENCHMARKS.md "Many small files")
+                let mut batches = vec![batch];
+                while batches.len() < JOIN_BATCHES && next.is_none() {
+                    match work.try_recv().ok() {
+                        Some(Work::Batch(b)) => batches.push(b),
+                        Some(other) => next = Some(other),
+                        None => break,
+                    }
+                }
+                let (finished, blocks) = hash_batches(batches, chunk, &mut lanes, stats);
+                for block in blocks {
+                    // never blocks: the return channel has room for the whole pool
+                    let _ = returns.send(block);
+                }
                 finished
             }
             Work::Stream {
@@ -76,54 +99,74 @@ pub(super) fn hasher_loop<T, P>(
 /// run is a study of small updates, which stays single-stream.
 const LANES_MIN_CHUNK: usize = 4096;
 
-/// Hash the inputs packed in a batch: those of one algorithm with lanes
-/// side by side, when there are several (unless `--chunk` is below
-/// [`LANES_MIN_CHUNK`]), the others one by one, `--chunk` bytes per update.
-fn hash_batch<T, P>(
-    batch: Batch<T>,
+/// The most batches a hasher hashes together, if that many wait for it:
+/// a batch of files of up to 200 KiB holds about 40 in a 4 MiB block, too
+/// few to keep 32 lanes busy to its end (the lanes wait for the longest
+/// file); two hold twice as many messages for the same longest (three
+/// measured no better, and leave the other hashers less to do).
+const JOIN_BATCHES: usize = 2;
+
+/// Hash the inputs packed in `batches`: those of one algorithm with lanes
+/// side by side, longest first, when there are several (unless `--chunk`
+/// is below [`LANES_MIN_CHUNK`]), the others one by one, `--chunk` bytes
+/// per update. Gives the blocks back with the outcomes.
+fn hash_batches<T, P>(
+    batches: Vec<Batch<T>>,
     chunk: usize,
     lanes: &mut Lanes,
     stats: &Stats,
-) -> (Finished<T, P>, Vec<u8>) {
-    let Batch { block, items, .. } = batch;
-    let lane_algo = |it: &Packed<T>| match it.task.algos.as_slice() {
+) -> (Finished<T, P>, Vec<Vec<u8>>) {
+    let mut blocks = Vec::with_capacity(batches.len());
+    let mut items: Vec<(usize, Packed<T>)> = Vec::new();
+    for (
+        b,
+        Batch {
+            block, items: its, ..
+        },
+    ) in batches.into_iter().enumerate()
+    {
+        blocks.push(block);
+        items.extend(its.into_iter().map(|it| (b, it)));
+    }
+    let data = |(b, it): &(usize, Packed<T>)| &blocks[*b][it.range.clone()];
+    let lane_algo = |(_, it): &(usize, Packed<T>)| match it.task.algos.as_slice() {
         &[a] if has_lanes(a) && chunk >= LANES_MIN_CHUNK => Some(a),
         _ => None,
     };
     let mut from_lanes: Vec<Option<Digest>> = vec![None; items.len()];
     for algo in Algorithm::ALL {
-        if items
-            .iter()
-            .filter(|it| lane_algo(it) == Some(algo))
-            .count()
-            > 1
-        {
-            let messages = items
-                .iter()
-                .enumerate()
-                .filter(|(_, it)| lane_algo(it) == Some(algo))
-                .map(|(i, it)| (i, &block[it.range.clone()]));
+        // longest first: each lane takes the next message as its own ends,
+        // so the short ones fill in around the long ones and the lanes run
+        // out together, instead of a few long late messages finishing in
+        // nearly empty calls (or single-stream) at the end
+        let mut order: Vec<usize> = (0..items.len())
+            .filter(|&i| lane_algo(&items[i]) == Some(algo))
+            .collect();
+        if order.len() > 1 {
+            order.sort_by_key(|&i| std::cmp::Reverse(items[i].1.range.len()));
+            let messages = order.iter().map(|&i| (i, data(&items[i])));
             lanes.hash(algo, messages, &mut from_lanes, stats);
         }
     }
     let mut finished = Vec::with_capacity(items.len());
-    for (it, lane_digest) in items.into_iter().zip(from_lanes) {
-        let data = &block[it.range.clone()];
+    for (item, lane_digest) in items.into_iter().zip(from_lanes) {
+        let bytes = data(&item);
+        let it = item.1;
         let digests = match lane_digest {
             Some(d) => vec![d],
             None => {
                 let mut hashers = Hashers::new(it.task.algos);
-                for piece in data.chunks(chunk) {
+                for piece in bytes.chunks(chunk) {
                     hashers.update(piece);
                 }
                 hashers.finalize()
             }
         };
-        stats.add_bytes(data.len());
+        stats.add_bytes(bytes.len());
         stats.add_file();
         finished.push((it.idx, Outcome::Hashed(it.task, Ok(digests))));
     }
-    (finished, block)
+    (finished, blocks)
 }
 
 /// Hash a streamed input's blocks on `threads`, returning each block to

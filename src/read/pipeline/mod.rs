@@ -44,13 +44,11 @@ use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-#[cfg(any(test, feature = "internals"))]
-use super::Plan;
 use super::deliver::{Finished, hand_over};
 use super::mmap::Mapped;
 use super::opener::{JobSource, Opener, take_jobs};
 use super::route::{Router, Threads};
-use super::{Job, Task};
+use super::{Job, Plan, Task};
 use crate::stats::Stats;
 #[cfg(any(test, feature = "internals"))]
 use hasher::for_each_piece;
@@ -93,13 +91,14 @@ enum Work<T> {
 /// Start one hasher taking work from `work`.
 fn start_hasher<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
     s: &'scope Scope<'scope, 'env>,
-    chunk: usize,
+    plan: &Plan,
     stats: &'env Stats,
     work: &Receiver<Work<T>>,
     returns: Sender<Vec<u8>>,
     done: &Sender<Finished<T, P>>,
 ) -> io::Result<()> {
     let (work, done) = (work.clone(), done.clone());
+    let chunk = plan.chunk.get();
     crate::read::spawn_thread(s, "hasher", move || {
         hasher_loop(work, chunk, returns, done, stats)
     })
@@ -122,10 +121,9 @@ where
     I: Iterator<Item = Job<T, P>> + Send + 'scope,
 {
     let plan = router.plan();
-    let chunk = plan.chunk.get();
     let pool = Pool::new(plan);
     let (work_tx, work_rx) = bounded::<Work<T>>(plan.jobs);
-    start_hasher(s, chunk, stats, &work_rx, pool.returns(), &done)?;
+    start_hasher(s, plan, stats, &work_rx, pool.returns(), &done)?;
     crate::read::spawn_thread(s, "reader", move || {
         let mut hashers = 1;
         let returns = pool.returns();
@@ -133,7 +131,7 @@ where
             // one more hasher when work is already waiting for one
             if hashers < plan.jobs
                 && !work_tx.is_empty()
-                && start_hasher(s, chunk, stats, &work_rx, returns.clone(), &done).is_ok()
+                && start_hasher(s, plan, stats, &work_rx, returns.clone(), &done).is_ok()
             {
                 hashers += 1;
             }

@@ -9,13 +9,19 @@
 //! descriptors 0–2 reopened on /dev/null. The arguments are taken from
 //! `argv` itself. A stack overflow then ends in SIGSEGV rather than Rust's
 //! message.
-#![no_main]
+//!
+//! `pow`: the one function of libm the binary calls (indicatif's rate
+//! estimate, through `f64::powf`). Defined here, from the `libm` crate (a
+//! port of musl's), it keeps libm.so out of the process: loading it was 6 %
+//! of a one-file call (docs/BENCHMARKS.md, "One call per file").
+#![cfg_attr(not(test), no_main)]
 
-use std::ffi::{CStr, OsStr, c_char, c_int};
-use std::os::unix::ffi::OsStrExt;
-
+#[cfg(not(test))]
 #[unsafe(no_mangle)]
-extern "C" fn main(argc: c_int, argv: *const *const c_char) -> c_int {
+extern "C" fn main(argc: std::ffi::c_int, argv: *const *const std::ffi::c_char) -> std::ffi::c_int {
+    use std::ffi::{CStr, OsStr};
+    use std::os::unix::ffi::OsStrExt;
+
     fastsum::prepare_process();
     let args = (0..usize::try_from(argc).unwrap_or(0)).map(|i| {
         // SAFETY: the C runtime passes `argc` valid, NUL-terminated strings
@@ -24,4 +30,22 @@ extern "C" fn main(argc: c_int, argv: *const *const c_char) -> c_int {
         OsStr::from_bytes(arg.to_bytes()).to_os_string()
     });
     fastsum::run(args).code()
+}
+
+/// libm's `pow`, from the `libm` crate (see the top of this file).
+#[unsafe(no_mangle)]
+extern "C" fn pow(x: f64, y: f64) -> f64 {
+    libm::pow(x, y)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The `pow` every caller in the process gets is a right one.
+    #[test]
+    fn pow_is_libm_s() {
+        assert_eq!(super::pow(2.0, 10.0), 1024.0);
+        assert_eq!(super::pow(0.5, -2.0), 4.0);
+        assert!((super::pow(10.0, 0.5) - 10f64.sqrt()).abs() < 1e-15);
+        assert!(super::pow(-1.0, 0.5).is_nan());
+    }
 }

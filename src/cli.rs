@@ -299,7 +299,20 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
                 one_file_system: args.one_file_system,
             },
             xof,
+            tree_digest: args.tree_digest,
         };
+        if args.tree_digest {
+            if !args.recursive {
+                return refuse(Conflict::OnlyWhenRecursive("--tree-digest"));
+            }
+            if args.algorithms.len() > 1 || args.update.is_some() {
+                return refuse(Conflict::TreeDigestWith(if args.update.is_some() {
+                    "--update"
+                } else {
+                    "several algorithms"
+                }));
+            }
+        }
         match args.update {
             None if args.prune => return refuse(Conflict::OnlyWhenUpdating("--prune")),
             None => Command::Hash(hash),

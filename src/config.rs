@@ -63,6 +63,9 @@ pub(crate) struct HashOptions {
     pub(crate) walk: crate::walk::Walk,
     /// b3sum's `-l`/`--raw`/`--no-names`, under the b3sum name.
     pub(crate) xof: Option<XofOutput>,
+    /// `--tree-digest`: one line per directory operand, the digest of its
+    /// manifest (see `hash::tree_digest`).
+    pub(crate) tree_digest: bool,
 }
 
 /// How b3sum's output options write a BLAKE3 digest.

@@ -6,9 +6,11 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use crate::algo::{Algorithm, Algorithms, Digest};
+use std::os::unix::ffi::OsStrExt;
+
+use crate::algo::{Algorithm, Algorithms, Digest, Hasher};
 use crate::config::{HashOptions, XofOutput};
-use crate::output::{LineFormat, format_line, push_hex, quote_name};
+use crate::output::{LineFormat, Terminator, format_line, push_hex, quote_name};
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Job, JobSource, Outcome, Plan, Task};
 use crate::report::{Reporter, error_text};
@@ -52,11 +54,7 @@ impl Render<(), WalkError> for Lines {
                 _ => self.lines(p, task.algos, &digests, task.input.name()),
             },
             Outcome::Hashed(task, Err(e)) => failed(p, task.input.name(), &e),
-            Outcome::Passed((path, e)) => failed(
-                p,
-                std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()),
-                &e,
-            ),
+            Outcome::Passed((path, e)) => failed(p, path.as_os_str().as_bytes(), &e),
         }
     }
 }
@@ -105,7 +103,7 @@ fn failed(p: &mut Printer<'_>, name: &[u8], e: &io::Error) -> io::Result<()> {
 }
 
 /// Hash every input named by `files` with every algorithm of `algos` and
-/// print the lines to `out`.
+/// print the lines to `out` (with `--tree-digest`, one line per directory).
 pub(crate) fn run(
     algos: Algorithms,
     opts: HashOptions,
@@ -115,7 +113,131 @@ pub(crate) fn run(
     stats: &Stats,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    if opts.tree_digest {
+        for dir in files {
+            tree_digest(algos.first(), &opts, plan, dir, rep, stats, out)?;
+        }
+        return Ok(());
+    }
     run_filtered(algos, opts, plan, files, |_| true, rep, stats, out)
+}
+
+/// `--tree-digest`: the digest, with `algo`, of the bytes that
+/// `cd DIR && fastsum -r -z -a ALGO .` prints (the same walk options
+/// too): each regular file under DIR as `HEX  ./PATH` and a NUL, in the
+/// walk's order (entries sorted by their bytes; links met in the walk,
+/// FIFOs, devices and empty directories count for nothing). Printed as a
+/// checksum line for DIR. A file that cannot be hashed is reported and DIR
+/// gets no line: no digest of a partial tree.
+fn tree_digest(
+    algo: Algorithm,
+    opts: &HashOptions,
+    plan: &Plan,
+    dir: OsString,
+    rep: &Reporter,
+    stats: &Stats,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let name = std::os::unix::ffi::OsStrExt::as_bytes(dir.as_os_str()).to_vec();
+    let root = PathBuf::from(&dir);
+    if !root.is_dir() {
+        let e = match std::fs::metadata(&root) {
+            Err(e) => e,
+            Ok(_) => io::Error::from_raw_os_error(libc::ENOTDIR),
+        };
+        rep.error(&format!("{}: {}", quote_name(&name), error_text(&e)));
+        return Ok(());
+    }
+    let mut state = Tree {
+        manifest: Hasher::new(algo),
+        failed: false,
+    };
+    let jobs = walk::expand(vec![dir], &opts.walk).map(move |entry| match entry {
+        Entry::Input(input) => Job::Hash(Task {
+            input,
+            algos: Algorithms::one(algo),
+            context: (),
+        }),
+        Entry::Error(path, e) => Job::Pass((path, e)),
+    });
+    let render = TreeLines {
+        root: &root,
+        state: &mut state,
+    };
+    // the tree's checksum lines go into the manifest digest, its errors to
+    // stderr in their place
+    print_all(
+        plan,
+        stats,
+        jobs,
+        JobSource::Operands,
+        render,
+        &mut io::sink(),
+        rep,
+    )?;
+    if state.failed {
+        return Ok(());
+    }
+    let hex = state.manifest.finalize().to_hex();
+    let mut line = Vec::new();
+    format_line(
+        &mut line,
+        algo.gnu_name(),
+        &hex,
+        &name,
+        opts.format,
+        opts.terminator,
+    );
+    out.write_all(&line)?;
+    out.flush()
+}
+
+/// A tree's manifest as it is hashed, and whether a file of it failed.
+struct Tree {
+    manifest: Hasher,
+    failed: bool,
+}
+
+/// Feeds each file's `-z` line, named `./PATH` below `root`, to the tree's
+/// manifest digest.
+struct TreeLines<'a> {
+    root: &'a std::path::Path,
+    state: &'a mut Tree,
+}
+
+impl Render<(), WalkError> for TreeLines<'_> {
+    fn render(&mut self, outcome: Outcome<(), WalkError>, p: &mut Printer<'_>) -> io::Result<()> {
+        match outcome {
+            Outcome::Hashed(task, Ok(digests)) => {
+                let path = std::path::Path::new(std::ffi::OsStr::from_bytes(task.input.name()));
+                let rel = path.strip_prefix(self.root).unwrap_or(path);
+                let name = [b"./", rel.as_os_str().as_bytes()].concat();
+                let mut line = Vec::new();
+                for (algo, digest) in task.algos.as_slice().iter().zip(&digests) {
+                    let hex = digest.to_hex();
+                    let format = LineFormat::Gnu { binary: false };
+                    format_line(
+                        &mut line,
+                        algo.gnu_name(),
+                        &hex,
+                        &name,
+                        format,
+                        Terminator::Nul,
+                    );
+                }
+                self.state.manifest.update(&line);
+                Ok(())
+            }
+            Outcome::Hashed(task, Err(e)) => {
+                self.state.failed = true;
+                failed(p, task.input.name(), &e)
+            }
+            Outcome::Passed((path, e)) => {
+                self.state.failed = true;
+                failed(p, path.as_os_str().as_bytes(), &e)
+            }
+        }
+    }
 }
 
 /// [`run`] over the inputs whose name `keep` accepts (`--update`: those a

@@ -217,3 +217,144 @@ fn walk_options_refuse_what_they_cannot_use() {
         .args(["--exclude", "x", "top"]));
     assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
 }
+
+/// The files under `d` in `-r`'s order (each directory's entries sorted by
+/// their bytes, a subdirectory's contents at its place), as `./PATH`.
+fn walk_order(d: &Path, rel: &[u8], out: &mut Vec<Vec<u8>>) {
+    let mut entries: Vec<std::fs::DirEntry> = std::fs::read_dir(d.join(os(rel)))
+        .unwrap()
+        .map(|e| e.unwrap())
+        .collect();
+    entries.sort_by(|a, b| {
+        use std::os::unix::ffi::OsStrExt;
+        a.file_name().as_bytes().cmp(b.file_name().as_bytes())
+    });
+    for e in entries {
+        use std::os::unix::ffi::OsStrExt;
+        let name = [rel, b"/", e.file_name().as_bytes()].concat();
+        let t = e.file_type().unwrap();
+        if t.is_dir() {
+            walk_order(d, &name, out);
+        } else if t.is_file() {
+            out.push(name);
+        }
+    }
+}
+
+/// `--tree-digest` is what README defines: the digest of `cd DIR &&
+/// fastsum -r -z .`, checked against GNU's tools alone (md5sum -z over the
+/// files in the walk's order, the manifest's digest by md5sum), with odd
+/// names, in every mode, and with the walk options.
+#[test]
+fn tree_digest_is_the_digest_of_the_z_manifest() {
+    if !require_tool("md5sum") || !require_tool("sha256sum") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path().join("tree");
+    std::fs::create_dir(&d).unwrap();
+    tree(&d);
+    std::fs::create_dir(d.join("empty")).unwrap();
+    std::os::unix::fs::symlink("top", d.join("link")).unwrap();
+    let mut names = Vec::new();
+    walk_order(&d, b".", &mut names);
+    for (algo, tool) in [("md5", "md5sum"), ("sha256", "sha256sum")] {
+        let manifest = run(gnu(tool)
+            .current_dir(&d)
+            .arg("-z")
+            .args(names.iter().map(|n| os(n).to_owned())))
+        .stdout;
+        let mut digest = gnu(tool)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        digest.stdin.take().unwrap().write_all(&manifest).unwrap();
+        let hex = digest.wait_with_output().unwrap().stdout[..]
+            .split(|&b| b == b' ')
+            .next()
+            .unwrap()
+            .to_vec();
+        let want = [&hex[..], b"  tree\n"].concat();
+        for mode in MODES {
+            let got = run(fastsum().current_dir(dir.path()).args([
+                "-r",
+                "--tree-digest",
+                "-a",
+                algo,
+                "-m",
+                mode,
+                "tree",
+            ]));
+            assert_stdout(&format!("-a {algo} -m {mode}"), &got, &want);
+        }
+        // the same as fastsum's own manifest, walk options included
+        let ours = run(fastsum().current_dir(&d).args([
+            "-r",
+            "-z",
+            "-a",
+            algo,
+            "--exclude",
+            "*.tmp",
+            ".",
+        ]));
+        let mut digest = gnu(tool)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        digest
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(&ours.stdout)
+            .unwrap();
+        let out = digest.wait_with_output().unwrap().stdout;
+        let hex = out.split(|&b| b == b' ').next().unwrap().to_vec();
+        let got = run(fastsum().current_dir(dir.path()).args([
+            "-r",
+            "--tree-digest",
+            "-a",
+            algo,
+            "--exclude",
+            "*.tmp",
+            "tree",
+        ]));
+        assert_stdout(
+            &format!("-a {algo} --exclude"),
+            &got,
+            [&hex[..], b"  tree\n"].concat(),
+        );
+    }
+}
+
+/// A file of the tree that cannot be read: its error, and no digest for
+/// the tree (exit 1); a FILE that is no directory is an error too.
+#[test]
+fn tree_digest_of_a_tree_with_a_failure_is_no_digest() {
+    if !require_strace() {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path().join("tree");
+    std::fs::create_dir(&d).unwrap();
+    tree(&d);
+    let victim = d.join("src/a/f.c");
+    let o = run(Command::new("strace")
+        .args(["-f", "-qq", "-o", "/dev/null", "-P"])
+        .arg(&victim)
+        .args(["-e", "inject=read:error=EIO"])
+        .arg(crate::util::fastsum_path())
+        .current_dir(dir.path())
+        .args(["-r", "--tree-digest", "tree", "tree/top"]));
+    assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
+    assert!(o.stdout.is_empty(), "{}", shown(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("tree/src/a/f.c: Input/output error"), "{err}");
+    assert!(err.contains("tree/top: Not a directory"), "{err}");
+    let o = run(fastsum()
+        .current_dir(dir.path())
+        .args(["--tree-digest", "tree"]));
+    assert_eq!(o.status.code(), Some(2), "{}", shown(&o));
+}

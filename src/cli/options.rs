@@ -127,6 +127,8 @@ pub(crate) struct Args {
     pub(crate) update: Option<OsString>,
     /// `--prune`.
     pub(crate) prune: bool,
+    /// `--tree-digest`.
+    pub(crate) tree_digest: bool,
     /// `-j`.
     pub(crate) jobs: Option<usize>,
     /// `-m`.
@@ -171,6 +173,7 @@ impl Default for Args {
             one_file_system: false,
             update: None,
             prune: false,
+            tree_digest: false,
             jobs: None,
             mode: ModeArg::Threaded,
             chunk: DEFAULT_CHUNK,
@@ -629,6 +632,20 @@ pub(crate) static OPTIONS: &[Spec] = &[
     )
     .section(Section::Walking)
     .names(Names::FASTSUM),
+    Spec::flag(
+        "tree-digest",
+        None,
+        |a| a.tree_digest = true,
+        "With -r, print one digest per directory: of its whole manifest",
+    )
+    .names(Names::FASTSUM)
+    .section(Section::Walking)
+    .more(
+        "The digest of the bytes 'cd DIR && fastsum -r -z .' prints (with the same -a and \
+         walk options): each regular file as HEX, two spaces, ./PATH and a NUL, in the \
+         walk's order. Links met in the walk, FIFOs, devices and empty directories count \
+         for nothing. A file that cannot be read: an error, and no digest for its tree.",
+    ),
     Spec::value(
         "update",
         None,

@@ -40,6 +40,8 @@ pub(crate) enum Conflict {
     OnlyWhenUpdating(&'static str),
     /// `--update` with what it cannot write: what.
     UpdateWith(&'static str),
+    /// `--tree-digest` with what it does not do: what.
+    TreeDigestWith(&'static str),
     /// `--pool` × `--readahead` over the limit.
     TooMuchInFlight,
     /// An algorithm named twice in `-a`.
@@ -75,6 +77,9 @@ impl Conflict {
             Conflict::Patterns(why) => format!("the exclude patterns: {why}"),
             Conflict::OnlyWhenUpdating(flag) => {
                 format!("the {flag} option is meaningful only with --update")
+            }
+            Conflict::TreeDigestWith(what) => {
+                format!("--tree-digest prints one digest of one algorithm a tree: not with {what}")
             }
             Conflict::UpdateWith(what) => {
                 format!(

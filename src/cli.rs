@@ -244,6 +244,17 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         if args.binary.is_some() {
             return refuse(Conflict::BinaryOrTextWhenChecking);
         }
+        let hash_only = [
+            (!args.exclude.is_empty()).then_some("--exclude"),
+            args.max_depth.map(|_| "--max-depth"),
+            args.one_file_system.then_some("--one-file-system"),
+            args.update.as_ref().map(|_| "--update"),
+            args.prune.then_some("--prune"),
+            args.tree_digest.then_some("--tree-digest"),
+        ];
+        if let Some(flag) = hash_only.into_iter().flatten().next() {
+            return refuse(Conflict::NotWhenChecking(flag));
+        }
         Command::Check(CheckOptions {
             verbosity: args.verbosity.unwrap_or(Verbosity::Normal),
             strict: args.strict,

@@ -210,6 +210,23 @@ fn walk_options_refuse_what_they_cannot_use() {
         "the --max-depth option is meaningful only with -r",
     );
     refused(&["-r", ".", "--max-depth", "x"], "--max-depth <N>");
+    for flag in [
+        &["--exclude", "x"][..],
+        &["--max-depth", "1"],
+        &["--one-file-system"],
+        &["--update", "S"],
+        &["--tree-digest"],
+    ] {
+        let mut args = vec!["-c", "SUMS"];
+        args.extend_from_slice(flag);
+        refused(
+            &args,
+            &format!(
+                "the {} option is meaningless when verifying checksums",
+                flag[0]
+            ),
+        );
+    }
     // GNU's names have no such options
     let bin = tempdir();
     let o = run(multicall(bin.path(), "md5sum")

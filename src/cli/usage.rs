@@ -32,6 +32,8 @@ pub(crate) enum Conflict {
     BinaryOrTextWhenChecking,
     /// A check-mode option without `-c` (GNU): its name.
     OnlyWhenChecking(&'static str),
+    /// A hash-mode option with `-c`: its name.
+    NotWhenChecking(&'static str),
     /// A walk option without `-r`: its name.
     OnlyWhenRecursive(&'static str),
     /// Exclude patterns that do not make a set: why.
@@ -70,6 +72,9 @@ impl Conflict {
             }
             Conflict::OnlyWhenChecking(flag) => {
                 format!("the {flag} option is meaningful only when verifying checksums")
+            }
+            Conflict::NotWhenChecking(flag) => {
+                format!("the {flag} option is meaningless when verifying checksums")
             }
             Conflict::OnlyWhenRecursive(flag) => {
                 format!("the {flag} option is meaningful only with -r")

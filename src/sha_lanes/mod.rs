@@ -48,7 +48,6 @@ mod sha256;
 #[cfg(test)]
 mod tests;
 
-use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -183,19 +182,8 @@ impl Path {
 
     /// The path `FASTSUM_SHA_LANES` asks for: `None` when unset, empty or
     /// `auto`.
-    pub fn from_env_value(value: Option<&OsStr>) -> Result<Option<Path>, EnvError> {
-        let Some(value) = value else { return Ok(None) };
-        let text = value.to_str();
-        if matches!(text, Some("" | "auto")) {
-            return Ok(None);
-        }
-        let Some(path) = Path::all().into_iter().find(|p| Some(p.name()) == text) else {
-            return Err(EnvError::Unknown(value.to_os_string()));
-        };
-        if !path.is_available() {
-            return Err(EnvError::Unavailable(path));
-        }
-        Ok(Some(path))
+    pub fn from_env_value(value: Option<&std::ffi::OsStr>) -> Result<Option<Path>, EnvError> {
+        crate::cpu_path::from_env_value(value)
     }
 
     /// The path `Engine::selected()` uses: `FASTSUM_SHA_LANES` if it names
@@ -231,40 +219,28 @@ fn has_sha_ni() -> bool {
 }
 
 /// A `FASTSUM_SHA_LANES` value that cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EnvError {
-    /// It names no path.
-    Unknown(OsString),
-    /// It names a path this CPU cannot run.
-    Unavailable(Path),
-}
+pub type EnvError = crate::cpu_path::EnvError<Path>;
 
-impl fmt::Display for EnvError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names = |paths: Vec<Path>| {
-            paths
-                .into_iter()
-                .map(Path::name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        match self {
-            EnvError::Unknown(value) => write!(
-                f,
-                "invalid {LANES_ENV} value {value:?}: expected auto, {}",
-                names(Path::all())
-            ),
-            EnvError::Unavailable(path) => write!(
-                f,
-                "{LANES_ENV}={}: this CPU cannot run that SHA path (it can run: {})",
-                path.name(),
-                names(Path::available())
-            ),
-        }
+impl crate::cpu_path::CpuPath for Path {
+    const ENV: &'static str = LANES_ENV;
+    const WHAT: &'static str = "SHA";
+    fn name(self) -> &'static str {
+        Path::name(self)
+    }
+    fn all() -> Vec<Path> {
+        Path::all()
+    }
+    fn available() -> Vec<Path> {
+        Path::available()
+    }
+    fn is_available(self) -> bool {
+        Path::is_available(self)
+    }
+    #[cfg(any(test, feature = "internals"))]
+    fn cpu_feature(self) -> Option<&'static str> {
+        Path::cpu_feature(self)
     }
 }
-
-impl std::error::Error for EnvError {}
 
 mod sealed {
     pub trait Sealed {}

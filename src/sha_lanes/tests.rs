@@ -41,19 +41,7 @@ impl Rng {
 /// Every path this build knows that this CPU runs; each one it cannot run
 /// is named on stderr with the reason (CI hosts vary).
 fn paths() -> Vec<Path> {
-    Path::all()
-        .into_iter()
-        .filter(|p| {
-            if !p.is_available() {
-                eprintln!(
-                    "skipped SHA lane path {}: this CPU lacks {}",
-                    p.name(),
-                    p.cpu_feature().unwrap_or("it")
-                );
-            }
-            p.is_available()
-        })
-        .collect()
+    crate::cpu_path::runnable()
 }
 
 /// `messages` through every available path for hash `H`, against `reference`.

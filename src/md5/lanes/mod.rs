@@ -185,18 +185,7 @@ impl Path {
     /// `auto`; an error when the value names no path or one this CPU cannot
     /// run.
     pub fn from_env_value(value: Option<&std::ffi::OsStr>) -> Result<Option<Path>, EnvError> {
-        let Some(value) = value else { return Ok(None) };
-        let text = value.to_str();
-        if matches!(text, Some("" | "auto")) {
-            return Ok(None);
-        }
-        let Some(path) = Path::all().into_iter().find(|p| Some(p.name()) == text) else {
-            return Err(EnvError::Unknown(value.to_os_string()));
-        };
-        if !path.is_available() {
-            return Err(EnvError::Unavailable(path));
-        }
-        Ok(Some(path))
+        crate::cpu_path::from_env_value(value)
     }
 
     /// The path every `Engine::selected()` uses: `FASTSUM_MD5_LANES` if it
@@ -222,36 +211,26 @@ impl Path {
 }
 
 /// A `FASTSUM_MD5_LANES` value that cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EnvError {
-    /// It names no path.
-    Unknown(std::ffi::OsString),
-    /// It names a path this CPU cannot run.
-    Unavailable(Path),
-}
+pub type EnvError = crate::cpu_path::EnvError<Path>;
 
-impl std::fmt::Display for EnvError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let names = |paths: Vec<Path>| {
-            paths
-                .into_iter()
-                .map(Path::name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        match self {
-            EnvError::Unknown(value) => write!(
-                f,
-                "invalid {LANES_ENV} value {value:?}: expected auto, {}",
-                names(Path::all())
-            ),
-            EnvError::Unavailable(path) => write!(
-                f,
-                "{LANES_ENV}={}: this CPU cannot run that MD5 path (it can run: {})",
-                path.name(),
-                names(Path::available())
-            ),
-        }
+impl crate::cpu_path::CpuPath for Path {
+    const ENV: &'static str = LANES_ENV;
+    const WHAT: &'static str = "MD5";
+    fn name(self) -> &'static str {
+        Path::name(self)
+    }
+    fn all() -> Vec<Path> {
+        Path::all()
+    }
+    fn available() -> Vec<Path> {
+        Path::available()
+    }
+    fn is_available(self) -> bool {
+        Path::is_available(self)
+    }
+    #[cfg(any(test, feature = "internals"))]
+    fn cpu_feature(self) -> Option<&'static str> {
+        Path::cpu_feature(self)
     }
 }
 

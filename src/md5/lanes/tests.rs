@@ -47,19 +47,7 @@ impl Rng {
 /// Every path this build knows that this CPU runs; each path it cannot run
 /// is named on stderr with the reason, never assumed (CI hosts vary).
 fn paths() -> Vec<Path> {
-    Path::all()
-        .into_iter()
-        .filter(|p| {
-            if !p.is_available() {
-                eprintln!(
-                    "skipped MD5 lane path {}: this CPU lacks {}",
-                    p.name(),
-                    p.cpu_feature().unwrap_or("it")
-                );
-            }
-            p.is_available()
-        })
-        .collect()
+    crate::cpu_path::runnable()
 }
 
 /// Engines on every path, each with the multi-lane call forced for any

@@ -23,7 +23,7 @@ _fastsum() {
 
     case "${cmd}" in
         fastsum)
-            opts="-a -c -r -j -z -b -t -w -m -h -V --algorithm --check --recursive --exclude --exclude-from --max-depth --one-file-system --tree-digest --update --prune --jobs --tag --zero --binary --text --quiet --status --warn --strict --ignore-missing --mode --chunk --readahead --pool --stats --progress --no-progress --help --version"
+            opts="-a -c -r -j -z -b -t -w -m -h -V --algorithm --check --recursive --exclude --exclude-from --max-depth --one-file-system --tree-digest --update --prune --jobs --tag --zero --binary --text --quiet --status --warn --strict --ignore-missing --audit --json --mode --chunk --readahead --pool --stats --progress --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -58,6 +58,10 @@ _fastsum() {
                     return 0
                     ;;
                 -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

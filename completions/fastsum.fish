@@ -10,6 +10,7 @@ complete -c fastsum -l exclude-from -d 'With -r, leave out what the patterns in 
 complete -c fastsum -l max-depth -d 'With -r, go at most N directories below the operand (1: its own files)' -r
 complete -c fastsum -l update -d 'Add to SUMS the lines of the FILEs it does not list yet' -r
 complete -c fastsum -s j -l jobs -d 'Hash up to N inputs at once [default: one per core]' -r
+complete -c fastsum -l audit -d 'With -c, also walk DIR: report files NEW, MISSING or MOVED' -r
 complete -c fastsum -s m -l mode -d 'How bytes reach the hash function' -r -f -a "threaded\t'A reader thread fills --readahead blocks from a bounded pool and hands them over a channel to the hasher(s), which hash them --chunk bytes per update: reading overlaps hashing, memory stays bounded. Regular files of 1 MiB or more are memory-mapped when the algorithm is BLAKE3 (hashed on up to -j threads) or when several algorithms hash them'
 sync\t'The hashing thread reads exactly --chunk bytes per read call into one reused buffer, then hashes it: read what you consume, one call at a time'
 bytewise\t'std\'s BufReader and its bytes() iterator feed the hash one byte at a time: the naive baseline, for comparison'
@@ -31,6 +32,7 @@ complete -c fastsum -l status -d 'Print nothing; the exit status tells'
 complete -c fastsum -s w -l warn -d 'Warn about improperly formatted checksum lines'
 complete -c fastsum -l strict -d 'Exit non-zero for improperly formatted checksum lines'
 complete -c fastsum -l ignore-missing -d 'Do not fail or report status for missing files'
+complete -c fastsum -l json -d 'Print JSON Lines: one object per digest, checked line or error'
 complete -c fastsum -l stats -d 'After the run, print bytes, time, throughput, read calls and waits on stderr'
 complete -c fastsum -l progress -d 'Show progress on stderr even for short runs (when stderr is a terminal)'
 complete -c fastsum -l no-progress -d 'Never show progress'

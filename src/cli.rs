@@ -16,8 +16,8 @@ use std::ffi::OsString;
 
 use crate::algo::{Algorithm, Algorithms};
 use crate::config::{
-    CheckOptions, Command, Config, Dialect, HashOptions, Progress, UpdateOptions, Verbosity,
-    XofOutput,
+    AuditOptions, CheckOptions, Command, Config, Dialect, HashOptions, Progress, UpdateOptions,
+    Verbosity, XofOutput,
 };
 use crate::output::{LineFormat, Terminator};
 use crate::read::{MAX_COUNT, MAX_IN_FLIGHT, Mode, Plan, default_jobs};
@@ -204,6 +204,12 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
     Ok(args)
 }
 
+/// The exclude patterns as a set; a usage error names what is wrong.
+fn exclude(patterns: &[String]) -> Result<Exclude, UsageError> {
+    Exclude::new(patterns.iter().map(String::as_str))
+        .map_err(|e| UsageError::Conflict(Conflict::Patterns(e.reason)))
+}
+
 /// Resolve `args` under the invocation's name: defaults, multi-call
 /// defaults, and the combinations GNU (or b3sum) refuses.
 fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
@@ -244,24 +250,45 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         if args.binary.is_some() {
             return refuse(Conflict::BinaryOrTextWhenChecking);
         }
-        let hash_only = [
+        let audit = !args.audit.is_empty();
+        let walk_flags = [
             (!args.exclude.is_empty()).then_some("--exclude"),
             args.max_depth.map(|_| "--max-depth"),
             args.one_file_system.then_some("--one-file-system"),
+        ];
+        let hash_only = walk_flags.into_iter().filter(|_| !audit).chain([
             args.update.as_ref().map(|_| "--update"),
             args.prune.then_some("--prune"),
             args.tree_digest.then_some("--tree-digest"),
-        ];
-        if let Some(flag) = hash_only.into_iter().flatten().next() {
+        ]);
+        if let Some(flag) = hash_only.flatten().next() {
             return refuse(Conflict::NotWhenChecking(flag));
         }
-        Command::Check(CheckOptions {
+        if audit && args.ignore_missing {
+            return refuse(Conflict::AuditWith("--ignore-missing"));
+        }
+        let check = CheckOptions {
             verbosity: args.verbosity.unwrap_or(Verbosity::Normal),
             strict: args.strict,
             ignore_missing: args.ignore_missing,
             algorithm_chosen: !args.algorithms.is_empty() || inv.default_algorithm.is_some(),
             dialect: if b3sum { Dialect::B3sum } else { Dialect::Gnu },
-        })
+            json: args.json,
+        };
+        if audit {
+            Command::Audit(AuditOptions {
+                check,
+                dirs: args.audit,
+                walk: Walk {
+                    recursive: true,
+                    exclude: exclude(&args.exclude)?,
+                    max_depth: args.max_depth,
+                    one_file_system: args.one_file_system,
+                },
+            })
+        } else {
+            Command::Check(check)
+        }
     } else {
         let walk_only = [
             (!args.exclude.is_empty()).then_some("--exclude"),
@@ -273,8 +300,22 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         {
             return refuse(Conflict::OnlyWhenRecursive(flag));
         }
-        let exclude = Exclude::new(args.exclude.iter().map(String::as_str))
-            .map_err(|e| UsageError::Conflict(Conflict::Patterns(e.reason)))?;
+        if !args.audit.is_empty() {
+            return refuse(Conflict::OnlyWhenChecking("--audit"));
+        }
+        let json_with = [
+            args.tag.then_some("--tag"),
+            args.zero.then_some("--zero"),
+            args.binary.map(|b| if b { "--binary" } else { "--text" }),
+            args.tree_digest.then_some("--tree-digest"),
+            args.update.as_ref().map(|_| "--update"),
+        ];
+        if let Some(flag) = json_with.into_iter().flatten().next()
+            && args.json
+        {
+            return refuse(Conflict::JsonWith(flag));
+        }
+        let exclude = exclude(&args.exclude)?;
         let verbosity = args.verbosity.map(|v| match v {
             Verbosity::Status => "--status",
             Verbosity::Warn => "--warn",
@@ -311,6 +352,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             },
             xof,
             tree_digest: args.tree_digest,
+            json: args.json,
         };
         if args.tree_digest {
             if !args.recursive {

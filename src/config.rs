@@ -50,6 +50,8 @@ pub(crate) struct CheckOptions {
     pub(crate) algorithm_chosen: bool,
     /// GNU's rules or b3sum's.
     pub(crate) dialect: Dialect,
+    /// `--json`: a JSON object per verified line instead of `name: OK`.
+    pub(crate) json: bool,
 }
 
 /// Hash-mode settings.
@@ -66,6 +68,9 @@ pub(crate) struct HashOptions {
     /// `--tree-digest`: one line per directory operand, the digest of its
     /// manifest (see `hash::tree_digest`).
     pub(crate) tree_digest: bool,
+    /// `--json`: JSON Lines instead of checksum lines (`format` and
+    /// `terminator` unused; `cli` refuses the options that set them).
+    pub(crate) json: bool,
 }
 
 /// How b3sum's output options write a BLAKE3 digest.
@@ -88,6 +93,20 @@ pub(crate) enum Command {
     Check(CheckOptions),
     /// Hash what a manifest does not list yet and add it (`--update`).
     Update(UpdateOptions),
+    /// Verify the checksum files and compare the trees under `dirs` with
+    /// them (`-c --audit`).
+    Audit(AuditOptions),
+}
+
+/// `-c --audit` settings.
+#[derive(Clone, Debug)]
+pub(crate) struct AuditOptions {
+    /// As `-c`.
+    pub(crate) check: CheckOptions,
+    /// The directories audited.
+    pub(crate) dirs: Vec<OsString>,
+    /// How they are walked (always recursive).
+    pub(crate) walk: crate::walk::Walk,
 }
 
 /// `--update` settings.

@@ -10,9 +10,10 @@ use std::os::unix::ffi::OsStrExt;
 
 use crate::algo::{Algorithm, Algorithms, Digest, Hasher};
 use crate::config::{HashOptions, XofOutput};
+use crate::json::Record;
 use crate::output::{LineFormat, Terminator, format_line, push_hex, quote_name};
 use crate::printer::{Printer, Render, print_all};
-use crate::read::{Job, JobSource, Outcome, Plan, Task};
+use crate::read::{Hashed, Job, JobSource, Outcome, Plan, Task};
 use crate::report::{Reporter, error_text};
 use crate::stats::Stats;
 use crate::walk::{self, Entry};
@@ -48,15 +49,36 @@ impl Lines {
 
 impl Render<(), WalkError> for Lines {
     fn render(&mut self, outcome: Outcome<(), WalkError>, p: &mut Printer<'_>) -> io::Result<()> {
+        let json = self.opts.json;
         match outcome {
-            Outcome::Hashed(task, Ok(digests)) => match (self.opts.xof, digests.first()) {
+            Outcome::Hashed(task, Ok(hashed)) => match (self.opts.xof, hashed.digests.first()) {
                 (Some(xof), Some(digest)) => self.xof_line(p, digest, xof, task.input.name()),
-                _ => self.lines(p, task.algos, &digests, task.input.name()),
+                _ if json => json_lines(p, task.algos, &hashed, task.input.name()),
+                _ => self.lines(p, task.algos, &hashed.digests, task.input.name()),
             },
-            Outcome::Hashed(task, Err(e)) => failed(p, task.input.name(), &e),
-            Outcome::Passed((path, e)) => failed(p, path.as_os_str().as_bytes(), &e),
+            Outcome::Hashed(task, Err(e)) => failed(p, task.input.name(), &e, json),
+            Outcome::Passed((path, e)) => failed(p, path.as_os_str().as_bytes(), &e, json),
         }
     }
+}
+
+/// `--json`: one object per algorithm of the task, in its order.
+fn json_lines(
+    p: &mut Printer<'_>,
+    algos: Algorithms,
+    hashed: &Hashed,
+    name: &[u8],
+) -> io::Result<()> {
+    for (&algo, digest) in algos.as_slice().iter().zip(&hashed.digests) {
+        p.line(|line| {
+            Record::new("path", name)
+                .algorithm(algo)
+                .text("digest", &digest.to_hex())
+                .number("size", hashed.size)
+                .write(line)
+        })?;
+    }
+    Ok(())
 }
 
 impl Lines {
@@ -97,8 +119,16 @@ impl Lines {
     }
 }
 
-/// Report a failed input; the run goes on and will exit 1.
-fn failed(p: &mut Printer<'_>, name: &[u8], e: &io::Error) -> io::Result<()> {
+/// Report a failed input (with `--json`, also as an object on stdout);
+/// the run goes on and will exit 1.
+fn failed(p: &mut Printer<'_>, name: &[u8], e: &io::Error, json: bool) -> io::Result<()> {
+    if json {
+        p.line(|line| {
+            Record::new("path", name)
+                .text("error", &error_text(e))
+                .write(line)
+        })?;
+    }
     p.error(&format!("{}: {}", quote_name(name), error_text(e)))
 }
 
@@ -208,7 +238,7 @@ struct TreeLines<'a> {
 impl Render<(), WalkError> for TreeLines<'_> {
     fn render(&mut self, outcome: Outcome<(), WalkError>, p: &mut Printer<'_>) -> io::Result<()> {
         match outcome {
-            Outcome::Hashed(task, Ok(digests)) => {
+            Outcome::Hashed(task, Ok(Hashed { digests, .. })) => {
                 let path = std::path::Path::new(std::ffi::OsStr::from_bytes(task.input.name()));
                 let rel = path.strip_prefix(self.root).unwrap_or(path);
                 let name = [b"./", rel.as_os_str().as_bytes()].concat();
@@ -230,11 +260,11 @@ impl Render<(), WalkError> for TreeLines<'_> {
             }
             Outcome::Hashed(task, Err(e)) => {
                 self.state.failed = true;
-                failed(p, task.input.name(), &e)
+                failed(p, task.input.name(), &e, false)
             }
             Outcome::Passed((path, e)) => {
                 self.state.failed = true;
-                failed(p, path.as_os_str().as_bytes(), &e)
+                failed(p, path.as_os_str().as_bytes(), &e, false)
             }
         }
     }

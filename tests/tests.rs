@@ -7,6 +7,7 @@
 mod util;
 
 mod architecture;
+mod audit;
 mod check;
 mod cli;
 mod errors;
@@ -14,6 +15,7 @@ mod faults;
 mod getopt;
 mod hash;
 mod jobs;
+mod json;
 mod lanes;
 mod limits;
 mod man;

@@ -19,6 +19,7 @@
 //! * [`parse`]: the syntax of one line;
 //! * [`summary`]: per-check-file counters and GNU's closing warnings.
 
+pub(crate) mod audit;
 pub(crate) mod parse;
 pub(crate) mod summary;
 
@@ -30,6 +31,7 @@ use std::sync::Arc;
 use crate::algo::{Algorithm, Algorithms, Digest};
 use crate::config::{CheckOptions, Dialect, Verbosity};
 use crate::input::{Input, Opened};
+use crate::json::Record;
 use crate::output::{push_escaped, quote_name};
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Job, JobSource, Outcome, Plan, Task};
@@ -317,6 +319,38 @@ struct Verifier {
     tally: Tally,
 }
 
+/// What became of one checked line (of an audited file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// The digest matched.
+    Ok,
+    /// The digest did not match.
+    Failed,
+    /// The file could not be opened or read (`error` says why).
+    Unreadable,
+    /// The file is not there (`--audit`, and `--json`; else unreadable).
+    Missing,
+    /// `--audit`: found in the tree, listed nowhere.
+    New,
+    /// `--audit`: not at its listed path, but its digest is listed for a
+    /// missing one (`from`).
+    Moved,
+}
+
+impl Status {
+    /// The word of `--json`'s `status` and of `--audit`'s lines.
+    pub(crate) fn word(self) -> &'static str {
+        match self {
+            Status::Ok => "OK",
+            Status::Failed => "FAILED",
+            Status::Unreadable => "UNREADABLE",
+            Status::Missing => "MISSING",
+            Status::New => "NEW",
+            Status::Moved => "MOVED",
+        }
+    }
+}
+
 impl Verifier {
     /// Write `name: status` to stdout, unless `--status`. GNU 9.1 escapes
     /// the name (with a leading `\`) only when it holds a newline; then
@@ -338,38 +372,94 @@ impl Verifier {
         })
     }
 
-    fn verify(
-        &mut self,
+    /// `--json`'s object for one checked line, unless `--status`.
+    fn json_line(
+        &self,
         p: &mut Printer<'_>,
         name: &[u8],
+        algo: Algorithm,
+        status: Status,
+        error: Option<&io::Error>,
+    ) -> io::Result<()> {
+        if self.opts.verbosity == Verbosity::Status {
+            return Ok(());
+        }
+        p.line(|line| {
+            let r = Record::new("path", name)
+                .text("status", status.word())
+                .algorithm(algo);
+            match error {
+                Some(e) => r.text("error", &error_text(e)),
+                None => r,
+            }
+            .write(line)
+        })
+    }
+
+    /// What one line's outcome is, and the counts it adds to.
+    fn judge(
+        &mut self,
         expected: &Expected,
         outcome: Result<&Digest, &io::Error>,
-    ) -> io::Result<()> {
+    ) -> Option<Status> {
         self.tally.formatted = true;
         match outcome {
             Ok(digest) if digest.as_bytes() == expected.as_bytes() => {
                 self.tally.matched = true;
-                if self.opts.verbosity != Verbosity::Quiet {
-                    self.status_line(p, name, "OK")?;
-                }
+                Some(Status::Ok)
             }
             Ok(_) => {
                 self.tally.mismatched += 1;
-                self.status_line(p, name, "FAILED")?;
+                Some(Status::Failed)
             }
-            Err(e) if self.opts.ignore_missing && e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) if self.opts.dialect == Dialect::B3sum => {
-                // b3sum: the reason in the status line, counted as a mismatch
+            Err(e) if self.opts.ignore_missing && e.kind() == io::ErrorKind::NotFound => None,
+            Err(_) if self.opts.dialect == Dialect::B3sum => {
                 self.tally.mismatched += 1;
-                self.status_line(p, name, &format!("FAILED ({e})"))?;
+                Some(Status::Unreadable)
             }
             Err(e) => {
                 self.tally.unreadable += 1;
-                p.message(&format!("{}: {}", quote_name(name), error_text(e)))?;
-                self.status_line(p, name, "FAILED open or read")?;
+                Some(if e.kind() == io::ErrorKind::NotFound {
+                    Status::Missing
+                } else {
+                    Status::Unreadable
+                })
             }
         }
-        Ok(())
+    }
+
+    fn verify(
+        &mut self,
+        p: &mut Printer<'_>,
+        name: &[u8],
+        algo: Algorithm,
+        expected: &Expected,
+        outcome: Result<&Digest, &io::Error>,
+    ) -> io::Result<()> {
+        let Some(status) = self.judge(expected, outcome) else {
+            return Ok(());
+        };
+        let error = outcome.err();
+        if status == Status::Ok && self.opts.verbosity == Verbosity::Quiet {
+            return Ok(());
+        }
+        if let Some(e) = error
+            && self.opts.dialect == Dialect::Gnu
+        {
+            p.message(&format!("{}: {}", quote_name(name), error_text(e)))?;
+        }
+        if self.opts.json {
+            return self.json_line(p, name, algo, status, error);
+        }
+        match (status, error) {
+            (Status::Ok, _) => self.status_line(p, name, "OK"),
+            // b3sum: the reason in the status line, counted as a mismatch
+            (_, Some(e)) if self.opts.dialect == Dialect::B3sum => {
+                self.status_line(p, name, &format!("FAILED ({e})"))
+            }
+            (_, Some(_)) => self.status_line(p, name, "FAILED open or read"),
+            _ => self.status_line(p, name, "FAILED"),
+        }
     }
 }
 
@@ -382,12 +472,13 @@ impl Render<Vec<Expected>, Event> for Verifier {
         let event = match outcome {
             Outcome::Hashed(task, r) => {
                 // one status per line, in the check file's order
-                for (i, expected) in task.context.iter().enumerate() {
+                let algos = task.algos.as_slice();
+                for (i, (expected, &algo)) in task.context.iter().zip(algos).enumerate() {
                     let digest = match &r {
-                        Ok(digests) => digests.get(i).ok_or(&*NO_DIGEST),
+                        Ok(hashed) => hashed.digests.get(i).ok_or(&*NO_DIGEST),
                         Err(e) => Err(e),
                     };
-                    self.verify(p, task.input.name(), expected, digest)?;
+                    self.verify(p, task.input.name(), algo, expected, digest)?;
                 }
                 return Ok(());
             }
@@ -435,17 +526,9 @@ impl Render<Vec<Expected>, Event> for Verifier {
     }
 }
 
-/// Verify every checksum file in `files`, printing to `out`.
-pub(crate) fn run(
-    opts: CheckOptions,
-    algos: Algorithms,
-    plan: &Plan,
-    files: &[OsString],
-    rep: &Reporter,
-    stats: &Stats,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    let feed = Feed {
+/// The jobs of checking `files`: their lines, read lazily.
+fn feed<'a>(opts: &CheckOptions, algos: Algorithms, files: &'a [OsString]) -> Feed<'a> {
+    Feed {
         files: files.iter(),
         current: None,
         default: algos.first(),
@@ -458,12 +541,30 @@ pub(crate) fn run(
         latch: Latch::default(),
         buf: Vec::with_capacity(1024),
         pending: None,
-    };
-    let verifier = Verifier {
+    }
+}
+
+/// What prints the outcomes of checking with `algos`.
+fn verifier(opts: CheckOptions, algos: Algorithms) -> Verifier {
+    Verifier {
         opts,
         warn_name: algos.first().gnu_name(),
         tally: Tally::default(),
-    };
+    }
+}
+
+/// Verify every checksum file in `files`, printing to `out`.
+pub(crate) fn run(
+    opts: CheckOptions,
+    algos: Algorithms,
+    plan: &Plan,
+    files: &[OsString],
+    rep: &Reporter,
+    stats: &Stats,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let feed = feed(&opts, algos, files);
+    let verifier = verifier(opts, algos);
     print_all(plan, stats, feed, JobSource::CheckFiles, verifier, out, rep)
 }
 

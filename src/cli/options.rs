@@ -129,6 +129,10 @@ pub(crate) struct Args {
     pub(crate) prune: bool,
     /// `--tree-digest`.
     pub(crate) tree_digest: bool,
+    /// `--audit`: the directories, in order.
+    pub(crate) audit: Vec<OsString>,
+    /// `--json`.
+    pub(crate) json: bool,
     /// `-j`.
     pub(crate) jobs: Option<usize>,
     /// `-m`.
@@ -174,6 +178,8 @@ impl Default for Args {
             update: None,
             prune: false,
             tree_digest: false,
+            audit: Vec::new(),
+            json: false,
             jobs: None,
             mode: ModeArg::Threaded,
             chunk: DEFAULT_CHUNK,
@@ -810,6 +816,40 @@ pub(crate) static OPTIONS: &[Spec] = &[
     .gnu(1)
     .names(Names::NOT_B3SUM)
     .section(Section::Checking),
+    Spec::value(
+        "audit",
+        None,
+        "DIR",
+        |a, v| {
+            a.audit.push(v.to_os_string());
+            Ok(())
+        },
+        "With -c, also walk DIR: report files NEW, MISSING or MOVED",
+    )
+    .names(Names::FASTSUM)
+    .section(Section::Walking)
+    .more(
+        "Each listed file is OK, FAILED or UNREADABLE as with -c, or MISSING; each \
+         file under DIR (walked as -r walks it, --exclude, --max-depth and \
+         --one-file-system too) that no line lists is NEW, or MOVED when its digest is \
+         listed for a missing file. Listed names and walked paths are compared with \
+         ./ and // removed. A summary goes to stderr; the exit status is 0 only when \
+         every listed file is OK and nothing is new, missing or moved.",
+    ),
+    Spec::flag(
+        "json",
+        None,
+        |a| a.json = true,
+        "Print JSON Lines: one object per digest, checked line or error",
+    )
+    .names(Names::FASTSUM)
+    .more(
+        "Hashing: path, algorithm, digest (hex), size (bytes hashed). With -c and \
+         --audit: path, status (OK, FAILED, UNREADABLE, MISSING, NEW, MOVED), \
+         algorithm, and error or from where they apply. An input that fails: path and \
+         error (the message still goes to stderr). A name that is not UTF-8 is written \
+         lossily in path and exactly, as byte values, in path_bytes.",
+    ),
     // how fastsum reads
     Spec::value(
         "mode",

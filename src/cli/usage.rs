@@ -44,6 +44,10 @@ pub(crate) enum Conflict {
     UpdateWith(&'static str),
     /// `--tree-digest` with what it does not do: what.
     TreeDigestWith(&'static str),
+    /// `--json` with an option that shapes checksum lines: its name.
+    JsonWith(&'static str),
+    /// `--audit` with what it does not do: what.
+    AuditWith(&'static str),
     /// `--pool` × `--readahead` over the limit.
     TooMuchInFlight,
     /// An algorithm named twice in `-a`.
@@ -83,6 +87,10 @@ impl Conflict {
             Conflict::OnlyWhenUpdating(flag) => {
                 format!("the {flag} option is meaningful only with --update")
             }
+            Conflict::JsonWith(flag) => {
+                format!("the {flag} option is meaningless with --json")
+            }
+            Conflict::AuditWith(what) => format!("--audit cannot be combined with {what}"),
             Conflict::TreeDigestWith(what) => {
                 format!("--tree-digest prints one digest of one algorithm a tree: not with {what}")
             }

@@ -114,6 +114,11 @@ impl Mapped {
         Some(Mapped { guard, map })
     }
 
+    /// How many bytes are mapped.
+    pub(crate) fn len(&self) -> u64 {
+        self.map.len() as u64
+    }
+
     /// Hash the whole mapping with `algos` on the threads its route gives:
     /// algorithm groups on several threads ([`super::fanout`]), or this
     /// thread (and more where the algorithm can, as BLAKE3). An error if

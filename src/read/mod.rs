@@ -224,13 +224,21 @@ pub(crate) enum Job<T, P> {
     Pass(P),
 }
 
+/// What hashing one whole input gave.
+#[derive(Debug)]
+pub(crate) struct Hashed {
+    /// One digest per algorithm of its task, in that order.
+    pub(crate) digests: Vec<Digest>,
+    /// How many bytes were hashed (`--json`'s size).
+    pub(crate) size: u64,
+}
+
 /// What the sink receives for each job, in job order.
 #[derive(Debug)]
 pub(crate) enum Outcome<T, P> {
-    /// The digests of the whole input, one per algorithm of its task in
-    /// that order, or the one error that stopped it (no digest is ever made
-    /// from a partial read).
-    Hashed(Task<T>, io::Result<Vec<Digest>>),
+    /// The digests of the whole input, or the one error that stopped it
+    /// (no digest is ever made from a partial read).
+    Hashed(Task<T>, io::Result<Hashed>),
     /// A pass-through job.
     Passed(P),
 }
@@ -340,7 +348,7 @@ where
 /// Hash one input with the whole `plan` (for benches and tests).
 #[cfg(any(test, feature = "internals"))]
 pub fn hash_one(plan: &Plan, algo: Algorithm, input: Input) -> io::Result<Digest> {
-    struct One(Option<io::Result<Vec<Digest>>>);
+    struct One(Option<io::Result<Hashed>>);
     impl Sink<(), ()> for One {
         fn put(&mut self, outcome: Outcome<(), ()>) -> io::Result<()> {
             if let Outcome::Hashed(_, r) = outcome {
@@ -365,10 +373,11 @@ pub fn hash_one(plan: &Plan, algo: Algorithm, input: Input) -> io::Result<Digest
         JobSource::Operands,
         &mut one,
     )?;
-    let digests = one
+    let hashed = one
         .0
         .unwrap_or_else(|| Err(io::Error::other("no outcome")))?;
-    digests
+    hashed
+        .digests
         .into_iter()
         .next()
         .ok_or_else(|| io::Error::other("no digest"))

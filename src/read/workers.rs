@@ -24,8 +24,8 @@ use super::mmap::Mapped;
 use super::opener::{JobSource, Opener, take_jobs};
 use super::route::{Reads, Route, Router, Threads};
 use super::sync::{buffer_len, hash_bytewise, hash_chunks, hash_chunks_fanned, sized};
-use super::{Job, Outcome, Sink, Task};
-use crate::algo::{Digest, Hashers};
+use super::{Hashed, Job, Outcome, Sink, Task};
+use crate::algo::Hashers;
 use crate::input::Opened;
 use crate::stats::Stats;
 
@@ -140,27 +140,52 @@ fn hash_opened<T>(
     task: &Task<T>,
     mut opened: Opened,
     buf: &mut Vec<u8>,
-) -> io::Result<Vec<Digest>> {
+) -> io::Result<Hashed> {
     let (algos, kind) = (task.algos, opened.kind());
     let Route { via, threads } = router.route(algos, kind);
     let len = buffer_len(router.plan().chunk.get(), kind);
-    let digests = match (Mapped::of_route(via, &opened), &threads) {
-        (Ok(map), _) => map.hash(algos, &threads, stats)?,
+    let mut src = Counted {
+        inner: &mut opened,
+        bytes: 0,
+    };
+    let digests = match (Mapped::of_route(via, src.inner), &threads) {
+        (Ok(map), _) => {
+            src.bytes = map.len();
+            map.hash(algos, &threads, stats)?
+        }
         (Err(Reads::Bytewise), _) => {
             let mut hasher = Hashers::new(algos);
-            hash_bytewise(&mut opened, &mut hasher, stats)?;
+            hash_bytewise(&mut src, &mut hasher, stats)?;
             hasher.finalize()
         }
         (Err(Reads::Blocks | Reads::Chunks), Threads::Fanned(_)) => {
-            hash_chunks_fanned(&mut opened, algos, threads.count(), len, stats)?
+            hash_chunks_fanned(&mut src, algos, threads.count(), len, stats)?
         }
         (Err(Reads::Blocks | Reads::Chunks), Threads::One | Threads::Wide(_)) => {
             let mut hasher = Hashers::new(algos);
             let buf = sized(buf, len)?;
-            hash_chunks(&mut opened, &mut hasher, buf, stats)?;
+            hash_chunks(&mut src, &mut hasher, buf, stats)?;
             hasher.finalize()
         }
     };
     stats.add_file();
-    Ok(digests)
+    Ok(Hashed {
+        digests,
+        size: src.bytes,
+    })
+}
+
+/// A reader that counts the bytes read through it (the size of a hashed
+/// input).
+struct Counted<R> {
+    inner: R,
+    bytes: u64,
+}
+
+impl<R: io::Read> io::Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
 }

@@ -16,10 +16,10 @@ use super::lanes::{Lanes, has_lanes};
 use super::reader::{Batch, Packed};
 use super::{Block, Work};
 use crate::algo::{Algorithm, Algorithms, Digest, Hashers};
-use crate::read::Outcome;
 use crate::read::deliver::Finished;
 use crate::read::fanout::{SharedBuf, hash_fanned};
 use crate::read::route::Threads;
+use crate::read::{Hashed, Outcome};
 use crate::stats::Stats;
 
 /// A hasher thread: take work until there is none, send each outcome on.
@@ -80,7 +80,10 @@ pub(super) fn hasher_loop<T, P>(
                 map,
                 threads,
             } => {
-                let r = map.hash(task.algos, &threads, stats);
+                let r = map.hash(task.algos, &threads, stats).map(|digests| Hashed {
+                    digests,
+                    size: map.len(),
+                });
                 if r.is_ok() {
                     stats.add_file();
                 }
@@ -164,7 +167,11 @@ fn hash_batches<T, P>(
         };
         stats.add_bytes(bytes.len());
         stats.add_file();
-        finished.push((it.idx, Outcome::Hashed(it.task, Ok(digests))));
+        let size = bytes.len() as u64;
+        finished.push((
+            it.idx,
+            Outcome::Hashed(it.task, Ok(Hashed { digests, size })),
+        ));
     }
     (finished, blocks)
 }
@@ -178,13 +185,20 @@ fn hash_stream(
     chunk: usize,
     returns: &Sender<Vec<u8>>,
     stats: &Stats,
-) -> Option<io::Result<Vec<Digest>>> {
+) -> Option<io::Result<Hashed>> {
+    let mut size = 0u64;
     let Threads::Fanned(_) = threads else {
         let mut hasher = Hashers::new(algos);
-        let r = for_each_piece(blocks, chunk, returns, stats, |piece| hasher.update(piece))?;
+        let r = for_each_piece(blocks, chunk, returns, stats, |piece| {
+            size += piece.len() as u64;
+            hasher.update(piece)
+        })?;
         return Some(r.map(|()| {
             stats.add_file();
-            hasher.finalize()
+            Hashed {
+                digests: hasher.finalize(),
+                size,
+            }
         }));
     };
     // fanned out: each block shared by the groups, back to the pool after the last
@@ -205,6 +219,7 @@ fn hash_stream(
                 match msg {
                     Block::Data(buf, n) => {
                         stats.add_bytes(n);
+                        size += n as u64;
                         push(SharedBuf::new(buf, n, returns.clone()));
                     }
                     Block::End => return Ok(()),
@@ -219,7 +234,7 @@ fn hash_stream(
     if r.is_ok() {
         stats.add_file();
     }
-    Some(r)
+    Some(r.map(|digests| Hashed { digests, size }))
 }
 
 /// Hand the blocks of one input to `update`, `chunk` bytes at a time, and

@@ -339,9 +339,9 @@ mod tests {
     impl Sink<usize, ()> for Collect {
         fn put(&mut self, o: Outcome<usize, ()>) -> io::Result<()> {
             match o {
-                Outcome::Hashed(task, r) => {
-                    self.0.push((task.context, r.ok().map(|mut d| d.remove(0))))
-                }
+                Outcome::Hashed(task, r) => self
+                    .0
+                    .push((task.context, r.ok().map(|mut h| h.digests.remove(0)))),
                 Outcome::Passed(()) => {}
             }
             Ok(())

@@ -1,0 +1,97 @@
+//! `--json`: one JSON object per line (JSON Lines) for each digest, each
+//! verified line and each error, for programs rather than people.
+//!
+//! A name is `"path"`, a JSON string. A name that is not UTF-8 cannot be
+//! one losslessly, so it is written lossily there (each invalid sequence as
+//! U+FFFD) and exactly in `"path_bytes"`, an array of its byte values,
+//! which only such names have. Keys come in a fixed order.
+
+use serde_json::{Map, Value};
+
+use crate::algo::Algorithm;
+
+/// One object under construction, keys in insertion order.
+pub(crate) struct Record(Map<String, Value>);
+
+impl Record {
+    /// An object whose first key is the name `path` (see the module doc).
+    pub(crate) fn new(key: &str, path: &[u8]) -> Record {
+        let mut map = Map::new();
+        push_name(&mut map, key, path);
+        Record(map)
+    }
+
+    /// Add `"key": "value"`.
+    pub(crate) fn text(mut self, key: &str, value: &str) -> Record {
+        self.0.insert(key.into(), Value::from(value));
+        self
+    }
+
+    /// Add `"key": n`.
+    pub(crate) fn number(mut self, key: &str, n: u64) -> Record {
+        self.0.insert(key.into(), Value::from(n));
+        self
+    }
+
+    /// Add another name under `key` (and `key_bytes`), as `path` is added.
+    pub(crate) fn name(mut self, key: &str, name: &[u8]) -> Record {
+        push_name(&mut self.0, key, name);
+        self
+    }
+
+    /// Add `"algorithm"`: the name `-a` takes.
+    pub(crate) fn algorithm(self, algo: Algorithm) -> Record {
+        self.text("algorithm", algo.name())
+    }
+
+    /// Append the object and a newline to `out`.
+    pub(crate) fn write(self, out: &mut Vec<u8>) {
+        // a map of strings and numbers always serializes
+        let _ = serde_json::to_writer(&mut *out, &self.0);
+        out.push(b'\n');
+    }
+}
+
+/// `key` as a string and, for a name that is not UTF-8, `key_bytes`.
+fn push_name(map: &mut Map<String, Value>, key: &str, name: &[u8]) {
+    let text = String::from_utf8_lossy(name);
+    let exact = matches!(text, std::borrow::Cow::Borrowed(_));
+    map.insert(key.into(), Value::from(text.into_owned()));
+    if !exact {
+        map.insert(format!("{key}_bytes"), Value::from(name.to_vec()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(r: Record) -> String {
+        let mut out = Vec::new();
+        r.write(&mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn keys_keep_their_order_and_names_are_escaped() {
+        let r = Record::new("path", b"a\"b\nc")
+            .algorithm(Algorithm::Md5)
+            .text("digest", "00")
+            .number("size", 3);
+        assert_eq!(
+            line(r),
+            "{\"path\":\"a\\\"b\\nc\",\"algorithm\":\"md5\",\"digest\":\"00\",\"size\":3}\n"
+        );
+    }
+
+    #[test]
+    fn names_that_are_not_utf8_keep_their_bytes() {
+        let r = Record::new("path", b"a\xffb").name("from", b"\xfe");
+        let v: Value = serde_json::from_str(&line(r)).unwrap();
+        assert_eq!(v["path"], "a\u{fffd}b");
+        assert_eq!(v["path_bytes"], serde_json::json!([97, 255, 98]));
+        assert_eq!(v["from_bytes"], serde_json::json!([254]));
+        let plain = line(Record::new("path", "é".as_bytes()));
+        assert!(!plain.contains("path_bytes"), "{plain}");
+    }
+}

@@ -1,0 +1,216 @@
+//! `-c SUMS --audit DIR`: every listed file OK, FAILED or UNREADABLE as
+//! `-c` says (its lines byte-identical to md5sum -c's), MISSING, and the
+//! tree's unlisted files NEW or MOVED; a summary on stderr; exit 0 only for
+//! a tree exactly as listed. In every mode, with odd names, a check file
+//! on stdin, several algorithms, --quiet/--status and --json.
+
+use std::path::Path;
+
+use crate::util::{
+    MODES, fastsum, gnu, os, require_tool, run, run_with_stdin, shown, tempdir, write_file,
+};
+
+/// A tree `d` (odd names too) and `SUMS`, its manifest by fastsum -r.
+fn fixture(algos: &[&str]) -> tempfile::TempDir {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("d/s")).unwrap();
+    write_file(d, "d/a", b"a\n");
+    write_file(d, "d/s/b", b"b\n");
+    write_file(d, "d/c", b"c\n");
+    write_file(d, "d/back\\slash", b"bs\n");
+    write_file(d, "d/new\nline", b"nl\n");
+    write_file(d, os(b"d/bad\xffname"), b"ff\n");
+    write_file(d, "d/e1", b"");
+    write_file(d, "d/e2", b"");
+    let o = run(fastsum().current_dir(d).args(algos).args(["-r", "d"]));
+    assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
+    std::fs::write(d.join("SUMS"), &o.stdout).unwrap();
+    dir
+}
+
+fn audit(d: &Path, extra: &[&str]) -> std::process::Output {
+    run(fastsum()
+        .current_dir(d)
+        .args(["-c", "SUMS", "--audit", "d"])
+        .args(extra))
+}
+
+const CLEAN_SUMMARY: &str =
+    "fastsum: audit: 8 OK, 0 FAILED, 0 UNREADABLE, 0 MISSING, 0 NEW, 0 MOVED\n";
+
+#[test]
+fn an_unchanged_tree_passes_with_md5sums_lines() {
+    if !require_tool("md5sum") {
+        return;
+    }
+    let dir = fixture(&[]);
+    let d = dir.path();
+    let theirs = run(gnu("md5sum").current_dir(d).args(["-c", "SUMS"]));
+    assert_eq!(theirs.status.code(), Some(0), "{}", shown(&theirs));
+    for mode in MODES {
+        for jobs in ["1", "3"] {
+            let o = audit(d, &["-m", mode, "-j", jobs]);
+            let what = format!("{mode} -j {jobs}");
+            crate::util::assert_stdout(&what, &o, &theirs.stdout);
+            assert_eq!(String::from_utf8_lossy(&o.stderr), CLEAN_SUMMARY, "{what}");
+            assert_eq!(o.status.code(), Some(0), "{what}");
+        }
+    }
+}
+
+/// Change the fixture: c edited, a moved, s/b deleted, one empty file
+/// deleted and one added elsewhere (a move of an empty file), a new file.
+fn change(d: &Path) {
+    std::fs::write(d.join("d/c"), b"changed\n").unwrap();
+    std::fs::rename(d.join("d/a"), d.join("d/s/a moved")).unwrap();
+    std::fs::remove_file(d.join("d/s/b")).unwrap();
+    std::fs::remove_file(d.join("d/e1")).unwrap();
+    std::fs::remove_file(d.join("d/e2")).unwrap();
+    write_file(d, "d/s/empty", b"");
+    write_file(d, "d/zz new", b"brand new\n");
+}
+
+#[test]
+fn each_category_is_reported_in_every_mode() {
+    let dir = fixture(&[]);
+    let d = dir.path();
+    change(d);
+    let want: &[u8] = b"d/back\\slash: OK\n\
+        d/bad\xffname: OK\n\
+        d/c: FAILED\n\
+        \\d/new\\nline: OK\n\
+        d/s/a moved: MOVED from d/a\n\
+        d/s/empty: MOVED from d/e1\n\
+        d/zz new: NEW\n\
+        d/e2: MISSING\n\
+        d/s/b: MISSING\n";
+    let summary = "fastsum: WARNING: 1 computed checksum did NOT match\n\
+                   fastsum: audit: 3 OK, 1 FAILED, 0 UNREADABLE, 2 MISSING, 1 NEW, 2 MOVED\n";
+    for mode in MODES {
+        for jobs in ["1", "4"] {
+            let o = audit(d, &["-m", mode, "-j", jobs]);
+            let what = format!("{mode} -j {jobs}");
+            crate::util::assert_stdout(&what, &o, want);
+            assert_eq!(String::from_utf8_lossy(&o.stderr), summary, "{what}");
+            assert_eq!(o.status.code(), Some(1), "{what}");
+        }
+    }
+    // --quiet drops the OK lines only; --status prints nothing at all
+    let o = audit(d, &["--quiet"]);
+    let quiet: Vec<&[u8]> = want
+        .split_inclusive(|&b| b == b'\n')
+        .filter(|l| !l.ends_with(b": OK\n"))
+        .collect();
+    crate::util::assert_stdout("--quiet", &o, quiet.concat());
+    let o = audit(d, &["--status"]);
+    assert!(o.stdout.is_empty() && o.stderr.is_empty(), "{}", shown(&o));
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn new_files_alone_fail_and_excluded_ones_do_not_count() {
+    let dir = fixture(&[]);
+    let d = dir.path();
+    write_file(d, "d/s/x.tmp", b"tmp");
+    let o = audit(d, &[]);
+    assert!(o.stdout.ends_with(b"d/s/x.tmp: NEW\n"), "{}", shown(&o));
+    assert_eq!(o.status.code(), Some(1));
+    let o = audit(d, &["--exclude", "*.tmp"]);
+    assert_eq!(String::from_utf8_lossy(&o.stderr), CLEAN_SUMMARY);
+    assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
+    // the manifest inside the tree it audits is not a new file of it
+    std::fs::rename(d.join("SUMS"), d.join("d/SUMS")).unwrap();
+    std::fs::remove_file(d.join("d/s/x.tmp")).unwrap();
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["-c", "d/SUMS", "--audit", "./d/"]));
+    assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
+}
+
+#[test]
+fn a_check_file_on_stdin_and_names_in_another_form() {
+    let dir = fixture(&[]);
+    let d = dir.path();
+    let sums = std::fs::read(d.join("SUMS")).unwrap();
+    // listed as d/..., walked as ./d/...: the same files
+    let o = run_with_stdin(
+        fastsum().current_dir(d).args(["-c", "-", "--audit", "./d"]),
+        &sums,
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stderr), CLEAN_SUMMARY);
+    assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
+}
+
+#[test]
+fn a_move_is_recognised_by_every_listed_algorithm() {
+    let dir = fixture(&["-a", "md5,sha256"]);
+    let d = dir.path();
+    std::fs::rename(d.join("d/a"), d.join("d/a2")).unwrap();
+    let o = audit(d, &["--quiet"]);
+    crate::util::assert_stdout("two algorithms", &o, b"d/a2: MOVED from d/a\n");
+    assert_eq!(o.status.code(), Some(1));
+    // the same bytes under md5 only, but another sha256 listed: not a move
+    let mut sums = std::fs::read(d.join("SUMS")).unwrap();
+    let sha_a = b"87428fc522803d31065e7bce3cf03fe475096631e5e07bbd7a0fde60c4cf25c7";
+    let at = sums.windows(64).position(|w| w == sha_a).unwrap();
+    sums[at..at + 64].fill(b'0');
+    std::fs::write(d.join("SUMS"), sums).unwrap();
+    let o = audit(d, &["--quiet"]);
+    crate::util::assert_stdout("one digest differs", &o, b"d/a2: NEW\nd/a: MISSING\n");
+}
+
+#[test]
+fn json_objects_name_each_category() {
+    let dir = fixture(&[]);
+    let d = dir.path();
+    change(d);
+    let o = audit(d, &["--json", "--quiet"]);
+    assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
+    let objects: Vec<serde_json::Value> = o
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    let statuses: Vec<(&str, &str)> = objects
+        .iter()
+        .map(|v| (v["path"].as_str().unwrap(), v["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("d/c", "FAILED"),
+            ("d/s/a moved", "MOVED"),
+            ("d/s/empty", "MOVED"),
+            ("d/zz new", "NEW"),
+            ("d/e2", "MISSING"),
+            ("d/s/b", "MISSING"),
+        ]
+    );
+    assert_eq!(objects[1]["from"], "d/a");
+    assert!(objects.iter().all(|v| v["algorithm"] == "md5"));
+}
+
+#[test]
+fn refused_combinations() {
+    for (args, msg) in [
+        (
+            &["--audit", "d"][..],
+            "the --audit option is meaningful only when verifying checksums",
+        ),
+        (
+            &["-c", "SUMS", "--audit", "d", "--ignore-missing"][..],
+            "--audit cannot be combined with --ignore-missing",
+        ),
+        (
+            &["-c", "SUMS", "--exclude", "x"][..],
+            "the --exclude option is meaningless when verifying checksums",
+        ),
+    ] {
+        let o = run(fastsum().args(args));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", shown(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(msg), "{args:?}: {err}");
+    }
+}

@@ -4,12 +4,21 @@ sha224\t'SHA-224 (FIPS 180-4), as sha224sum'
 sha256\t'SHA-256 (FIPS 180-4), as sha256sum'
 sha384\t'SHA-384 (FIPS 180-4), as sha384sum'
 sha512\t'SHA-512 (FIPS 180-4), as sha512sum'
-blake3\t'BLAKE3, 256 bits of output, as b3sum'"
+blake3\t'BLAKE3, 256 bits of output, as b3sum'
+blake2b\t'BLAKE2b (RFC 7693), 512 bits or -l BITS, as b2sum'
+sm3\t'SM3 (GB/T 32905), 256 bits, as cksum -a sm3'
+sha3\t'SHA-3 (FIPS 202), -l 224, 256, 384 or 512, as cksum -a sha3'
+crc32b\t'CRC-32 of zlib (ISO-HDLC), 8 hex digits, as cksum -a crc32b'
+xxh32\t'XXH32, as xxhsum -H0 (not cryptographic)'
+xxh64\t'XXH64, as xxhsum -H1 (not cryptographic)'
+xxh3\t'XXH3, 64 bits, as xxhsum -H3 (not cryptographic)'
+xxh128\t'XXH3, 128 bits, as xxhsum -H2 (not cryptographic)'"
 complete -c fastsum -l exclude -d 'With -r, leave out what PATTERN matches (repeatable)' -r
 complete -c fastsum -l exclude-from -d 'With -r, leave out what the patterns in FILE match, one a line' -r
 complete -c fastsum -l max-depth -d 'With -r, go at most N directories below the operand (1: its own files)' -r
 complete -c fastsum -l update -d 'Add to SUMS the lines of the FILEs it does not list yet' -r
 complete -c fastsum -s j -l jobs -d 'Hash up to N inputs at once [default: one per core]' -r
+complete -c fastsum -s l -l length -d 'Digest length in bits, for blake2b (8 to 512, a multiple of 8; 0: 512) and sha3' -r
 complete -c fastsum -l audit -d 'With -c, also walk DIR: report files NEW, MISSING or MOVED' -r
 complete -c fastsum -s m -l mode -d 'How bytes reach the hash function' -r -f -a "threaded\t'A reader thread fills --readahead blocks from a bounded pool and hands them over a channel to the hasher(s), which hash them --chunk bytes per update: reading overlaps hashing, memory stays bounded. Regular files of 1 MiB or more are memory-mapped when the algorithm is BLAKE3 (hashed on up to -j threads) or when several algorithms hash them'
 sync\t'The hashing thread reads exactly --chunk bytes per read call into one reused buffer, then hashes it: read what you consume, one call at a time'

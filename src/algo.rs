@@ -2,15 +2,104 @@
 //! them without boxing (an enum, so the hot `update` call is a jump, not a
 //! virtual call through a `dyn Digest`).
 
+use std::borrow::Cow;
+use std::num::NonZeroU8;
+
+use std::hash::Hasher as _;
+
 use sha2::Digest as _;
-use strum::{EnumCount, VariantArray};
+use strum::EnumCount;
 
 use crate::sha512::{Out, Sha512};
 
+/// A BLAKE2b output length: a whole number of bytes from 1 to 64 (8 to 512
+/// bits), as b2sum's `-l` takes it. Part of the algorithm's identity:
+/// BLAKE2b-256 is its own function (the length is hashed into the
+/// parameter block), not BLAKE2b-512 cut short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bits(NonZeroU8);
+
+impl Bits {
+    /// 512 bits: b2sum's default, the one tag without a length.
+    pub const MAX: Bits = Bits(NonZeroU8::new(64).expect("64 is not 0"));
+
+    /// `bits` if it is a multiple of 8 from 8 to 512.
+    pub const fn new(bits: u64) -> Option<Bits> {
+        if !bits.is_multiple_of(8) || bits == 0 || bits > 512 {
+            return None;
+        }
+        match NonZeroU8::new((bits / 8) as u8) {
+            Some(bytes) => Some(Bits(bytes)),
+            None => None,
+        }
+    }
+
+    /// The length in bits.
+    pub fn bits(self) -> u32 {
+        u32::from(self.0.get()) * 8
+    }
+
+    /// The length in bytes.
+    pub fn bytes(self) -> usize {
+        usize::from(self.0.get())
+    }
+}
+
+/// The four SHA-3 sizes (FIPS 202), as `cksum -a sha3 -l` takes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sha3Size {
+    /// SHA3-224.
+    S224,
+    /// SHA3-256.
+    S256,
+    /// SHA3-384.
+    S384,
+    /// SHA3-512.
+    S512,
+}
+
+impl Sha3Size {
+    /// The size of `bits` bits, if SHA-3 has one.
+    pub const fn new(bits: u64) -> Option<Sha3Size> {
+        match bits {
+            224 => Some(Sha3Size::S224),
+            256 => Some(Sha3Size::S256),
+            384 => Some(Sha3Size::S384),
+            512 => Some(Sha3Size::S512),
+            _ => None,
+        }
+    }
+
+    /// The length in bits.
+    pub fn bits(self) -> u32 {
+        match self {
+            Sha3Size::S224 => 224,
+            Sha3Size::S256 => 256,
+            Sha3Size::S384 => 384,
+            Sha3Size::S512 => 512,
+        }
+    }
+}
+
+/// Why a length does not fit an algorithm (`-l`, or a tag's `-N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LengthError {
+    /// The algorithm has one length only.
+    Fixed,
+    /// BLAKE2b: more than 512 bits.
+    TooLong,
+    /// BLAKE2b: not a multiple of 8 (or 0).
+    NotBytes,
+    /// SHA-3: not 224, 256, 384 or 512.
+    NoSuchSize,
+}
+
 /// A hash algorithm. Adding one is a variant here plus its arm in
-/// [`Hasher`]: every other `match` on it fails to compile until it has one
-/// too, and [`Algorithm::ALL`] and [`Algorithms`] grow by themselves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, EnumCount, VariantArray)]
+/// [`Hasher`] and in [`Algorithm::ALL`]: every other `match` on it fails to
+/// compile until it has one too, and [`Algorithms`] grows by itself. A
+/// length parameter (BLAKE2b, SHA-3) is carried by the variant, so an
+/// `Algorithm` says exactly which function runs, and stays small and `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, EnumCount)]
 pub enum Algorithm {
     /// MD5 (RFC 1321), 128 bits: the default, as md5sum.
     Md5,
@@ -26,22 +115,50 @@ pub enum Algorithm {
     Sha512,
     /// BLAKE3, 256 bits of output, as b3sum.
     Blake3,
+    /// BLAKE2b (RFC 7693) of the given length, as b2sum.
+    Blake2b(Bits),
+    /// SM3 (GB/T 32905-2016), 256 bits, as `cksum -a sm3`.
+    Sm3,
+    /// SHA-3 (FIPS 202) of the given size, as `cksum -a sha3 -l`.
+    Sha3(Sha3Size),
+    /// CRC-32 as zlib computes it (ISO-HDLC), as `cksum -a crc32b`; printed
+    /// as 8 hex digits, most significant first.
+    Crc32b,
+    /// XXH32 (seed 0), as `xxhsum -H0`.
+    Xxh32,
+    /// XXH64 (seed 0), as `xxhsum -H1`.
+    Xxh64,
+    /// XXH3, 64 bits (seed 0), as `xxhsum -H3`.
+    Xxh3,
+    /// XXH3, 128 bits (seed 0), as `xxhsum -H2`.
+    Xxh128,
 }
 
 impl Algorithm {
-    /// Every algorithm, in the order of the enum.
-    pub const ALL: [Algorithm; Algorithm::COUNT] = {
-        let mut all = [Algorithm::Md5; Algorithm::COUNT];
-        let mut i = 0;
-        while i < Algorithm::COUNT {
-            all[i] = Algorithm::VARIANTS[i];
-            i += 1;
-        }
-        all
-    };
+    /// Every algorithm, in the order of the enum; the ones with a length
+    /// at their default (BLAKE2b-512; SHA3-256, though `-a sha3` asks for
+    /// `-l` as GNU cksum does).
+    pub const ALL: [Algorithm; Algorithm::COUNT] = [
+        Algorithm::Md5,
+        Algorithm::Sha1,
+        Algorithm::Sha224,
+        Algorithm::Sha256,
+        Algorithm::Sha384,
+        Algorithm::Sha512,
+        Algorithm::Blake3,
+        Algorithm::Blake2b(Bits::MAX),
+        Algorithm::Sm3,
+        Algorithm::Sha3(Sha3Size::S256),
+        Algorithm::Crc32b,
+        Algorithm::Xxh32,
+        Algorithm::Xxh64,
+        Algorithm::Xxh3,
+        Algorithm::Xxh128,
+    ];
 
-    /// The name GNU writes for it: the label of tagged lines (`SHA256 (f)
-    /// = …`, `--tag`) and the word in check-mode warnings.
+    /// The name GNU writes for its family: the word in check-mode warnings
+    /// (`no properly formatted BLAKE2b checksum lines found`) and the start
+    /// of a tag (see [`Algorithm::tag`]).
     pub fn gnu_name(self) -> &'static str {
         match self {
             Algorithm::Md5 => "MD5",
@@ -51,6 +168,25 @@ impl Algorithm {
             Algorithm::Sha384 => "SHA384",
             Algorithm::Sha512 => "SHA512",
             Algorithm::Blake3 => "BLAKE3",
+            Algorithm::Blake2b(_) => "BLAKE2b",
+            Algorithm::Sm3 => "SM3",
+            Algorithm::Sha3(_) => "SHA3",
+            Algorithm::Crc32b => "CRC32B",
+            Algorithm::Xxh32 => "XXH32",
+            Algorithm::Xxh64 => "XXH64",
+            Algorithm::Xxh3 => "XXH3",
+            Algorithm::Xxh128 => "XXH128",
+        }
+    }
+
+    /// The label of tagged lines (`SHA256 (f) = …`): the family name, with
+    /// the length where GNU writes it: `BLAKE2b-256` (none for 512, as
+    /// b2sum), `SHA3-256` (always, as cksum 9.8).
+    pub fn tag(self) -> Cow<'static, str> {
+        match self {
+            Algorithm::Blake2b(b) if b != Bits::MAX => format!("BLAKE2b-{}", b.bits()).into(),
+            Algorithm::Sha3(s) => format!("SHA3-{}", s.bits()).into(),
+            _ => self.gnu_name().into(),
         }
     }
 
@@ -64,6 +200,14 @@ impl Algorithm {
             Algorithm::Sha384 => "sha384",
             Algorithm::Sha512 => "sha512",
             Algorithm::Blake3 => "blake3",
+            Algorithm::Blake2b(_) => "blake2b",
+            Algorithm::Sm3 => "sm3",
+            Algorithm::Sha3(_) => "sha3",
+            Algorithm::Crc32b => "crc32b",
+            Algorithm::Xxh32 => "xxh32",
+            Algorithm::Xxh64 => "xxh64",
+            Algorithm::Xxh3 => "xxh3",
+            Algorithm::Xxh128 => "xxh128",
         }
     }
 
@@ -77,25 +221,67 @@ impl Algorithm {
             Algorithm::Sha384 => 48,
             Algorithm::Sha512 => 64,
             Algorithm::Blake3 => 32,
+            Algorithm::Blake2b(b) => b.bytes(),
+            Algorithm::Sm3 => 32,
+            Algorithm::Sha3(s) => s.bits() as usize / 8,
+            Algorithm::Crc32b | Algorithm::Xxh32 => 4,
+            Algorithm::Xxh64 | Algorithm::Xxh3 => 8,
+            Algorithm::Xxh128 => 16,
         }
     }
 
-    /// The name of the stand-alone tool this algorithm replaces (multi-call).
-    pub fn tool_name(self) -> &'static str {
+    /// The same family at `bits` bits (`-l`, a tag's `-N`).
+    pub fn with_length(self, bits: u64) -> Result<Algorithm, LengthError> {
         match self {
-            Algorithm::Md5 => "md5sum",
-            Algorithm::Sha1 => "sha1sum",
-            Algorithm::Sha224 => "sha224sum",
-            Algorithm::Sha256 => "sha256sum",
-            Algorithm::Sha384 => "sha384sum",
-            Algorithm::Sha512 => "sha512sum",
-            Algorithm::Blake3 => "b3sum",
+            Algorithm::Blake2b(_) if bits > 512 => Err(LengthError::TooLong),
+            Algorithm::Blake2b(_) => Bits::new(bits)
+                .map(Algorithm::Blake2b)
+                .ok_or(LengthError::NotBytes),
+            Algorithm::Sha3(_) => Sha3Size::new(bits)
+                .map(Algorithm::Sha3)
+                .ok_or(LengthError::NoSuchSize),
+            _ => Err(LengthError::Fixed),
+        }
+    }
+
+    /// Does `-l` choose among several lengths of it?
+    pub fn takes_length(self) -> bool {
+        matches!(self, Algorithm::Blake2b(_) | Algorithm::Sha3(_))
+    }
+
+    /// The same family (whatever the lengths): what a run may not name
+    /// twice, and what a tag is matched against.
+    pub fn same_family(self, other: Algorithm) -> bool {
+        std::mem::discriminant(&self) == std::mem::discriminant(&other)
+    }
+
+    /// The name of the stand-alone tool this algorithm replaces (multi-call),
+    /// if fastsum answers to one for it.
+    pub fn tool_name(self) -> Option<&'static str> {
+        match self {
+            Algorithm::Md5 => Some("md5sum"),
+            Algorithm::Sha1 => Some("sha1sum"),
+            Algorithm::Sha224 => Some("sha224sum"),
+            Algorithm::Sha256 => Some("sha256sum"),
+            Algorithm::Sha384 => Some("sha384sum"),
+            Algorithm::Sha512 => Some("sha512sum"),
+            Algorithm::Blake3 => Some("b3sum"),
+            Algorithm::Blake2b(_) => Some("b2sum"),
+            Algorithm::Sm3
+            | Algorithm::Sha3(_)
+            | Algorithm::Crc32b
+            | Algorithm::Xxh32
+            | Algorithm::Xxh64
+            | Algorithm::Xxh3
+            | Algorithm::Xxh128 => None,
         }
     }
 
     /// Relative hashing cost per byte on one core (x86-64 with SHA-NI, as
-    /// measured with `benches/multi.sh`'s single runs): what the fan-out
-    /// balances when it splits several algorithms over threads.
+    /// measured with `benches/multi.sh`'s single runs and, for the ones
+    /// from BLAKE2b on, `examples/family_speed.rs`; docs/BENCHMARKS.md):
+    /// what the fan-out balances when it splits several algorithms over
+    /// threads.
     pub(crate) fn cost(self) -> u32 {
         match self {
             Algorithm::Md5 => 15,
@@ -103,18 +289,25 @@ impl Algorithm {
             Algorithm::Sha224 | Algorithm::Sha256 => 5,
             Algorithm::Sha384 | Algorithm::Sha512 => 14,
             Algorithm::Blake3 => 4,
+            Algorithm::Blake2b(_) => 10,
+            Algorithm::Sm3 => 16,
+            Algorithm::Sha3(s) => s.bits() / 16,
+            Algorithm::Crc32b | Algorithm::Xxh3 | Algorithm::Xxh128 => 1,
+            Algorithm::Xxh32 | Algorithm::Xxh64 => 1,
         }
     }
 
-    /// The algorithm a multi-call name stands for (`md5sum`, …, `b3sum`;
-    /// in any case on the systems whose file names ignore case).
+    /// The algorithm a multi-call name stands for (`md5sum`, …, `b3sum`,
+    /// `b2sum`; in any case on the systems whose file names ignore case).
     pub(crate) fn from_tool_name(name: &str) -> Option<Algorithm> {
         let same = |a: Algorithm| {
-            if cfg!(any(target_os = "macos", windows)) {
-                a.tool_name().eq_ignore_ascii_case(name)
-            } else {
-                a.tool_name() == name
-            }
+            a.tool_name().is_some_and(|t| {
+                if cfg!(any(target_os = "macos", windows)) {
+                    t.eq_ignore_ascii_case(name)
+                } else {
+                    t == name
+                }
+            })
         };
         Algorithm::ALL.into_iter().find(|&a| same(a))
     }
@@ -148,9 +341,11 @@ impl Algorithms {
         Ok(set)
     }
 
-    /// These and `algo` after them; `None` if `algo` is already in.
+    /// These and `algo` after them; `None` if `algo`'s family is already
+    /// in (one length of BLAKE2b or SHA-3 a run: the array has one place a
+    /// family).
     pub fn with(self, algo: Algorithm) -> Option<Algorithms> {
-        if self.contains(algo) {
+        if self.as_slice().iter().any(|a| a.same_family(algo)) {
             return None;
         }
         let mut next = self;
@@ -303,6 +498,35 @@ pub enum Hasher {
     Sha512(crate::sha512::Sha512),
     /// BLAKE3 (boxed: its state is ~2 KiB).
     Blake3(Box<blake3::Hasher>),
+    /// BLAKE2b of any length (blake2b_simd: AVX2 picked at run time).
+    Blake2b(Box<blake2b_simd::State>),
+    /// SM3.
+    Sm3(Box<sm3::Sm3>),
+    /// SHA-3, one of four sizes.
+    Sha3(Box<Sha3>),
+    /// CRC-32 (crc32fast: PCLMULQDQ picked at run time).
+    Crc32b(crc32fast::Hasher),
+    /// XXH32.
+    Xxh32(twox_hash::XxHash32),
+    /// XXH64.
+    Xxh64(Box<twox_hash::XxHash64>),
+    /// XXH3-64 (twox-hash: AVX2 picked at run time).
+    Xxh3(Box<twox_hash::XxHash3_64>),
+    /// XXH3-128.
+    Xxh128(Box<twox_hash::XxHash3_128>),
+}
+
+/// A running SHA-3 of one of its sizes.
+#[derive(Clone)]
+pub enum Sha3 {
+    /// SHA3-224.
+    S224(sha3::Sha3_224),
+    /// SHA3-256.
+    S256(sha3::Sha3_256),
+    /// SHA3-384.
+    S384(sha3::Sha3_384),
+    /// SHA3-512.
+    S512(sha3::Sha3_512),
 }
 
 impl Hasher {
@@ -316,6 +540,23 @@ impl Hasher {
             Algorithm::Sha384 => Hasher::Sha384(Sha512::new(Out::Sha384)),
             Algorithm::Sha512 => Hasher::Sha512(Sha512::new(Out::Sha512)),
             Algorithm::Blake3 => Hasher::Blake3(Box::new(blake3::Hasher::new())),
+            Algorithm::Blake2b(b) => Hasher::Blake2b(Box::new(
+                blake2b_simd::Params::new()
+                    .hash_length(b.bytes())
+                    .to_state(),
+            )),
+            Algorithm::Sm3 => Hasher::Sm3(Box::default()),
+            Algorithm::Sha3(size) => Hasher::Sha3(Box::new(match size {
+                Sha3Size::S224 => Sha3::S224(sha3::Sha3_224::new()),
+                Sha3Size::S256 => Sha3::S256(sha3::Sha3_256::new()),
+                Sha3Size::S384 => Sha3::S384(sha3::Sha3_384::new()),
+                Sha3Size::S512 => Sha3::S512(sha3::Sha3_512::new()),
+            })),
+            Algorithm::Crc32b => Hasher::Crc32b(crc32fast::Hasher::new()),
+            Algorithm::Xxh32 => Hasher::Xxh32(twox_hash::XxHash32::with_seed(0)),
+            Algorithm::Xxh64 => Hasher::Xxh64(Box::new(twox_hash::XxHash64::with_seed(0))),
+            Algorithm::Xxh3 => Hasher::Xxh3(Box::new(twox_hash::XxHash3_64::new())),
+            Algorithm::Xxh128 => Hasher::Xxh128(Box::new(twox_hash::XxHash3_128::new())),
         }
     }
 
@@ -332,6 +573,21 @@ impl Hasher {
             Hasher::Blake3(h) => {
                 h.update(data);
             }
+            Hasher::Blake2b(h) => {
+                h.update(data);
+            }
+            Hasher::Sm3(h) => h.update(data),
+            Hasher::Sha3(h) => match &mut **h {
+                Sha3::S224(h) => h.update(data),
+                Sha3::S256(h) => h.update(data),
+                Sha3::S384(h) => h.update(data),
+                Sha3::S512(h) => h.update(data),
+            },
+            Hasher::Crc32b(h) => h.update(data),
+            Hasher::Xxh32(h) => h.write(data),
+            Hasher::Xxh64(h) => h.write(data),
+            Hasher::Xxh3(h) => h.write(data),
+            Hasher::Xxh128(h) => h.write(data),
         }
     }
 
@@ -374,6 +630,20 @@ impl Hasher {
                 Digest::from_slice(&buf[..n])
             }
             Hasher::Blake3(h) => Digest::blake3(&h),
+            Hasher::Blake2b(h) => Digest::from_slice(h.finalize().as_bytes()),
+            Hasher::Sm3(h) => Digest::from_slice(&h.finalize()),
+            Hasher::Sha3(h) => match *h {
+                Sha3::S224(h) => Digest::from_slice(&h.finalize()),
+                Sha3::S256(h) => Digest::from_slice(&h.finalize()),
+                Sha3::S384(h) => Digest::from_slice(&h.finalize()),
+                Sha3::S512(h) => Digest::from_slice(&h.finalize()),
+            },
+            // xxhsum and GNU print these values big-endian (canonical form)
+            Hasher::Crc32b(h) => Digest::from_slice(&h.finalize().to_be_bytes()),
+            Hasher::Xxh32(h) => Digest::from_slice(&h.finish_32().to_be_bytes()),
+            Hasher::Xxh64(h) => Digest::from_slice(&h.finish().to_be_bytes()),
+            Hasher::Xxh3(h) => Digest::from_slice(&h.finish().to_be_bytes()),
+            Hasher::Xxh128(h) => Digest::from_slice(&h.finish_128().to_be_bytes()),
         }
     }
 }
@@ -444,6 +714,13 @@ mod tests {
         hash_bytes(algo, data).to_hex()
     }
 
+    /// Each `(algorithm, input, hex)` hashes as it says.
+    fn assert_vectors(cases: &[(Algorithm, &[u8], &str)]) {
+        for &(algo, input, want) in cases {
+            assert_eq!(hex(algo, input), want, "{algo:?} {input:?}");
+        }
+    }
+
     /// RFC 1321, appendix A.5: the MD5 test suite.
     #[test]
     fn md5_rfc1321_suite() {
@@ -500,9 +777,7 @@ mod tests {
                 "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e",
             ),
         ];
-        for (algo, input, want) in cases {
-            assert_eq!(hex(algo, input), want, "{algo:?} {input:?}");
-        }
+        assert_vectors(&cases);
     }
 
     /// One million 'a' (FIPS 180-2 third example), fed in odd pieces.
@@ -625,8 +900,118 @@ mod tests {
     #[test]
     fn tool_names_round_trip() {
         for a in Algorithm::ALL {
-            assert_eq!(Algorithm::from_tool_name(a.tool_name()), Some(a));
+            if let Some(tool) = a.tool_name() {
+                assert_eq!(Algorithm::from_tool_name(tool), Some(a));
+            }
             assert_eq!(hash_bytes(a, b"x").as_bytes().len(), a.digest_len());
+        }
+    }
+
+    /// Official vectors: RFC 7693 appendix A (BLAKE2b-512 "abc"), GB/T
+    /// 32905-2016 appendix A.1 (SM3 "abc"), FIPS 202 examples (SHA-3 of
+    /// "abc" and ""), the CRC-32 check value ("123456789"), and xxHash's
+    /// (its sanity test: the empty input, seed 0; "abc" as xxhsum 0.8.1
+    /// prints it).
+    #[test]
+    fn new_algorithms_official_vectors() {
+        let sha3 = |bits| Algorithm::Sha3(Sha3Size::new(bits).unwrap());
+        let cases: [(Algorithm, &[u8], &str); 16] = [
+            (
+                Algorithm::Blake2b(Bits::MAX),
+                b"abc",
+                "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923",
+            ),
+            (
+                Algorithm::Blake2b(Bits::new(256).unwrap()),
+                b"abc",
+                "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319",
+            ),
+            (Algorithm::Blake2b(Bits::new(8).unwrap()), b"abc", "6b"),
+            (
+                Algorithm::Sm3,
+                b"abc",
+                "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0",
+            ),
+            (
+                sha3(224),
+                b"abc",
+                "e642824c3f8cf24ad09234ee7d3c766fc9a3a5168d0c94ad73b46fdf",
+            ),
+            (
+                sha3(256),
+                b"abc",
+                "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532",
+            ),
+            (
+                sha3(256),
+                b"",
+                "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a",
+            ),
+            (
+                sha3(384),
+                b"abc",
+                "ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b298d88cea927ac7f539f1edf228376d25",
+            ),
+            (
+                sha3(512),
+                b"abc",
+                "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0",
+            ),
+            (Algorithm::Crc32b, b"123456789", "cbf43926"),
+            (Algorithm::Xxh32, b"", "02cc5d05"),
+            (Algorithm::Xxh32, b"abc", "32d153ff"),
+            (Algorithm::Xxh64, b"", "ef46db3751d8e999"),
+            (Algorithm::Xxh3, b"", "2d06800538d394c2"),
+            (Algorithm::Xxh3, b"abc", "78af5f94892f3950"),
+            (
+                Algorithm::Xxh128,
+                b"abc",
+                "06b05ab6733a618578af5f94892f3950",
+            ),
+        ];
+        assert_vectors(&cases);
+    }
+
+    #[test]
+    fn lengths_are_part_of_the_algorithm() {
+        let b256 = Algorithm::Blake2b(Bits::new(256).unwrap());
+        assert_eq!(Bits::new(0), None);
+        assert_eq!(Bits::new(7), None);
+        assert_eq!(Bits::new(520), None);
+        assert_eq!(Bits::new(512), Some(Bits::MAX));
+        assert_eq!(Algorithm::ALL[7].with_length(256), Ok(b256));
+        assert_eq!(b256.tag(), "BLAKE2b-256");
+        assert_eq!(Algorithm::Blake2b(Bits::MAX).tag(), "BLAKE2b");
+        assert_eq!(Algorithm::Sha3(Sha3Size::S512).tag(), "SHA3-512");
+        assert_eq!(b256.with_length(513), Err(LengthError::TooLong));
+        assert_eq!(b256.with_length(12), Err(LengthError::NotBytes));
+        assert_eq!(
+            Algorithm::Sha3(Sha3Size::S256).with_length(128),
+            Err(LengthError::NoSuchSize)
+        );
+        assert_eq!(Algorithm::Md5.with_length(128), Err(LengthError::Fixed));
+        // one length a family a run: the fixed array holds every family
+        let set = Algorithms::new([b256, Algorithm::Md5]).unwrap();
+        assert_eq!(set.with(Algorithm::Blake2b(Bits::MAX)), None);
+        assert!(set.contains(b256) && !set.contains(Algorithm::Blake2b(Bits::MAX)));
+        // the 256-bit function is its own, not the 512-bit one cut short
+        let long = hash_bytes(Algorithm::Blake2b(Bits::MAX), b"abc");
+        assert_ne!(&long.as_bytes()[..32], hash_bytes(b256, b"abc").as_bytes());
+        assert!(std::mem::size_of::<Algorithm>() <= 2);
+    }
+
+    /// Every algorithm fed in odd pieces gives the one-call digest.
+    #[test]
+    fn pieces_make_the_whole() {
+        let data: Vec<u8> = (0..100_000u32).map(|i| (i * 151 + 17) as u8).collect();
+        for a in Algorithm::ALL {
+            let mut h = Hasher::new(a);
+            for piece in data.chunks(4097) {
+                for small in piece.chunks(7) {
+                    h.update(small);
+                }
+            }
+            assert_eq!(h.finalize(), hash_bytes(a, &data), "{a:?}");
         }
     }
 }

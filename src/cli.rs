@@ -14,7 +14,7 @@
 
 use std::ffi::OsString;
 
-use crate::algo::{Algorithm, Algorithms};
+use crate::algo::{Algorithm, Algorithms, Bits, Sha3Size};
 use crate::config::{
     AuditOptions, CheckOptions, Command, Config, Dialect, HashOptions, Progress, UpdateOptions,
     Verbosity, XofOutput,
@@ -36,7 +36,7 @@ pub(crate) use usage::Stop;
 
 use getopt::{Abbrev, Opt};
 use options::{Action, Args};
-use usage::{Conflict, UsageError};
+use usage::{Conflict, LengthWhy, UsageError};
 
 /// Which family of command line a name has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +51,8 @@ pub(crate) enum Flavour {
     /// b3sum: b3sum's options plus fastsum's reading options, exact names
     /// only (b3sum is a clap program), `-h`/`-V`; clap's errors, exit 2.
     B3sum,
+    /// b2sum: GNU's command line (as [`Flavour::Gnu`]) plus `-l BITS`.
+    B2sum,
 }
 
 impl Flavour {
@@ -58,9 +60,15 @@ impl Flavour {
     fn abbrev(self) -> Abbrev {
         match self {
             Flavour::Fastsum => Abbrev::Flat,
-            Flavour::Gnu => Abbrev::GnuFirst,
+            Flavour::Gnu | Flavour::B2sum => Abbrev::GnuFirst,
             Flavour::B3sum => Abbrev::Off,
         }
+    }
+
+    /// A GNU coreutils name (md5sum … sha512sum, b2sum): GNU's messages,
+    /// exit 1, no `-h`/`-V`.
+    pub(crate) fn is_gnu(self) -> bool {
+        matches!(self, Flavour::Gnu | Flavour::B2sum)
     }
 }
 
@@ -106,8 +114,10 @@ impl Invocation {
         let program = match default_algorithm {
             // the name as invoked prefixes messages, as GNU's `gsha256sum:`
             // (leaked once: one short string for the life of the process)
-            Some(a) if base != a.tool_name() => &*Box::leak(base.into_boxed_str()),
-            Some(a) => a.tool_name(),
+            Some(a) => match a.tool_name() {
+                Some(tool) if base == tool => tool,
+                _ => &*Box::leak(base.into_boxed_str()),
+            },
             None => "fastsum",
         };
         Invocation {
@@ -121,6 +131,7 @@ impl Invocation {
         match self.default_algorithm {
             None => Flavour::Fastsum,
             Some(Algorithm::Blake3) => Flavour::B3sum,
+            Some(Algorithm::Blake2b(_)) => Flavour::B2sum,
             Some(_) => Flavour::Gnu,
         }
     }
@@ -214,6 +225,8 @@ fn exclude(patterns: &[String]) -> Result<Exclude, UsageError> {
 /// defaults, and the combinations GNU (or b3sum) refuses.
 fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
     let refuse = |c| Err(UsageError::Conflict(c));
+    // -l first, as GNU checks it right after the options
+    let length = length(&args, inv)?;
     let b3sum = inv.flavour() == Flavour::B3sum;
     let xof = (args.raw || args.no_names || args.length.is_some()).then(|| XofOutput {
         length: args.length.unwrap_or(blake3::OUT_LEN as u64),
@@ -330,7 +343,10 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             return refuse(Conflict::OnlyWhenChecking(flag));
         }
         let hash = HashOptions {
-            format: if args.tag || args.algorithms.len() > 1 {
+            // XXH3 lines are always tagged, as xxhsum 0.8 writes them (its
+            // 16 hex digits would read as XXH64's untagged)
+            format: if args.tag || args.algorithms.len() > 1 || args.algorithms == [Algorithm::Xxh3]
+            {
                 LineFormat::Tagged
             } else {
                 LineFormat::Gnu {
@@ -388,10 +404,22 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
-    let algorithms = match Algorithms::new(args.algorithms.iter().copied()) {
+    let sized = args.algorithms.iter().map(|&a| {
+        length
+            .and_then(|bits| a.with_length(bits).ok())
+            .unwrap_or(a)
+    });
+    let algorithms = match Algorithms::new(sized) {
         Ok(set) => set,
         Err(Some(twice)) => return refuse(Conflict::AlgorithmTwice(twice)),
-        Err(None) => Algorithms::one(inv.default_algorithm.unwrap_or(Algorithm::Md5)),
+        Err(None) => {
+            let default = inv.default_algorithm.unwrap_or(Algorithm::Md5);
+            Algorithms::one(
+                length
+                    .and_then(|bits| default.with_length(bits).ok())
+                    .unwrap_or(default),
+            )
+        }
     };
     // Several algorithms print tagged lines: GNU's untagged layout would not
     // say which hex is which.
@@ -435,6 +463,63 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         stats: args.stats,
         files,
     })
+}
+
+/// `-l BITS` (fastsum, b2sum) checked against the algorithms it sizes, in
+/// GNU's order (b2sum 9.1: a number, a multiple of 8, at most 512; cksum
+/// 9.8 for SHA-3: one of its sizes, and `-a sha3` needs one unless
+/// checking). The length to apply, `None` for each algorithm's default
+/// (no `-l`, or `-l 0` for BLAKE2b).
+fn length(args: &Args, inv: &Invocation) -> Result<Option<u64>, UsageError> {
+    let default = inv.default_algorithm.unwrap_or(Algorithm::Md5);
+    let chosen: Vec<Algorithm> = if args.algorithms.is_empty() {
+        vec![default]
+    } else {
+        args.algorithms.clone()
+    };
+    let has = |a: Algorithm| chosen.iter().any(|c| c.same_family(a));
+    let blake2b = has(Algorithm::Blake2b(Bits::MAX));
+    let sha3 = has(Algorithm::Sha3(Sha3Size::S256));
+    let Some(given) = &args.bits else {
+        if sha3 && !args.check {
+            return Err(UsageError::Conflict(Conflict::Sha3NeedsLength));
+        }
+        return Ok(None);
+    };
+    let refuse = |why| {
+        Err(UsageError::Length {
+            given: given.clone(),
+            why,
+        })
+    };
+    let bits = match gnu_number(given) {
+        Ok(n) => n,
+        Err(why) => return refuse(why),
+    };
+    if !blake2b && !sha3 {
+        return Err(UsageError::Conflict(Conflict::LengthUnsupported));
+    }
+    if blake2b && !bits.is_multiple_of(8) {
+        return refuse(LengthWhy::NotBytes);
+    }
+    if blake2b && bits > 512 {
+        return refuse(LengthWhy::TooLong);
+    }
+    if sha3 && Sha3Size::new(bits).is_none() {
+        return refuse(LengthWhy::NoSha3Size);
+    }
+    Ok((bits != 0).then_some(bits))
+}
+
+/// A number as GNU's `xdectoumax` reads it: blanks, an optional `+`, then
+/// decimal digits to the end.
+fn gnu_number(text: &str) -> Result<u64, LengthWhy> {
+    let t = text.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
+    let t = t.strip_prefix('+').unwrap_or(t);
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(LengthWhy::NotANumber);
+    }
+    t.parse().map_err(|_| LengthWhy::Overflow)
 }
 
 #[cfg(test)]
@@ -523,7 +608,8 @@ mod tests {
             (
                 &["-a", "sha265"],
                 "fastsum: invalid value 'sha265' for '--algorithm <ALGO>': 'sha265' is no \
-                 algorithm (algorithms: md5, sha1, sha224, sha256, sha384, sha512, blake3); \
+                 algorithm (algorithms: md5, sha1, sha224, sha256, sha384, sha512, blake3, \
+                 blake2b, sm3, sha3, crc32b, xxh32, xxh64, xxh3, xxh128); \
                  did you mean 'sha256'?\n",
             ),
             (&["--bogus"], "fastsum: unrecognized option '--bogus'\n"),

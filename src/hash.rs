@@ -40,7 +40,7 @@ impl Lines {
             let hex = digest.to_hex();
             p.line(|line| {
                 let (format, term) = (self.opts.format, self.opts.terminator);
-                format_line(line, algo.gnu_name(), &hex, name, format, term)
+                format_line(line, &algo.tag(), &hex, name, format, term)
             })?;
         }
         Ok(())
@@ -102,7 +102,7 @@ impl Lines {
             0
         } else {
             let (format, term) = (self.opts.format, self.opts.terminator);
-            format_line(&mut line, self.algo.gnu_name(), "", name, format, term);
+            format_line(&mut line, &self.algo.tag(), "", name, format, term);
             match format {
                 LineFormat::Tagged => line.len() - 1,
                 LineFormat::Gnu { .. } => usize::from(line.first() == Some(&b'\\')),
@@ -212,7 +212,7 @@ fn tree_digest(
     let mut line = Vec::new();
     format_line(
         &mut line,
-        algo.gnu_name(),
+        &algo.tag(),
         &hex,
         &name,
         opts.format,
@@ -246,14 +246,7 @@ impl Render<(), WalkError> for TreeLines<'_> {
                 for (algo, digest) in task.algos.as_slice().iter().zip(&digests) {
                     let hex = digest.to_hex();
                     let format = LineFormat::Gnu { binary: false };
-                    format_line(
-                        &mut line,
-                        algo.gnu_name(),
-                        &hex,
-                        &name,
-                        format,
-                        Terminator::Nul,
-                    );
+                    format_line(&mut line, &algo.tag(), &hex, &name, format, Terminator::Nul);
                 }
                 self.state.manifest.update(&line);
                 Ok(())

@@ -184,10 +184,13 @@ fn read_manifest(sums: &Path, asked: Algorithm, opts: &UpdateOptions) -> Result<
 
 /// The algorithm of a manifest's first line when `-a` does not say: a tag
 /// names it; an untagged line's hex fits one algorithm, or several (then
-/// `-a` must choose).
+/// `-a` must choose). Only the algorithms of md5sum … sha512sum and b3sum
+/// are guessed from a length: the others (BLAKE2b of any length, SM3,
+/// SHA-3, CRC-32, xxHash) would make every length ambiguous.
 fn untagged_algorithm(body: &[u8], asked: Algorithm) -> Result<Algorithm, Refusal> {
+    let guessed = |a: Algorithm| a != asked && a.tool_name().is_some() && !a.takes_length();
     let fits: Vec<Algorithm> = std::iter::once(asked)
-        .chain(Algorithm::ALL.into_iter().filter(|&a| a != asked))
+        .chain(Algorithm::ALL.into_iter().filter(|&a| guessed(a)))
         .filter(|&a| parse_check_line(body, a, Accept::Any).is_ok())
         .collect();
     match fits.as_slice() {

@@ -4,7 +4,8 @@
 
 use crate::util::{
     MODES, assert_output, assert_outputs_same, assert_stdout, fastsum, gnu, gnu_algorithms,
-    multicall, os, random_bytes, require_tool, run, run_with_stdin, shown, tempdir, write_file,
+    multicall, os, random_bytes, require_tool, run, run_with_stdin, shown, tempdir, tool_of,
+    write_file,
 };
 
 /// Under each GNU name, with no `-a`: files of several sizes, a name GNU
@@ -28,7 +29,7 @@ fn gnu_names_act_as_the_gnu_tools() {
     ];
     let formats: [&[&str]; 4] = [&[], &["--tag"], &["-z"], &["-b"]];
     for algo in gnu_algorithms() {
-        let tool = algo.tool_name();
+        let tool = tool_of(algo);
         if !require_tool(tool) {
             return;
         }
@@ -56,7 +57,7 @@ fn gnu_names_hash_stdin() {
     let dir = tempdir();
     let data = random_bytes(100_001, 2);
     for algo in gnu_algorithms() {
-        let tool = algo.tool_name();
+        let tool = tool_of(algo);
         if !require_tool(tool) {
             return;
         }
@@ -134,7 +135,7 @@ fn fixed_names_refuse_a_and_say_what_they_are() {
     let dir = tempdir();
     write_file(dir.path(), "f", b"abc");
     for algo in gnu_algorithms() {
-        let tool = algo.tool_name();
+        let tool = tool_of(algo);
         if !require_tool(tool) {
             return;
         }
@@ -501,7 +502,7 @@ fn gnu_names_help_survives_usage_vs_getopt() {
         return;
     }
     let dir = tempdir();
-    let names: Vec<&str> = gnu_algorithms().map(|a| a.tool_name()).collect();
+    let names: Vec<&str> = gnu_algorithms().map(tool_of).collect();
     for name in &names {
         let _ = multicall(dir.path(), name);
     }

@@ -185,22 +185,20 @@ pub(crate) fn parse_check_line(
     let rest = &line[i..];
     // A line that starts with a tag is tagged or nothing: GNU never falls
     // back to reading it as untagged (`MD5X (a) = …` is improper).
-    if let Some(algo) = Algorithm::ALL
-        .into_iter()
-        .find(|a| rest.starts_with(a.gnu_name().as_bytes()))
-    {
+    if let Some(tag) = parse_tag(rest) {
+        let (algo, mut j) = tag?;
         // no other algorithm's tag can start a valid untagged line (a tag
         // starts with a letter that is not a hex digit), so refusing it here
-        // is all GNU does
+        // is all GNU does; the tag's own length stands (`BLAKE2b-256` under
+        // b2sum, whatever `-l`)
         let refused = match accept {
             Accept::Any => false,
-            Accept::OnlyDefault => algo != default,
-            Accept::Only(set) => !set.contains(algo),
+            Accept::OnlyDefault => !algo.same_family(default),
+            Accept::Only(set) => !set.as_slice().iter().any(|a| a.same_family(algo)),
         };
         if refused {
             return Err(Improper);
         }
-        let mut j = algo.gnu_name().len();
         if at(rest, j) == b' ' {
             j += 1;
         }
@@ -211,19 +209,70 @@ pub(crate) fn parse_check_line(
     }
     let algo = match accept {
         Accept::Only(set) => untagged_algo(rest, set),
-        Accept::Any | Accept::OnlyDefault => default,
+        Accept::Any | Accept::OnlyDefault => sized_by_hex(default, hex_digits(rest)),
     };
     parse_untagged(rest, algo, escaped)
+}
+
+/// The tag that starts `rest`, if a family name does (the longest that
+/// does: `XXH32` is not `XXH3`): its algorithm, with the length of a `-N`
+/// suffix (BLAKE2b, SHA-3; SHA-3's is required, as cksum writes it), and
+/// where the tag ends. `Err` for a length that is none of the family's.
+fn parse_tag(rest: &[u8]) -> Option<Result<(Algorithm, usize), Improper>> {
+    let family = Algorithm::ALL
+        .into_iter()
+        .filter(|a| rest.starts_with(a.gnu_name().as_bytes()))
+        .max_by_key(|a| a.gnu_name().len())?;
+    let end = family.gnu_name().len();
+    if !family.takes_length() {
+        return Some(Ok((family, end)));
+    }
+    if at(rest, end) != b'-' {
+        return Some(match family {
+            Algorithm::Sha3(_) => Err(Improper),
+            _ => Ok((family, end)),
+        });
+    }
+    let digits = rest[end + 1..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let bits = std::str::from_utf8(&rest[end + 1..end + 1 + digits])
+        .ok()
+        .and_then(|d| d.parse::<u64>().ok());
+    Some(
+        bits.and_then(|b| family.with_length(b).ok())
+            .map(|algo| (algo, end + 1 + digits))
+            .ok_or(Improper),
+    )
+}
+
+/// How many hex digits `rest` starts with.
+fn hex_digits(rest: &[u8]) -> usize {
+    rest.iter().take_while(|c| c.is_ascii_hexdigit()).count()
+}
+
+/// The algorithm an untagged line of `digits` leading hex digits has when
+/// `algo` is expected: the length of BLAKE2b and SHA-3 is the hex's (as
+/// b2sum and cksum -a blake2b/sha3 determine it), any other algorithm is
+/// itself.
+fn sized_by_hex(algo: Algorithm, digits: usize) -> Algorithm {
+    match algo {
+        Algorithm::Blake2b(_) | Algorithm::Sha3(_) if digits.is_multiple_of(2) => {
+            algo.with_length(digits as u64 * 4).unwrap_or(algo)
+        }
+        _ => algo,
+    }
 }
 
 /// The algorithm of an untagged line under `-a x,y`: the first of them
 /// whose hex is as long as the line's leading hex digits (else the first,
 /// which then finds the line improper).
 fn untagged_algo(rest: &[u8], set: Algorithms) -> Algorithm {
-    let digits = rest.iter().take_while(|c| c.is_ascii_hexdigit()).count();
+    let digits = hex_digits(rest);
     set.as_slice()
         .iter()
-        .copied()
+        .map(|&a| sized_by_hex(a, digits))
         .find(|a| 2 * a.digest_len() == digits)
         .unwrap_or(set.first())
 }
@@ -477,8 +526,95 @@ mod tests {
         assert_eq!(line_body(b" #x\n"), Some(&b" #x"[..]));
     }
 
+    /// Every algorithm, and the lengths of BLAKE2b and SHA-3.
     fn any_algo() -> impl Strategy<Value = Algorithm> {
-        proptest::sample::select(Algorithm::ALL.to_vec())
+        let sized = [8, 128, 224, 256, 384, 504, 512]
+            .into_iter()
+            .flat_map(|bits| {
+                Algorithm::ALL
+                    .into_iter()
+                    .filter_map(move |a| a.with_length(bits).ok())
+            });
+        proptest::sample::select(Algorithm::ALL.into_iter().chain(sized).collect::<Vec<_>>())
+    }
+
+    /// Tags with a length (`BLAKE2b-256`, `SHA3-384`), families that start
+    /// others' names (`XXH3`, `XXH32`; `SHA3`, `SHA384`), and the length an
+    /// untagged line's hex gives BLAKE2b and SHA-3.
+    #[test]
+    fn tags_carry_lengths() {
+        let algo = |line: String, default: Algorithm, accept| {
+            parse_check_line(line.as_bytes(), default, accept).map(|l| l.algo)
+        };
+        let b2 = |bits| Algorithm::Blake2b(crate::algo::Bits::new(bits).unwrap());
+        let sha3 = |bits| Algorithm::Sha3(crate::algo::Sha3Size::new(bits).unwrap());
+        let line = |a: Algorithm| format!("{} (f) = {}", a.tag(), hash_bytes(a, b"").to_hex());
+        for a in [
+            b2(256),
+            b2(8),
+            b2(512),
+            sha3(224),
+            sha3(512),
+            Algorithm::Xxh3,
+            Algorithm::Xxh32,
+            Algorithm::Sha384,
+            Algorithm::Xxh128,
+        ] {
+            assert_eq!(algo(line(a), Algorithm::Md5, Accept::Any), Ok(a), "{a:?}");
+        }
+        // under b2sum (its default BLAKE2b-512) a tag's own length stands
+        assert_eq!(
+            algo(line(b2(128)), b2(512), Accept::OnlyDefault),
+            Ok(b2(128))
+        );
+        let z = |n: usize| "0".repeat(n);
+        for bad in [
+            format!("BLAKE2b-7 (f) = {}", z(2)),
+            format!("BLAKE2b-520 (f) = {}", z(130)),
+            format!("BLAKE2b-0 (f) = {}", z(2)),
+            format!("BLAKE2b- (f) = {}", z(2)),
+            format!("SHA3 (f) = {}", z(64)),
+            format!("SHA3-128 (f) = {}", z(32)),
+            format!("BLAKE2b-256 (f) = {}", z(128)),
+            format!("XXH3 (f) = {}", z(8)),
+            "BLAKE2b".to_string(),
+            "BLAKE2b-".to_string(),
+        ] {
+            assert_eq!(
+                algo(bad.clone(), Algorithm::Md5, Accept::Any),
+                Err(Improper),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            algo(format!("{}  f", z(64)), b2(512), Accept::OnlyDefault),
+            Ok(b2(256))
+        );
+        assert_eq!(
+            algo(format!("{}  f", z(2)), b2(512), Accept::OnlyDefault),
+            Ok(b2(8))
+        );
+        assert_eq!(
+            algo(format!("{}  f", z(96)), sha3(256), Accept::OnlyDefault),
+            Ok(sha3(384))
+        );
+        assert_eq!(
+            algo(format!("{}  f", z(3)), b2(512), Accept::OnlyDefault),
+            Err(Improper)
+        );
+        assert_eq!(
+            algo(format!("{}  f", z(130)), b2(512), Accept::OnlyDefault),
+            Err(Improper)
+        );
+        let set = Accept::Only(Algorithms::new([Algorithm::Sha256, b2(512)]).unwrap());
+        assert_eq!(
+            algo(format!("{}  f", z(64)), Algorithm::Sha256, set),
+            Ok(Algorithm::Sha256)
+        );
+        assert_eq!(
+            algo(format!("{}  f", z(32)), Algorithm::Sha256, set),
+            Ok(b2(128))
+        );
     }
 
     proptest! {
@@ -517,7 +653,7 @@ mod tests {
         ) {
             let hex = hash_bytes(algo, &junk).to_hex();
             let line = if tagged {
-                [algo.gnu_name().as_bytes(), b" (", &junk, b") = ", hex.as_bytes()].concat()
+                [algo.tag().as_bytes(), b" (", &junk, b") = ", hex.as_bytes()].concat()
             } else {
                 [hex.as_bytes(), &junk].concat()
             };
@@ -542,7 +678,7 @@ mod tests {
                 _ => LineFormat::Tagged,
             };
             let mut out = Vec::new();
-            format_line(&mut out, algo.gnu_name(), &digest.to_hex(), &name, format, Terminator::Newline);
+            format_line(&mut out, &algo.tag(), &digest.to_hex(), &name, format, Terminator::Newline);
             // an untagged line starts with hex, a tagged one with its tag
             // (or `\` when escaped): never a comment
             let body = line_body(&out).unwrap_or_default();

@@ -210,7 +210,7 @@ fn leak(s: String) -> &'static str {
 fn arg(spec: &'static Spec, flavour: Flavour) -> Arg {
     let help = match spec.action {
         // GNU's names have no -h
-        Action::Help if flavour == Flavour::Gnu => "Print help",
+        Action::Help if flavour.is_gnu() => "Print help",
         _ => spec.help,
     };
     let mut arg = Arg::new(spec.long).long(spec.long).help(help);

@@ -32,6 +32,14 @@ fn algorithm_help(a: Algorithm) -> &'static str {
         Algorithm::Sha384 => "SHA-384 (FIPS 180-4), as sha384sum",
         Algorithm::Sha512 => "SHA-512 (FIPS 180-4), as sha512sum",
         Algorithm::Blake3 => "BLAKE3, 256 bits of output, as b3sum",
+        Algorithm::Blake2b(_) => "BLAKE2b (RFC 7693), 512 bits or -l BITS, as b2sum",
+        Algorithm::Sm3 => "SM3 (GB/T 32905), 256 bits, as cksum -a sm3",
+        Algorithm::Sha3(_) => "SHA-3 (FIPS 202), -l 224, 256, 384 or 512, as cksum -a sha3",
+        Algorithm::Crc32b => "CRC-32 of zlib (ISO-HDLC), 8 hex digits, as cksum -a crc32b",
+        Algorithm::Xxh32 => "XXH32, as xxhsum -H0 (not cryptographic)",
+        Algorithm::Xxh64 => "XXH64, as xxhsum -H1 (not cryptographic)",
+        Algorithm::Xxh3 => "XXH3, 64 bits, as xxhsum -H3 (not cryptographic)",
+        Algorithm::Xxh128 => "XXH3, 128 bits, as xxhsum -H2 (not cryptographic)",
     }
 }
 
@@ -149,6 +157,9 @@ pub(crate) struct Args {
     pub(crate) stats: bool,
     /// b3sum's `-l/--length`: output bytes per input.
     pub(crate) length: Option<u64>,
+    /// `-l/--length` of fastsum and b2sum: BITS as given (checked against
+    /// the algorithms once they are known).
+    pub(crate) bits: Option<String>,
     /// b3sum's `--no-names`.
     pub(crate) no_names: bool,
     /// b3sum's `--raw`.
@@ -188,6 +199,7 @@ impl Default for Args {
             progress: None,
             stats: false,
             length: None,
+            bits: None,
             no_names: false,
             raw: false,
             no_mmap: false,
@@ -320,6 +332,7 @@ pub(crate) struct Names {
     fastsum: bool,
     gnu: bool,
     b3sum: bool,
+    b2sum: bool,
 }
 
 impl Names {
@@ -328,24 +341,35 @@ impl Names {
         fastsum: true,
         gnu: true,
         b3sum: true,
+        b2sum: true,
     };
     /// fastsum and the GNU names.
     const NOT_B3SUM: Names = Names {
         fastsum: true,
         gnu: true,
         b3sum: false,
+        b2sum: true,
     };
     /// fastsum's own name only.
     const FASTSUM: Names = Names {
         fastsum: true,
         gnu: false,
         b3sum: false,
+        b2sum: false,
+    };
+    /// fastsum's own name and b2sum (`-l BITS`).
+    const FASTSUM_B2SUM: Names = Names {
+        fastsum: true,
+        gnu: false,
+        b3sum: false,
+        b2sum: true,
     };
     /// The b3sum name only.
     const B3SUM: Names = Names {
         fastsum: false,
         gnu: false,
         b3sum: true,
+        b2sum: false,
     };
 
     fn has(self, flavour: Flavour) -> bool {
@@ -353,6 +377,7 @@ impl Names {
             Flavour::Fastsum => self.fastsum,
             Flavour::Gnu => self.gnu,
             Flavour::B3sum => self.b3sum,
+            Flavour::B2sum => self.b2sum,
         }
     }
 }
@@ -475,7 +500,7 @@ impl Spec {
     /// The short letter under this name.
     pub(crate) fn short_for(&self, flavour: Flavour) -> Option<u8> {
         match self.action {
-            Action::Help | Action::Version if flavour == Flavour::Gnu => None,
+            Action::Help | Action::Version if flavour.is_gnu() => None,
             _ => self.short,
         }
     }
@@ -727,6 +752,24 @@ pub(crate) static OPTIONS: &[Spec] = &[
     )
     .gnu(9)
     .names(Names::NOT_B3SUM),
+    Spec::value(
+        "length",
+        Some(b'l'),
+        "BITS",
+        |a, v| {
+            a.bits = Some(text(v));
+            Ok(())
+        },
+        "Digest length in bits, for blake2b (8 to 512, a multiple of 8; 0: 512) and sha3",
+    )
+    .gnu(12)
+    .names(Names::FASTSUM_B2SUM)
+    .more(
+        "SHA-3 takes 224, 256, 384 or 512, and -a sha3 needs -l (as GNU cksum). The \
+         length is part of the algorithm: BLAKE2b-256 is not BLAKE2b-512 cut short. \
+         With -c each tagged line's length stands (BLAKE2b-256 (f) = ...), and an \
+         untagged BLAKE2b line's hex says its length.",
+    ),
     // b3sum's own
     Spec::value(
         "length",

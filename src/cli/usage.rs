@@ -59,6 +59,10 @@ pub(crate) enum Conflict {
     B3sumCheckWith(&'static str),
     /// b3sum: `--raw` with more than one input (its own error, exit 1).
     B3sumRawInputs,
+    /// `-l` with no algorithm it sizes (GNU cksum's refusal).
+    LengthUnsupported,
+    /// `-a sha3` without `-l` (GNU cksum's refusal).
+    Sha3NeedsLength,
 }
 
 impl Conflict {
@@ -113,6 +117,12 @@ impl Conflict {
                 format!("the argument '--check' cannot be used with '{flag}'")
             }
             Conflict::B3sumRawInputs => "Only one filename can be provided when using --raw".into(),
+            Conflict::LengthUnsupported => {
+                "--length is only supported with --algorithm blake2b or sha3".into()
+            }
+            Conflict::Sha3NeedsLength => {
+                "--algorithm=sha3 requires specifying --length 224, 256, 384, or 512".into()
+            }
         }
     }
 }
@@ -137,13 +147,76 @@ pub(crate) enum UsageError {
     /// An environment variable that names nothing (`FASTSUM_MD5`): the
     /// message of the module that reads it.
     Environment(String),
+    /// `-l BITS` refused: the value as given, and why.
+    Length {
+        /// The value as given.
+        given: String,
+        /// Why.
+        why: LengthWhy,
+    },
+}
+
+/// Why `-l BITS` is refused (b2sum's and cksum's checks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LengthWhy {
+    /// Not a number.
+    NotANumber,
+    /// More than any number.
+    Overflow,
+    /// BLAKE2b: not a multiple of 8.
+    NotBytes,
+    /// BLAKE2b: over 512.
+    TooLong,
+    /// SHA-3: not one of its sizes.
+    NoSha3Size,
+}
+
+impl LengthWhy {
+    /// GNU's lines after `invalid length: 'BITS'`: a suffix of that line,
+    /// and a line of its own.
+    fn wording(self) -> (&'static str, Option<String>) {
+        match self {
+            LengthWhy::NotANumber => ("", None),
+            LengthWhy::Overflow => (": Value too large for defined data type", None),
+            LengthWhy::NotBytes => ("", Some("length is not a multiple of 8".into())),
+            LengthWhy::TooLong => (
+                "",
+                Some(format!(
+                    "maximum digest length for {} is 512 bits",
+                    gnu_quote("BLAKE2b")
+                )),
+            ),
+            LengthWhy::NoSha3Size => (
+                "",
+                Some(format!(
+                    "digest length for {} must be 224, 256, 384, or 512",
+                    gnu_quote("SHA3")
+                )),
+            ),
+        }
+    }
+}
+
+/// `s` quoted as GNU's `quote` does: ‘s’ in a UTF-8 locale, 's' in others.
+fn gnu_quote(s: &str) -> String {
+    let locale = ["LC_ALL", "LC_CTYPE", "LANG"]
+        .into_iter()
+        .find_map(|v| std::env::var(v).ok().filter(|l| !l.is_empty()))
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    if locale.contains("utf-8") || locale.contains("utf8") {
+        format!("\u{2018}{s}\u{2019}")
+    } else {
+        format!("'{s}'")
+    }
 }
 
 impl UsageError {
     /// The exit status under a name.
     pub(crate) fn code(&self, flavour: Flavour) -> u8 {
         match (self, flavour) {
-            (UsageError::Conflict(Conflict::B3sumRawInputs), _) | (_, Flavour::Gnu) => 1,
+            (UsageError::Conflict(Conflict::B3sumRawInputs), _) => 1,
+            _ if flavour.is_gnu() => 1,
             _ => 2,
         }
     }
@@ -162,6 +235,15 @@ impl UsageError {
             .into_bytes(),
             UsageError::Conflict(c) => c.message().into_bytes(),
             UsageError::Environment(m) => m.clone().into_bytes(),
+            UsageError::Length { given, why } => {
+                let (suffix, line) = why.wording();
+                let mut m = format!("invalid length: {}{suffix}", gnu_quote(given));
+                if let Some(line) = line {
+                    m.push_str(": ");
+                    m.push_str(&line);
+                }
+                m.into_bytes()
+            }
         }
     }
 
@@ -189,7 +271,16 @@ impl UsageError {
     pub(crate) fn render(&self, program: &str, flavour: Flavour) -> Vec<u8> {
         match flavour {
             Flavour::B3sum => self.render_b3sum(program).into_bytes(),
-            Flavour::Gnu | Flavour::Fastsum => {
+            // GNU's own lines, without the pointer to --help
+            Flavour::Gnu | Flavour::B2sum if let UsageError::Length { given, why } = self => {
+                let (suffix, line) = why.wording();
+                let mut out = format!("{program}: invalid length: {}{suffix}\n", gnu_quote(given));
+                if let Some(line) = line {
+                    out.push_str(&format!("{program}: {line}\n"));
+                }
+                out.into_bytes()
+            }
+            Flavour::Gnu | Flavour::B2sum | Flavour::Fastsum => {
                 let mut out = format!("{program}: ").into_bytes();
                 out.extend(self.message());
                 if flavour == Flavour::Fastsum

@@ -57,7 +57,17 @@ impl Lanes {
             Algorithm::Sha1 => sha(&mut self.sha1, messages, &mut put, stats),
             Algorithm::Sha224 => sha(&mut self.sha224, messages, &mut put, stats),
             Algorithm::Sha256 => sha(&mut self.sha256, messages, &mut put, stats),
-            Algorithm::Sha384 | Algorithm::Sha512 | Algorithm::Blake3 => {}
+            Algorithm::Sha384
+            | Algorithm::Sha512
+            | Algorithm::Blake3
+            | Algorithm::Blake2b(_)
+            | Algorithm::Sm3
+            | Algorithm::Sha3(_)
+            | Algorithm::Crc32b
+            | Algorithm::Xxh32
+            | Algorithm::Xxh64
+            | Algorithm::Xxh3
+            | Algorithm::Xxh128 => {}
         }
     }
 }

@@ -132,6 +132,28 @@ pub enum Algorithm {
     Xxh3,
     /// XXH3, 128 bits (seed 0), as `xxhsum -H2`.
     Xxh128,
+    /// The POSIX CRC of `cksum` (its default), over the bytes and their
+    /// count; printed as `CRC SIZE NAME`.
+    Crc,
+    /// BSD `sum` (`sum -r`, `cksum -a bsd`): 16 bits, printed with the
+    /// size in KiB.
+    Bsd,
+    /// System V `sum` (`sum -s`, `cksum -a sysv`): 16 bits, printed with
+    /// the size in 512-byte blocks.
+    Sysv,
+}
+
+/// The checksums that print their own line (a number and the input's
+/// size, as `cksum` and `sum` do) rather than a hex digest: never tagged,
+/// never checked, never with another algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Legacy {
+    /// `cksum`'s POSIX CRC.
+    Crc,
+    /// BSD `sum`.
+    Bsd,
+    /// System V `sum`.
+    Sysv,
 }
 
 impl Algorithm {
@@ -154,6 +176,9 @@ impl Algorithm {
         Algorithm::Xxh64,
         Algorithm::Xxh3,
         Algorithm::Xxh128,
+        Algorithm::Crc,
+        Algorithm::Bsd,
+        Algorithm::Sysv,
     ];
 
     /// The name GNU writes for its family: the word in check-mode warnings
@@ -176,6 +201,19 @@ impl Algorithm {
             Algorithm::Xxh64 => "XXH64",
             Algorithm::Xxh3 => "XXH3",
             Algorithm::Xxh128 => "XXH128",
+            Algorithm::Crc => "CRC",
+            Algorithm::Bsd => "BSD",
+            Algorithm::Sysv => "SYSV",
+        }
+    }
+
+    /// Is it one of the checksums that print their own line?
+    pub(crate) fn legacy(self) -> Option<Legacy> {
+        match self {
+            Algorithm::Crc => Some(Legacy::Crc),
+            Algorithm::Bsd => Some(Legacy::Bsd),
+            Algorithm::Sysv => Some(Legacy::Sysv),
+            _ => None,
         }
     }
 
@@ -208,6 +246,9 @@ impl Algorithm {
             Algorithm::Xxh64 => "xxh64",
             Algorithm::Xxh3 => "xxh3",
             Algorithm::Xxh128 => "xxh128",
+            Algorithm::Crc => "crc",
+            Algorithm::Bsd => "bsd",
+            Algorithm::Sysv => "sysv",
         }
     }
 
@@ -227,6 +268,8 @@ impl Algorithm {
             Algorithm::Crc32b | Algorithm::Xxh32 => 4,
             Algorithm::Xxh64 | Algorithm::Xxh3 => 8,
             Algorithm::Xxh128 => 16,
+            Algorithm::Crc => 4,
+            Algorithm::Bsd | Algorithm::Sysv => 2,
         }
     }
 
@@ -273,7 +316,10 @@ impl Algorithm {
             | Algorithm::Xxh32
             | Algorithm::Xxh64
             | Algorithm::Xxh3
-            | Algorithm::Xxh128 => None,
+            | Algorithm::Xxh128
+            | Algorithm::Crc
+            | Algorithm::Bsd
+            | Algorithm::Sysv => None,
         }
     }
 
@@ -294,6 +340,9 @@ impl Algorithm {
             Algorithm::Sha3(s) => s.bits() / 16,
             Algorithm::Crc32b | Algorithm::Xxh3 | Algorithm::Xxh128 => 1,
             Algorithm::Xxh32 | Algorithm::Xxh64 => 1,
+            // (crate::sum: BSD's is a chain of two operations a byte)
+            Algorithm::Crc | Algorithm::Sysv => 1,
+            Algorithm::Bsd => 8,
         }
     }
 
@@ -514,6 +563,12 @@ pub enum Hasher {
     Xxh3(Box<twox_hash::XxHash3_64>),
     /// XXH3-128.
     Xxh128(Box<twox_hash::XxHash3_128>),
+    /// `cksum`'s CRC.
+    Crc(Box<crate::sum::PosixCrc>),
+    /// BSD `sum`.
+    Bsd(crate::sum::Bsd),
+    /// System V `sum`.
+    Sysv(crate::sum::Sysv),
 }
 
 /// A running SHA-3 of one of its sizes.
@@ -557,6 +612,9 @@ impl Hasher {
             Algorithm::Xxh64 => Hasher::Xxh64(Box::new(twox_hash::XxHash64::with_seed(0))),
             Algorithm::Xxh3 => Hasher::Xxh3(Box::new(twox_hash::XxHash3_64::new())),
             Algorithm::Xxh128 => Hasher::Xxh128(Box::new(twox_hash::XxHash3_128::new())),
+            Algorithm::Crc => Hasher::Crc(Box::default()),
+            Algorithm::Bsd => Hasher::Bsd(crate::sum::Bsd::default()),
+            Algorithm::Sysv => Hasher::Sysv(crate::sum::Sysv::default()),
         }
     }
 
@@ -588,6 +646,9 @@ impl Hasher {
             Hasher::Xxh64(h) => h.write(data),
             Hasher::Xxh3(h) => h.write(data),
             Hasher::Xxh128(h) => h.write(data),
+            Hasher::Crc(h) => h.update(data),
+            Hasher::Bsd(h) => h.update(data),
+            Hasher::Sysv(h) => h.update(data),
         }
     }
 
@@ -644,6 +705,9 @@ impl Hasher {
             Hasher::Xxh64(h) => Digest::from_slice(&h.finish().to_be_bytes()),
             Hasher::Xxh3(h) => Digest::from_slice(&h.finish().to_be_bytes()),
             Hasher::Xxh128(h) => Digest::from_slice(&h.finish_128().to_be_bytes()),
+            Hasher::Crc(h) => Digest::from_slice(&h.value().to_be_bytes()),
+            Hasher::Bsd(h) => Digest::from_slice(&h.value().to_be_bytes()),
+            Hasher::Sysv(h) => Digest::from_slice(&h.value().to_be_bytes()),
         }
     }
 }

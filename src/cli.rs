@@ -53,6 +53,11 @@ pub(crate) enum Flavour {
     B3sum,
     /// b2sum: GNU's command line (as [`Flavour::Gnu`]) plus `-l BITS`.
     B2sum,
+    /// cksum: GNU 9.1's (`-a`, `-l`, tagged lines by default, `--untagged`,
+    /// no `-b`/`-t`; the POSIX CRC by default).
+    Cksum,
+    /// sum: `-r` (BSD, the default) and `-s`.
+    Sum,
 }
 
 impl Flavour {
@@ -60,15 +65,15 @@ impl Flavour {
     fn abbrev(self) -> Abbrev {
         match self {
             Flavour::Fastsum => Abbrev::Flat,
-            Flavour::Gnu | Flavour::B2sum => Abbrev::GnuFirst,
+            Flavour::Gnu | Flavour::B2sum | Flavour::Cksum | Flavour::Sum => Abbrev::GnuFirst,
             Flavour::B3sum => Abbrev::Off,
         }
     }
 
-    /// A GNU coreutils name (md5sum … sha512sum, b2sum): GNU's messages,
-    /// exit 1, no `-h`/`-V`.
+    /// A GNU coreutils name (md5sum … sha512sum, b2sum, cksum, sum): GNU's
+    /// messages, exit 1, no `-h`/`-V`.
     pub(crate) fn is_gnu(self) -> bool {
-        matches!(self, Flavour::Gnu | Flavour::B2sum)
+        !matches!(self, Flavour::Fastsum | Flavour::B3sum)
     }
 }
 
@@ -76,7 +81,7 @@ impl Flavour {
 /// or with a `g` prefix (Homebrew's `gsha256sum`), a `.exe` suffix, a
 /// version suffix (`sha256sum-9.1`); on file systems that ignore case, in
 /// any case. `None` for any other name (which then runs as fastsum).
-fn tool_algorithm(base: &str) -> Option<Algorithm> {
+fn tool_algorithm(base: &str) -> Option<(Flavour, Algorithm)> {
     let mut name = base;
     if name.len() > 4 && name.is_char_boundary(name.len() - 4) {
         let (stem, ext) = name.split_at(name.len() - 4);
@@ -90,8 +95,28 @@ fn tool_algorithm(base: &str) -> Option<Algorithm> {
     {
         name = stem;
     }
-    Algorithm::from_tool_name(name)
-        .or_else(|| name.strip_prefix('g').and_then(Algorithm::from_tool_name))
+    let tool = |name: &str| {
+        let same = |t: &str| {
+            if cfg!(any(target_os = "macos", windows)) {
+                t.eq_ignore_ascii_case(name)
+            } else {
+                t == name
+            }
+        };
+        if same("cksum") {
+            return Some((Flavour::Cksum, Algorithm::Crc));
+        }
+        if same("sum") {
+            return Some((Flavour::Sum, Algorithm::Bsd));
+        }
+        let algo = Algorithm::from_tool_name(name)?;
+        Some(match algo {
+            Algorithm::Blake3 => (Flavour::B3sum, algo),
+            Algorithm::Blake2b(_) => (Flavour::B2sum, algo),
+            _ => (Flavour::Gnu, algo),
+        })
+    };
+    tool(name).or_else(|| name.strip_prefix('g').and_then(tool))
 }
 
 /// Who we were invoked as: fastsum itself, or one of the tools it replaces.
@@ -101,6 +126,8 @@ pub(crate) struct Invocation {
     pub(crate) program: &'static str,
     /// The algorithm the name implies, for a multi-call name.
     pub(crate) default_algorithm: Option<Algorithm>,
+    /// Whose command line the name has.
+    flavour: Flavour,
 }
 
 impl Invocation {
@@ -110,30 +137,23 @@ impl Invocation {
             .and_then(|a| std::path::Path::new(a).file_name())
             .map(|b| b.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let default_algorithm = tool_algorithm(&base);
-        let program = match default_algorithm {
+        let tool = tool_algorithm(&base);
+        let program = match tool {
             // the name as invoked prefixes messages, as GNU's `gsha256sum:`
             // (leaked once: one short string for the life of the process)
-            Some(a) => match a.tool_name() {
-                Some(tool) if base == tool => tool,
-                _ => &*Box::leak(base.into_boxed_str()),
-            },
+            Some(_) => &*Box::leak(base.into_boxed_str()),
             None => "fastsum",
         };
         Invocation {
             program,
-            default_algorithm,
+            default_algorithm: tool.map(|(_, a)| a),
+            flavour: tool.map_or(Flavour::Fastsum, |(f, _)| f),
         }
     }
 
     /// Whose command line the name has.
     pub(crate) fn flavour(&self) -> Flavour {
-        match self.default_algorithm {
-            None => Flavour::Fastsum,
-            Some(Algorithm::Blake3) => Flavour::B3sum,
-            Some(Algorithm::Blake2b(_)) => Flavour::B2sum,
-            Some(_) => Flavour::Gnu,
-        }
+        self.flavour
     }
 }
 
@@ -249,6 +269,22 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             return refuse(Conflict::B3sumRawInputs);
         }
     }
+    // cksum's CRC and sum's checksums print their own lines: never checked
+    // (as GNU cksum), never beside another algorithm or in a manifest
+    if let Some(&legacy) = args.algorithms.iter().find(|a| a.legacy().is_some()) {
+        if args.check {
+            return refuse(Conflict::CheckLegacy);
+        }
+        let with = [
+            (args.algorithms.len() > 1).then_some("other algorithms"),
+            args.update.as_ref().map(|_| "--update"),
+            args.tree_digest.then_some("--tree-digest"),
+        ];
+        if let Some(what) = with.into_iter().flatten().next() {
+            return refuse(Conflict::LegacyWith(legacy, what));
+        }
+    }
+    let cksum = inv.flavour() == Flavour::Cksum;
     // in GNU's order: --tag with text mode first, then the check-mode ones
     if args.tag && args.binary == Some(false) {
         return refuse(Conflict::TagWithText);
@@ -257,7 +293,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         if args.zero {
             return refuse(Conflict::ZeroWhenChecking);
         }
-        if args.tag {
+        if args.tag && !cksum {
             return refuse(Conflict::TagWhenChecking);
         }
         if args.binary.is_some() {
@@ -284,7 +320,9 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             verbosity: args.verbosity.unwrap_or(Verbosity::Normal),
             strict: args.strict,
             ignore_missing: args.ignore_missing,
-            algorithm_chosen: !args.algorithms.is_empty() || inv.default_algorithm.is_some(),
+            // (cksum's default, the CRC, chooses nothing: its -c takes any tag)
+            algorithm_chosen: !args.algorithms.is_empty()
+                || (inv.default_algorithm.is_some() && !cksum),
             dialect: if b3sum { Dialect::B3sum } else { Dialect::Gnu },
             json: args.json,
         };
@@ -345,7 +383,10 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         let hash = HashOptions {
             // XXH3 lines are always tagged, as xxhsum 0.8 writes them (its
             // 16 hex digits would read as XXH64's untagged)
-            format: if args.tag || args.algorithms.len() > 1 || args.algorithms == [Algorithm::Xxh3]
+            format: if args.tag
+                || (cksum && !args.untagged)
+                || args.algorithms.len() > 1
+                || args.algorithms == [Algorithm::Xxh3]
             {
                 LineFormat::Tagged
             } else {
@@ -368,6 +409,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             },
             xof,
             tree_digest: args.tree_digest,
+            legacy_names: !args.files.is_empty(),
             json: args.json,
         };
         if args.tree_digest {
@@ -461,6 +503,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         },
         progress: args.progress.unwrap_or(Progress::Auto),
         stats: args.stats,
+        debug: args.debug,
         files,
     })
 }
@@ -497,7 +540,10 @@ fn length(args: &Args, inv: &Invocation) -> Result<Option<u64>, UsageError> {
         Err(why) => return refuse(why),
     };
     if !blake2b && !sha3 {
-        return Err(UsageError::Conflict(Conflict::LengthUnsupported));
+        return Err(UsageError::Conflict(match inv.flavour() {
+            Flavour::Cksum => Conflict::LengthOnlyBlake2b,
+            _ => Conflict::LengthUnsupported,
+        }));
     }
     if blake2b && !bits.is_multiple_of(8) {
         return refuse(LengthWhy::NotBytes);

@@ -68,6 +68,9 @@ pub(crate) struct HashOptions {
     /// `--tree-digest`: one line per directory operand, the digest of its
     /// manifest (see `hash::tree_digest`).
     pub(crate) tree_digest: bool,
+    /// Lines of `cksum`'s CRC and `sum`'s checksums end with the name: FILEs
+    /// were given (GNU names no input read from stdin by default).
+    pub(crate) legacy_names: bool,
     /// `--json`: JSON Lines instead of checksum lines (`format` and
     /// `terminator` unused; `cli` refuses the options that set them).
     pub(crate) json: bool,
@@ -148,6 +151,8 @@ pub(crate) struct Config {
     pub(crate) progress: Progress,
     /// `--stats`.
     pub(crate) stats: bool,
+    /// cksum's `--debug`: say which CRC code runs.
+    pub(crate) debug: bool,
     /// The FILE arguments (`-` for stdin when none were given).
     pub(crate) files: Vec<OsString>,
 }

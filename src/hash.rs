@@ -11,7 +11,7 @@ use std::os::unix::ffi::OsStrExt;
 use crate::algo::{Algorithm, Algorithms, Digest, Hasher};
 use crate::config::{HashOptions, XofOutput};
 use crate::json::Record;
-use crate::output::{LineFormat, Terminator, format_line, push_hex, quote_name};
+use crate::output::{LineFormat, Terminator, format_line, legacy_line, push_hex, quote_name};
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Hashed, Job, JobSource, Outcome, Plan, Task};
 use crate::report::{Reporter, error_text};
@@ -33,15 +33,22 @@ impl Lines {
         &self,
         p: &mut Printer<'_>,
         algos: Algorithms,
-        digests: &[Digest],
+        hashed: &Hashed,
         name: &[u8],
     ) -> io::Result<()> {
-        for (algo, digest) in algos.as_slice().iter().zip(digests) {
+        let (format, term) = (self.opts.format, self.opts.terminator);
+        for (algo, digest) in algos.as_slice().iter().zip(&hashed.digests) {
+            if let Some(legacy) = algo.legacy() {
+                let value = digest
+                    .as_bytes()
+                    .iter()
+                    .fold(0u32, |v, &b| (v << 8) | u32::from(b));
+                let name = self.opts.legacy_names.then_some(name);
+                p.line(|line| legacy_line(line, legacy, value, hashed.size, name, term))?;
+                continue;
+            }
             let hex = digest.to_hex();
-            p.line(|line| {
-                let (format, term) = (self.opts.format, self.opts.terminator);
-                format_line(line, &algo.tag(), &hex, name, format, term)
-            })?;
+            p.line(|line| format_line(line, &algo.tag(), &hex, name, format, term))?;
         }
         Ok(())
     }
@@ -54,7 +61,7 @@ impl Render<(), WalkError> for Lines {
             Outcome::Hashed(task, Ok(hashed)) => match (self.opts.xof, hashed.digests.first()) {
                 (Some(xof), Some(digest)) => self.xof_line(p, digest, xof, task.input.name()),
                 _ if json => json_lines(p, task.algos, &hashed, task.input.name()),
-                _ => self.lines(p, task.algos, &hashed.digests, task.input.name()),
+                _ => self.lines(p, task.algos, &hashed, task.input.name()),
             },
             Outcome::Hashed(task, Err(e)) => failed(p, task.input.name(), &e, json),
             Outcome::Passed((path, e)) => failed(p, path.as_os_str().as_bytes(), &e, json),

@@ -27,6 +27,7 @@ mod sha512;
 mod sha_lanes;
 mod size;
 mod stats;
+mod sum;
 mod stdio;
 mod update;
 mod walk;
@@ -83,6 +84,9 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
             }
         },
     };
+    if cfg.debug && cfg.algorithms.contains(algo::Algorithm::Crc) {
+        rep.message(sum::PosixCrc::implementation());
+    }
     let stats = Stats::default();
     let start = Instant::now();
     // GNU's hash mode reads on after a write error and reports it at the

@@ -1,6 +1,8 @@
 //! What fastsum writes: checksum lines byte-for-byte as GNU coreutils writes
 //! them, and file names quoted in messages as GNU quotes them.
 
+use crate::algo::Legacy;
+
 /// How a checksum line is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum LineFormat {
@@ -94,6 +96,34 @@ pub(crate) fn format_line(
             out.extend_from_slice(b") = ");
             out.extend_from_slice(hex.as_bytes());
         }
+    }
+    out.push(match term {
+        Terminator::Newline | Terminator::LossyNewline => b'\n',
+        Terminator::Nul => b'\0',
+    });
+}
+
+/// The line of a checksum that prints its own (`cksum`'s CRC, `sum`'s),
+/// as GNU writes it: the value, the size (bytes for the CRC; KiB for BSD's,
+/// 512-byte blocks for System V's, rounded up), and the name, as it is
+/// (never escaped), when FILEs were given.
+pub(crate) fn legacy_line(
+    out: &mut Vec<u8>,
+    legacy: Legacy,
+    value: u32,
+    size: u64,
+    name: Option<&[u8]>,
+    term: Terminator,
+) {
+    let text = match legacy {
+        Legacy::Crc => format!("{value} {size}"),
+        Legacy::Bsd => format!("{value:05} {:>5}", size.div_ceil(1024)),
+        Legacy::Sysv => format!("{value} {}", size.div_ceil(512)),
+    };
+    out.extend_from_slice(text.as_bytes());
+    if let Some(name) = name {
+        out.push(b' ');
+        out.extend_from_slice(name);
     }
     out.push(match term {
         Terminator::Newline | Terminator::LossyNewline => b'\n',
@@ -196,6 +226,21 @@ pub(crate) fn quote_name(name: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What GNU 9.1's cksum, sum -r and sum -s print.
+    #[test]
+    fn legacy_lines() {
+        let line = |l, v, size, name: Option<&[u8]>| {
+            let mut out = Vec::new();
+            legacy_line(&mut out, l, v, size, name, Terminator::Newline);
+            out
+        };
+        assert_eq!(line(Legacy::Crc, 3015617425, 6, Some(b"h1")), b"3015617425 6 h1\n");
+        assert_eq!(line(Legacy::Bsd, 121, 1, Some(b"b\\s")), b"00121     1 b\\s\n");
+        assert_eq!(line(Legacy::Bsd, 32286, 100_000_000, None), b"32286 97657\n");
+        assert_eq!(line(Legacy::Sysv, 20650, 100_000_000, Some(b"n\nl")), b"20650 195313 n\nl\n");
+        assert_eq!(line(Legacy::Sysv, 0, 0, None), b"0 0\n");
+    }
 
     #[test]
     fn an_escaped_name_marks_the_line() {

@@ -12,6 +12,7 @@ mod check;
 mod cli;
 mod errors;
 mod faults;
+mod family;
 mod getopt;
 mod hash;
 mod jobs;

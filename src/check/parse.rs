@@ -211,6 +211,10 @@ pub(crate) fn parse_check_line(
         Accept::Only(set) => untagged_algo(rest, set),
         Accept::Any | Accept::OnlyDefault => sized_by_hex(default, hex_digits(rest)),
     };
+    // cksum's CRC has no checksum lines (cksum -c without -a)
+    if algo.legacy().is_some() {
+        return Err(Improper);
+    }
     parse_untagged(rest, algo, escaped)
 }
 
@@ -221,7 +225,7 @@ pub(crate) fn parse_check_line(
 fn parse_tag(rest: &[u8]) -> Option<Result<(Algorithm, usize), Improper>> {
     let family = Algorithm::ALL
         .into_iter()
-        .filter(|a| rest.starts_with(a.gnu_name().as_bytes()))
+        .filter(|a| a.legacy().is_none() && rest.starts_with(a.gnu_name().as_bytes()))
         .max_by_key(|a| a.gnu_name().len())?;
     let end = family.gnu_name().len();
     if !family.takes_length() {

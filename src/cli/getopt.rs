@@ -138,7 +138,9 @@ impl GetoptError {
 
 /// Find the option `name` (a long name, possibly abbreviated) stands for.
 fn resolve(table: &[Opt], name: &[u8], word: &OsStr, abbrev: Abbrev) -> Result<usize, GetoptError> {
-    if let Some(i) = table.iter().position(|o| o.long.as_bytes() == name) {
+    // (an option with no long name, as sum's -r, has none to match)
+    let named = |o: &Opt| !o.long.is_empty();
+    if let Some(i) = table.iter().position(|o| named(o) && o.long.as_bytes() == name) {
         return Ok(i);
     }
     let unrecognized = || GetoptError::Unrecognized(word.to_owned());
@@ -148,7 +150,8 @@ fn resolve(table: &[Opt], name: &[u8], word: &OsStr, abbrev: Abbrev) -> Result<u
     }
     let prefixed = |gnu_only: bool| -> Vec<usize> {
         (0..table.len())
-            .filter(|&i| table[i].long.as_bytes().starts_with(name) && (!gnu_only || table[i].gnu))
+            .filter(|&i| named(&table[i]) && table[i].long.as_bytes().starts_with(name))
+            .filter(|&i| !gnu_only || table[i].gnu)
             .collect()
     };
     let mut found = if abbrev == Abbrev::GnuFirst {

@@ -213,7 +213,12 @@ fn arg(spec: &'static Spec, flavour: Flavour) -> Arg {
         Action::Help if flavour.is_gnu() => "Print help",
         _ => spec.help,
     };
-    let mut arg = Arg::new(spec.long).long(spec.long).help(help);
+    // an option with no long name (sum's -r) is known by its letter
+    let mut arg = match (spec.long, spec.short) {
+        ("", Some(c)) => Arg::new(leak(format!("-{}", char::from(c)))),
+        (long, _) => Arg::new(long).long(long),
+    }
+    .help(help);
     if !spec.more.is_empty() {
         arg = arg.long_help(format!("{}. {}", spec.help, spec.more));
     }

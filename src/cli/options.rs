@@ -16,7 +16,7 @@ use clap::ValueEnum;
 use clap::builder::PossibleValue;
 
 use super::Flavour;
-use crate::algo::Algorithm;
+use crate::algo::{Algorithm, Bits, Sha3Size};
 use crate::config::{Progress, Verbosity};
 use crate::read::{DEFAULT_CHUNK, DEFAULT_POOL, DEFAULT_READAHEAD, MAX_COUNT, Mode};
 use crate::size::{Size, SizeError};
@@ -40,6 +40,9 @@ fn algorithm_help(a: Algorithm) -> &'static str {
         Algorithm::Xxh64 => "XXH64, as xxhsum -H1 (not cryptographic)",
         Algorithm::Xxh3 => "XXH3, 64 bits, as xxhsum -H3 (not cryptographic)",
         Algorithm::Xxh128 => "XXH3, 128 bits, as xxhsum -H2 (not cryptographic)",
+        Algorithm::Crc => "the POSIX CRC and the size, as cksum",
+        Algorithm::Bsd => "BSD sum and the size in KiB, as sum -r",
+        Algorithm::Sysv => "System V sum and the size in 512-byte blocks, as sum -s",
     }
 }
 
@@ -141,6 +144,10 @@ pub(crate) struct Args {
     pub(crate) audit: Vec<OsString>,
     /// `--json`.
     pub(crate) json: bool,
+    /// cksum's `--untagged` (the last of it and `--tag` wins).
+    pub(crate) untagged: bool,
+    /// cksum's `--debug`.
+    pub(crate) debug: bool,
     /// `-j`.
     pub(crate) jobs: Option<usize>,
     /// `-m`.
@@ -191,6 +198,8 @@ impl Default for Args {
             tree_digest: false,
             audit: Vec::new(),
             json: false,
+            untagged: false,
+            debug: false,
             jobs: None,
             mode: ModeArg::Threaded,
             chunk: DEFAULT_CHUNK,
@@ -223,6 +232,8 @@ pub(crate) enum ValueError {
     EmptyAlgorithm(usize, usize),
     /// `-a`: no such algorithm.
     Algorithm(String),
+    /// cksum's `-a`: not one of its names (exactly; one only).
+    CksumAlgorithm(String),
     /// b3sum's numbers: not a whole number (Rust's reason, as b3sum's clap
     /// gives it).
     Number(std::num::ParseIntError),
@@ -272,6 +283,7 @@ impl fmt::Display for ValueError {
                 "'{given}' is no algorithm (algorithms: {})",
                 algorithm_names().join(", ")
             ),
+            ValueError::CksumAlgorithm(given) => write!(f, "'{given}' is no algorithm"),
             ValueError::Number(e) => write!(f, "{e}"),
             ValueError::Pattern(why) => write!(f, "{why} (patterns are gitignore globs)"),
             ValueError::PatternFile(_, why) => write!(f, "{why}"),
@@ -325,60 +337,53 @@ impl Section {
     }
 }
 
-/// Which names have an option: fastsum's own, the GNU tools' (md5sum …
-/// sha512sum), b3sum's.
+/// Which names have an option: a set of [`Flavour`]s (fastsum's own, the
+/// GNU tools' md5sum … sha512sum, b3sum's, b2sum's, cksum's, sum's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Names {
-    fastsum: bool,
-    gnu: bool,
-    b3sum: bool,
-    b2sum: bool,
-}
+pub(crate) struct Names(u8);
 
 impl Names {
+    const fn of(flavours: &[Flavour]) -> Names {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < flavours.len() {
+            bits |= 1 << flavours[i] as u8;
+            i += 1;
+        }
+        Names(bits)
+    }
     /// Every name.
-    const ALL: Names = Names {
-        fastsum: true,
-        gnu: true,
-        b3sum: true,
-        b2sum: true,
-    };
-    /// fastsum and the GNU names.
-    const NOT_B3SUM: Names = Names {
-        fastsum: true,
-        gnu: true,
-        b3sum: false,
-        b2sum: true,
-    };
+    const ALL: Names = Names(u8::MAX);
+    /// Every name but sum's (whose only options are -r and -s).
+    const NOT_SUM: Names = Names::of(&[
+        Flavour::Fastsum,
+        Flavour::Gnu,
+        Flavour::B3sum,
+        Flavour::B2sum,
+        Flavour::Cksum,
+    ]);
+    /// fastsum and the GNU digest names (check mode's options, -z).
+    const NOT_B3SUM: Names = Names::of(&[
+        Flavour::Fastsum,
+        Flavour::Gnu,
+        Flavour::B2sum,
+        Flavour::Cksum,
+    ]);
+    /// fastsum and md5sum … sha512sum, b2sum (-b, -t: not cksum's).
+    const BINARY: Names = Names::of(&[Flavour::Fastsum, Flavour::Gnu, Flavour::B2sum]);
     /// fastsum's own name only.
-    const FASTSUM: Names = Names {
-        fastsum: true,
-        gnu: false,
-        b3sum: false,
-        b2sum: false,
-    };
-    /// fastsum's own name and b2sum (`-l BITS`).
-    const FASTSUM_B2SUM: Names = Names {
-        fastsum: true,
-        gnu: false,
-        b3sum: false,
-        b2sum: true,
-    };
+    const FASTSUM: Names = Names::of(&[Flavour::Fastsum]);
+    /// fastsum's own name, b2sum and cksum (`-l BITS`).
+    const FASTSUM_B2SUM: Names = Names::of(&[Flavour::Fastsum, Flavour::B2sum, Flavour::Cksum]);
     /// The b3sum name only.
-    const B3SUM: Names = Names {
-        fastsum: false,
-        gnu: false,
-        b3sum: true,
-        b2sum: false,
-    };
+    const B3SUM: Names = Names::of(&[Flavour::B3sum]);
+    /// The cksum name only.
+    const CKSUM: Names = Names::of(&[Flavour::Cksum]);
+    /// The sum name only.
+    const SUM: Names = Names::of(&[Flavour::Sum]);
 
     fn has(self, flavour: Flavour) -> bool {
-        match flavour {
-            Flavour::Fastsum => self.fastsum,
-            Flavour::Gnu => self.gnu,
-            Flavour::B3sum => self.b3sum,
-            Flavour::B2sum => self.b2sum,
-        }
+        self.0 & (1 << flavour as u8) != 0
     }
 }
 
@@ -573,6 +578,44 @@ fn algorithms(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
     Ok(())
 }
 
+/// What cksum's `-a` takes, in the order GNU 9.1 lists them, then the
+/// ones of GNU 9.6 to 9.8 (crc32b, sha3).
+pub(crate) const CKSUM_ALGORITHMS: [Algorithm; 13] = [
+    Algorithm::Bsd,
+    Algorithm::Sysv,
+    Algorithm::Crc,
+    Algorithm::Md5,
+    Algorithm::Sha1,
+    Algorithm::Sha224,
+    Algorithm::Sha256,
+    Algorithm::Sha384,
+    Algorithm::Sha512,
+    Algorithm::Blake2b(Bits::MAX),
+    Algorithm::Sm3,
+    Algorithm::Crc32b,
+    Algorithm::Sha3(Sha3Size::S256),
+];
+
+/// cksum's `-a` values, for help and completions.
+fn cksum_algorithm_values() -> Vec<PossibleValue> {
+    CKSUM_ALGORITHMS
+        .into_iter()
+        .map(|a| PossibleValue::new(a.name()).help(algorithm_help(a)))
+        .collect()
+}
+
+/// cksum's `-a`: one algorithm, named exactly (GNU's argmatch takes no
+/// list and, here, no abbreviation); the last given wins.
+fn cksum_algorithm(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
+    let v = text(v);
+    let algo = CKSUM_ALGORITHMS
+        .into_iter()
+        .find(|a| a.name() == v)
+        .ok_or(ValueError::CksumAlgorithm(v))?;
+    args.algorithms = vec![algo];
+    Ok(())
+}
+
 fn mode(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
     let v = text(v);
     args.mode = ModeArg::from_str(&v, false).map_err(|_| ValueError::Mode(v))?;
@@ -602,13 +645,40 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "-a repeated adds algorithms. With several, each input is read once and gets one \
          BSD-tagged line per algorithm (see Several algorithms).",
     ),
+    Spec::value(
+        "algorithm",
+        Some(b'a'),
+        "TYPE",
+        cksum_algorithm,
+        "Select the digest type to use (default crc)",
+    )
+    .gnu(13)
+    .names(Names::CKSUM)
+    .values(cksum_algorithm_values),
+    // sum's own: -r has no long name in GNU's sum
+    Spec::flag(
+        "",
+        Some(b'r'),
+        |a| a.algorithms = vec![Algorithm::Bsd],
+        "Use the BSD sum algorithm (the default), 1K blocks",
+    )
+    .names(Names::SUM),
+    Spec::flag(
+        "sysv",
+        Some(b's'),
+        |a| a.algorithms = vec![Algorithm::Sysv],
+        "Use the System V sum algorithm, 512-byte blocks",
+    )
+    .gnu(0)
+    .names(Names::SUM),
     Spec::flag(
         "check",
         Some(b'c'),
         |a| a.check = true,
         "Read checksums from the FILEs and check them",
     )
-    .gnu(0),
+    .gnu(0)
+    .names(Names::NOT_SUM),
     Spec::flag(
         "recursive",
         Some(b'r'),
@@ -618,7 +688,8 @@ pub(crate) static OPTIONS: &[Spec] = &[
     .more(
         "Entries are sorted by name (as bytes) within each directory, which is not \
          find | sort's order; symbolic links met in the walk are not followed.",
-    ),
+    )
+    .names(Names::NOT_SUM),
     Spec::value(
         "exclude",
         None,
@@ -723,11 +794,25 @@ pub(crate) static OPTIONS: &[Spec] = &[
         None,
         |a| {
             a.tag = true;
+            a.untagged = false;
             a.binary = Some(true)
         },
         "Create a BSD-style checksum line: MD5 (name) = hex",
     )
-    .gnu(6),
+    .gnu(6)
+    .names(Names::NOT_SUM),
+    Spec::flag(
+        "untagged",
+        None,
+        |a| {
+            a.untagged = true;
+            a.tag = false;
+            a.binary = None
+        },
+        "Create a reversed style checksum, without digest type",
+    )
+    .gnu(15)
+    .names(Names::CKSUM),
     Spec::flag(
         "zero",
         Some(b'z'),
@@ -743,7 +828,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "Read in binary mode: mark names with * in the output",
     )
     .gnu(8)
-    .names(Names::NOT_B3SUM),
+    .names(Names::BINARY),
     Spec::flag(
         "text",
         Some(b't'),
@@ -751,7 +836,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "Read in text mode, the default (same bytes hashed)",
     )
     .gnu(9)
-    .names(Names::NOT_B3SUM),
+    .names(Names::BINARY),
     Spec::value(
         "length",
         Some(b'l'),
@@ -760,7 +845,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
             a.bits = Some(text(v));
             Ok(())
         },
-        "Digest length in bits, for blake2b (8 to 512, a multiple of 8; 0: 512) and sha3",
+        "Digest bits for blake2b (8 to 512 by 8; 0: 512) and sha3",
     )
     .gnu(12)
     .names(Names::FASTSUM_B2SUM)
@@ -822,7 +907,8 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "Do not print OK for each verified file",
     )
     .gnu(2)
-    .section(Section::Checking),
+    .section(Section::Checking)
+    .names(Names::NOT_SUM),
     Spec::flag(
         "status",
         None,
@@ -883,7 +969,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "json",
         None,
         |a| a.json = true,
-        "Print JSON Lines: one object per digest, checked line or error",
+        "Print JSON Lines: an object per digest, check or error",
     )
     .names(Names::FASTSUM)
     .more(
@@ -970,6 +1056,14 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "Never show progress",
     )
     .section(Section::Tuning),
+    Spec::flag(
+        "debug",
+        None,
+        |a| a.debug = true,
+        "Indicate which implementation is used",
+    )
+    .gnu(14)
+    .names(Names::CKSUM),
     // last
     Spec::new(
         "help",

@@ -63,6 +63,13 @@ pub(crate) enum Conflict {
     LengthUnsupported,
     /// `-a sha3` without `-l` (GNU cksum's refusal).
     Sha3NeedsLength,
+    /// `-l` under cksum for another algorithm than BLAKE2b or SHA-3 (as
+    /// cksum 9.1 words it).
+    LengthOnlyBlake2b,
+    /// `-c` with `-a crc`, `bsd` or `sysv` (GNU cksum).
+    CheckLegacy,
+    /// A checksum that prints its own lines with what it cannot go with.
+    LegacyWith(Algorithm, &'static str),
 }
 
 impl Conflict {
@@ -120,6 +127,16 @@ impl Conflict {
             Conflict::LengthUnsupported => {
                 "--length is only supported with --algorithm blake2b or sha3".into()
             }
+            Conflict::LengthOnlyBlake2b => {
+                "--length is only supported with --algorithm=blake2b".into()
+            }
+            Conflict::CheckLegacy => {
+                "--check is not supported with --algorithm={bsd,sysv,crc}".into()
+            }
+            Conflict::LegacyWith(a, what) => format!(
+                "-a {} prints its own lines: it cannot be combined with {what}",
+                a.name()
+            ),
             Conflict::Sha3NeedsLength => {
                 "--algorithm=sha3 requires specifying --length 224, 256, 384, or 512".into()
             }
@@ -226,6 +243,20 @@ impl UsageError {
     fn message(&self) -> Vec<u8> {
         match self {
             UsageError::Option(e) => e.gnu_message(),
+            UsageError::Value {
+                why: ValueError::CksumAlgorithm(given),
+                ..
+            } => {
+                let mut m = format!(
+                    "invalid argument {} for {}\nValid arguments are:",
+                    gnu_quote(given),
+                    gnu_quote("--algorithm")
+                );
+                for a in super::options::CKSUM_ALGORITHMS {
+                    m.push_str(&format!("\n  - {}", gnu_quote(a.name())));
+                }
+                m.into_bytes()
+            }
             UsageError::Value { option, value, why } => format!(
                 "invalid value '{}' for '--{} <{}>': {why}",
                 value.to_string_lossy(),
@@ -269,10 +300,25 @@ impl UsageError {
 
     /// The text for stderr under `program`'s name.
     pub(crate) fn render(&self, program: &str, flavour: Flavour) -> Vec<u8> {
+        // what GNU refuses with die(), without the pointer to --help
+        let dies = matches!(
+            self,
+            UsageError::Conflict(
+                Conflict::LengthOnlyBlake2b | Conflict::CheckLegacy | Conflict::LengthUnsupported
+            )
+        );
         match flavour {
+            _ if flavour.is_gnu() && dies => {
+                let mut out = format!("{program}: ").into_bytes();
+                out.extend(self.message());
+                out.push(b'\n');
+                out
+            }
             Flavour::B3sum => self.render_b3sum(program).into_bytes(),
             // GNU's own lines, without the pointer to --help
-            Flavour::Gnu | Flavour::B2sum if let UsageError::Length { given, why } = self => {
+            _ if flavour.is_gnu()
+                && let UsageError::Length { given, why } = self =>
+            {
                 let (suffix, line) = why.wording();
                 let mut out = format!("{program}: invalid length: {}{suffix}\n", gnu_quote(given));
                 if let Some(line) = line {
@@ -280,7 +326,7 @@ impl UsageError {
                 }
                 out.into_bytes()
             }
-            Flavour::Gnu | Flavour::B2sum | Flavour::Fastsum => {
+            _ => {
                 let mut out = format!("{program}: ").into_bytes();
                 out.extend(self.message());
                 if flavour == Flavour::Fastsum

@@ -67,7 +67,10 @@ impl Lanes {
             | Algorithm::Xxh32
             | Algorithm::Xxh64
             | Algorithm::Xxh3
-            | Algorithm::Xxh128 => {}
+            | Algorithm::Xxh128
+            | Algorithm::Crc
+            | Algorithm::Bsd
+            | Algorithm::Sysv => {}
         }
     }
 }

@@ -1,0 +1,140 @@
+//! The old 16-bit checksums of `sum` (BSD's, `sum -r`, and System V's,
+//! `sum -s`) and the POSIX CRC of `cksum`: each with the value GNU
+//! coreutils prints for it. Their lines carry the input's size too, which
+//! `output` writes.
+
+/// BSD `sum`: a 16-bit rotate-right-and-add over the bytes. Each byte
+/// depends on the last result (two dependent operations per byte), so it
+/// runs at that latency, not at memory speed (docs/BENCHMARKS.md).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Bsd(u16);
+
+impl Bsd {
+    pub(crate) fn update(&mut self, data: &[u8]) {
+        let mut s = self.0;
+        for &b in data {
+            s = s.rotate_right(1).wrapping_add(u16::from(b));
+        }
+        self.0 = s;
+    }
+
+    /// The checksum, as `sum -r` prints it (`%05d`).
+    pub(crate) fn value(&self) -> u16 {
+        self.0
+    }
+}
+
+/// System V `sum`: the byte sum modulo 2^32, folded to 16 bits at the end.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Sysv(u32);
+
+impl Sysv {
+    pub(crate) fn update(&mut self, data: &[u8]) {
+        // u64 lanes the compiler vectorises; a block of 2^24 bytes cannot
+        // overflow them
+        let mut total = u64::from(self.0);
+        for block in data.chunks(1 << 24) {
+            total += block.iter().map(|&b| u64::from(b)).sum::<u64>();
+        }
+        self.0 = total as u32;
+    }
+
+    /// The checksum, as `sum -s` prints it.
+    pub(crate) fn value(&self) -> u16 {
+        let s = self.0;
+        let r = (s & 0xffff) + (s >> 16);
+        ((r & 0xffff) + (r >> 16)) as u16
+    }
+}
+
+/// The POSIX `cksum` CRC (CRC-32 with polynomial 0x04C11DB7, not
+/// reflected), over the bytes and then their count; crc-fast's folding
+/// kernels (PCLMULQDQ, VPCLMULQDQ where the CPU has it).
+#[derive(Clone)]
+pub(crate) struct PosixCrc {
+    crc: crc_fast::Digest,
+    len: u64,
+}
+
+impl Default for PosixCrc {
+    fn default() -> PosixCrc {
+        PosixCrc {
+            crc: crc_fast::Digest::new(crc_fast::CrcAlgorithm::Crc32Cksum),
+            len: 0,
+        }
+    }
+}
+
+impl std::fmt::Debug for PosixCrc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PosixCrc").field("len", &self.len).finish()
+    }
+}
+
+impl PosixCrc {
+    /// What `cksum --debug` says of the CRC's code on this CPU (GNU 9.8's
+    /// words for the kernel crc-fast picks).
+    pub(crate) fn implementation() -> &'static str {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let vpclmul = std::arch::is_x86_feature_detected!("vpclmulqdq");
+            if vpclmul && std::arch::is_x86_feature_detected!("avx512f") {
+                return "using avx512 hardware support";
+            }
+            if vpclmul && std::arch::is_x86_feature_detected!("avx2") {
+                return "using vpclmul hardware support";
+            }
+            if std::arch::is_x86_feature_detected!("pclmulqdq") {
+                return "using pclmul hardware support";
+            }
+        }
+        #[cfg(target_arch = "aarch64")]
+        if std::arch::is_aarch64_feature_detected!("pmull") {
+            return "using pmull hardware support";
+        }
+        "using generic hardware support"
+    }
+
+    pub(crate) fn update(&mut self, data: &[u8]) {
+        self.crc.update(data);
+        self.len += data.len() as u64;
+    }
+
+    /// The checksum, as `cksum` prints it (`%u`).
+    pub(crate) fn value(&self) -> u32 {
+        let mut crc = self.crc.clone();
+        // the length, least significant byte first, as few bytes as it takes
+        let mut n = self.len;
+        while n > 0 {
+            crc.update(&[n as u8]);
+            n >>= 8;
+        }
+        crc.finalize() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Values GNU coreutils 9.1 prints (`printf … | sum -r`, `sum -s`,
+    /// `cksum`).
+    #[test]
+    fn gnu_values() {
+        let cases: [(&[u8], u16, u16, u32); 4] = [
+            (b"", 0, 0, 4_294_967_295),
+            (b"hello\n", 36979, 542, 3_015_617_425),
+            (b"123456789", 53_615, 477, 930_766_865),
+            (&[0xff; 1000], 65_411, 58_395, 2_124_716_915),
+        ];
+        for (data, bsd, sysv, crc) in cases {
+            let (mut b, mut s, mut c) = (Bsd::default(), Sysv::default(), PosixCrc::default());
+            for piece in data.chunks(7) {
+                b.update(piece);
+                s.update(piece);
+                c.update(piece);
+            }
+            assert_eq!((b.value(), s.value(), c.value()), (bsd, sysv, crc), "{:?}", &data[..data.len().min(9)]);
+        }
+    }
+}

@@ -10,6 +10,7 @@ mod architecture;
 mod check;
 mod cli;
 mod errors;
+mod family;
 mod faults;
 mod getopt;
 mod hash;

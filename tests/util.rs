@@ -29,6 +29,7 @@ pub fn gnu(tool: &str) -> Command {
 /// b3sum before 1.8 lacks `--tag` and words `--check` differently
 /// (Debian's is 1.2.0); GNU's tools are the 9.1 the check rules follow.
 const ORACLES: &[(&str, (u32, u32), &str)] = &[
+    ("b2sum", (9, 1), "FASTSUM_TEST_COREUTILS"),
     ("b3sum", (1, 8), "FASTSUM_TEST_B3SUM"),
     ("cksum", (9, 1), "FASTSUM_TEST_COREUTILS"),
     ("md5sum", (9, 1), "FASTSUM_TEST_COREUTILS"),

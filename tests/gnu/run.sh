@@ -1,5 +1,5 @@
 #!/bin/bash
-# Run GNU coreutils' own md5sum/sha*sum tests against fastsum (linked under
+# Run GNU coreutils' own md5sum/sha*sum/b2sum tests against fastsum (linked under
 # the GNU names) and against the installed GNU tools, and print a table.
 #
 #   tests/gnu/run.sh COREUTILS [FASTSUM]
@@ -25,10 +25,13 @@ rev=${GNU_REV:-v9.1}
 case $fastsum in /*) ;; *) fastsum=$PWD/$fastsum ;; esac
 [ -x "$fastsum" ] || { echo "no fastsum binary at $fastsum (cargo build)" >&2; exit 2; }
 
-tools="md5sum sha1sum sha224sum sha256sum sha384sum sha512sum"
+tools="md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum"
+# GNU programs the tests also run that fastsum does not stand for (b2sum.sh
+# checks `cksum -a blake2b` too): the installed ones, in both trees
+helpers="cksum"
 # under tests/misc/ up to 9.4, tests/cksum/ since
 names="md5sum.pl md5sum-bsd.sh md5sum-newline.pl md5sum-parallel.sh sha1sum.pl
-sha1sum-vec.pl sha224sum.pl sha256sum.pl sha384sum.pl sha512sum.pl"
+sha1sum-vec.pl sha224sum.pl sha256sum.pl sha384sum.pl sha512sum.pl b2sum.sh"
 support="init.cfg tests/init.sh tests/lang-default tests/envvar-check
 tests/Coreutils.pm tests/CuSkip.pm tests/CuTmpdir.pm"
 
@@ -69,6 +72,10 @@ setup() {
   local dir=$1 impl=$2 t target
   extract "$dir" $support $tests || return 1
   mkdir -p "$dir/src"
+  for t in $helpers; do
+    target=$(command -v "$t") || { echo "GNU $t not installed" >&2; return 1; }
+    ln -s "$target" "$dir/src/$t"
+  done
   for t in $tools; do
     if [ "$impl" = fastsum ]; then
       target=$fastsum
@@ -93,7 +100,7 @@ run_one() {
     cd "$dir" || exit 99
     . tests/lang-default
     export srcdir=. top_srcdir=. abs_top_builddir="$dir" abs_top_srcdir="$dir" \
-      abs_srcdir="$dir/tests" built_programs="$tools" fail=0 VERBOSE=yes \
+      abs_srcdir="$dir/tests" built_programs="$tools $helpers" fail=0 VERBOSE=yes \
       PERL=perl SHELL=/bin/sh EXEEXT= PATH="$dir/src:$PATH" \
       CU_TEST_NAME="tests,$(echo "$test" | sed 's,/,-,g')"
     case $test in

@@ -1,0 +1,163 @@
+//! `sum` and `cksum` under their names, byte for byte against GNU
+//! coreutils' (stdout, stderr with each program's name set aside, exit
+//! status): every algorithm and output option, odd names (newline,
+//! backslash, non-UTF-8), stdin (none, `-`), `-z`, missing files, every
+//! reading mode; `cksum -c` round trips; the usage errors.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use crate::util::{
+    MODES, assert_outputs_same, gnu, multicall, os, random_bytes, require_tool, run,
+    run_with_stdin, tempdir, write_file,
+};
+
+/// A directory with files of odd names and sizes; their names.
+fn files(d: &Path) -> Vec<std::ffi::OsString> {
+    let names: [&[u8]; 6] = [b"empty", b"one", b"new\nline", b"back\\slash", b"bad\xffname", b"big"];
+    let sizes = [0usize, 1, 1000, 513, 1024, 3 << 20];
+    for (i, (n, s)) in names.iter().zip(sizes).enumerate() {
+        write_file(d, os(n), &random_bytes(s, 90 + i as u64));
+    }
+    names.iter().map(|n| os(n).to_os_string()).collect()
+}
+
+/// Run `name ARGS` as GNU's tool and as fastsum linked under the name
+/// (with `extra` options, fastsum's own, before them), through `exec`;
+/// assert the same output.
+fn same(
+    d: &Path,
+    name: &str,
+    extra: &[&str],
+    args: &[std::ffi::OsString],
+    exec: &mut dyn FnMut(&mut Command) -> Output,
+) -> Output {
+    let theirs = exec(gnu(name).current_dir(d).args(args));
+    let ours = exec(multicall(d, name).current_dir(d).args(extra).args(args));
+    let what = format!("{name} {extra:?} {args:?}");
+    assert_outputs_same(&what, &ours, &theirs, name, name);
+    theirs
+}
+
+fn strings(v: &[&str]) -> Vec<std::ffi::OsString> {
+    v.iter().map(Into::into).collect()
+}
+
+#[test]
+fn sum_matches_gnu_sum() {
+    if !require_tool("sum") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    let names = files(d);
+    for opts in [&[][..], &["-r"], &["-s"], &["--sysv"], &["-rs"], &["-s", "-r"]] {
+        let mut args = strings(opts);
+        args.extend(names.iter().cloned());
+        args.push("nosuch".into());
+        same(d, "sum", &[], &args, &mut |c| run(c));
+        // one file, and stdin: named only when named
+        let mut one = strings(opts);
+        one.push("one".into());
+        same(d, "sum", &[], &one, &mut |c| run(c));
+        let data = random_bytes(5000, 3);
+        same(d, "sum", &[], &strings(opts), &mut |c| run_with_stdin(c, &data));
+        let mut dash = strings(opts);
+        dash.push("-".into());
+        same(d, "sum", &[], &dash, &mut |c| run_with_stdin(c, &data));
+    }
+    for mode in MODES {
+        let mut args = strings(&["-s"]);
+        args.extend(names.iter().cloned());
+        same(d, "sum", &["--mode", mode], &args, &mut |c| run(c));
+    }
+}
+
+#[test]
+fn cksum_matches_gnu_cksum() {
+    if !require_tool("cksum") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    let names = files(d);
+    let algos = [
+        "crc", "bsd", "sysv", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b",
+        "sm3",
+    ];
+    let mut sets: Vec<Vec<&str>> = vec![vec![], vec!["-z"], vec!["--untagged"]];
+    for a in algos {
+        sets.push(vec!["-a", a]);
+        sets.push(vec!["--algorithm", a, "--untagged"]);
+        sets.push(vec!["-a", a, "--tag", "-z"]);
+    }
+    sets.push(vec!["-a", "blake2b", "-l", "256"]);
+    sets.push(vec!["-a", "blake2b", "-l", "8", "--untagged"]);
+    let data = random_bytes(70_000, 5);
+    for opts in &sets {
+        let mut args = strings(opts);
+        args.extend(names.iter().cloned());
+        args.push("nosuch".into());
+        same(d, "cksum", &[], &args, &mut |c| run(c));
+        same(d, "cksum", &[], &strings(opts), &mut |c| run_with_stdin(c, &data));
+    }
+    for mode in MODES {
+        for a in ["crc", "blake2b", "sm3"] {
+            let mut args = strings(&["-a", a]);
+            args.extend(names.iter().cloned());
+            same(d, "cksum", &["--mode", mode], &args, &mut |c| run(c));
+        }
+    }
+}
+
+#[test]
+fn cksum_check_round_trips_and_refusals() {
+    if !require_tool("cksum") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    let names = files(d);
+    // a mixed file of tagged lines, as GNU's cksum-c.sh makes it
+    let mut sums = Vec::new();
+    for opts in [&["-a", "sha384"][..], &["-a", "blake2b"], &["-a", "blake2b", "-l", "384"], &["-a", "sm3"], &["-a", "md5"]] {
+        let o = run(gnu("cksum").current_dir(d).args(opts).args(&names));
+        sums.extend_from_slice(&o.stdout);
+    }
+    std::fs::write(d.join("SUMS"), &sums).unwrap();
+    for opts in [&["-c", "SUMS"][..], &["--check", "--strict", "SUMS"], &["-c", "-a", "sm3", "SUMS"], &["-c", "--quiet", "SUMS"], &["-c", "-w", "SUMS", "nosuch"]] {
+        same(d, "cksum", &[], &strings(opts), &mut |c| run(c));
+    }
+    write_file(d, "one", b"changed");
+    same(d, "cksum", &[], &strings(&["-c", "SUMS"]), &mut |c| run(c));
+    // untagged lines checked with -a; CRC lines are refused
+    let o = run(gnu("cksum").current_dir(d).args(["--untagged", "-a", "sha256", "empty"]));
+    std::fs::write(d.join("UNTAGGED"), &o.stdout).unwrap();
+    same(d, "cksum", &[], &strings(&["-c", "-a", "sha256", "UNTAGGED"]), &mut |c| run(c));
+    same(d, "cksum", &[], &strings(&["-c", "UNTAGGED"]), &mut |c| run(c));
+    for opts in [
+        &["-a", "crc", "-c", "SUMS"][..],
+        &["-a", "bsd", "-c"],
+        &["-l", "256", "-a", "md5"],
+        &["-l", "7", "-a", "blake2b"],
+        &["-l", "513", "-a", "blake2b"],
+        &["--untagged", "-c", "SUMS"],
+        &["--tag", "--untagged", "-a", "md5", "empty"],
+        &["--bogus"],
+    ] {
+        same(d, "cksum", &[], &strings(opts), &mut |c| run_with_stdin(c, b""));
+    }
+    // an unknown -a: GNU 9.1's message, whose list of valid names goes on
+    // with the two of GNU 9.6-9.8 that fastsum's cksum takes too
+    for bad in ["sha22", "nope", "md5,sha1", "MD5"] {
+        let theirs = run(gnu("cksum").args(["-a", bad]));
+        let ours = run(multicall(d, "cksum").args(["-a", bad]));
+        let want = String::from_utf8_lossy(&theirs.stderr).replace(
+            "\u{2018}sm3\u{2019}\n",
+            "\u{2018}sm3\u{2019}\n  - \u{2018}crc32b\u{2019}\n  - \u{2018}sha3\u{2019}\n",
+        );
+        assert_eq!(String::from_utf8_lossy(&ours.stderr), want, "-a {bad}");
+        assert_eq!(ours.status.code(), theirs.status.code(), "-a {bad}");
+        assert!(want.contains("crc32b"), "{want}");
+    }
+}

@@ -30,11 +30,11 @@ _fastsum() {
             fi
             case "${prev}" in
                 --algorithm)
-                    COMPREPLY=($(compgen -W "md5 sha1 sha224 sha256 sha384 sha512 blake3 blake2b sm3 sha3 crc32b xxh32 xxh64 xxh3 xxh128" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "md5 sha1 sha224 sha256 sha384 sha512 blake3 blake2b sm3 sha3 crc32b xxh32 xxh64 xxh3 xxh128 crc bsd sysv" -- "${cur}"))
                     return 0
                     ;;
                 -a)
-                    COMPREPLY=($(compgen -W "md5 sha1 sha224 sha256 sha384 sha512 blake3 blake2b sm3 sha3 crc32b xxh32 xxh64 xxh3 xxh128" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "md5 sha1 sha224 sha256 sha384 sha512 blake3 blake2b sm3 sha3 crc32b xxh32 xxh64 xxh3 xxh128 crc bsd sysv" -- "${cur}"))
                     return 0
                     ;;
                 --exclude)

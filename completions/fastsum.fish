@@ -1,4 +1,4 @@
-complete -c fastsum -s a -l algorithm -d 'Algorithm (default md5); several, read once: -a md5,sha256' -r -f -a "md5\t'MD5 (RFC 1321), 128 bits: the default, as md5sum'
+complete -c fastsum -s a -l algorithm -d 'Algorithm, default md5; a list is read once: md5,sha1' -r -f -a "md5\t'MD5 (RFC 1321), 128 bits: the default, as md5sum'
 sha1\t'SHA-1 (FIPS 180-4), 160 bits, as sha1sum'
 sha224\t'SHA-224 (FIPS 180-4), as sha224sum'
 sha256\t'SHA-256 (FIPS 180-4), as sha256sum'
@@ -12,13 +12,16 @@ crc32b\t'CRC-32 of zlib (ISO-HDLC), 8 hex digits, as cksum -a crc32b'
 xxh32\t'XXH32, as xxhsum -H0 (not cryptographic)'
 xxh64\t'XXH64, as xxhsum -H1 (not cryptographic)'
 xxh3\t'XXH3, 64 bits, as xxhsum -H3 (not cryptographic)'
-xxh128\t'XXH3, 128 bits, as xxhsum -H2 (not cryptographic)'"
+xxh128\t'XXH3, 128 bits, as xxhsum -H2 (not cryptographic)'
+crc\t'the POSIX CRC and the size, as cksum'
+bsd\t'BSD sum and the size in KiB, as sum -r'
+sysv\t'System V sum and the size in 512-byte blocks, as sum -s'"
 complete -c fastsum -l exclude -d 'With -r, leave out what PATTERN matches (repeatable)' -r
 complete -c fastsum -l exclude-from -d 'With -r, leave out what the patterns in FILE match, one a line' -r
 complete -c fastsum -l max-depth -d 'With -r, go at most N directories below the operand (1: its own files)' -r
 complete -c fastsum -l update -d 'Add to SUMS the lines of the FILEs it does not list yet' -r
 complete -c fastsum -s j -l jobs -d 'Hash up to N inputs at once [default: one per core]' -r
-complete -c fastsum -s l -l length -d 'Digest length in bits, for blake2b (8 to 512, a multiple of 8; 0: 512) and sha3' -r
+complete -c fastsum -s l -l length -d 'Digest bits: blake2b 8-512 (0: 512), sha3 224-512' -r
 complete -c fastsum -l audit -d 'With -c, also walk DIR: report files NEW, MISSING or MOVED' -r
 complete -c fastsum -s m -l mode -d 'How bytes reach the hash function' -r -f -a "threaded\t'A reader thread fills --readahead blocks from a bounded pool and hands them over a channel to the hasher(s), which hash them --chunk bytes per update: reading overlaps hashing, memory stays bounded. Regular files of 1 MiB or more are memory-mapped when the algorithm is BLAKE3 (hashed on up to -j threads) or when several algorithms hash them'
 sync\t'The hashing thread reads exactly --chunk bytes per read call into one reused buffer, then hashes it: read what you consume, one call at a time'
@@ -41,7 +44,7 @@ complete -c fastsum -l status -d 'Print nothing; the exit status tells'
 complete -c fastsum -s w -l warn -d 'Warn about improperly formatted checksum lines'
 complete -c fastsum -l strict -d 'Exit non-zero for improperly formatted checksum lines'
 complete -c fastsum -l ignore-missing -d 'Do not fail or report status for missing files'
-complete -c fastsum -l json -d 'Print JSON Lines: one object per digest, checked line or error'
+complete -c fastsum -l json -d 'Print JSON Lines: one object per digest or check'
 complete -c fastsum -l stats -d 'After the run, print bytes, time, throughput, read calls and waits on stderr'
 complete -c fastsum -l progress -d 'Show progress on stderr even for short runs (when stderr is a terminal)'
 complete -c fastsum -l no-progress -d 'Never show progress'

@@ -11,6 +11,7 @@ use sha2::Digest as _;
 use strum::EnumCount;
 
 use crate::sha512::{Out, Sha512};
+pub use crate::sum::Legacy;
 
 /// A BLAKE2b output length: a whole number of bytes from 1 to 64 (8 to 512
 /// bits), as b2sum's `-l` takes it. Part of the algorithm's identity:
@@ -143,19 +144,6 @@ pub enum Algorithm {
     Sysv,
 }
 
-/// The checksums that print their own line (a number and the input's
-/// size, as `cksum` and `sum` do) rather than a hex digest: never tagged,
-/// never checked, never with another algorithm.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Legacy {
-    /// `cksum`'s POSIX CRC.
-    Crc,
-    /// BSD `sum`.
-    Bsd,
-    /// System V `sum`.
-    Sysv,
-}
-
 impl Algorithm {
     /// Every algorithm, in the order of the enum; the ones with a length
     /// at their default (BLAKE2b-512; SHA3-256, though `-a sha3` asks for
@@ -208,7 +196,7 @@ impl Algorithm {
     }
 
     /// Is it one of the checksums that print their own line?
-    pub(crate) fn legacy(self) -> Option<Legacy> {
+    pub fn legacy(self) -> Option<Legacy> {
         match self {
             Algorithm::Crc => Some(Legacy::Crc),
             Algorithm::Bsd => Some(Legacy::Bsd),

@@ -655,7 +655,7 @@ mod tests {
                 &["-a", "sha265"],
                 "fastsum: invalid value 'sha265' for '--algorithm <ALGO>': 'sha265' is no \
                  algorithm (algorithms: md5, sha1, sha224, sha256, sha384, sha512, blake3, \
-                 blake2b, sm3, sha3, crc32b, xxh32, xxh64, xxh3, xxh128); \
+                 blake2b, sm3, sha3, crc32b, xxh32, xxh64, xxh3, xxh128, crc, bsd, sysv); \
                  did you mean 'sha256'?\n",
             ),
             (&["--bogus"], "fastsum: unrecognized option '--bogus'\n"),

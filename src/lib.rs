@@ -27,8 +27,8 @@ mod sha512;
 mod sha_lanes;
 mod size;
 mod stats;
-mod sum;
 mod stdio;
+mod sum;
 mod update;
 mod walk;
 

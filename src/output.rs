@@ -1,7 +1,7 @@
 //! What fastsum writes: checksum lines byte-for-byte as GNU coreutils writes
 //! them, and file names quoted in messages as GNU quotes them.
 
-use crate::algo::Legacy;
+use crate::sum::Legacy;
 
 /// How a checksum line is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,10 +235,22 @@ mod tests {
             legacy_line(&mut out, l, v, size, name, Terminator::Newline);
             out
         };
-        assert_eq!(line(Legacy::Crc, 3015617425, 6, Some(b"h1")), b"3015617425 6 h1\n");
-        assert_eq!(line(Legacy::Bsd, 121, 1, Some(b"b\\s")), b"00121     1 b\\s\n");
-        assert_eq!(line(Legacy::Bsd, 32286, 100_000_000, None), b"32286 97657\n");
-        assert_eq!(line(Legacy::Sysv, 20650, 100_000_000, Some(b"n\nl")), b"20650 195313 n\nl\n");
+        assert_eq!(
+            line(Legacy::Crc, 3015617425, 6, Some(b"h1")),
+            b"3015617425 6 h1\n"
+        );
+        assert_eq!(
+            line(Legacy::Bsd, 121, 1, Some(b"b\\s")),
+            b"00121     1 b\\s\n"
+        );
+        assert_eq!(
+            line(Legacy::Bsd, 32286, 100_000_000, None),
+            b"32286 97657\n"
+        );
+        assert_eq!(
+            line(Legacy::Sysv, 20650, 100_000_000, Some(b"n\nl")),
+            b"20650 195313 n\nl\n"
+        );
         assert_eq!(line(Legacy::Sysv, 0, 0, None), b"0 0\n");
     }
 

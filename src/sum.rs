@@ -3,11 +3,24 @@
 //! coreutils prints for it. Their lines carry the input's size too, which
 //! `output` writes.
 
+/// The checksums that print their own line (a number and the input's
+/// size, as `cksum` and `sum` do) rather than a hex digest: never tagged,
+/// never checked, never with another algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Legacy {
+    /// `cksum`'s POSIX CRC.
+    Crc,
+    /// BSD `sum`.
+    Bsd,
+    /// System V `sum`.
+    Sysv,
+}
+
 /// BSD `sum`: a 16-bit rotate-right-and-add over the bytes. Each byte
 /// depends on the last result (two dependent operations per byte), so it
 /// runs at that latency, not at memory speed (docs/BENCHMARKS.md).
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Bsd(u16);
+pub struct Bsd(u16);
 
 impl Bsd {
     pub(crate) fn update(&mut self, data: &[u8]) {
@@ -26,7 +39,7 @@ impl Bsd {
 
 /// System V `sum`: the byte sum modulo 2^32, folded to 16 bits at the end.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Sysv(u32);
+pub struct Sysv(u32);
 
 impl Sysv {
     pub(crate) fn update(&mut self, data: &[u8]) {
@@ -51,7 +64,7 @@ impl Sysv {
 /// reflected), over the bytes and then their count; crc-fast's folding
 /// kernels (PCLMULQDQ, VPCLMULQDQ where the CPU has it).
 #[derive(Clone)]
-pub(crate) struct PosixCrc {
+pub struct PosixCrc {
     crc: crc_fast::Digest,
     len: u64,
 }
@@ -102,7 +115,7 @@ impl PosixCrc {
 
     /// The checksum, as `cksum` prints it (`%u`).
     pub(crate) fn value(&self) -> u32 {
-        let mut crc = self.crc.clone();
+        let mut crc = self.crc;
         // the length, least significant byte first, as few bytes as it takes
         let mut n = self.len;
         while n > 0 {
@@ -134,7 +147,12 @@ mod tests {
                 s.update(piece);
                 c.update(piece);
             }
-            assert_eq!((b.value(), s.value(), c.value()), (bsd, sysv, crc), "{:?}", &data[..data.len().min(9)]);
+            assert_eq!(
+                (b.value(), s.value(), c.value()),
+                (bsd, sysv, crc),
+                "{:?}",
+                &data[..data.len().min(9)]
+            );
         }
     }
 }

@@ -331,14 +331,19 @@ fn tags_pick_the_algorithm() {
     let dir = fixture();
     let d = dir.path();
     let mut data = Vec::new();
-    for algo in Algorithm::ALL {
+    // (not cksum's CRC and sum's: they have no checksum lines)
+    let tagged: Vec<Algorithm> = Algorithm::ALL
+        .into_iter()
+        .filter(|a| a.legacy().is_none())
+        .collect();
+    for &algo in &tagged {
         data.extend_from_slice(&sums(algo, b"{T} (a) = {a}\n"));
     }
     data.extend_from_slice(&sums(Algorithm::Sha1, b"{T} (b) = {Z}\n"));
     data.extend_from_slice(&sums(Algorithm::Md5, b"SHA1 (b) = {b}\n"));
     std::fs::write(d.join("sums"), data).unwrap();
     let o = run(fastsum().current_dir(d).args(["-c", "--warn", "sums"]));
-    let ok = "a: OK\n".repeat(Algorithm::ALL.len());
+    let ok = "a: OK\n".repeat(tagged.len());
     assert_output(
         "-c --warn sums",
         &o,
@@ -347,7 +352,7 @@ fn tags_pick_the_algorithm() {
             "fastsum: sums: {}: improperly formatted MD5 checksum line\n\
              fastsum: WARNING: 1 line is improperly formatted\n\
              fastsum: WARNING: 1 computed checksum did NOT match\n",
-            Algorithm::ALL.len() + 2
+            tagged.len() + 2
         ),
         1,
     );

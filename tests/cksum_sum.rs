@@ -14,7 +14,14 @@ use crate::util::{
 
 /// A directory with files of odd names and sizes; their names.
 fn files(d: &Path) -> Vec<std::ffi::OsString> {
-    let names: [&[u8]; 6] = [b"empty", b"one", b"new\nline", b"back\\slash", b"bad\xffname", b"big"];
+    let names: [&[u8]; 6] = [
+        b"empty",
+        b"one",
+        b"new\nline",
+        b"back\\slash",
+        b"bad\xffname",
+        b"big",
+    ];
     let sizes = [0usize, 1, 1000, 513, 1024, 3 << 20];
     for (i, (n, s)) in names.iter().zip(sizes).enumerate() {
         write_file(d, os(n), &random_bytes(s, 90 + i as u64));
@@ -51,7 +58,14 @@ fn sum_matches_gnu_sum() {
     let dir = tempdir();
     let d = dir.path();
     let names = files(d);
-    for opts in [&[][..], &["-r"], &["-s"], &["--sysv"], &["-rs"], &["-s", "-r"]] {
+    for opts in [
+        &[][..],
+        &["-r"],
+        &["-s"],
+        &["--sysv"],
+        &["-rs"],
+        &["-s", "-r"],
+    ] {
         let mut args = strings(opts);
         args.extend(names.iter().cloned());
         args.push("nosuch".into());
@@ -61,7 +75,9 @@ fn sum_matches_gnu_sum() {
         one.push("one".into());
         same(d, "sum", &[], &one, &mut |c| run(c));
         let data = random_bytes(5000, 3);
-        same(d, "sum", &[], &strings(opts), &mut |c| run_with_stdin(c, &data));
+        same(d, "sum", &[], &strings(opts), &mut |c| {
+            run_with_stdin(c, &data)
+        });
         let mut dash = strings(opts);
         dash.push("-".into());
         same(d, "sum", &[], &dash, &mut |c| run_with_stdin(c, &data));
@@ -99,7 +115,9 @@ fn cksum_matches_gnu_cksum() {
         args.extend(names.iter().cloned());
         args.push("nosuch".into());
         same(d, "cksum", &[], &args, &mut |c| run(c));
-        same(d, "cksum", &[], &strings(opts), &mut |c| run_with_stdin(c, &data));
+        same(d, "cksum", &[], &strings(opts), &mut |c| {
+            run_with_stdin(c, &data)
+        });
     }
     for mode in MODES {
         for a in ["crc", "blake2b", "sm3"] {
@@ -120,21 +138,43 @@ fn cksum_check_round_trips_and_refusals() {
     let names = files(d);
     // a mixed file of tagged lines, as GNU's cksum-c.sh makes it
     let mut sums = Vec::new();
-    for opts in [&["-a", "sha384"][..], &["-a", "blake2b"], &["-a", "blake2b", "-l", "384"], &["-a", "sm3"], &["-a", "md5"]] {
+    for opts in [
+        &["-a", "sha384"][..],
+        &["-a", "blake2b"],
+        &["-a", "blake2b", "-l", "384"],
+        &["-a", "sm3"],
+        &["-a", "md5"],
+    ] {
         let o = run(gnu("cksum").current_dir(d).args(opts).args(&names));
         sums.extend_from_slice(&o.stdout);
     }
     std::fs::write(d.join("SUMS"), &sums).unwrap();
-    for opts in [&["-c", "SUMS"][..], &["--check", "--strict", "SUMS"], &["-c", "-a", "sm3", "SUMS"], &["-c", "--quiet", "SUMS"], &["-c", "-w", "SUMS", "nosuch"]] {
+    for opts in [
+        &["-c", "SUMS"][..],
+        &["--check", "--strict", "SUMS"],
+        &["-c", "-a", "sm3", "SUMS"],
+        &["-c", "--quiet", "SUMS"],
+        &["-c", "-w", "SUMS", "nosuch"],
+    ] {
         same(d, "cksum", &[], &strings(opts), &mut |c| run(c));
     }
     write_file(d, "one", b"changed");
     same(d, "cksum", &[], &strings(&["-c", "SUMS"]), &mut |c| run(c));
     // untagged lines checked with -a; CRC lines are refused
-    let o = run(gnu("cksum").current_dir(d).args(["--untagged", "-a", "sha256", "empty"]));
+    let o = run(gnu("cksum")
+        .current_dir(d)
+        .args(["--untagged", "-a", "sha256", "empty"]));
     std::fs::write(d.join("UNTAGGED"), &o.stdout).unwrap();
-    same(d, "cksum", &[], &strings(&["-c", "-a", "sha256", "UNTAGGED"]), &mut |c| run(c));
-    same(d, "cksum", &[], &strings(&["-c", "UNTAGGED"]), &mut |c| run(c));
+    same(
+        d,
+        "cksum",
+        &[],
+        &strings(&["-c", "-a", "sha256", "UNTAGGED"]),
+        &mut |c| run(c),
+    );
+    same(d, "cksum", &[], &strings(&["-c", "UNTAGGED"]), &mut |c| {
+        run(c)
+    });
     for opts in [
         &["-a", "crc", "-c", "SUMS"][..],
         &["-a", "bsd", "-c"],
@@ -145,7 +185,9 @@ fn cksum_check_round_trips_and_refusals() {
         &["--tag", "--untagged", "-a", "md5", "empty"],
         &["--bogus"],
     ] {
-        same(d, "cksum", &[], &strings(opts), &mut |c| run_with_stdin(c, b""));
+        same(d, "cksum", &[], &strings(opts), &mut |c| {
+            run_with_stdin(c, b"")
+        });
     }
     // an unknown -a: GNU 9.1's message, whose list of valid names goes on
     // with the two of GNU 9.6-9.8 that fastsum's cksum takes too

@@ -539,7 +539,9 @@ mod tests {
                     .into_iter()
                     .filter_map(move |a| a.with_length(bits).ok())
             });
-        proptest::sample::select(Algorithm::ALL.into_iter().chain(sized).collect::<Vec<_>>())
+        // (not cksum's CRC and sum's: they have no checksum lines)
+        let all = Algorithm::ALL.into_iter().chain(sized);
+        proptest::sample::select(all.filter(|a| a.legacy().is_none()).collect::<Vec<_>>())
     }
 
     /// Tags with a length (`BLAKE2b-256`, `SHA3-384`), families that start

@@ -140,7 +140,10 @@ impl GetoptError {
 fn resolve(table: &[Opt], name: &[u8], word: &OsStr, abbrev: Abbrev) -> Result<usize, GetoptError> {
     // (an option with no long name, as sum's -r, has none to match)
     let named = |o: &Opt| !o.long.is_empty();
-    if let Some(i) = table.iter().position(|o| named(o) && o.long.as_bytes() == name) {
+    if let Some(i) = table
+        .iter()
+        .position(|o| named(o) && o.long.as_bytes() == name)
+    {
         return Ok(i);
     }
     let unrecognized = || GetoptError::Unrecognized(word.to_owned());

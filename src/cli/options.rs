@@ -637,7 +637,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         Some(b'a'),
         "ALGO",
         algorithms,
-        "Algorithm (default md5); several, read once: -a md5,sha256",
+        "Algorithm, default md5; a list is read once: md5,sha1",
     )
     .names(Names::FASTSUM)
     .values(algorithm_values)
@@ -845,7 +845,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
             a.bits = Some(text(v));
             Ok(())
         },
-        "Digest bits for blake2b (8 to 512 by 8; 0: 512) and sha3",
+        "Digest bits: blake2b 8-512 (0: 512), sha3 224-512",
     )
     .gnu(12)
     .names(Names::FASTSUM_B2SUM)
@@ -969,7 +969,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "json",
         None,
         |a| a.json = true,
-        "Print JSON Lines: an object per digest, check or error",
+        "Print JSON Lines: one object per digest or check",
     )
     .names(Names::FASTSUM)
     .more(

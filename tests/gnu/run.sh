@@ -25,13 +25,15 @@ rev=${GNU_REV:-v9.1}
 case $fastsum in /*) ;; *) fastsum=$PWD/$fastsum ;; esac
 [ -x "$fastsum" ] || { echo "no fastsum binary at $fastsum (cargo build)" >&2; exit 2; }
 
-tools="md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum"
-# GNU programs the tests also run that fastsum does not stand for (b2sum.sh
-# checks `cksum -a blake2b` too): the installed ones, in both trees
-helpers="cksum"
+tools="md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum sum"
+# GNU programs the tests also run that fastsum does not stand for (the
+# cksum tests shuffle and print their input): the installed ones, in both
+# trees
+helpers="shuf printf"
 # under tests/misc/ up to 9.4, tests/cksum/ since
 names="md5sum.pl md5sum-bsd.sh md5sum-newline.pl md5sum-parallel.sh sha1sum.pl
-sha1sum-vec.pl sha224sum.pl sha256sum.pl sha384sum.pl sha512sum.pl b2sum.sh"
+sha1sum-vec.pl sha224sum.pl sha256sum.pl sha384sum.pl sha512sum.pl b2sum.sh
+cksum.sh cksum-a.sh cksum-c.sh sm3sum.pl sum.pl sum-sysv.sh"
 support="init.cfg tests/init.sh tests/lang-default tests/envvar-check
 tests/Coreutils.pm tests/CuSkip.pm tests/CuTmpdir.pm"
 
@@ -73,7 +75,7 @@ setup() {
   extract "$dir" $support $tests || return 1
   mkdir -p "$dir/src"
   for t in $helpers; do
-    target=$(command -v "$t") || { echo "GNU $t not installed" >&2; return 1; }
+    target=$(type -P "$t") || { echo "GNU $t not installed" >&2; return 1; }
     ln -s "$target" "$dir/src/$t"
   done
   for t in $tools; do

@@ -27,6 +27,7 @@ mod getopt;
 mod help;
 mod options;
 mod usage;
+mod xxhsum;
 
 #[cfg(feature = "internals")]
 pub use help::{HELP_SECTIONS, HelpSection, command};
@@ -58,6 +59,10 @@ pub(crate) enum Flavour {
     Cksum,
     /// sum: `-r` (BSD, the default) and `-s`.
     Sum,
+    /// xxhsum 0.8.1 and its xxh32sum, xxh64sum, xxh128sum (and xxh3sum)
+    /// names: its own scan of the words (`xxhsum` module), messages and
+    /// check lines.
+    Xxhsum,
 }
 
 impl Flavour {
@@ -66,14 +71,14 @@ impl Flavour {
         match self {
             Flavour::Fastsum => Abbrev::Flat,
             Flavour::Gnu | Flavour::B2sum | Flavour::Cksum | Flavour::Sum => Abbrev::GnuFirst,
-            Flavour::B3sum => Abbrev::Off,
+            Flavour::B3sum | Flavour::Xxhsum => Abbrev::Off,
         }
     }
 
     /// A GNU coreutils name (md5sum … sha512sum, b2sum, cksum, sum): GNU's
     /// messages, exit 1, no `-h`/`-V`.
     pub(crate) fn is_gnu(self) -> bool {
-        !matches!(self, Flavour::Fastsum | Flavour::B3sum)
+        !matches!(self, Flavour::Fastsum | Flavour::B3sum | Flavour::Xxhsum)
     }
 }
 
@@ -108,6 +113,16 @@ fn tool_algorithm(base: &str) -> Option<(Flavour, Algorithm)> {
         }
         if same("sum") {
             return Some((Flavour::Sum, Algorithm::Bsd));
+        }
+        let xxh = [
+            ("xxhsum", Algorithm::Xxh64),
+            ("xxh32sum", Algorithm::Xxh32),
+            ("xxh64sum", Algorithm::Xxh64),
+            ("xxh128sum", Algorithm::Xxh128),
+            ("xxh3sum", Algorithm::Xxh3),
+        ];
+        if let Some(&(_, algo)) = xxh.iter().find(|(t, _)| same(t)) {
+            return Some((Flavour::Xxhsum, algo));
         }
         let algo = Algorithm::from_tool_name(name)?;
         Some(match algo {
@@ -166,7 +181,11 @@ pub(crate) fn parse(argv: Vec<OsString>) -> (&'static str, Result<Config, Stop>)
         program: inv.program,
         flavour: inv.flavour(),
     };
-    let config = parse_args(&inv, argv).and_then(|args| resolve(args, &inv).map_err(usage));
+    let args = match inv.flavour() {
+        Flavour::Xxhsum => xxhsum::parse_args(&inv, argv),
+        _ => parse_args(&inv, argv),
+    };
+    let config = args.and_then(|args| resolve(args, &inv).map_err(usage));
     (inv.program, config)
 }
 
@@ -235,6 +254,27 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
     Ok(args)
 }
 
+/// How the run reads, from the reading options.
+fn plan(args: &Args) -> Plan {
+    Plan {
+        // b3sum's --no-mmap: "also disables multithreading" there, so
+        // its reads are sync mode's (--chunk per call, one thread)
+        mode: if args.no_mmap {
+            Mode::Sync
+        } else {
+            args.mode.into()
+        },
+        chunk: args.chunk,
+        readahead: args.readahead,
+        pool: args.pool,
+        // b3sum's --num-threads stands for -j (0: the default)
+        jobs: args
+            .jobs
+            .or(args.num_threads.filter(|&n| n > 0))
+            .map_or_else(default_jobs, |n| n.min(MAX_COUNT)),
+    }
+}
+
 /// The exclude patterns as a set; a usage error names what is wrong.
 fn exclude(patterns: &[String]) -> Result<Exclude, UsageError> {
     Exclude::new(patterns.iter().map(String::as_str))
@@ -244,6 +284,10 @@ fn exclude(patterns: &[String]) -> Result<Exclude, UsageError> {
 /// Resolve `args` under the invocation's name: defaults, multi-call
 /// defaults, and the combinations GNU (or b3sum) refuses.
 fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
+    if inv.flavour() == Flavour::Xxhsum {
+        return Ok(xxhsum::resolve(args, inv));
+    }
+    let reading = plan(&args);
     let refuse = |c| Err(UsageError::Conflict(c));
     // -l first, as GNU checks it right after the options
     let length = length(&args, inv)?;
@@ -410,6 +454,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             xof,
             tree_digest: args.tree_digest,
             legacy_names: !args.files.is_empty(),
+            xxhsum: None,
             json: args.json,
         };
         if args.tree_digest {
@@ -484,23 +529,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
     Ok(Config {
         command,
         algorithms,
-        plan: Plan {
-            // b3sum's --no-mmap: "also disables multithreading" there, so
-            // its reads are sync mode's (--chunk per call, one thread)
-            mode: if args.no_mmap {
-                Mode::Sync
-            } else {
-                args.mode.into()
-            },
-            chunk: args.chunk,
-            readahead: args.readahead,
-            pool: args.pool,
-            // b3sum's --num-threads stands for -j (0: the default)
-            jobs: args
-                .jobs
-                .or(args.num_threads.filter(|&n| n > 0))
-                .map_or_else(default_jobs, |n| n.min(MAX_COUNT)),
-        },
+        plan: reading,
         progress: args.progress.unwrap_or(Progress::Auto),
         stats: args.stats,
         debug: args.debug,

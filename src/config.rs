@@ -71,9 +71,37 @@ pub(crate) struct HashOptions {
     /// Lines of `cksum`'s CRC and `sum`'s checksums end with the name: FILEs
     /// were given (GNU names no input read from stdin by default).
     pub(crate) legacy_names: bool,
+    /// Under an xxhsum name: its output rules.
+    pub(crate) xxhsum: Option<XxhOutput>,
     /// `--json`: JSON Lines instead of checksum lines (`format` and
     /// `terminator` unused; `cli` refuses the options that set them).
     pub(crate) json: bool,
+}
+
+/// How xxhsum writes what it found: `stdin` for standard input's name,
+/// its own messages, and these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct XxhOutput {
+    /// `--little-endian`: the digest's bytes reversed, tags with `_LE`.
+    pub(crate) little_endian: bool,
+    /// Blank out stderr's line at the end (`\r`, 70 spaces, `\r`), as
+    /// xxhsum does after FILEs unless `-q`.
+    pub(crate) blank_out: bool,
+}
+
+/// xxhsum's `-c` settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct XxhCheckOptions {
+    /// `-q`: no OK lines.
+    pub(crate) quiet: bool,
+    /// `-w`: a message for each improperly formatted line.
+    pub(crate) warn: bool,
+    /// `--status`: nothing on stdout.
+    pub(crate) status: bool,
+    /// `--strict`: improperly formatted lines fail the check file.
+    pub(crate) strict: bool,
+    /// `--little-endian`: untagged lines hold reversed digests.
+    pub(crate) little_endian: bool,
 }
 
 /// How b3sum's output options write a BLAKE3 digest.
@@ -99,6 +127,8 @@ pub(crate) enum Command {
     /// Verify the checksum files and compare the trees under `dirs` with
     /// them (`-c --audit`).
     Audit(AuditOptions),
+    /// xxhsum's `-c`: its line syntax, messages and counts.
+    XxhCheck(XxhCheckOptions),
 }
 
 /// `-c --audit` settings.

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use std::os::unix::ffi::OsStrExt;
 
 use crate::algo::{Algorithm, Algorithms, Digest, Hasher};
-use crate::config::{HashOptions, XofOutput};
+use crate::config::{HashOptions, XofOutput, XxhOutput};
+use crate::input::Input;
 use crate::json::Record;
 use crate::output::{LineFormat, Terminator, format_line, legacy_line, push_hex, quote_name};
 use crate::printer::{Printer, Render, print_all};
@@ -57,6 +58,9 @@ impl Lines {
 impl Render<(), WalkError> for Lines {
     fn render(&mut self, outcome: Outcome<(), WalkError>, p: &mut Printer<'_>) -> io::Result<()> {
         let json = self.opts.json;
+        if let Some(xxh) = self.opts.xxhsum {
+            return self.xxh_render(outcome, xxh, p);
+        }
         match outcome {
             Outcome::Hashed(task, Ok(hashed)) => match (self.opts.xof, hashed.digests.first()) {
                 (Some(xof), Some(digest)) => self.xof_line(p, digest, xof, task.input.name()),
@@ -67,6 +71,59 @@ impl Render<(), WalkError> for Lines {
             Outcome::Passed((path, e)) => failed(p, path.as_os_str().as_bytes(), &e, json),
         }
     }
+}
+
+impl Lines {
+    /// Under an xxhsum name: standard input is `stdin`, `--little-endian`
+    /// reverses the digest and marks the tag, failures are xxhsum's words.
+    fn xxh_render(
+        &self,
+        outcome: Outcome<(), WalkError>,
+        xxh: XxhOutput,
+        p: &mut Printer<'_>,
+    ) -> io::Result<()> {
+        let (task, r) = match outcome {
+            Outcome::Hashed(task, r) => (task, r),
+            Outcome::Passed((path, e)) => return xxh_failed(p, path.as_os_str().as_bytes(), &e),
+        };
+        let name = match task.input {
+            Input::Stdin => &b"stdin"[..],
+            Input::Path(ref path) => path.as_os_str().as_bytes(),
+        };
+        let hashed = match r {
+            Ok(hashed) => hashed,
+            Err(e) => return xxh_failed(p, name, &e),
+        };
+        let (format, term) = (self.opts.format, self.opts.terminator);
+        for (algo, digest) in task.algos.as_slice().iter().zip(&hashed.digests) {
+            let mut bytes = digest.as_bytes().to_vec();
+            let mut tag = algo.tag().into_owned();
+            if xxh.little_endian {
+                bytes.reverse();
+                tag.push_str("_LE");
+            }
+            let mut hex = Vec::with_capacity(2 * bytes.len());
+            push_hex(&mut hex, &bytes);
+            let hex = String::from_utf8_lossy(&hex);
+            p.line(|line| format_line(line, &tag, &hex, name, format, term))?;
+        }
+        Ok(())
+    }
+}
+
+/// xxhsum's messages for an input that failed (its own words, no program
+/// name but for a directory's); a read error, where xxhsum would print a
+/// digest of what it read, is reported too.
+fn xxh_failed(p: &mut Printer<'_>, name: &[u8], e: &io::Error) -> io::Result<()> {
+    let name = String::from_utf8_lossy(name);
+    let text = match e.kind() {
+        io::ErrorKind::IsADirectory => format!("xxhsum: {name}: Is a directory \n"),
+        io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied => {
+            format!("Error: Could not open '{name}': {}. \n", error_text(e))
+        }
+        _ => format!("Error: Could not read '{name}': {}. \n", error_text(e)),
+    };
+    p.error_raw(text.as_bytes())
 }
 
 /// `--json`: one object per algorithm of the task, in its order.
@@ -156,7 +213,13 @@ pub(crate) fn run(
         }
         return Ok(());
     }
-    run_filtered(algos, opts, plan, files, |_| true, rep, stats, out)
+    let blank_out = opts.xxhsum.is_some_and(|x| x.blank_out);
+    run_filtered(algos, opts, plan, files, |_| true, rep, stats, out)?;
+    if blank_out {
+        out.flush()?;
+        rep.raw(format!("\r{:70}\r", "").as_bytes());
+    }
+    Ok(())
 }
 
 /// `--tree-digest`: the digest, with `algo`, of the bytes that

@@ -22,6 +22,8 @@ pub(crate) enum Terminator {
     Newline,
     /// `-z`: NUL, and names are written raw.
     Nul,
+    /// `\n`, and names written as they are, never escaped (xxhsum).
+    Raw,
     /// `\n` as b3sum writes it: escaped as `Newline`, but a name that is
     /// not UTF-8 is written as Rust's `to_string_lossy` writes it (each
     /// invalid sequence as U+FFFD), because b3sum prints that.
@@ -72,7 +74,7 @@ pub(crate) fn format_line(
     } else {
         name
     };
-    let escape = term != Terminator::Nul && needs_escape(name);
+    let escape = !matches!(term, Terminator::Nul | Terminator::Raw) && needs_escape(name);
     if escape {
         out.push(b'\\');
     }
@@ -98,7 +100,7 @@ pub(crate) fn format_line(
         }
     }
     out.push(match term {
-        Terminator::Newline | Terminator::LossyNewline => b'\n',
+        Terminator::Newline | Terminator::LossyNewline | Terminator::Raw => b'\n',
         Terminator::Nul => b'\0',
     });
 }
@@ -126,7 +128,7 @@ pub(crate) fn legacy_line(
         out.extend_from_slice(name);
     }
     out.push(match term {
-        Terminator::Newline | Terminator::LossyNewline => b'\n',
+        Terminator::Newline | Terminator::LossyNewline | Terminator::Raw => b'\n',
         Terminator::Nul => b'\0',
     });
 }

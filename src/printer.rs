@@ -44,6 +44,22 @@ impl Printer<'_> {
         Ok(())
     }
 
+    /// `text` on stderr as it is, after stdout's lines.
+    pub(crate) fn message_raw(&mut self, text: &[u8]) -> io::Result<()> {
+        self.out.flush()?;
+        self.rep.raw(text);
+        Ok(())
+    }
+
+    /// `text` on stderr as it is (after stdout's lines); the run will
+    /// exit 1.
+    pub(crate) fn error_raw(&mut self, text: &[u8]) -> io::Result<()> {
+        self.out.flush()?;
+        self.rep.raw(text);
+        self.rep.fail();
+        Ok(())
+    }
+
     /// Make the run exit 1 without a message.
     pub(crate) fn fail(&self) {
         self.rep.fail();

@@ -72,6 +72,12 @@ impl Reporter {
         write_stderr(&line);
     }
 
+    /// Write `text` on stderr as it is (xxhsum's messages, which carry no
+    /// program name).
+    pub(crate) fn raw(&self, text: &[u8]) {
+        write_stderr(text);
+    }
+
     /// Report an error and remember that the run failed.
     pub(crate) fn error(&self, msg: &str) {
         self.message(msg);

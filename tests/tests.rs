@@ -31,3 +31,4 @@ mod progress;
 mod stats;
 mod update;
 mod walk;
+mod xxhsum;

@@ -30,6 +30,8 @@ pub fn gnu(tool: &str) -> Command {
 /// (Debian's is 1.2.0); GNU's tools are the 9.1 the check rules follow.
 const ORACLES: &[(&str, (u32, u32), &str)] = &[
     ("b2sum", (9, 1), "FASTSUM_TEST_COREUTILS"),
+    ("sum", (9, 1), "FASTSUM_TEST_COREUTILS"),
+    ("xxhsum", (0, 8), "FASTSUM_TEST_XXHSUM"),
     ("b3sum", (1, 8), "FASTSUM_TEST_B3SUM"),
     ("cksum", (9, 1), "FASTSUM_TEST_COREUTILS"),
     ("md5sum", (9, 1), "FASTSUM_TEST_COREUTILS"),
@@ -59,7 +61,12 @@ fn version_of(tool: &Path) -> Option<(u32, u32)> {
     if !o.status.success() {
         return None;
     }
-    let text = String::from_utf8_lossy(&o.stdout);
+    // (xxhsum writes its version to stderr)
+    let text = String::from_utf8_lossy(if o.stdout.is_empty() {
+        &o.stderr
+    } else {
+        &o.stdout
+    });
     let word = text
         .lines()
         .next()?

@@ -22,6 +22,7 @@
 pub(crate) mod audit;
 pub(crate) mod parse;
 pub(crate) mod summary;
+pub(crate) mod xxhsum;
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, BufRead, BufReader, Write};

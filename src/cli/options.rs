@@ -148,6 +148,12 @@ pub(crate) struct Args {
     pub(crate) untagged: bool,
     /// cksum's `--debug`.
     pub(crate) debug: bool,
+    /// xxhsum's `--little-endian`.
+    pub(crate) little_endian: bool,
+    /// xxhsum's `-q`, `--quiet` (no OK lines, no closing blank-out).
+    pub(crate) xxh_quiet: bool,
+    /// xxhsum's `-w`, `--warn` (it may go with `-q`).
+    pub(crate) xxh_warn: bool,
     /// `-j`.
     pub(crate) jobs: Option<usize>,
     /// `-m`.
@@ -200,6 +206,9 @@ impl Default for Args {
             json: false,
             untagged: false,
             debug: false,
+            little_endian: false,
+            xxh_quiet: false,
+            xxh_warn: false,
             jobs: None,
             mode: ModeArg::Threaded,
             chunk: DEFAULT_CHUNK,

@@ -412,6 +412,9 @@ pub(crate) enum Stop {
     Version(String),
     /// Help, for stdout (styled for a terminal); exit 0.
     Help(clap::builder::StyledStr),
+    /// Text for stderr, and the exit status (xxhsum's help, version and
+    /// usage errors).
+    Stderr(Vec<u8>, u8),
     /// A usage error, with the name it is worded for.
     Usage {
         /// What went wrong.
@@ -435,6 +438,7 @@ impl Stop {
                 styled.to_string()
             }
             .into_bytes()),
+            Stop::Stderr(text, code) => Err((text, code)),
             Stop::Usage {
                 error,
                 program,
@@ -449,6 +453,7 @@ impl Stop {
         match self {
             Stop::Version(t) => t.clone(),
             Stop::Help(s) => s.to_string(),
+            Stop::Stderr(t, _) => String::from_utf8_lossy(t).into_owned(),
             Stop::Usage {
                 error,
                 program,
@@ -462,6 +467,7 @@ impl Stop {
     pub(crate) fn code(&self) -> u8 {
         match self {
             Stop::Version(_) | Stop::Help(_) => 0,
+            Stop::Stderr(_, code) => *code,
             Stop::Usage { error, flavour, .. } => error.code(*flavour),
         }
     }

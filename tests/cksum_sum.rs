@@ -4,29 +4,18 @@
 //! backslash, non-UTF-8), stdin (none, `-`), `-z`, missing files, every
 //! reading mode; `cksum -c` round trips; the usage errors.
 
+use std::ffi::OsString;
 use std::path::Path;
 use std::process::{Command, Output};
 
 use crate::util::{
-    MODES, assert_outputs_same, gnu, multicall, os, random_bytes, require_tool, run,
-    run_with_stdin, tempdir, write_file,
+    MODES, assert_outputs_same, gnu, multicall, odd_files, random_bytes, require_tool, run,
+    run_with_stdin, tempdir, words, write_file,
 };
 
-/// A directory with files of odd names and sizes; their names.
-fn files(d: &Path) -> Vec<std::ffi::OsString> {
-    let names: [&[u8]; 6] = [
-        b"empty",
-        b"one",
-        b"new\nline",
-        b"back\\slash",
-        b"bad\xffname",
-        b"big",
-    ];
-    let sizes = [0usize, 1, 1000, 513, 1024, 3 << 20];
-    for (i, (n, s)) in names.iter().zip(sizes).enumerate() {
-        write_file(d, os(n), &random_bytes(s, 90 + i as u64));
-    }
-    names.iter().map(|n| os(n).to_os_string()).collect()
+/// The test files (see [`odd_files`]).
+fn files(d: &Path) -> Vec<OsString> {
+    odd_files(d, [0, 1, 1000, 513, 1024, 3 << 20], 90)
 }
 
 /// Run `name ARGS` as GNU's tool and as fastsum linked under the name
@@ -46,10 +35,6 @@ fn same(
     theirs
 }
 
-fn strings(v: &[&str]) -> Vec<std::ffi::OsString> {
-    v.iter().map(Into::into).collect()
-}
-
 #[test]
 fn sum_matches_gnu_sum() {
     if !require_tool("sum") {
@@ -66,24 +51,24 @@ fn sum_matches_gnu_sum() {
         &["-rs"],
         &["-s", "-r"],
     ] {
-        let mut args = strings(opts);
+        let mut args = words(opts);
         args.extend(names.iter().cloned());
         args.push("nosuch".into());
         same(d, "sum", &[], &args, &mut |c| run(c));
         // one file, and stdin: named only when named
-        let mut one = strings(opts);
+        let mut one = words(opts);
         one.push("one".into());
         same(d, "sum", &[], &one, &mut |c| run(c));
         let data = random_bytes(5000, 3);
-        same(d, "sum", &[], &strings(opts), &mut |c| {
+        same(d, "sum", &[], &words(opts), &mut |c| {
             run_with_stdin(c, &data)
         });
-        let mut dash = strings(opts);
+        let mut dash = words(opts);
         dash.push("-".into());
         same(d, "sum", &[], &dash, &mut |c| run_with_stdin(c, &data));
     }
     for mode in MODES {
-        let mut args = strings(&["-s"]);
+        let mut args = words(&["-s"]);
         args.extend(names.iter().cloned());
         same(d, "sum", &["--mode", mode], &args, &mut |c| run(c));
     }
@@ -111,17 +96,17 @@ fn cksum_matches_gnu_cksum() {
     sets.push(vec!["-a", "blake2b", "-l", "8", "--untagged"]);
     let data = random_bytes(70_000, 5);
     for opts in &sets {
-        let mut args = strings(opts);
+        let mut args = words(opts);
         args.extend(names.iter().cloned());
         args.push("nosuch".into());
         same(d, "cksum", &[], &args, &mut |c| run(c));
-        same(d, "cksum", &[], &strings(opts), &mut |c| {
+        same(d, "cksum", &[], &words(opts), &mut |c| {
             run_with_stdin(c, &data)
         });
     }
     for mode in MODES {
         for a in ["crc", "blake2b", "sm3"] {
-            let mut args = strings(&["-a", a]);
+            let mut args = words(&["-a", a]);
             args.extend(names.iter().cloned());
             same(d, "cksum", &["--mode", mode], &args, &mut |c| run(c));
         }
@@ -156,10 +141,10 @@ fn cksum_check_round_trips_and_refusals() {
         &["-c", "--quiet", "SUMS"],
         &["-c", "-w", "SUMS", "nosuch"],
     ] {
-        same(d, "cksum", &[], &strings(opts), &mut |c| run(c));
+        same(d, "cksum", &[], &words(opts), &mut |c| run(c));
     }
     write_file(d, "one", b"changed");
-    same(d, "cksum", &[], &strings(&["-c", "SUMS"]), &mut |c| run(c));
+    same(d, "cksum", &[], &words(&["-c", "SUMS"]), &mut |c| run(c));
     // untagged lines checked with -a; CRC lines are refused
     let o = run(gnu("cksum")
         .current_dir(d)
@@ -169,10 +154,10 @@ fn cksum_check_round_trips_and_refusals() {
         d,
         "cksum",
         &[],
-        &strings(&["-c", "-a", "sha256", "UNTAGGED"]),
+        &words(&["-c", "-a", "sha256", "UNTAGGED"]),
         &mut |c| run(c),
     );
-    same(d, "cksum", &[], &strings(&["-c", "UNTAGGED"]), &mut |c| {
+    same(d, "cksum", &[], &words(&["-c", "UNTAGGED"]), &mut |c| {
         run(c)
     });
     for opts in [
@@ -185,7 +170,7 @@ fn cksum_check_round_trips_and_refusals() {
         &["--tag", "--untagged", "-a", "md5", "empty"],
         &["--bogus"],
     ] {
-        same(d, "cksum", &[], &strings(opts), &mut |c| {
+        same(d, "cksum", &[], &words(opts), &mut |c| {
             run_with_stdin(c, b"")
         });
     }

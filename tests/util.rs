@@ -502,3 +502,26 @@ pub fn require_strace() -> bool {
     }
     traces
 }
+
+/// Files of odd names (empty, one byte, newline, backslash, non-UTF-8, and
+/// a 3 MiB one) and the given sizes in `dir`, random bytes from `seed`;
+/// their names.
+pub fn odd_files(dir: &Path, sizes: [usize; 6], seed: u64) -> Vec<std::ffi::OsString> {
+    let names: [&[u8]; 6] = [
+        b"empty",
+        b"one",
+        b"new\nline",
+        b"back\\slash",
+        b"bad\xffname",
+        b"big",
+    ];
+    for (i, (n, s)) in names.iter().zip(sizes).enumerate() {
+        write_file(dir, os(n), &random_bytes(s, seed + i as u64));
+    }
+    names.iter().map(|n| os(n).to_os_string()).collect()
+}
+
+/// Command-line words from strings.
+pub fn words(v: &[&str]) -> Vec<std::ffi::OsString> {
+    v.iter().map(Into::into).collect()
+}

@@ -10,25 +10,13 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use crate::util::{
-    MODES, gnu, multicall, os, random_bytes, require_tool, run, run_with_stdin, shown, tempdir,
-    write_file,
+    MODES, gnu, multicall, odd_files, random_bytes, require_tool, run, run_with_stdin, shown,
+    tempdir, words, write_file,
 };
 
-/// Files of odd names and sizes in `d`; their names.
+/// The test files (see [`odd_files`]).
 fn files(d: &Path) -> Vec<OsString> {
-    let names: [&[u8]; 6] = [
-        b"empty",
-        b"one",
-        b"new\nline",
-        b"back\\slash",
-        b"bad\xffname",
-        b"big",
-    ];
-    let sizes = [0usize, 1, 1000, 240, 17, 3 << 20];
-    for (i, (n, s)) in names.iter().zip(sizes).enumerate() {
-        write_file(d, os(n), &random_bytes(s, 40 + i as u64));
-    }
-    names.iter().map(|n| os(n).to_os_string()).collect()
+    odd_files(d, [0, 1, 1000, 240, 17, 3 << 20], 40)
 }
 
 /// The same stdout, stderr and status; for usage text, the first line (the
@@ -69,10 +57,6 @@ fn same(
     assert_same(&format!("{name} {extra:?} {args:?}"), &got, &want);
 }
 
-fn strings(v: &[&str]) -> Vec<OsString> {
-    v.iter().map(Into::into).collect()
-}
-
 #[test]
 fn hashing_matches_xxhsum() {
     if !require_tool("xxhsum") {
@@ -96,18 +80,18 @@ fn hashing_matches_xxhsum() {
     ];
     let data = random_bytes(100_000, 9);
     for opts in sets {
-        let mut args = strings(opts);
+        let mut args = words(opts);
         args.extend(names.iter().cloned());
         args.push("nosuch".into());
         args.push(".".into());
         same(d, "xxhsum", &[], &args, &mut |c| run(c));
-        same(d, "xxhsum", &[], &strings(opts), &mut |c| {
+        same(d, "xxhsum", &[], &words(opts), &mut |c| {
             run_with_stdin(c, &data)
         });
         // (a `-` among the FILEs is a file named `-` to xxhsum 0.8.1, whose
         // help says it is stdin, as it is to fastsum: not compared)
         if opts != ["--"] {
-            let mut dash = strings(opts);
+            let mut dash = words(opts);
             dash.push("-".into());
             same(d, "xxhsum", &[], &dash, &mut |c| run_with_stdin(c, &data));
         }
@@ -119,19 +103,19 @@ fn hashing_matches_xxhsum() {
         same(d, name, &[], &names, &mut |c| run(c));
     }
     for mode in MODES {
-        let mut args = strings(&["-H2"]);
+        let mut args = words(&["-H2"]);
         args.extend(names.iter().cloned());
         same(d, "xxhsum", &["--mode", mode], &args, &mut |c| run(c));
     }
     // options after the first FILE are FILEs; usage errors
-    same(d, "xxhsum", &[], &strings(&["one", "-H0"]), &mut |c| run(c));
+    same(d, "xxhsum", &[], &words(&["one", "-H0"]), &mut |c| run(c));
     for bad in [
         &["-H9", "one"][..],
         &["-x", "one"],
         &["--bogus", "one"],
         &["-H99999999999"],
     ] {
-        same(d, "xxhsum", &[], &strings(bad), &mut |c| run(c));
+        same(d, "xxhsum", &[], &words(bad), &mut |c| run(c));
     }
 }
 
@@ -176,10 +160,10 @@ fn checking_matches_xxhsum() {
         &["-c", "--little-endian", "LE"],
         &["-c", "one"],
     ] {
-        same(d, "xxhsum", &[], &strings(opts), &mut |c| run(c));
+        same(d, "xxhsum", &[], &words(opts), &mut |c| run(c));
     }
     let sums = std::fs::read(d.join("SUMS")).unwrap();
-    same(d, "xxhsum", &[], &strings(&["-c"]), &mut |c| {
+    same(d, "xxhsum", &[], &words(&["-c"]), &mut |c| {
         run_with_stdin(c, &sums)
     });
     for mode in MODES {
@@ -187,7 +171,7 @@ fn checking_matches_xxhsum() {
             d,
             "xxhsum",
             &["--mode", mode],
-            &strings(&["-c", "SUMS"]),
+            &words(&["-c", "SUMS"]),
             &mut |c| run(c),
         );
     }

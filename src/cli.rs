@@ -16,8 +16,8 @@ use std::ffi::OsString;
 
 use crate::algo::{Algorithm, Algorithms, Bits, Sha3Size};
 use crate::config::{
-    AuditOptions, CheckOptions, Command, Config, Dialect, HashOptions, Progress, UpdateOptions,
-    Verbosity, XofOutput,
+    AuditOptions, CheckOptions, Command, Config, Dialect, Encoding, HashOptions, Progress,
+    UpdateOptions, Verbosity, XofOutput,
 };
 use crate::output::{LineFormat, Terminator};
 use crate::read::{MAX_COUNT, MAX_IN_FLIGHT, Mode, Plan, default_jobs};
@@ -254,6 +254,17 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
     Ok(args)
 }
 
+/// cksum's `-a sha2 -l BITS`: the SHA-2 of that size.
+fn sha2_of(bits: u64) -> Option<Algorithm> {
+    match bits {
+        224 => Some(Algorithm::Sha224),
+        256 => Some(Algorithm::Sha256),
+        384 => Some(Algorithm::Sha384),
+        512 => Some(Algorithm::Sha512),
+        _ => None,
+    }
+}
+
 /// How the run reads, from the reading options.
 fn plan(args: &Args) -> Plan {
     Plan {
@@ -329,6 +340,12 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         }
     }
     let cksum = inv.flavour() == Flavour::Cksum;
+    if args.base64 && args.raw_digest {
+        return refuse(Conflict::Base64WithRaw);
+    }
+    if args.raw_digest && !args.check && args.files.len() > 1 {
+        return refuse(Conflict::RawWithFiles);
+    }
     // in GNU's order: --tag with text mode first, then the check-mode ones
     if args.tag && args.binary == Some(false) {
         return refuse(Conflict::TagWithText);
@@ -369,6 +386,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
                 || (inv.default_algorithm.is_some() && !cksum),
             dialect: if b3sum { Dialect::B3sum } else { Dialect::Gnu },
             json: args.json,
+            base64: cksum,
         };
         if audit {
             Command::Audit(AuditOptions {
@@ -399,6 +417,8 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             return refuse(Conflict::OnlyWhenChecking("--audit"));
         }
         let json_with = [
+            args.base64.then_some("--base64"),
+            args.raw_digest.then_some("--raw"),
             args.tag.then_some("--tag"),
             args.zero.then_some("--zero"),
             args.binary.map(|b| if b { "--binary" } else { "--text" }),
@@ -455,24 +475,38 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             tree_digest: args.tree_digest,
             legacy_names: !args.files.is_empty(),
             xxhsum: None,
+            encoding: match (args.base64, args.raw_digest) {
+                (_, true) => Encoding::Raw,
+                (true, false) => Encoding::Base64,
+                (false, false) => Encoding::Hex,
+            },
             json: args.json,
         };
         if args.tree_digest {
             if !args.recursive {
                 return refuse(Conflict::OnlyWhenRecursive("--tree-digest"));
             }
-            if args.algorithms.len() > 1 || args.update.is_some() {
-                return refuse(Conflict::TreeDigestWith(if args.update.is_some() {
-                    "--update"
-                } else {
-                    "several algorithms"
-                }));
+            let with = [
+                args.update.as_ref().map(|_| "--update"),
+                (args.algorithms.len() > 1).then_some("several algorithms"),
+                args.base64.then_some("--base64"),
+                args.raw_digest.then_some("--raw"),
+            ];
+            if let Some(what) = with.into_iter().flatten().next() {
+                return refuse(Conflict::TreeDigestWith(what));
             }
         }
         match args.update {
             None if args.prune => return refuse(Conflict::OnlyWhenUpdating("--prune")),
             None => Command::Hash(hash),
             Some(_) if args.zero => return refuse(Conflict::UpdateWith("--zero")),
+            Some(_) if args.base64 || args.raw_digest => {
+                return refuse(Conflict::UpdateWith(if args.base64 {
+                    "--base64"
+                } else {
+                    "--raw"
+                }));
+            }
             Some(_) if args.algorithms.len() > 1 => {
                 return refuse(Conflict::UpdateWith("several algorithms"));
             }
@@ -491,12 +525,23 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
-    let sized = args.algorithms.iter().map(|&a| {
-        length
+    let sized = args.algorithms.iter().map(|&a| match (args.sha2, length) {
+        (true, Some(bits)) => sha2_of(bits).unwrap_or(a),
+        _ => length
             .and_then(|bits| a.with_length(bits).ok())
-            .unwrap_or(a)
+            .unwrap_or(a),
     });
+    // -c -a sha2 without -l: a line of any SHA-2 size
+    let sha2_any = [
+        Algorithm::Sha224,
+        Algorithm::Sha256,
+        Algorithm::Sha384,
+        Algorithm::Sha512,
+    ];
     let algorithms = match Algorithms::new(sized) {
+        Ok(_) if args.sha2 && length.is_none() => {
+            Algorithms::new(sha2_any).unwrap_or(Algorithms::one(Algorithm::Sha256))
+        }
         Ok(set) => set,
         Err(Some(twice)) => return refuse(Conflict::AlgorithmTwice(twice)),
         Err(None) => {
@@ -551,10 +596,15 @@ fn length(args: &Args, inv: &Invocation) -> Result<Option<u64>, UsageError> {
     };
     let has = |a: Algorithm| chosen.iter().any(|c| c.same_family(a));
     let blake2b = has(Algorithm::Blake2b(Bits::MAX));
-    let sha3 = has(Algorithm::Sha3(Sha3Size::S256));
+    // cksum's -a sha2 is sized as SHA-3 is
+    let sha3 = has(Algorithm::Sha3(Sha3Size::S256)) || args.sha2;
     let Some(given) = &args.bits else {
         if sha3 && !args.check {
-            return Err(UsageError::Conflict(Conflict::Sha3NeedsLength));
+            return Err(UsageError::Conflict(Conflict::NeedsLength(if args.sha2 {
+                "sha2"
+            } else {
+                "sha3"
+            })));
         }
         return Ok(None);
     };
@@ -581,7 +631,11 @@ fn length(args: &Args, inv: &Invocation) -> Result<Option<u64>, UsageError> {
         return refuse(LengthWhy::TooLong);
     }
     if sha3 && Sha3Size::new(bits).is_none() {
-        return refuse(LengthWhy::NoSha3Size);
+        return refuse(if args.sha2 {
+            LengthWhy::NoSha2Size
+        } else {
+            LengthWhy::NoSha3Size
+        });
     }
     Ok((bits != 0).then_some(bits))
 }

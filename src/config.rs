@@ -52,6 +52,9 @@ pub(crate) struct CheckOptions {
     pub(crate) dialect: Dialect,
     /// `--json`: a JSON object per verified line instead of `name: OK`.
     pub(crate) json: bool,
+    /// Digests may be written in base64 too (cksum, as GNU 9.8 reads its
+    /// `--base64` lines).
+    pub(crate) base64: bool,
 }
 
 /// Hash-mode settings.
@@ -73,6 +76,8 @@ pub(crate) struct HashOptions {
     pub(crate) legacy_names: bool,
     /// Under an xxhsum name: its output rules.
     pub(crate) xxhsum: Option<XxhOutput>,
+    /// How a digest is written (cksum's `--base64`, `--raw`).
+    pub(crate) encoding: Encoding,
     /// `--json`: JSON Lines instead of checksum lines (`format` and
     /// `terminator` unused; `cli` refuses the options that set them).
     pub(crate) json: bool,
@@ -102,6 +107,17 @@ pub(crate) struct XxhCheckOptions {
     pub(crate) strict: bool,
     /// `--little-endian`: untagged lines hold reversed digests.
     pub(crate) little_endian: bool,
+}
+
+/// How a digest is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Encoding {
+    /// Lower-case hex, in a checksum line.
+    Hex,
+    /// Standard base64 with padding, in a checksum line (`--base64`).
+    Base64,
+    /// The bytes alone: no name, no line end (`--raw`; one input).
+    Raw,
 }
 
 /// How b3sum's output options write a BLAKE3 digest.

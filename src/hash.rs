@@ -9,10 +9,12 @@ use std::path::PathBuf;
 use std::os::unix::ffi::OsStrExt;
 
 use crate::algo::{Algorithm, Algorithms, Digest, Hasher};
-use crate::config::{HashOptions, XofOutput, XxhOutput};
+use crate::config::{Encoding, HashOptions, XofOutput, XxhOutput};
 use crate::input::Input;
 use crate::json::Record;
-use crate::output::{LineFormat, Terminator, format_line, legacy_line, push_hex, quote_name};
+use crate::output::{
+    LineFormat, Terminator, base64, format_line, legacy_line, push_hex, quote_name,
+};
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Hashed, Job, JobSource, Outcome, Plan, Task};
 use crate::report::{Reporter, error_text};
@@ -39,6 +41,10 @@ impl Lines {
     ) -> io::Result<()> {
         let (format, term) = (self.opts.format, self.opts.terminator);
         for (algo, digest) in algos.as_slice().iter().zip(&hashed.digests) {
+            if self.opts.encoding == Encoding::Raw {
+                p.write(digest.as_bytes())?;
+                continue;
+            }
             if let Some(legacy) = algo.legacy() {
                 let value = digest
                     .as_bytes()
@@ -48,8 +54,11 @@ impl Lines {
                 p.line(|line| legacy_line(line, legacy, value, hashed.size, name, term))?;
                 continue;
             }
-            let hex = digest.to_hex();
-            p.line(|line| format_line(line, &algo.tag(), &hex, name, format, term))?;
+            let text = match self.opts.encoding {
+                Encoding::Base64 => base64(digest.as_bytes()),
+                _ => digest.to_hex(),
+            };
+            p.line(|line| format_line(line, &algo.tag(), &text, name, format, term))?;
         }
         Ok(())
     }

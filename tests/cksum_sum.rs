@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 
 use crate::util::{
     MODES, assert_outputs_same, gnu, multicall, odd_files, random_bytes, require_tool, run,
-    run_with_stdin, tempdir, words, write_file,
+    run_with_stdin, shown, tempdir, words, write_file,
 };
 
 /// The test files (see [`odd_files`]).
@@ -181,10 +181,108 @@ fn cksum_check_round_trips_and_refusals() {
         let ours = run(multicall(d, "cksum").args(["-a", bad]));
         let want = String::from_utf8_lossy(&theirs.stderr).replace(
             "\u{2018}sm3\u{2019}\n",
-            "\u{2018}sm3\u{2019}\n  - \u{2018}crc32b\u{2019}\n  - \u{2018}sha3\u{2019}\n",
+            "\u{2018}sm3\u{2019}\n  - \u{2018}crc32b\u{2019}\n  - \u{2018}sha3\u{2019}\n  - \u{2018}sha2\u{2019}\n",
         );
         assert_eq!(String::from_utf8_lossy(&ours.stderr), want, "-a {bad}");
         assert_eq!(ours.status.code(), theirs.status.code(), "-a {bad}");
         assert!(want.contains("crc32b"), "{want}");
+    }
+}
+
+/// GNU cksum 9.8's additions (newer than the 9.1 here): `-a sha2 -l N` is
+/// `-a shaN`; `--base64` writes the digest's standard base64 (checked
+/// against python3's), tagged or not, and `-c` reads it back; `--raw`
+/// writes the digest's bytes (the CRC's big-endian), one input only.
+#[test]
+fn cksum_98_sha2_base64_and_raw() {
+    if !require_tool("cksum") || !require_tool("python3") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    let names = files(d);
+    let cksum = |args: &[&str]| run(multicall(d, "cksum").current_dir(d).args(args));
+    for bits in ["224", "256", "384", "512"] {
+        let sha2 = cksum(&["-a", "sha2", "-l", bits, "one", "big"]);
+        let direct =
+            run(gnu("cksum")
+                .current_dir(d)
+                .args(["-a", &format!("sha{bits}"), "one", "big"]));
+        assert_eq!(sha2.stdout, direct.stdout, "sha2 -l {bits}");
+        std::fs::write(d.join("S2"), &sha2.stdout).unwrap();
+        let o = cksum(&["-c", "-a", "sha2", "S2"]);
+        assert_eq!(
+            (o.stdout.as_slice(), o.status.code()),
+            (&b"one: OK\nbig: OK\n"[..], Some(0)),
+            "{}",
+            shown(&o)
+        );
+    }
+    let b64 = |hex: &str| {
+        let o = run(Command::new("python3").args([
+            "-c",
+            "import base64,sys; print(base64.b64encode(bytes.fromhex(sys.argv[1])).decode())",
+            hex,
+        ]));
+        String::from_utf8(o.stdout).unwrap().trim().to_string()
+    };
+    for algo in ["md5", "sha1", "sha256", "sha512", "blake2b", "sm3"] {
+        let hex = cksum(&["-a", algo, "--untagged", "one"]);
+        let hex = String::from_utf8(hex.stdout).unwrap();
+        let want = b64(hex.split(' ').next().unwrap());
+        let o = cksum(&["-a", algo, "--base64", "--untagged", "one"]);
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout),
+            format!("{want}  one\n"),
+            "{algo}"
+        );
+        // tagged and untagged base64 lines checked, odd names too
+        for form in ["--tag", "--untagged"] {
+            let mut args = vec!["-a", algo, "--base64", form];
+            let names: Vec<&str> = names.iter().filter_map(|n| n.to_str()).collect();
+            args.extend(&names);
+            let sums = cksum(&args);
+            std::fs::write(d.join("B64"), &sums.stdout).unwrap();
+            let check = match form {
+                "--tag" => cksum(&["-c", "B64"]),
+                _ => cksum(&["-c", "-a", algo, "B64"]),
+            };
+            assert_eq!(
+                check.status.code(),
+                Some(0),
+                "{algo} {form}: {}",
+                shown(&check)
+            );
+            assert!(!check.stdout.is_empty());
+        }
+        let raw = cksum(&["-a", algo, "--raw", "one"]);
+        let raw_hex: String = raw.stdout.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(raw_hex, hex.split(' ').next().unwrap(), "{algo} --raw");
+    }
+    let crc = cksum(&["--raw", "one"]);
+    let value = String::from_utf8(run(gnu("cksum").current_dir(d).arg("one")).stdout).unwrap();
+    let value: u32 = value.split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(crc.stdout, value.to_be_bytes());
+    for (args, err) in [
+        (
+            &["-a", "sha2", "one"][..],
+            "cksum: --algorithm=sha2 requires specifying --length 224, 256, 384, or 512\n",
+        ),
+        (
+            &["-a", "sha2", "-l", "100", "one"],
+            "cksum: invalid length: \u{2018}100\u{2019}\ncksum: digest length for \u{2018}SHA2\u{2019} must be 224, 256, 384, or 512\n",
+        ),
+        (
+            &["--raw", "one", "big"],
+            "cksum: the --raw option is not supported with multiple files\n",
+        ),
+        (
+            &["--raw", "--base64", "one"],
+            "cksum: --base64 and --raw are mutually exclusive\nTry 'cksum --help' for more information.\n",
+        ),
+    ] {
+        let o = cksum(args);
+        assert_eq!(String::from_utf8_lossy(&o.stderr), err, "{args:?}");
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
     }
 }

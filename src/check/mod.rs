@@ -39,7 +39,7 @@ use crate::read::{Job, JobSource, Outcome, Plan, Task};
 use crate::report::{Reporter, error_text};
 use crate::stats::Stats;
 
-use parse::{Accept, Expected, Form, Improper, line_body, parse_check_line};
+use parse::{Accept, Digits, Expected, Form, Improper, line_body, parse_line_with};
 use summary::Tally;
 
 /// A check file's name as messages show it (quoted; `standard input` for `-`).
@@ -129,6 +129,8 @@ struct Feed<'a> {
     accept: Accept,
     /// Whether blank and `#` lines are skipped or count.
     dialect: Dialect,
+    /// How digests may be written.
+    digits: Digits,
     latch: Latch,
     buf: Vec<u8>,
     /// A job read ahead that did not join the one before it.
@@ -165,6 +167,7 @@ fn line_job(
     latch: &mut Latch,
     default: Algorithm,
     accept: Accept,
+    digits: Digits,
 ) -> CheckJob {
     let improper = || {
         Job::Pass(Event::Improper {
@@ -173,7 +176,7 @@ fn line_job(
             empty: false,
         })
     };
-    let Ok(line) = parse_check_line(body, default, accept) else {
+    let Ok(line) = parse_line_with(body, default, accept, digits) else {
         return improper();
     };
     let Some(reversed) = latch.accept(line.form) else {
@@ -242,6 +245,7 @@ impl Feed<'_> {
                     &mut self.latch,
                     self.default,
                     self.accept,
+                    self.digits,
                 ))
             }
             Err(_) => {
@@ -539,6 +543,11 @@ fn feed<'a>(opts: &CheckOptions, algos: Algorithms, files: &'a [OsString]) -> Fe
             (true, _) => Accept::Only(algos),
         },
         dialect: opts.dialect,
+        digits: if opts.base64 {
+            Digits::HexOrBase64
+        } else {
+            Digits::Hex
+        },
         latch: Latch::default(),
         buf: Vec::with_capacity(1024),
         pending: None,

@@ -59,6 +59,24 @@ impl Expected {
         })
     }
 
+    /// Decode `text`, the hex of an `algo` digest or, when `digits` allows,
+    /// its base64 (cksum's `--base64`: the other length, so never both).
+    fn from_text(text: &[u8], algo: Algorithm, digits: Digits) -> Option<Expected> {
+        if text.len() == 2 * algo.digest_len() || digits == Digits::Hex {
+            return Expected::from_hex(text, algo);
+        }
+        let bytes = crate::output::base64_decode(text)?;
+        if bytes.len() != algo.digest_len() {
+            return None;
+        }
+        let mut out = [0u8; 64];
+        out[..bytes.len()].copy_from_slice(&bytes);
+        Some(Expected {
+            bytes: out,
+            len: bytes.len() as u8,
+        })
+    }
+
     /// The digest bytes.
     pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.bytes[..usize::from(self.len)]
@@ -169,6 +187,15 @@ pub(crate) enum Accept {
     Only(Algorithms),
 }
 
+/// How a line may write its digest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Digits {
+    /// In hex (GNU 9.1's md5sum … sha512sum, b2sum, cksum).
+    Hex,
+    /// In hex or base64 (cksum's `--base64` lines, as GNU 9.8 reads them).
+    HexOrBase64,
+}
+
 /// Parse one line body (see [`line_body`]). `default` is the algorithm of
 /// untagged lines (`-a`, or the multi-call name); `tags` says whether a
 /// tag may name another one.
@@ -176,6 +203,16 @@ pub(crate) fn parse_check_line(
     line: &[u8],
     default: Algorithm,
     accept: Accept,
+) -> Result<CheckLine<'_>, Improper> {
+    parse_line_with(line, default, accept, Digits::Hex)
+}
+
+/// [`parse_check_line`], digests written as `digits` allows.
+pub(crate) fn parse_line_with(
+    line: &[u8],
+    default: Algorithm,
+    accept: Accept,
+    digits: Digits,
 ) -> Result<CheckLine<'_>, Improper> {
     let mut i = line.iter().take_while(|&&c| is_blank(c)).count();
     let escaped = at(line, i) == b'\\';
@@ -205,7 +242,7 @@ pub(crate) fn parse_check_line(
         if at(rest, j) != b'(' {
             return Err(Improper);
         }
-        return parse_tagged(&rest[j + 1..], algo, escaped);
+        return parse_tagged(&rest[j + 1..], algo, escaped, digits);
     }
     let algo = match accept {
         Accept::Only(set) => untagged_algo(rest, set),
@@ -215,7 +252,10 @@ pub(crate) fn parse_check_line(
     if algo.legacy().is_some() {
         return Err(Improper);
     }
-    parse_untagged(rest, algo, escaped)
+    parse_untagged(rest, algo, escaped).or_else(|e| match digits {
+        Digits::HexOrBase64 => parse_untagged_base64(rest, algo, escaped),
+        Digits::Hex => Err(e),
+    })
 }
 
 /// The tag that starts `rest`, if a family name does (the longest that
@@ -282,7 +322,12 @@ fn untagged_algo(rest: &[u8], set: Algorithms) -> Algorithm {
 }
 
 /// After `ALGO (`: `name) = hex`, the name ending at the last `)`.
-fn parse_tagged(s: &[u8], algo: Algorithm, escaped: bool) -> Result<CheckLine<'_>, Improper> {
+fn parse_tagged(
+    s: &[u8],
+    algo: Algorithm,
+    escaped: bool,
+    digits: Digits,
+) -> Result<CheckLine<'_>, Improper> {
     // GNU looks for the last `)` at index ≥ 1, then takes index 0 as is:
     // `) = hex` names the empty file, `(` alone is improper.
     let close = match s.iter().rposition(|&c| c == b')') {
@@ -305,7 +350,7 @@ fn parse_tagged(s: &[u8], algo: Algorithm, escaped: bool) -> Result<CheckLine<'_
         k += 1;
     }
     let hex = until_nul(&s[k.min(s.len())..]);
-    let expected = Expected::from_hex(hex, algo).ok_or(Improper)?;
+    let expected = Expected::from_text(hex, algo, digits).ok_or(Improper)?;
     Ok(CheckLine {
         algo,
         expected,
@@ -337,6 +382,36 @@ fn parse_untagged(s: &[u8], algo: Algorithm, escaped: bool) -> Result<CheckLine<
         // decides validity for both readings
         unescape(written)?;
     }
+    Ok(CheckLine {
+        algo,
+        expected,
+        form,
+        escaped,
+        written,
+    })
+}
+
+/// `base64  name` (cksum `--base64 --untagged`): the base64 of an `algo`
+/// digest, a blank, the name.
+fn parse_untagged_base64(
+    s: &[u8],
+    algo: Algorithm,
+    escaped: bool,
+) -> Result<CheckLine<'_>, Improper> {
+    let len = algo.digest_len().div_ceil(3) * 4;
+    if s.len() < len + 2 || !is_blank(s[len]) {
+        return Err(Improper);
+    }
+    let expected = Expected::from_text(&s[..len], algo, Digits::HexOrBase64).ok_or(Improper)?;
+    let written = &s[len + 1..];
+    if escaped {
+        unescape(written)?;
+    }
+    let form = if written.len() > 1 && matches!(written[0], b' ' | b'*') {
+        Form::Standard
+    } else {
+        Form::Reversed
+    };
     Ok(CheckLine {
         algo,
         expected,

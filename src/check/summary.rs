@@ -92,6 +92,7 @@ mod tests {
             algorithm_chosen: false,
             dialect: crate::config::Dialect::Gnu,
             json: false,
+            base64: false,
         }
     }
 

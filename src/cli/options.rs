@@ -148,6 +148,12 @@ pub(crate) struct Args {
     pub(crate) untagged: bool,
     /// cksum's `--debug`.
     pub(crate) debug: bool,
+    /// `--base64`.
+    pub(crate) base64: bool,
+    /// cksum's `--raw` (b3sum's is `raw`).
+    pub(crate) raw_digest: bool,
+    /// cksum's `-a sha2`: SHA-2 of `-l`'s length.
+    pub(crate) sha2: bool,
     /// xxhsum's `--little-endian`.
     pub(crate) little_endian: bool,
     /// xxhsum's `-q`, `--quiet` (no OK lines, no closing blank-out).
@@ -206,6 +212,9 @@ impl Default for Args {
             json: false,
             untagged: false,
             debug: false,
+            base64: false,
+            raw_digest: false,
+            sha2: false,
             little_endian: false,
             xxh_quiet: false,
             xxh_warn: false,
@@ -610,6 +619,7 @@ fn cksum_algorithm_values() -> Vec<PossibleValue> {
     CKSUM_ALGORITHMS
         .into_iter()
         .map(|a| PossibleValue::new(a.name()).help(algorithm_help(a)))
+        .chain([PossibleValue::new("sha2").help("SHA-2, -l 224, 256, 384 or 512 (GNU cksum 9.8)")])
         .collect()
 }
 
@@ -617,9 +627,11 @@ fn cksum_algorithm_values() -> Vec<PossibleValue> {
 /// list and, here, no abbreviation); the last given wins.
 fn cksum_algorithm(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
     let v = text(v);
+    args.sha2 = v == "sha2";
     let algo = CKSUM_ALGORITHMS
         .into_iter()
         .find(|a| a.name() == v)
+        .or(args.sha2.then_some(Algorithm::Sha256))
         .ok_or(ValueError::CksumAlgorithm(v))?;
     args.algorithms = vec![algo];
     Ok(())
@@ -810,6 +822,22 @@ pub(crate) static OPTIONS: &[Spec] = &[
     )
     .gnu(6)
     .names(Names::NOT_SUM),
+    Spec::flag(
+        "base64",
+        None,
+        |a| a.base64 = true,
+        "Write digests in base64, not hex (as GNU cksum 9.8)",
+    )
+    .gnu(16)
+    .names(Names::CKSUM),
+    Spec::flag(
+        "raw",
+        None,
+        |a| a.raw_digest = true,
+        "Write the digest's bytes alone (one input; as GNU cksum 9.8)",
+    )
+    .gnu(17)
+    .names(Names::CKSUM),
     Spec::flag(
         "untagged",
         None,

@@ -61,8 +61,13 @@ pub(crate) enum Conflict {
     B3sumRawInputs,
     /// `-l` with no algorithm it sizes (GNU cksum's refusal).
     LengthUnsupported,
-    /// `-a sha3` without `-l` (GNU cksum's refusal).
-    Sha3NeedsLength,
+    /// `-a sha3` (or cksum's `sha2`) without `-l` (GNU cksum's refusal):
+    /// which.
+    NeedsLength(&'static str),
+    /// cksum's `--base64` with `--raw`.
+    Base64WithRaw,
+    /// cksum's `--raw` with more than one FILE.
+    RawWithFiles,
     /// `-l` under cksum for another algorithm than BLAKE2b or SHA-3 (as
     /// cksum 9.1 words it).
     LengthOnlyBlake2b,
@@ -137,8 +142,12 @@ impl Conflict {
                 "-a {} prints its own lines: it cannot be combined with {what}",
                 a.name()
             ),
-            Conflict::Sha3NeedsLength => {
-                "--algorithm=sha3 requires specifying --length 224, 256, 384, or 512".into()
+            Conflict::NeedsLength(algo) => {
+                format!("--algorithm={algo} requires specifying --length 224, 256, 384, or 512")
+            }
+            Conflict::Base64WithRaw => "--base64 and --raw are mutually exclusive".into(),
+            Conflict::RawWithFiles => {
+                "the --raw option is not supported with multiple files".into()
             }
         }
     }
@@ -186,6 +195,8 @@ pub(crate) enum LengthWhy {
     TooLong,
     /// SHA-3: not one of its sizes.
     NoSha3Size,
+    /// cksum's `-a sha2`: not one of its sizes.
+    NoSha2Size,
 }
 
 impl LengthWhy {
@@ -203,11 +214,15 @@ impl LengthWhy {
                     gnu_quote("BLAKE2b")
                 )),
             ),
-            LengthWhy::NoSha3Size => (
+            LengthWhy::NoSha3Size | LengthWhy::NoSha2Size => (
                 "",
                 Some(format!(
                     "digest length for {} must be 224, 256, 384, or 512",
-                    gnu_quote("SHA3")
+                    gnu_quote(if self == LengthWhy::NoSha2Size {
+                        "SHA2"
+                    } else {
+                        "SHA3"
+                    })
                 )),
             ),
         }
@@ -252,8 +267,9 @@ impl UsageError {
                     gnu_quote(given),
                     gnu_quote("--algorithm")
                 );
-                for a in super::options::CKSUM_ALGORITHMS {
-                    m.push_str(&format!("\n  - {}", gnu_quote(a.name())));
+                let names = super::options::CKSUM_ALGORITHMS.map(|a| a.name());
+                for name in names.into_iter().chain(["sha2"]) {
+                    m.push_str(&format!("\n  - {}", gnu_quote(name)));
                 }
                 m.into_bytes()
             }
@@ -304,7 +320,11 @@ impl UsageError {
         let dies = matches!(
             self,
             UsageError::Conflict(
-                Conflict::LengthOnlyBlake2b | Conflict::CheckLegacy | Conflict::LengthUnsupported
+                Conflict::LengthOnlyBlake2b
+                    | Conflict::CheckLegacy
+                    | Conflict::LengthUnsupported
+                    | Conflict::RawWithFiles
+                    | Conflict::NeedsLength(_)
             )
         );
         match flavour {

@@ -18,7 +18,7 @@ use super::options::{Action, Args, table};
 use super::{Flavour, Invocation, Stop, plan};
 use crate::algo::{Algorithm, Algorithms};
 use crate::config::{
-    Command, Config, HashOptions, Progress, Verbosity, XxhCheckOptions, XxhOutput,
+    Command, Config, Encoding, HashOptions, Progress, Verbosity, XxhCheckOptions, XxhOutput,
 };
 use crate::output::{LineFormat, Terminator};
 use crate::walk::Walk;
@@ -209,6 +209,7 @@ pub(super) fn resolve(args: Args, inv: &Invocation) -> Config {
             tree_digest: false,
             legacy_names: false,
             json: false,
+            encoding: Encoding::Hex,
             xxhsum: Some(XxhOutput {
                 little_endian: args.little_endian,
                 blank_out: !args.files.is_empty() && !args.xxh_quiet,

@@ -370,7 +370,17 @@ fn parse_untagged(s: &[u8], algo: Algorithm, escaped: bool) -> Result<CheckLine<
         return Err(Improper);
     }
     let expected = Expected::from_hex(&s[..hex_len], algo).ok_or(Improper)?;
-    let written = &s[hex_len + 1..];
+    untagged_line(algo, expected, &s[hex_len + 1..], escaped)
+}
+
+/// An untagged line whose digest was read: what follows it (` name`,
+/// `*name` or `name`) decides its form.
+fn untagged_line(
+    algo: Algorithm,
+    expected: Expected,
+    written: &[u8],
+    escaped: bool,
+) -> Result<CheckLine<'_>, Improper> {
     let form = if written.len() > 1 && matches!(written[0], b' ' | b'*') {
         Form::Standard
     } else {
@@ -403,22 +413,7 @@ fn parse_untagged_base64(
         return Err(Improper);
     }
     let expected = Expected::from_text(&s[..len], algo, Digits::HexOrBase64).ok_or(Improper)?;
-    let written = &s[len + 1..];
-    if escaped {
-        unescape(written)?;
-    }
-    let form = if written.len() > 1 && matches!(written[0], b' ' | b'*') {
-        Form::Standard
-    } else {
-        Form::Reversed
-    };
-    Ok(CheckLine {
-        algo,
-        expected,
-        form,
-        escaped,
-        written,
-    })
+    untagged_line(algo, expected, &s[len + 1..], escaped)
 }
 
 /// Undo GNU's name escaping: `\\`, `\n` and `\r`; any other escape, a

@@ -214,3 +214,37 @@ fn refused_combinations() {
         assert!(err.contains(msg), "{args:?}: {err}");
     }
 }
+
+/// A listed file that fails part-way (EIO injected on its second read) is
+/// UNREADABLE, named on stderr, counted in the summary, and fails the run;
+/// the others are still verified.
+#[test]
+fn a_read_error_is_unreadable_not_a_verdict() {
+    if !crate::util::require_strace() {
+        return;
+    }
+    let dir = fixture(&[]);
+    let d = dir.path();
+    let big = write_file(d, "d/s/big", &crate::util::random_bytes(1 << 20, 3));
+    let o = run(fastsum().current_dir(d).args(["-r", "d"]));
+    std::fs::write(d.join("SUMS"), &o.stdout).unwrap();
+    for mode in ["threaded", "sync", "bytewise"] {
+        let o = run(std::process::Command::new("strace")
+            .current_dir(d)
+            .args(["-f", "-qq", "-o", "/dev/null", "-e", "trace=read", "-P"])
+            .arg(&big)
+            .args(["-e", "inject=read:error=EIO:when=2"])
+            .arg(crate::util::fastsum_path())
+            .args(["-c", "SUMS", "--audit", "d", "--quiet", "-m", mode])
+            .args(["--chunk", "64K", "--readahead", "64K"]));
+        assert_eq!(o.status.code(), Some(1), "{mode}: {}", shown(&o));
+        crate::util::assert_stdout(mode, &o, b"d/s/big: FAILED open or read\n");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            "fastsum: d/s/big: Input/output error\n\
+             fastsum: WARNING: 1 listed file could not be read\n\
+             fastsum: audit: 8 OK, 0 FAILED, 1 UNREADABLE, 0 MISSING, 0 NEW, 0 MOVED\n",
+            "{mode}"
+        );
+    }
+}

@@ -123,7 +123,7 @@ pub enum Algorithm {
     /// SHA-3 (FIPS 202) of the given size, as `cksum -a sha3 -l`.
     Sha3(Sha3Size),
     /// CRC-32 as zlib computes it (ISO-HDLC), as `cksum -a crc32b`; printed
-    /// as 8 hex digits, most significant first.
+    /// as cksum 9.8 prints it, as its POSIX CRC: in decimal, with the size.
     Crc32b,
     /// XXH32 (seed 0), as `xxhsum -H0`.
     Xxh32,
@@ -199,6 +199,7 @@ impl Algorithm {
     pub fn legacy(self) -> Option<Legacy> {
         match self {
             Algorithm::Crc => Some(Legacy::Crc),
+            Algorithm::Crc32b => Some(Legacy::Crc32b),
             Algorithm::Bsd => Some(Legacy::Bsd),
             Algorithm::Sysv => Some(Legacy::Sysv),
             _ => None,

@@ -328,7 +328,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
     // (as GNU cksum), never beside another algorithm or in a manifest
     if let Some(&legacy) = args.algorithms.iter().find(|a| a.legacy().is_some()) {
         if args.check {
-            return refuse(Conflict::CheckLegacy);
+            return refuse(Conflict::CheckLegacy(legacy == Algorithm::Crc32b));
         }
         let with = [
             (args.algorithms.len() > 1).then_some("other algorithms"),

@@ -174,7 +174,7 @@ pub(crate) fn legacy_line(
     term: Terminator,
 ) {
     let text = match legacy {
-        Legacy::Crc => format!("{value} {size}"),
+        Legacy::Crc | Legacy::Crc32b => format!("{value} {size}"),
         Legacy::Bsd => format!("{value:05} {:>5}", size.div_ceil(1024)),
         Legacy::Sysv => format!("{value} {}", size.div_ceil(512)),
     };

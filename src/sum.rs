@@ -10,6 +10,8 @@
 pub enum Legacy {
     /// `cksum`'s POSIX CRC.
     Crc,
+    /// zlib's CRC-32 (`cksum -a crc32b`, GNU 9.6+), printed as the CRC.
+    Crc32b,
     /// BSD `sum`.
     Bsd,
     /// System V `sum`.

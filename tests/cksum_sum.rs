@@ -286,3 +286,47 @@ fn cksum_98_sha2_base64_and_raw() {
         assert_eq!(o.status.code(), Some(1), "{args:?}");
     }
 }
+
+/// `-a crc32b` (GNU cksum 9.6+): zlib's CRC-32 printed as the POSIX CRC is,
+/// decimal value and size, checked against python3's zlib.crc32, in every
+/// mode; refused with `-c` in 9.8's words.
+#[test]
+fn crc32b_as_cksum_98_prints_it() {
+    if !require_tool("python3") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    let names = files(d);
+    let script = "import sys, zlib\n\
+                  for n in sys.argv[1:]:\n    d = open(n, 'rb').read(); print(zlib.crc32(d), len(d))";
+    let o = run(Command::new("python3")
+        .current_dir(d)
+        .args(["-c", script])
+        .args(&names));
+    let values = String::from_utf8(o.stdout).unwrap();
+    let mut want = Vec::new();
+    for (line, name) in values.lines().zip(&names) {
+        want.extend_from_slice(line.as_bytes());
+        want.push(b' ');
+        want.extend_from_slice(std::os::unix::ffi::OsStrExt::as_bytes(name.as_os_str()));
+        want.push(b'\n');
+    }
+    for name in ["cksum", "fastsum"] {
+        for mode in MODES {
+            let o = run(multicall(d, name)
+                .current_dir(d)
+                .args(["-a", "crc32b", "-m", mode])
+                .args(&names));
+            crate::util::assert_stdout(&format!("{name} {mode}"), &o, &want);
+        }
+    }
+    let o = run(multicall(d, "cksum")
+        .current_dir(d)
+        .args(["-a", "crc32b", "-c", "x"]));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "cksum: --check is not supported with --algorithm={bsd,sysv,crc,crc32b}\n"
+    );
+    assert_eq!(o.status.code(), Some(1));
+}

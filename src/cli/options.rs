@@ -35,7 +35,7 @@ fn algorithm_help(a: Algorithm) -> &'static str {
         Algorithm::Blake2b(_) => "BLAKE2b (RFC 7693), 512 bits or -l BITS, as b2sum",
         Algorithm::Sm3 => "SM3 (GB/T 32905), 256 bits, as cksum -a sm3",
         Algorithm::Sha3(_) => "SHA-3 (FIPS 202), -l 224, 256, 384 or 512, as cksum -a sha3",
-        Algorithm::Crc32b => "CRC-32 of zlib (ISO-HDLC), 8 hex digits, as cksum -a crc32b",
+        Algorithm::Crc32b => "CRC-32 of zlib (ISO-HDLC) and the size, as cksum -a crc32b",
         Algorithm::Xxh32 => "XXH32, as xxhsum -H0 (not cryptographic)",
         Algorithm::Xxh64 => "XXH64, as xxhsum -H1 (not cryptographic)",
         Algorithm::Xxh3 => "XXH3, 64 bits, as xxhsum -H3 (not cryptographic)",

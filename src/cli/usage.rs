@@ -71,8 +71,9 @@ pub(crate) enum Conflict {
     /// `-l` under cksum for another algorithm than BLAKE2b or SHA-3 (as
     /// cksum 9.1 words it).
     LengthOnlyBlake2b,
-    /// `-c` with `-a crc`, `bsd` or `sysv` (GNU cksum).
-    CheckLegacy,
+    /// `-c` with `-a crc`, `bsd` or `sysv` (GNU cksum 9.1), or `crc32b`
+    /// (9.8, whose message names it too).
+    CheckLegacy(bool),
     /// A checksum that prints its own lines with what it cannot go with.
     LegacyWith(Algorithm, &'static str),
 }
@@ -135,8 +136,11 @@ impl Conflict {
             Conflict::LengthOnlyBlake2b => {
                 "--length is only supported with --algorithm=blake2b".into()
             }
-            Conflict::CheckLegacy => {
+            Conflict::CheckLegacy(false) => {
                 "--check is not supported with --algorithm={bsd,sysv,crc}".into()
+            }
+            Conflict::CheckLegacy(true) => {
+                "--check is not supported with --algorithm={bsd,sysv,crc,crc32b}".into()
             }
             Conflict::LegacyWith(a, what) => format!(
                 "-a {} prints its own lines: it cannot be combined with {what}",
@@ -321,7 +325,7 @@ impl UsageError {
             self,
             UsageError::Conflict(
                 Conflict::LengthOnlyBlake2b
-                    | Conflict::CheckLegacy
+                    | Conflict::CheckLegacy(_)
                     | Conflict::LengthUnsupported
                     | Conflict::RawWithFiles
                     | Conflict::NeedsLength(_)

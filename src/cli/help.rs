@@ -30,13 +30,13 @@ pub struct HelpSection {
 }
 
 /// The one-line summary.
-const ABOUT: &str = "Print or check MD5, SHA-1, SHA-2 and BLAKE3 checksums, fast";
+const ABOUT: &str = "Print or check MD5, SHA-1, SHA-2, BLAKE2/3 and other checksums, fast";
 
 /// The description before the options in `--help` (and the man page's
 /// DESCRIPTION). No word in it starts with `-`: a wrapped line must never
 /// begin with one (see the module's note).
-const LONG_ABOUT: &str = "fastsum prints one checksum line per FILE, byte for byte as GNU's md5sum and sha*sum (and b3sum) \
-print it, so those tools can check what fastsum writes and fastsum can check what they write. \
+const LONG_ABOUT: &str = "fastsum prints one checksum line per FILE, byte for byte as GNU's md5sum and sha*sum (and \
+b2sum, cksum, b3sum, xxhsum) print it, so those tools can check what fastsum writes and fastsum can check what they write. \
 MD5 is the default algorithm; run under one of those tools' names (a symlink), fastsum is that \
 tool (see Multi-call).";
 
@@ -117,9 +117,11 @@ lines starting with # are skipped; a line may end in CRLF.",
     },
     HelpSection {
         title: "Multi-call",
-        text: "When run as md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum or b3sum (a \
-               symlink to fastsum), fastsum defaults to that algorithm and acts as that tool: \
-               its options (no -a), its messages and its exit statuses, plus the tuning options.",
+        text: "When run as md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, b2sum, \
+               cksum, sum, b3sum, xxhsum, xxh32sum, xxh64sum, xxh128sum or xxh3sum (a symlink to \
+               fastsum), fastsum defaults to that algorithm and acts as that tool: its options \
+               (cksum's -a, -l, --untagged, --base64, --raw; sum's -r and -s; xxhsum's -H), its \
+               messages and its exit statuses, plus the tuning options.",
         verbatim: false,
         short: false,
     },

@@ -45,12 +45,22 @@ pub struct Sysv(u32);
 
 impl Sysv {
     pub(crate) fn update(&mut self, data: &[u8]) {
-        // u64 lanes the compiler vectorises; a block of 2^24 bytes cannot
-        // overflow them
+        // 64 u16 lanes, which the compiler vectorises, over blocks of 256
+        // stripes of 64 bytes (a lane then holds at most 256 * 255); about
+        // twice the speed of widening every byte to u64 (docs/BENCHMARKS.md)
+        const BLOCK: usize = 256 * 64;
         let mut total = u64::from(self.0);
-        for block in data.chunks(1 << 24) {
-            total += block.iter().map(|&b| u64::from(b)).sum::<u64>();
+        let (blocks, rest) = data.split_at(data.len() / BLOCK * BLOCK);
+        for block in blocks.chunks_exact(BLOCK) {
+            let mut lanes = [0u16; 64];
+            for stripe in block.chunks_exact(64) {
+                for (lane, &b) in lanes.iter_mut().zip(stripe) {
+                    *lane += u16::from(b);
+                }
+            }
+            total += lanes.iter().map(|&l| u64::from(l)).sum::<u64>();
         }
+        total += rest.iter().map(|&b| u64::from(b)).sum::<u64>();
         self.0 = total as u32;
     }
 
@@ -134,6 +144,21 @@ mod tests {
 
     /// Values GNU coreutils 9.1 prints (`printf … | sum -r`, `sum -s`,
     /// `cksum`).
+    /// System V's sum over blocks, pieces and their remainders, against the
+    /// plain byte sum.
+    #[test]
+    fn sysv_blocks_and_remainders() {
+        let data: Vec<u8> = (0..100_000u32).map(|i| (i * 7919 % 251) as u8).collect();
+        let want = data.iter().map(|&b| u64::from(b)).sum::<u64>() as u32;
+        for piece in [1, 63, 64, 16_384, 16_385, 100_000] {
+            let mut s = Sysv::default();
+            for p in data.chunks(piece) {
+                s.update(p);
+            }
+            assert_eq!(s.0, want, "{piece}");
+        }
+    }
+
     #[test]
     fn gnu_values() {
         let cases: [(&[u8], u16, u16, u32); 4] = [

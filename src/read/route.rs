@@ -23,6 +23,13 @@ pub const MMAP_MIN: u64 = 64 * 1024;
 /// it saves. Streams (of unknown length) may fan out.
 const FAN_MIN: u64 = 1 << 20;
 
+/// Does `algo` hash faster than a read copies from the page cache (the
+/// CRCs, the sums, xxHash)? Then a big file is mapped, not read: the copy
+/// would be most of the time (docs/BENCHMARKS.md, "The checksum family").
+fn outruns_copy(algo: Algorithm) -> bool {
+    algo.cost() <= 1
+}
+
 /// How one input is read and on how many threads.
 #[derive(Debug)]
 pub(crate) struct Route {
@@ -121,7 +128,8 @@ impl Router {
     /// inputs big enough to hash on every core (the pipeline would feed one
     /// thread) and for big files with several algorithms (every group
     /// hashes the mapping in place, no copy into shared blocks:
-    /// docs/BENCHMARKS.md, "Several algorithms"). Several algorithms over
+    /// docs/BENCHMARKS.md, "Several algorithms"), and for big files of an
+    /// algorithm that outruns the read's copy. Several algorithms over
     /// a big input (or a stream) fan out over as many helpers as the
     /// budget spares; bytewise reading stays on one thread.
     pub(crate) fn route(&self, algos: Algorithms, kind: Kind) -> Route {
@@ -147,6 +155,13 @@ impl Router {
             Mode::Threaded if several && kind != Kind::Stream && fans => Via::Map {
                 fallback: Reads::Blocks,
             },
+            Mode::Threaded
+                if !several && kind != Kind::Stream && fans && outruns_copy(algos.first()) =>
+            {
+                Via::Map {
+                    fallback: Reads::Blocks,
+                }
+            }
             Mode::Threaded => Via::Read(Reads::Blocks),
         };
         let width = self.plan.fan_out();
@@ -196,7 +211,8 @@ mod tests {
         let big = Kind::Regular { len: 1 << 30 };
         let small = Kind::Regular { len: 10 };
         let stream = Kind::Stream;
-        let [md5, blake3] = [Algorithm::Md5, Algorithm::Blake3].map(Algorithms::one);
+        let [md5, blake3, crc] =
+            [Algorithm::Md5, Algorithm::Blake3, Algorithm::Crc].map(Algorithms::one);
         let both = Algorithms::new([Algorithm::Blake3, Algorithm::Md5]).unwrap();
         let map = |fallback| Via::Map { fallback };
         use Mode::{Mmap, Sync, Threaded};
@@ -205,6 +221,10 @@ mod tests {
             (Threaded, md5, big, Via::Read(Blocks), 1),
             (Threaded, blake3, big, map(Blocks), 4),
             (Threaded, blake3, small, Via::Read(Blocks), 1),
+            // an algorithm faster than the read's copy: a big file mapped
+            (Threaded, crc, big, map(Blocks), 4),
+            (Threaded, crc, small, Via::Read(Blocks), 1),
+            (Threaded, crc, stream, Via::Read(Blocks), 1),
             // several algorithms: a big file mapped and fanned out, a
             // stream fanned out, a small file on one thread
             (Threaded, both, big, map(Blocks), 2),

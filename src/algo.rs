@@ -663,6 +663,7 @@ impl Hasher {
                     };
                 }
             }
+            Hasher::Crc(h) if threads > 1 => h.update_wide(data, threads),
             _ => self.update(data),
         }
     }

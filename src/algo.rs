@@ -279,10 +279,10 @@ impl Algorithm {
     }
 
     /// Relative hashing cost per byte on one core (x86-64 with SHA-NI, as
-    /// measured with `benches/multi.sh`'s single runs and, for the ones
-    /// from BLAKE2b on, `examples/family_speed.rs`; docs/BENCHMARKS.md):
-    /// what the fan-out balances when it splits several algorithms over
-    /// threads.
+    /// measured with `benches/multi.sh`'s single runs; from BLAKE2b on, with
+    /// `examples/hash_speed.rs`, about 14 / (GB/s) to match the older ones:
+    /// docs/BENCHMARKS.md, "The algorithms of issue #20"): what the fan-out
+    /// balances when it splits several algorithms over threads.
     pub(crate) fn cost(self) -> u32 {
         match self {
             Algorithm::Md5 => 15,
@@ -290,11 +290,13 @@ impl Algorithm {
             Algorithm::Sha224 | Algorithm::Sha256 => 5,
             Algorithm::Sha384 | Algorithm::Sha512 => 14,
             Algorithm::Blake3 => 4,
-            Algorithm::Blake2b(_) => 10,
-            Algorithm::Sm3 => 16,
-            Algorithm::Sha3(s) => s.bits() / 16,
-            Algorithm::Crc32b | Algorithm::Xxh3 | Algorithm::Xxh128 => 1,
-            Algorithm::Xxh32 | Algorithm::Xxh64 => 1,
+            Algorithm::Blake2b(_) => 9,
+            Algorithm::Sm3 => 23,
+            // Keccak's cost per byte goes with its rate: 200 bytes less
+            // twice the digest (26 at SHA3-256's 136 bytes)
+            Algorithm::Sha3(s) => 3536 / (200 - s.bits() / 4),
+            Algorithm::Crc32b | Algorithm::Xxh32 | Algorithm::Xxh64 => 1,
+            Algorithm::Xxh3 | Algorithm::Xxh128 => 1,
         }
     }
 

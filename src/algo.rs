@@ -11,6 +11,7 @@ use blake2::digest::block_api::{Buffer, UpdateCore as _, VariableOutputCore as _
 use sha2::Digest as _;
 use strum::EnumCount;
 
+pub use crate::sha3::Sha3Size;
 use crate::sha512::{Out, Sha512};
 
 /// A BLAKE2b output length: a whole number of bytes from 1 to 64 (8 to 512
@@ -43,42 +44,6 @@ impl Bits {
     /// The length in bytes.
     pub fn bytes(self) -> usize {
         usize::from(self.0.get())
-    }
-}
-
-/// The four SHA-3 sizes (FIPS 202), as `cksum -a sha3 -l` takes them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Sha3Size {
-    /// SHA3-224.
-    S224,
-    /// SHA3-256.
-    S256,
-    /// SHA3-384.
-    S384,
-    /// SHA3-512.
-    S512,
-}
-
-impl Sha3Size {
-    /// The size of `bits` bits, if SHA-3 has one.
-    pub const fn new(bits: u64) -> Option<Sha3Size> {
-        match bits {
-            224 => Some(Sha3Size::S224),
-            256 => Some(Sha3Size::S256),
-            384 => Some(Sha3Size::S384),
-            512 => Some(Sha3Size::S512),
-            _ => None,
-        }
-    }
-
-    /// The length in bits.
-    pub fn bits(self) -> u32 {
-        match self {
-            Sha3Size::S224 => 224,
-            Sha3Size::S256 => 256,
-            Sha3Size::S384 => 384,
-            Sha3Size::S512 => 512,
-        }
     }
 }
 
@@ -505,8 +470,8 @@ pub enum Hasher {
     Blake2b(Box<Blake2b>),
     /// SM3.
     Sm3(Box<sm3::Sm3>),
-    /// SHA-3, one of four sizes.
-    Sha3(Box<Sha3>),
+    /// SHA-3, one of four sizes (libcrypto's or the sha3 crate's).
+    Sha3(Box<crate::sha3::Sha3>),
     /// CRC-32 (crc32fast: PCLMULQDQ picked at run time).
     Crc32b(crc32fast::Hasher),
     /// XXH32.
@@ -552,19 +517,6 @@ impl Blake2b {
     }
 }
 
-/// A running SHA-3 of one of its sizes.
-#[derive(Clone)]
-pub enum Sha3 {
-    /// SHA3-224.
-    S224(sha3::Sha3_224),
-    /// SHA3-256.
-    S256(sha3::Sha3_256),
-    /// SHA3-384.
-    S384(sha3::Sha3_384),
-    /// SHA3-512.
-    S512(sha3::Sha3_512),
-}
-
 impl Hasher {
     /// A fresh hasher for `algo`.
     pub fn new(algo: Algorithm) -> Hasher {
@@ -578,12 +530,7 @@ impl Hasher {
             Algorithm::Blake3 => Hasher::Blake3(Box::new(blake3::Hasher::new())),
             Algorithm::Blake2b(b) => Hasher::Blake2b(Box::new(Blake2b::new(b))),
             Algorithm::Sm3 => Hasher::Sm3(Box::default()),
-            Algorithm::Sha3(size) => Hasher::Sha3(Box::new(match size {
-                Sha3Size::S224 => Sha3::S224(sha3::Sha3_224::new()),
-                Sha3Size::S256 => Sha3::S256(sha3::Sha3_256::new()),
-                Sha3Size::S384 => Sha3::S384(sha3::Sha3_384::new()),
-                Sha3Size::S512 => Sha3::S512(sha3::Sha3_512::new()),
-            })),
+            Algorithm::Sha3(size) => Hasher::Sha3(Box::new(crate::sha3::Sha3::new(size))),
             Algorithm::Crc32b => Hasher::Crc32b(crc32fast::Hasher::new()),
             Algorithm::Xxh32 => Hasher::Xxh32(twox_hash::XxHash32::with_seed(0)),
             Algorithm::Xxh64 => Hasher::Xxh64(Box::new(twox_hash::XxHash64::with_seed(0))),
@@ -607,12 +554,7 @@ impl Hasher {
             }
             Hasher::Blake2b(h) => h.update(data),
             Hasher::Sm3(h) => h.update(data),
-            Hasher::Sha3(h) => match &mut **h {
-                Sha3::S224(h) => h.update(data),
-                Sha3::S256(h) => h.update(data),
-                Sha3::S384(h) => h.update(data),
-                Sha3::S512(h) => h.update(data),
-            },
+            Hasher::Sha3(h) => h.update(data),
             Hasher::Crc32b(h) => h.update(data),
             Hasher::Xxh32(h) => h.write(data),
             Hasher::Xxh64(h) => h.write(data),
@@ -662,12 +604,11 @@ impl Hasher {
             Hasher::Blake3(h) => Digest::blake3(&h),
             Hasher::Blake2b(h) => h.finalize(),
             Hasher::Sm3(h) => Digest::from_slice(&h.finalize()),
-            Hasher::Sha3(h) => match *h {
-                Sha3::S224(h) => Digest::from_slice(&h.finalize()),
-                Sha3::S256(h) => Digest::from_slice(&h.finalize()),
-                Sha3::S384(h) => Digest::from_slice(&h.finalize()),
-                Sha3::S512(h) => Digest::from_slice(&h.finalize()),
-            },
+            Hasher::Sha3(h) => {
+                let mut buf = [0u8; 64];
+                let n = h.finalize(&mut buf);
+                Digest::from_slice(&buf[..n])
+            }
             // xxhsum and GNU print these values big-endian (canonical form)
             Hasher::Crc32b(h) => Digest::from_slice(&h.finalize().to_be_bytes()),
             Hasher::Xxh32(h) => Digest::from_slice(&h.finish_32().to_be_bytes()),

@@ -256,10 +256,10 @@ impl Algorithm {
             Algorithm::Sha384 | Algorithm::Sha512 => 14,
             Algorithm::Blake3 => 4,
             Algorithm::Blake2b(_) => 9,
-            Algorithm::Sm3 => 23,
+            Algorithm::Sm3 => 24,
             // Keccak's cost per byte goes with its rate: 200 bytes less
-            // twice the digest (26 at SHA3-256's 136 bytes)
-            Algorithm::Sha3(s) => 3536 / (200 - s.bits() / 4),
+            // twice the digest (21 at SHA3-256's 136 bytes)
+            Algorithm::Sha3(s) => 2856 / (200 - s.bits() / 4),
             Algorithm::Crc32b | Algorithm::Xxh32 | Algorithm::Xxh64 => 1,
             Algorithm::Xxh3 | Algorithm::Xxh128 => 1,
         }

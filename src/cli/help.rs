@@ -30,13 +30,14 @@ pub struct HelpSection {
 }
 
 /// The one-line summary.
-const ABOUT: &str = "Print or check MD5, SHA-1, SHA-2 and BLAKE3 checksums, fast";
+const ABOUT: &str =
+    "Print or check MD5, SHA-1/2/3, BLAKE2b/3, SM3, CRC-32 and xxHash checksums, fast";
 
 /// The description before the options in `--help` (and the man page's
 /// DESCRIPTION). No word in it starts with `-`: a wrapped line must never
 /// begin with one (see the module's note).
-const LONG_ABOUT: &str = "fastsum prints one checksum line per FILE, byte for byte as GNU's md5sum and sha*sum (and b3sum) \
-print it, so those tools can check what fastsum writes and fastsum can check what they write. \
+const LONG_ABOUT: &str = "fastsum prints one checksum line per FILE, byte for byte as GNU's md5sum, sha*sum and b2sum \
+(and b3sum) print it, so those tools can check what fastsum writes and fastsum can check what they write. \
 MD5 is the default algorithm; run under one of those tools' names (a symlink), fastsum is that \
 tool (see Multi-call).";
 
@@ -117,9 +118,10 @@ lines starting with # are skipped; a line may end in CRLF.",
     },
     HelpSection {
         title: "Multi-call",
-        text: "When run as md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum or b3sum (a \
-               symlink to fastsum), fastsum defaults to that algorithm and acts as that tool: \
-               its options (no -a), its messages and its exit statuses, plus the tuning options.",
+        text: "When run as md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, b2sum or \
+               b3sum (a symlink to fastsum), fastsum defaults to that algorithm and acts as that \
+               tool: its options (no -a; b2sum's -l), its messages and its exit statuses, plus \
+               the tuning options.",
         verbatim: false,
         short: false,
     },

@@ -705,3 +705,34 @@ fn other_tools_lines_check() {
         lines
     );
 }
+
+/// `--update` keeps a BLAKE2b or SHA-3 manifest's own length: `-a blake2b`
+/// names the family, the manifest's lines say which BLAKE2b.
+#[test]
+fn update_keeps_the_manifests_length() {
+    let dir = tempdir();
+    let d = dir.path();
+    write_file(d, "a", b"a");
+    write_file(d, "b", b"b");
+    for (first, then) in [
+        (&["-a", "blake2b", "-l", "256"][..], &["-a", "blake2b"][..]),
+        (
+            &["-a", "sha3", "-l", "384", "--tag"],
+            &["-a", "sha3", "-l", "224"],
+        ),
+    ] {
+        let sums = run(fastsum().current_dir(d).args(first).arg("a"));
+        std::fs::write(d.join("M"), &sums.stdout).unwrap();
+        let got = run(fastsum()
+            .current_dir(d)
+            .args(then)
+            .args(["--update", "M", "a", "b"]));
+        assert_output(&format!("{then:?} --update"), &got, b"", "", 0);
+        let want = run(fastsum().current_dir(d).args(first).args(["a", "b"]));
+        assert_eq!(
+            std::fs::read(d.join("M")).unwrap(),
+            want.stdout,
+            "{first:?}"
+        );
+    }
+}

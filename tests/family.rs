@@ -736,3 +736,27 @@ fn update_keeps_the_manifests_length() {
         );
     }
 }
+
+/// The error and exit-status rules hold under every new algorithm: a
+/// missing file and a directory are reported as under MD5, the other
+/// inputs still hashed, exit 1.
+#[test]
+fn errors_as_under_md5() {
+    let dir = tempdir();
+    let d = dir.path();
+    write_file(d, "a", b"a");
+    std::fs::create_dir(d.join("dir")).unwrap();
+    let operands = ["missing", "a", "dir"];
+    let md5 = run(fastsum().current_dir(d).args(operands));
+    for case in CASES {
+        let got = run(&mut case.ours(d, &operands));
+        let one = run(&mut case.ours(d, &["a"]));
+        assert_output(
+            &format!("{case:?} errors"),
+            &got,
+            &one.stdout,
+            &String::from_utf8_lossy(&md5.stderr),
+            1,
+        );
+    }
+}

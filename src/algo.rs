@@ -7,9 +7,11 @@ use std::num::NonZeroU8;
 
 use std::hash::Hasher as _;
 
+use blake2::digest::block_api::{Buffer, UpdateCore as _, VariableOutputCore as _};
 use sha2::Digest as _;
 use strum::EnumCount;
 
+pub use crate::sha3::Sha3Size;
 use crate::sha512::{Out, Sha512};
 pub use crate::sum::Legacy;
 
@@ -43,42 +45,6 @@ impl Bits {
     /// The length in bytes.
     pub fn bytes(self) -> usize {
         usize::from(self.0.get())
-    }
-}
-
-/// The four SHA-3 sizes (FIPS 202), as `cksum -a sha3 -l` takes them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Sha3Size {
-    /// SHA3-224.
-    S224,
-    /// SHA3-256.
-    S256,
-    /// SHA3-384.
-    S384,
-    /// SHA3-512.
-    S512,
-}
-
-impl Sha3Size {
-    /// The size of `bits` bits, if SHA-3 has one.
-    pub const fn new(bits: u64) -> Option<Sha3Size> {
-        match bits {
-            224 => Some(Sha3Size::S224),
-            256 => Some(Sha3Size::S256),
-            384 => Some(Sha3Size::S384),
-            512 => Some(Sha3Size::S512),
-            _ => None,
-        }
-    }
-
-    /// The length in bits.
-    pub fn bits(self) -> u32 {
-        match self {
-            Sha3Size::S224 => 224,
-            Sha3Size::S256 => 256,
-            Sha3Size::S384 => 384,
-            Sha3Size::S512 => 512,
-        }
     }
 }
 
@@ -313,10 +279,10 @@ impl Algorithm {
     }
 
     /// Relative hashing cost per byte on one core (x86-64 with SHA-NI, as
-    /// measured with `benches/multi.sh`'s single runs and, for the ones
-    /// from BLAKE2b on, `examples/family_speed.rs`; docs/BENCHMARKS.md):
-    /// what the fan-out balances when it splits several algorithms over
-    /// threads.
+    /// measured with `benches/multi.sh`'s single runs; from BLAKE2b on, with
+    /// `examples/hash_speed.rs`, about 14 / (GB/s) to match the older ones:
+    /// docs/BENCHMARKS.md, "The algorithms of issue #20"): what the fan-out
+    /// balances when it splits several algorithms over threads.
     pub(crate) fn cost(self) -> u32 {
         match self {
             Algorithm::Md5 => 15,
@@ -324,11 +290,13 @@ impl Algorithm {
             Algorithm::Sha224 | Algorithm::Sha256 => 5,
             Algorithm::Sha384 | Algorithm::Sha512 => 14,
             Algorithm::Blake3 => 4,
-            Algorithm::Blake2b(_) => 10,
-            Algorithm::Sm3 => 16,
-            Algorithm::Sha3(s) => s.bits() / 16,
-            Algorithm::Crc32b | Algorithm::Xxh3 | Algorithm::Xxh128 => 1,
-            Algorithm::Xxh32 | Algorithm::Xxh64 => 1,
+            Algorithm::Blake2b(_) => 9,
+            Algorithm::Sm3 => 24,
+            // Keccak's cost per byte goes with its rate: 200 bytes less
+            // twice the digest (21 at SHA3-256's 136 bytes)
+            Algorithm::Sha3(s) => 2856 / (200 - s.bits() / 4),
+            Algorithm::Crc32b | Algorithm::Xxh32 | Algorithm::Xxh64 => 1,
+            Algorithm::Xxh3 | Algorithm::Xxh128 => 1,
             // (crate::sum: BSD's is a chain of two operations a byte)
             Algorithm::Crc | Algorithm::Sysv => 1,
             Algorithm::Bsd => 8,
@@ -536,12 +504,12 @@ pub enum Hasher {
     Sha512(crate::sha512::Sha512),
     /// BLAKE3 (boxed: its state is ~2 KiB).
     Blake3(Box<blake3::Hasher>),
-    /// BLAKE2b of any length (blake2b_simd: AVX2 picked at run time).
-    Blake2b(Box<blake2b_simd::State>),
+    /// BLAKE2b of any length.
+    Blake2b(Box<Blake2b>),
     /// SM3.
     Sm3(Box<sm3::Sm3>),
-    /// SHA-3, one of four sizes.
-    Sha3(Box<Sha3>),
+    /// SHA-3, one of four sizes (libcrypto's or the sha3 crate's).
+    Sha3(Box<crate::sha3::Sha3>),
     /// CRC-32 (crc32fast: PCLMULQDQ picked at run time).
     Crc32b(crc32fast::Hasher),
     /// XXH32.
@@ -560,17 +528,37 @@ pub enum Hasher {
     Sysv(crate::sum::Sysv),
 }
 
-/// A running SHA-3 of one of its sizes.
+/// A running BLAKE2b of a length chosen at run time: the blake2 crate's
+/// core (its portable code runs ~1.8x blake2b_simd's AVX2 on Zen 5:
+/// docs/BENCHMARKS.md) and the block buffer its fixed-length wrappers
+/// keep (the crate has no run-time-length wrapper).
 #[derive(Clone)]
-pub enum Sha3 {
-    /// SHA3-224.
-    S224(sha3::Sha3_224),
-    /// SHA3-256.
-    S256(sha3::Sha3_256),
-    /// SHA3-384.
-    S384(sha3::Sha3_384),
-    /// SHA3-512.
-    S512(sha3::Sha3_512),
+pub struct Blake2b {
+    core: blake2::Blake2bVarCore,
+    buffer: Buffer<blake2::Blake2bVarCore>,
+    len: Bits,
+}
+
+impl Blake2b {
+    fn new(len: Bits) -> Blake2b {
+        Blake2b {
+            // the length is hashed into the parameter block
+            core: blake2::Blake2bVarCore::new_with_params(&[], &[], 0, len.bytes()),
+            buffer: Buffer::<blake2::Blake2bVarCore>::default(),
+            len,
+        }
+    }
+
+    fn update(&mut self, data: &[u8]) {
+        let Blake2b { core, buffer, .. } = self;
+        buffer.digest_blocks(data, |blocks| core.update_blocks(blocks));
+    }
+
+    fn finalize(mut self) -> Digest {
+        let mut out = blake2::digest::Output::<blake2::Blake2bVarCore>::default();
+        self.core.finalize_variable_core(&mut self.buffer, &mut out);
+        Digest::from_slice(&out[..self.len.bytes()])
+    }
 }
 
 impl Hasher {
@@ -584,18 +572,9 @@ impl Hasher {
             Algorithm::Sha384 => Hasher::Sha384(Sha512::new(Out::Sha384)),
             Algorithm::Sha512 => Hasher::Sha512(Sha512::new(Out::Sha512)),
             Algorithm::Blake3 => Hasher::Blake3(Box::new(blake3::Hasher::new())),
-            Algorithm::Blake2b(b) => Hasher::Blake2b(Box::new(
-                blake2b_simd::Params::new()
-                    .hash_length(b.bytes())
-                    .to_state(),
-            )),
+            Algorithm::Blake2b(b) => Hasher::Blake2b(Box::new(Blake2b::new(b))),
             Algorithm::Sm3 => Hasher::Sm3(Box::default()),
-            Algorithm::Sha3(size) => Hasher::Sha3(Box::new(match size {
-                Sha3Size::S224 => Sha3::S224(sha3::Sha3_224::new()),
-                Sha3Size::S256 => Sha3::S256(sha3::Sha3_256::new()),
-                Sha3Size::S384 => Sha3::S384(sha3::Sha3_384::new()),
-                Sha3Size::S512 => Sha3::S512(sha3::Sha3_512::new()),
-            })),
+            Algorithm::Sha3(size) => Hasher::Sha3(Box::new(crate::sha3::Sha3::new(size))),
             Algorithm::Crc32b => Hasher::Crc32b(crc32fast::Hasher::new()),
             Algorithm::Xxh32 => Hasher::Xxh32(twox_hash::XxHash32::with_seed(0)),
             Algorithm::Xxh64 => Hasher::Xxh64(Box::new(twox_hash::XxHash64::with_seed(0))),
@@ -620,16 +599,9 @@ impl Hasher {
             Hasher::Blake3(h) => {
                 h.update(data);
             }
-            Hasher::Blake2b(h) => {
-                h.update(data);
-            }
+            Hasher::Blake2b(h) => h.update(data),
             Hasher::Sm3(h) => h.update(data),
-            Hasher::Sha3(h) => match &mut **h {
-                Sha3::S224(h) => h.update(data),
-                Sha3::S256(h) => h.update(data),
-                Sha3::S384(h) => h.update(data),
-                Sha3::S512(h) => h.update(data),
-            },
+            Hasher::Sha3(h) => h.update(data),
             Hasher::Crc32b(h) => h.update(data),
             Hasher::Xxh32(h) => h.write(data),
             Hasher::Xxh64(h) => h.write(data),
@@ -681,14 +653,13 @@ impl Hasher {
                 Digest::from_slice(&buf[..n])
             }
             Hasher::Blake3(h) => Digest::blake3(&h),
-            Hasher::Blake2b(h) => Digest::from_slice(h.finalize().as_bytes()),
+            Hasher::Blake2b(h) => h.finalize(),
             Hasher::Sm3(h) => Digest::from_slice(&h.finalize()),
-            Hasher::Sha3(h) => match *h {
-                Sha3::S224(h) => Digest::from_slice(&h.finalize()),
-                Sha3::S256(h) => Digest::from_slice(&h.finalize()),
-                Sha3::S384(h) => Digest::from_slice(&h.finalize()),
-                Sha3::S512(h) => Digest::from_slice(&h.finalize()),
-            },
+            Hasher::Sha3(h) => {
+                let mut buf = [0u8; 64];
+                let n = h.finalize(&mut buf);
+                Digest::from_slice(&buf[..n])
+            }
             // xxhsum and GNU print these values big-endian (canonical form)
             Hasher::Crc32b(h) => Digest::from_slice(&h.finalize().to_be_bytes()),
             Hasher::Xxh32(h) => Digest::from_slice(&h.finish_32().to_be_bytes()),

@@ -23,6 +23,7 @@ mod printer;
 mod progress;
 mod read;
 mod report;
+mod sha3;
 mod sha512;
 mod sha_lanes;
 mod size;

@@ -85,14 +85,55 @@ impl Sha512 {
     }
 }
 
+/// The function `name` of the system's libcrypto (`libcrypto.so.3`, else
+/// `.so.1.1`), opened on first use with `dlopen` and never closed (SHA-384/
+/// 512 here and SHA-3 in sha3.rs take their functions from it);
+/// `None` when it cannot be opened or has no such symbol. Never in a static
+/// binary, which carries its own libc: a dlopen'ed library would bring a
+/// second one into the process.
+#[cfg(feature = "openssl")]
+fn libcrypto_symbol(name: &std::ffi::CStr) -> Option<*mut std::ffi::c_void> {
+    // the handle, as an address (a raw pointer is not Sync)
+    static LIB: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    if cfg!(target_feature = "crt-static") {
+        return None;
+    }
+    let lib = (*LIB.get_or_init(|| {
+        [c"libcrypto.so.3", c"libcrypto.so.1.1"]
+            .into_iter()
+            .find_map(|file| {
+                // SAFETY: a valid C string; RTLD_LOCAL keeps its symbols
+                // out of the global namespace.
+                let lib = unsafe { libc::dlopen(file.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+                (!lib.is_null()).then_some(lib as usize)
+            })
+    }))? as *mut std::ffi::c_void;
+    // SAFETY: `lib` is a live handle (never closed) and `name` a C string.
+    let p = unsafe { libc::dlsym(lib, name.as_ptr()) };
+    (!p.is_null()).then_some(p)
+}
+
+/// libcrypto's function `name`, as the function pointer type `F`.
+///
+/// SAFETY: `F` must be the `unsafe extern "C" fn` type of `name` as
+/// OpenSSL's headers declare it (a data pointer and a function pointer
+/// have the same size on every target with dlsym).
+#[cfg(feature = "openssl")]
+pub(crate) unsafe fn libcrypto_fn<F: Copy>(name: &std::ffi::CStr) -> Option<F> {
+    assert_eq!(size_of::<F>(), size_of::<*mut std::ffi::c_void>());
+    let p = libcrypto_symbol(name)?;
+    // SAFETY: the caller's promise on `F`; same size, checked above.
+    Some(unsafe { std::mem::transmute_copy::<*mut std::ffi::c_void, F>(&p) })
+}
+
 /// libcrypto, reached through `dlopen`/`dlsym`: five functions of its
 /// long-stable SHA-512 API (in OpenSSL 1.1 and 3).
 #[cfg(feature = "openssl")]
 mod ssl {
-    use std::ffi::{CStr, c_int, c_void};
+    use std::ffi::{c_int, c_void};
     use std::sync::OnceLock;
 
-    use super::Out;
+    use super::{Out, libcrypto_fn};
 
     /// Room for OpenSSL's `SHA512_CTX` (216 bytes in 1.1 and 3: eight
     /// 64-bit words of state, two of length, a 128-byte block, two ints),
@@ -137,43 +178,16 @@ mod ssl {
     /// `Update` and `Final` transcribe. The library stays loaded for the
     /// life of the process (never closed once a pointer is taken).
     unsafe fn load() -> Option<Api> {
-        for name in [c"libcrypto.so.3", c"libcrypto.so.1.1"] {
-            // SAFETY: a valid C string; RTLD_LOCAL keeps its symbols out of
-            // the global namespace.
-            let lib = unsafe { libc::dlopen(name.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
-            if lib.is_null() {
-                continue;
-            }
-            let sym = |n: &CStr| {
-                // SAFETY: `lib` is a live handle and `n` a valid C string.
-                let p = unsafe { libc::dlsym(lib, n.as_ptr()) };
-                (!p.is_null()).then_some(p)
-            };
-            let found = (
-                sym(c"SHA384_Init"),
-                sym(c"SHA512_Init"),
-                sym(c"SHA512_Update"),
-                sym(c"SHA384_Final"),
-                sym(c"SHA512_Final"),
-            );
-            if let (Some(i384), Some(i512), Some(up), Some(f384), Some(f512)) = found {
-                // SAFETY: these symbols are functions with exactly these
-                // signatures (see above); a data pointer and a function
-                // pointer have the same size on every target with dlsym.
-                return Some(unsafe {
-                    Api {
-                        init384: std::mem::transmute::<*mut c_void, Init>(i384),
-                        init512: std::mem::transmute::<*mut c_void, Init>(i512),
-                        update: std::mem::transmute::<*mut c_void, Update>(up),
-                        final384: std::mem::transmute::<*mut c_void, Final>(f384),
-                        final512: std::mem::transmute::<*mut c_void, Final>(f512),
-                    }
-                });
-            }
-            // SAFETY: no pointer from this handle was kept.
-            unsafe { libc::dlclose(lib) };
+        // SAFETY: these are the types `<openssl/sha.h>` declares.
+        unsafe {
+            Some(Api {
+                init384: libcrypto_fn::<Init>(c"SHA384_Init")?,
+                init512: libcrypto_fn::<Init>(c"SHA512_Init")?,
+                update: libcrypto_fn::<Update>(c"SHA512_Update")?,
+                final384: libcrypto_fn::<Final>(c"SHA384_Final")?,
+                final512: libcrypto_fn::<Final>(c"SHA512_Final")?,
+            })
         }
-        None
     }
 
     impl Ctx {

@@ -695,3 +695,58 @@ fn other_tools_lines_check() {
         lines
     );
 }
+
+/// `--update` keeps a BLAKE2b or SHA-3 manifest's own length: `-a blake2b`
+/// names the family, the manifest's lines say which BLAKE2b.
+#[test]
+fn update_keeps_the_manifests_length() {
+    let dir = tempdir();
+    let d = dir.path();
+    write_file(d, "a", b"a");
+    write_file(d, "b", b"b");
+    for (first, then) in [
+        (&["-a", "blake2b", "-l", "256"][..], &["-a", "blake2b"][..]),
+        (
+            &["-a", "sha3", "-l", "384", "--tag"],
+            &["-a", "sha3", "-l", "224"],
+        ),
+    ] {
+        let sums = run(fastsum().current_dir(d).args(first).arg("a"));
+        std::fs::write(d.join("M"), &sums.stdout).unwrap();
+        let got = run(fastsum()
+            .current_dir(d)
+            .args(then)
+            .args(["--update", "M", "a", "b"]));
+        assert_output(&format!("{then:?} --update"), &got, b"", "", 0);
+        let want = run(fastsum().current_dir(d).args(first).args(["a", "b"]));
+        assert_eq!(
+            std::fs::read(d.join("M")).unwrap(),
+            want.stdout,
+            "{first:?}"
+        );
+    }
+}
+
+/// The error and exit-status rules hold under every new algorithm: a
+/// missing file and a directory are reported as under MD5, the other
+/// inputs still hashed, exit 1.
+#[test]
+fn errors_as_under_md5() {
+    let dir = tempdir();
+    let d = dir.path();
+    write_file(d, "a", b"a");
+    std::fs::create_dir(d.join("dir")).unwrap();
+    let operands = ["missing", "a", "dir"];
+    let md5 = run(fastsum().current_dir(d).args(operands));
+    for case in CASES {
+        let got = run(&mut case.ours(d, &operands));
+        let one = run(&mut case.ours(d, &["a"]));
+        assert_output(
+            &format!("{case:?} errors"),
+            &got,
+            &one.stdout,
+            &String::from_utf8_lossy(&md5.stderr),
+            1,
+        );
+    }
+}

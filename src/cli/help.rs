@@ -30,7 +30,8 @@ pub struct HelpSection {
 }
 
 /// The one-line summary.
-const ABOUT: &str = "Print or check MD5, SHA-1, SHA-2, BLAKE2/3 and other checksums, fast";
+const ABOUT: &str =
+    "Print or check MD5, SHA-1/2/3, BLAKE2b/3, SM3, CRC-32 and xxHash checksums, fast";
 
 /// The description before the options in `--help` (and the man page's
 /// DESCRIPTION). No word in it starts with `-`: a wrapped line must never
@@ -120,7 +121,7 @@ lines starting with # are skipped; a line may end in CRLF.",
         text: "When run as md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, b2sum, \
                cksum, sum, b3sum, xxhsum, xxh32sum, xxh64sum, xxh128sum or xxh3sum (a symlink to \
                fastsum), fastsum defaults to that algorithm and acts as that tool: its options \
-               (cksum's -a, -l, --untagged, --base64, --raw; sum's -r and -s; xxhsum's -H), its \
+               (b2sum's -l; cksum's -a, -l, --untagged, --base64, --raw; sum's -r and -s; xxhsum's -H), its \
                messages and its exit statuses, plus the tuning options.",
         verbatim: false,
         short: false,

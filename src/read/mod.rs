@@ -276,7 +276,7 @@ where
         let first = jobs.next();
         if jobs.peek().is_none() {
             let alone = match &first {
-                Some(Job::Hash(task)) => one_thread_suffices(plan, &task.input),
+                Some(Job::Hash(task)) => one_thread_suffices(plan, &task.input, task.algos),
                 _ => true,
             };
             if alone {
@@ -292,14 +292,19 @@ where
 /// Does one thread hash `input` as soon as several would? Outside the
 /// threaded mode, threads serve only to take several inputs at once; in
 /// it, a regular file that one `--readahead` block holds gains nothing
-/// from a reader running ahead (a bigger one, or a stream, does). Several
-/// algorithms and big BLAKE3 files still spread over threads on the
-/// one-thread path ([`workers::run_here`] follows each input's route).
-fn one_thread_suffices(plan: &Plan, input: &Input) -> bool {
+/// from a reader running ahead (a bigger one, or a stream, does), and
+/// neither does any regular file hashed only with algorithms that run at
+/// memory speed (CRC-32, xxHash: the hand-over of blocks that leave the
+/// cache costs more than the hashing it overlaps; docs/BENCHMARKS.md, "The
+/// algorithms of issue #20"). Several algorithms and big BLAKE3 files
+/// still spread over threads on the one-thread path ([`workers::run_here`]
+/// follows each input's route).
+fn one_thread_suffices(plan: &Plan, input: &Input, algos: Algorithms) -> bool {
+    let memory_speed = algos.as_slice().iter().all(|&a| route::outruns_copy(a));
     match (plan.mode, input) {
         (Mode::Sync | Mode::Bytewise | Mode::Mmap, _) => true,
         (Mode::Threaded, Input::Path(p)) => std::fs::metadata(p)
-            .is_ok_and(|m| m.is_file() && m.len() <= plan.readahead.get() as u64),
+            .is_ok_and(|m| m.is_file() && (memory_speed || m.len() <= plan.readahead.get() as u64)),
         (Mode::Threaded, Input::Stdin) => false,
     }
 }

@@ -26,7 +26,7 @@ const FAN_MIN: u64 = 1 << 20;
 /// Does `algo` hash faster than a read copies from the page cache (the
 /// CRCs, the sums, xxHash)? Then a big file is mapped, not read: the copy
 /// would be most of the time (docs/BENCHMARKS.md, "The checksum family").
-fn outruns_copy(algo: Algorithm) -> bool {
+pub(super) fn outruns_copy(algo: Algorithm) -> bool {
     algo.cost() <= 1
 }
 

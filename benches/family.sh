@@ -2,7 +2,8 @@
 # The algorithms of issue #20 against their reference tools, side by side
 # in one hyperfine run, on one warm file (a 1 GiB random file in /dev/shm
 # by default): BLAKE2b-512 vs b2sum, SM3 vs `cksum -a sm3`, SHA3-256 vs
-# `openssl dgst -sha3-256`, XXH3/XXH128/XXH32/XXH64 vs xxhsum. Prints a
+# `openssl dgst -sha3-256`, XXH3/XXH128/XXH32/XXH64 vs xxhsum, and fastsum
+# linked as cksum and sum against GNU's cksum, sum -r and sum -s. Prints a
 # markdown table: median wall time, CPU (user + sys), and fastsum's ratio
 # of wall and CPU time to the tool's (< 1: fastsum is faster).
 #
@@ -17,8 +18,17 @@ mib=${1:-1024}
 runs=${2:-7}
 fastsum=$PWD/target/release/fastsum
 [ -x "$fastsum" ] || { echo "no $fastsum (cargo build --release)" >&2; exit 2; }
-dir=$(mktemp -d /dev/shm/fastsum-family.XXXXXX)
+# FAMILY_DIR: where the file lives (default /dev/shm, tmpfs; a directory on
+# a disk's file system measures files in its page cache, loaded again with
+# vmtouch before every run, as the VM drops idle pages)
+base=${FAMILY_DIR:-/dev/shm}
+dir=$(mktemp -d "$base/fastsum-family.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
+# cksum and sum are fastsum under those names
+bin=$dir/bin
+mkdir "$bin"
+ln -s "$fastsum" "$bin/cksum"
+ln -s "$fastsum" "$bin/sum"
 f=$dir/data
 head -c "$((mib * 1024 * 1024))" /dev/urandom > "$f"
 
@@ -30,15 +40,20 @@ pairs=(
   "XXH128|$fastsum -a xxh128 $f|xxhsum -H2 $f"
   "XXH64|$fastsum -a xxh64 $f|xxhsum -H1 $f"
   "XXH32|$fastsum -a xxh32 $f|xxhsum -H0 $f"
+  "POSIX CRC|$bin/cksum $f|cksum $f"
+  "BSD sum|$bin/sum $f|sum $f"
+  "System V sum|$bin/sum -s $f|sum -s $f"
 )
 cmds=()
 for p in "${pairs[@]}"; do
   IFS='|' read -r _ ours theirs <<< "$p"
   cmds+=("$ours" "$theirs")
 done
-hyperfine -N -w 1 -r "$runs" --export-json "$dir/h.json" "${cmds[@]}" > /dev/null
+prepare=true
+command -v vmtouch > /dev/null && prepare="vmtouch -qt $f"
+hyperfine -N -w 1 -r "$runs" --prepare "$prepare" --export-json "$dir/h.json" "${cmds[@]}" > /dev/null
 
-echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $mib MiB random file in /dev/shm; $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $mib MiB random file in $base ($(stat -f -c %T "$base")); $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo
 python3 - "$dir/h.json" "${pairs[@]}" <<'EOF'
 import json, sys

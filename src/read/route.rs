@@ -134,7 +134,7 @@ impl Router {
     /// budget spares; bytewise reading stays on one thread.
     pub(crate) fn route(&self, algos: Algorithms, kind: Kind) -> Route {
         let (len, fans) = match kind {
-            Kind::Regular { len } => (len, len >= FAN_MIN),
+            Kind::Regular { len, .. } => (len, len >= FAN_MIN),
             Kind::Stream => (0, true),
         };
         let several = algos.len() > 1;
@@ -155,8 +155,12 @@ impl Router {
             Mode::Threaded if several && kind != Kind::Stream && fans => Via::Map {
                 fallback: Reads::Blocks,
             },
+            // (not a file in memory: mapping it faults page by page)
             Mode::Threaded
-                if !several && kind != Kind::Stream && fans && outruns_copy(algos.first()) =>
+                if !several
+                    && matches!(kind, Kind::Regular { shmem: false, .. })
+                    && fans
+                    && outruns_copy(algos.first()) =>
             {
                 Via::Map {
                     fallback: Reads::Blocks,
@@ -208,8 +212,18 @@ mod tests {
     /// input give the way it is read and its threads.
     #[test]
     fn the_route_is_decided_by_mode_algorithms_kind_and_budget() {
-        let big = Kind::Regular { len: 1 << 30 };
-        let small = Kind::Regular { len: 10 };
+        let big = Kind::Regular {
+            len: 1 << 30,
+            shmem: false,
+        };
+        let in_memory = Kind::Regular {
+            len: 1 << 30,
+            shmem: true,
+        };
+        let small = Kind::Regular {
+            len: 10,
+            shmem: false,
+        };
         let stream = Kind::Stream;
         let [md5, blake3, crc] =
             [Algorithm::Md5, Algorithm::Blake3, Algorithm::Crc].map(Algorithms::one);
@@ -224,6 +238,7 @@ mod tests {
             // an algorithm faster than the read's copy: a big file mapped
             (Threaded, crc, big, map(Blocks), 4),
             (Threaded, crc, small, Via::Read(Blocks), 1),
+            (Threaded, crc, in_memory, Via::Read(Blocks), 1),
             (Threaded, crc, stream, Via::Read(Blocks), 1),
             // several algorithms: a big file mapped and fanned out, a
             // stream fanned out, a small file on one thread

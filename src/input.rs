@@ -22,18 +22,6 @@ pub enum Input {
     Path(PathBuf),
 }
 
-/// Is `file` on tmpfs (or ramfs)?
-fn on_shmem(file: &File) -> bool {
-    use std::os::fd::AsRawFd;
-    // SAFETY: fstatfs writes only the struct it is given; the descriptor is
-    // open for the call.
-    let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
-    let ok = unsafe { libc::fstatfs(file.as_raw_fd(), &mut fs) } == 0;
-    const TMPFS_MAGIC: i64 = 0x0102_1994;
-    const RAMFS_MAGIC: i64 = 0x8584_58f6;
-    ok && matches!(fs.f_type as i64, TMPFS_MAGIC | RAMFS_MAGIC)
-}
-
 /// What an open input turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -41,14 +29,7 @@ pub(crate) enum Kind {
     /// opened (a hint for planning reads, never trusted for correctness:
     /// files grow and shrink while read; /proc files say 0 whatever they
     /// hold).
-    Regular {
-        /// Bytes from the read position.
-        len: u64,
-        /// The file is in memory (tmpfs): a mapping of it faults in page
-        /// by page, where the page cache of a disk's file maps many pages
-        /// a fault (known for files of 1 MiB or more, else `false`).
-        shmem: bool,
-    },
+    Regular { len: u64 },
     /// Standard input, a FIFO, a device: read to its end, and shared with
     /// whoever else reads it (two readers at once would split its bytes).
     Stream,
@@ -115,8 +96,7 @@ impl Input {
                     Input::Path(_) => 0,
                 };
                 let len = m.len().saturating_sub(start);
-                let shmem = len >= 1 << 20 && on_shmem(&file);
-                (Kind::Regular { len, shmem }, start)
+                (Kind::Regular { len }, start)
             }
             _ => (Kind::Stream, 0),
         };
@@ -177,7 +157,7 @@ impl Opened {
     /// same input (`- -`) may have moved it after this one was opened.
     pub(crate) fn span(&self) -> io::Result<(u64, u64)> {
         match self.kind {
-            Kind::Regular { len, .. } if !self.shared => Ok((self.start, len)),
+            Kind::Regular { len } if !self.shared => Ok((self.start, len)),
             _ => {
                 let start = (&*self.file).stream_position()?;
                 let size = self.file.metadata()?.len();
@@ -321,14 +301,7 @@ mod tests {
         let f = tempfile::NamedTempFile::new().unwrap();
         std::fs::write(f.path(), b"hello").unwrap();
         let input = Input::Path(f.path().to_path_buf());
-        let kind = input.open().unwrap().kind();
-        assert_eq!(
-            kind,
-            Kind::Regular {
-                len: 5,
-                shmem: false
-            }
-        );
+        assert_eq!(input.open().unwrap().kind(), Kind::Regular { len: 5 });
         let null = Input::Path("/dev/null".into());
         assert_eq!(null.open().unwrap().kind(), Kind::Stream);
         let dir = Input::Path("/".into());

@@ -68,8 +68,8 @@ pub enum ModeArg {
     /// A reader thread fills --readahead blocks from a bounded pool and hands them over a
     /// channel to the hasher(s), which hash them --chunk bytes per update: reading overlaps
     /// hashing, memory stays bounded. Regular files of 1 MiB or more are memory-mapped when
-    /// the algorithm is BLAKE3 (hashed on up to -j threads), when it hashes faster than a
-    /// read copies (the CRCs, the sums, xxHash), or when several algorithms hash them.
+    /// the algorithm is BLAKE3 (hashed on up to -j threads) or when several algorithms hash
+    /// them.
     Threaded,
     /// The hashing thread reads exactly --chunk bytes per read call into one reused buffer,
     /// then hashes it: read what you consume, one call at a time.

@@ -24,8 +24,10 @@ pub const MMAP_MIN: u64 = 64 * 1024;
 const FAN_MIN: u64 = 1 << 20;
 
 /// Does `algo` hash faster than a read copies from the page cache (the
-/// CRCs, the sums, xxHash)? Then a big file is mapped, not read: the copy
-/// would be most of the time (docs/BENCHMARKS.md, "The checksum family").
+/// CRCs, the sums, xxHash)? Then one such file is read on the calling
+/// thread: handing blocks to another costs more than it overlaps. (Not
+/// mapped: a mapping of a freshly written file faults page by page and
+/// costs twice the reads; docs/BENCHMARKS.md, "The checksum family".)
 pub(super) fn outruns_copy(algo: Algorithm) -> bool {
     algo.cost() <= 1
 }
@@ -128,13 +130,12 @@ impl Router {
     /// inputs big enough to hash on every core (the pipeline would feed one
     /// thread) and for big files with several algorithms (every group
     /// hashes the mapping in place, no copy into shared blocks:
-    /// docs/BENCHMARKS.md, "Several algorithms"), and for big files of an
-    /// algorithm that outruns the read's copy. Several algorithms over
+    /// docs/BENCHMARKS.md, "Several algorithms"). Several algorithms over
     /// a big input (or a stream) fan out over as many helpers as the
     /// budget spares; bytewise reading stays on one thread.
     pub(crate) fn route(&self, algos: Algorithms, kind: Kind) -> Route {
         let (len, fans) = match kind {
-            Kind::Regular { len, .. } => (len, len >= FAN_MIN),
+            Kind::Regular { len } => (len, len >= FAN_MIN),
             Kind::Stream => (0, true),
         };
         let several = algos.len() > 1;
@@ -155,17 +156,6 @@ impl Router {
             Mode::Threaded if several && kind != Kind::Stream && fans => Via::Map {
                 fallback: Reads::Blocks,
             },
-            // (not a file in memory: mapping it faults page by page)
-            Mode::Threaded
-                if !several
-                    && matches!(kind, Kind::Regular { shmem: false, .. })
-                    && fans
-                    && outruns_copy(algos.first()) =>
-            {
-                Via::Map {
-                    fallback: Reads::Blocks,
-                }
-            }
             Mode::Threaded => Via::Read(Reads::Blocks),
         };
         let width = self.plan.fan_out();
@@ -212,18 +202,8 @@ mod tests {
     /// input give the way it is read and its threads.
     #[test]
     fn the_route_is_decided_by_mode_algorithms_kind_and_budget() {
-        let big = Kind::Regular {
-            len: 1 << 30,
-            shmem: false,
-        };
-        let in_memory = Kind::Regular {
-            len: 1 << 30,
-            shmem: true,
-        };
-        let small = Kind::Regular {
-            len: 10,
-            shmem: false,
-        };
+        let big = Kind::Regular { len: 1 << 30 };
+        let small = Kind::Regular { len: 10 };
         let stream = Kind::Stream;
         let [md5, blake3, crc] =
             [Algorithm::Md5, Algorithm::Blake3, Algorithm::Crc].map(Algorithms::one);
@@ -235,11 +215,8 @@ mod tests {
             (Threaded, md5, big, Via::Read(Blocks), 1),
             (Threaded, blake3, big, map(Blocks), 4),
             (Threaded, blake3, small, Via::Read(Blocks), 1),
-            // an algorithm faster than the read's copy: a big file mapped
-            (Threaded, crc, big, map(Blocks), 4),
-            (Threaded, crc, small, Via::Read(Blocks), 1),
-            (Threaded, crc, in_memory, Via::Read(Blocks), 1),
-            (Threaded, crc, stream, Via::Read(Blocks), 1),
+            // an algorithm faster than the read's copy: read
+            (Threaded, crc, big, Via::Read(Blocks), 1),
             // several algorithms: a big file mapped and fanned out, a
             // stream fanned out, a small file on one thread
             (Threaded, both, big, map(Blocks), 2),

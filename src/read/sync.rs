@@ -26,8 +26,8 @@ const MIN_BUF: usize = 4096;
 /// call per file").
 pub(crate) fn buffer_len(chunk: usize, kind: Kind) -> usize {
     match kind {
-        Kind::Regular { len: 0, .. } => chunk.min(EMPTY_FILE_BUF),
-        Kind::Regular { len, .. } => {
+        Kind::Regular { len: 0 } => chunk.min(EMPTY_FILE_BUF),
+        Kind::Regular { len } => {
             let fill = usize::try_from(len.saturating_add(1)).unwrap_or(usize::MAX);
             chunk.min(fill.max(MIN_BUF))
         }
@@ -199,56 +199,11 @@ mod tests {
     #[test]
     fn buffers_are_no_bigger_than_a_file_can_fill() {
         let g = 1 << 30;
-        assert_eq!(
-            buffer_len(
-                g,
-                Kind::Regular {
-                    len: 6,
-                    shmem: false
-                }
-            ),
-            MIN_BUF
-        );
-        assert_eq!(
-            buffer_len(
-                g,
-                Kind::Regular {
-                    len: 0,
-                    shmem: false
-                }
-            ),
-            EMPTY_FILE_BUF
-        );
-        assert_eq!(
-            buffer_len(
-                g,
-                Kind::Regular {
-                    len: 5000,
-                    shmem: false
-                }
-            ),
-            5001
-        );
-        assert_eq!(
-            buffer_len(
-                16,
-                Kind::Regular {
-                    len: 6,
-                    shmem: false
-                }
-            ),
-            16
-        );
-        assert_eq!(
-            buffer_len(
-                g,
-                Kind::Regular {
-                    len: 1 << 20,
-                    shmem: false
-                }
-            ),
-            (1 << 20) + 1
-        );
+        assert_eq!(buffer_len(g, Kind::Regular { len: 6 }), MIN_BUF);
+        assert_eq!(buffer_len(g, Kind::Regular { len: 0 }), EMPTY_FILE_BUF);
+        assert_eq!(buffer_len(g, Kind::Regular { len: 5000 }), 5001);
+        assert_eq!(buffer_len(16, Kind::Regular { len: 6 }), 16);
+        assert_eq!(buffer_len(g, Kind::Regular { len: 1 << 20 }), (1 << 20) + 1);
         assert_eq!(buffer_len(g, Kind::Stream), g);
         let mut buf = Vec::new();
         assert_eq!(sized(&mut buf, 100).unwrap().len(), 100);

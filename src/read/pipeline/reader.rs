@@ -240,7 +240,7 @@ impl<T> Batch<T> {
         let start = self.len;
         // (stdin, even a regular file, is read to its 0 as GNU reads it)
         let len = match src.kind() {
-            Kind::Regular { len, .. } if !src.is_shared() => Some(len),
+            Kind::Regular { len } if !src.is_shared() => Some(len),
             _ => None,
         };
         match fill(src, &mut self.block[start..], len, step, stats) {
@@ -330,9 +330,7 @@ impl<T, P> Reader<'_, T, P> {
         // length only steers: the reads decide).
         let too_big = match kind {
             Kind::Stream => true,
-            Kind::Regular { len, .. } => {
-                self.batch.as_ref().is_some_and(|b| len >= b.room() as u64)
-            }
+            Kind::Regular { len } => self.batch.as_ref().is_some_and(|b| len >= b.room() as u64),
         };
         if too_big && !self.flush() {
             return false;

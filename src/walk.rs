@@ -377,28 +377,42 @@ struct Ahead {
     ahead: usize,
     /// The walk is over (or dropped): the readers end.
     closed: bool,
+    /// Readers not reading a directory.
+    idle: usize,
+    /// Readers that may still be started.
+    room: usize,
 }
 
 impl Readers {
-    /// Start `threads` readers (fewer if threads cannot be spawned: the
-    /// walk reads what no reader took).
+    /// Up to `threads` readers, started as directories wait for one (a
+    /// small tree, or many small operands, start few).
     fn start(rules: &Arc<Rules>, threads: usize) -> Arc<Readers> {
-        let readers = Arc::new(Readers {
+        Arc::new(Readers {
             rules: Arc::clone(rules),
-            state: Mutex::new(Ahead::default()),
+            state: Mutex::new(Ahead {
+                room: threads,
+                ..Ahead::default()
+            }),
             work: Condvar::new(),
             ready: Condvar::new(),
-        });
-        for _ in 0..threads {
-            let r = Arc::clone(&readers);
+        })
+    }
+
+    /// Start readers while directories wait and no reader is free (none
+    /// if threads cannot be spawned: the walk reads what no reader took).
+    fn grow(self: &Arc<Self>, state: &mut Ahead) {
+        while state.room > 0 && state.idle < state.pending.len() {
+            let r = Arc::clone(self);
             let spawned = std::thread::Builder::new()
                 .name("walk".into())
                 .spawn(move || r.read());
             if spawned.is_err() {
-                break;
+                state.room = 0;
+                return;
             }
+            state.room -= 1;
+            state.idle += 1;
         }
-        readers
     }
 
     fn lock(&self) -> MutexGuard<'_, Ahead> {
@@ -406,9 +420,10 @@ impl Readers {
     }
 
     /// Queue the directories to walk among `children` of `dir` (key `key`).
-    fn schedule(&self, key: &[u32], dir: &Path, depth: usize, children: &[Child]) {
+    fn schedule(self: &Arc<Self>, key: &[u32], dir: &Path, depth: usize, children: &[Child]) {
         let mut state = self.lock();
         Self::queue(&mut state, key, dir, depth, children);
+        self.grow(&mut state);
         drop(state);
         self.work.notify_all();
     }
@@ -427,7 +442,7 @@ impl Readers {
 
     /// A reader: take the soonest needed directory while there is room
     /// ahead, list it, queue its subdirectories.
-    fn read(&self) {
+    fn read(self: &Arc<Self>) {
         let mut state = self.lock();
         loop {
             if state.closed {
@@ -446,14 +461,17 @@ impl Readers {
                 continue;
             };
             state.ahead += 1;
+            state.idle -= 1;
             drop(state);
             let listing = self.rules.list(&dir, depth);
             state = self.lock();
+            state.idle += 1;
             let mut queued = false;
             if let Ok(children) = &listing {
                 let before = state.pending.len();
                 Self::queue(&mut state, &key, &dir, depth, children);
                 queued = state.pending.len() > before;
+                self.grow(&mut state);
             }
             state.done.insert(key, listing);
             self.ready.notify_all();
@@ -465,7 +483,7 @@ impl Readers {
 
     /// The listing of the directory `key`: read ahead, being read (wait
     /// for it), or not taken yet (read it here).
-    fn take(&self, key: &[u32]) -> io::Result<Vec<Child>> {
+    fn take(self: &Arc<Self>, key: &[u32]) -> io::Result<Vec<Child>> {
         let mut state = self.lock();
         loop {
             if let Some(listing) = state.done.remove(key) {
@@ -810,6 +828,8 @@ mod tests {
         let mut tree = Tree::new(d.to_path_buf(), &walk, 4);
         assert!(matches!(tree.next(), Some(Entry::Input(_))));
         let readers = tree.readers.clone().unwrap();
+        // many directories waiting: every reader started
+        assert_eq!(readers.lock().room, 0);
         // let the readers run as far ahead as they may
         let mut last = usize::MAX;
         for _ in 0..200 {
@@ -825,6 +845,31 @@ mod tests {
         assert!(readers.lock().pending.len() >= dirs - READ_AHEAD - 1);
         assert_eq!(tree.count(), dirs - 1);
         assert!(readers.lock().done.is_empty());
+    }
+
+    /// Readers start as directories wait for one: a chain of one
+    /// directory below another needs one (many small operands start few
+    /// threads).
+    #[test]
+    fn readers_start_as_directories_wait() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path().join("a/b/c");
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("f"), b"").unwrap();
+        let walk = Walk {
+            recursive: true,
+            ..Walk::default()
+        };
+        let mut tree = Tree::new(t.path().to_path_buf(), &walk, 8);
+        let readers = tree.readers.clone().unwrap();
+        assert!(matches!(tree.next(), Some(Entry::Input(_))));
+        assert!(tree.next().is_none());
+        let started = 7 - readers.lock().room;
+        assert!((1..=2).contains(&started), "{started} readers started");
+        // no subdirectory: no reader at all
+        let mut tree = Tree::new(d, &walk, 8);
+        assert!(tree.readers.is_none());
+        assert!(tree.next().is_some());
     }
 
     #[test]

@@ -130,7 +130,7 @@ fn walk_threads() -> usize {
         std::env::var(THREADS_ENV)
             .ok()
             .and_then(|v| v.parse().ok())
-            .filter(|n| (1..=256).contains(n))
+            .filter(|&n| (1..=READERS_MAX as usize).contains(&n))
             .unwrap_or(DEFAULT_THREADS)
     })
 }
@@ -142,6 +142,9 @@ const THREADS_ENV: &str = "FASTSUM_WALK_THREADS";
 /// reads in flight than cores pay (docs/BENCHMARKS.md, "Walking a tree in
 /// parallel").
 const DEFAULT_THREADS: usize = 8;
+
+/// The most threads `FASTSUM_WALK_THREADS` may ask for.
+const READERS_MAX: u32 = 256;
 
 /// How many directories the readers may list ahead of the walk's output
 /// (read, or being read, not yet walked): bounds memory on any tree.
@@ -379,6 +382,8 @@ struct Ahead {
     closed: bool,
     /// Readers not reading a directory.
     idle: usize,
+    /// The directory the walk waits for.
+    wanted: Option<Key>,
     /// Readers that may still be started.
     room: usize,
 }
@@ -424,21 +429,33 @@ impl Readers {
     /// Queue the directories to walk among `children` of `dir` (key `key`).
     fn schedule(self: &Arc<Self>, key: &[u32], dir: &Path, depth: usize, children: &[Child]) {
         let mut state = self.lock();
-        Self::queue(&mut state, key, dir, depth, children);
+        let queued = Self::queue(&mut state, key, dir, depth, children);
         self.grow(&mut state);
         drop(state);
-        self.work.notify_all();
+        self.wake(queued);
     }
 
-    fn queue(state: &mut Ahead, key: &[u32], dir: &Path, depth: usize, children: &[Child]) {
+    /// Queue them; how many.
+    fn queue(state: &mut Ahead, key: &[u32], dir: &Path, depth: usize, children: &[Child]) -> u32 {
         let dirs = children.iter().filter_map(|c| match c {
             Child::Dir(name) => Some(name),
             _ => None,
         });
-        for (ordinal, name) in (0..).zip(dirs) {
+        let mut queued = 0;
+        for name in dirs {
             state
                 .pending
-                .insert(child_key(key, ordinal), (dir.join(name), depth + 1));
+                .insert(child_key(key, queued), (dir.join(name), depth + 1));
+            queued += 1;
+        }
+        queued
+    }
+
+    /// Wake up to `n` idle readers, one for each directory queued (not
+    /// all of them for each).
+    fn wake(&self, n: u32) {
+        for _ in 0..n.min(READERS_MAX) {
+            self.work.notify_one();
         }
     }
 
@@ -468,18 +485,17 @@ impl Readers {
             let listing = self.rules.list(&dir, depth);
             state = self.lock();
             state.idle += 1;
-            let mut queued = false;
+            let mut queued = 0;
             if let Ok(children) = &listing {
-                let before = state.pending.len();
-                Self::queue(&mut state, &key, &dir, depth, children);
-                queued = state.pending.len() > before;
+                queued = Self::queue(&mut state, &key, &dir, depth, children);
                 self.grow(&mut state);
             }
-            state.done.insert(key, listing);
-            self.ready.notify_all();
-            if queued {
-                self.work.notify_all();
+            if state.wanted.as_deref() == Some(&*key) {
+                self.ready.notify_one();
             }
+            state.done.insert(key, listing);
+            // this reader takes one of them
+            self.wake(queued.saturating_sub(1));
         }
     }
 
@@ -489,9 +505,13 @@ impl Readers {
         let mut state = self.lock();
         loop {
             if let Some(listing) = state.done.remove(key) {
+                state.wanted = None;
+                let was_full = state.ahead == READ_AHEAD;
                 state.ahead -= 1;
                 drop(state);
-                self.work.notify_one();
+                if was_full {
+                    self.work.notify_one();
+                }
                 return listing;
             }
             if let Some((dir, depth)) = state.pending.remove(key) {
@@ -503,6 +523,7 @@ impl Readers {
                 return listing;
             }
             // a reader has it
+            state.wanted = Some(key.into());
             state = self
                 .ready
                 .wait(state)

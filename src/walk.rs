@@ -25,6 +25,7 @@ use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
@@ -123,7 +124,28 @@ pub(crate) fn expand(
 /// sorted by name at each level, less what `walk` leaves out; directories
 /// read ahead on `walk_threads()` threads.
 fn walk_dir(root: PathBuf, walk: &Walk) -> impl Iterator<Item = Entry> + Send + use<> {
-    Tree::new(root, walk, walk_threads())
+    Tree::new(root, walk, walk_threads(), Start::WHEN_SLOW)
+}
+
+/// When a walk starts its readers.
+#[derive(Clone, Copy, Debug)]
+enum Start {
+    /// At once (the tests).
+    #[cfg(test)]
+    Eager,
+    /// Once `after` directories have been listed here, if they took more
+    /// than `each` on average: a warm tree is listed faster than threads
+    /// hand listings over on 2 busy cores, a cold one waits on the disk
+    /// (docs/BENCHMARKS.md, "Walking a tree in parallel").
+    WhenSlow { after: u32, each: Duration },
+}
+
+impl Start {
+    /// A warm directory of this tree lists in ~25 µs, a cold one in ~110.
+    const WHEN_SLOW: Start = Start::WhenSlow {
+        after: 16,
+        each: Duration::from_micros(50),
+    };
 }
 
 /// `FASTSUM_WALK_THREADS`: how many threads read directories ahead of the
@@ -267,11 +289,18 @@ struct Tree {
     rules: Arc<Rules>,
     stack: Vec<Frame>,
     readers: Option<Arc<Readers>>,
+    /// Readers it may start (the walk's own thread aside).
+    threads: usize,
+    start: Start,
+    /// Directories listed here so far, and the time it took.
+    listed: u32,
+    spent: Duration,
 }
 
 impl Tree {
-    /// The walk of `root` with `threads` directory readers (1: none).
-    fn new(root: PathBuf, walk: &Walk, threads: usize) -> Tree {
+    /// The walk of `root` with up to `threads` directory readers (1:
+    /// none), started as `start` says.
+    fn new(root: PathBuf, walk: &Walk, threads: usize, start: Start) -> Tree {
         let device = if walk.one_file_system {
             std::fs::metadata(&root).map(|m| Some(std::os::unix::fs::MetadataExt::dev(&m)))
         } else {
@@ -283,36 +312,67 @@ impl Tree {
             max_depth: walk.max_depth.unwrap_or(usize::MAX),
             device: *device.as_ref().unwrap_or(&None),
         });
+        let began = Instant::now();
         // depth 0: the operand is not entered
         let listing = device.and_then(|_| match rules.max_depth {
             0 => Ok(Vec::new()),
             _ => rules.list(&root, 0),
         });
-        let key: Key = Box::new([]);
-        let mut readers = None;
-        let children = match listing {
-            Ok(children) => {
-                if threads > 1 && children.iter().any(|c| matches!(c, Child::Dir(_))) {
-                    let r = Readers::start(&rules, threads - 1);
-                    r.schedule(&key, &root, 0, &children);
-                    readers = Some(r);
-                }
-                children
-            }
-            Err(e) => vec![Child::Error(root.clone(), e)],
-        };
+        let children = listing.unwrap_or_else(|e| vec![Child::Error(root.clone(), e)]);
         let top = Frame {
             dir: root,
             depth: 0,
-            key,
+            key: Box::new([]),
             children: children.into_iter(),
             dirs: 0,
         };
-        Tree {
+        let mut tree = Tree {
             rules,
             stack: vec![top],
-            readers,
+            readers: None,
+            threads: threads.saturating_sub(1),
+            start,
+            listed: 1,
+            spent: began.elapsed(),
+        };
+        tree.maybe_start_readers();
+        tree
+    }
+
+    /// Start the readers if `start` says it is time, with every directory
+    /// the walk has still to enter queued for them.
+    fn maybe_start_readers(&mut self) {
+        if self.readers.is_some() || self.threads == 0 {
+            return;
         }
+        match self.start {
+            #[cfg(test)]
+            Start::Eager => {}
+            Start::WhenSlow { after, each } => {
+                if self.listed < after || self.spent < each * self.listed {
+                    return;
+                }
+            }
+        }
+        let readers = Readers::start(&self.rules, self.threads);
+        let mut state = readers.lock();
+        for frame in &self.stack {
+            let dirs = frame.children.as_slice().iter().filter_map(|c| match c {
+                Child::Dir(name) => Some(name),
+                _ => None,
+            });
+            for (ordinal, name) in (frame.dirs..).zip(dirs) {
+                let job = (frame.dir.join(name), frame.depth + 1);
+                state.pending.insert(child_key(&frame.key, ordinal), job);
+            }
+        }
+        if state.pending.is_empty() {
+            // nothing to read ahead yet: try again later
+            return;
+        }
+        readers.grow(&mut state);
+        drop(state);
+        self.readers = Some(readers);
     }
 }
 
@@ -337,16 +397,25 @@ impl Iterator for Tree {
                     let depth = frame.depth + 1;
                     let listing = match &self.readers {
                         Some(readers) => readers.take(&key),
-                        None => self.rules.list(&dir, depth),
+                        None => {
+                            let began = Instant::now();
+                            let listing = self.rules.list(&dir, depth);
+                            self.listed += 1;
+                            self.spent += began.elapsed();
+                            listing
+                        }
                     };
                     match listing {
-                        Ok(children) => self.stack.push(Frame {
-                            dir,
-                            depth,
-                            key,
-                            children: children.into_iter(),
-                            dirs: 0,
-                        }),
+                        Ok(children) => {
+                            self.stack.push(Frame {
+                                dir,
+                                depth,
+                                key,
+                                children: children.into_iter(),
+                                dirs: 0,
+                            });
+                            self.maybe_start_readers();
+                        }
                         Err(e) => return Some(Entry::Error(dir, e)),
                     }
                 }
@@ -641,17 +710,25 @@ mod tests {
             .collect()
     }
 
-    /// The walk of `root` with `threads` readers equals walkdir's, for
-    /// each of `walks`; returns the default walk's entries.
+    /// The walk of `root` with `threads` readers, started at once, after
+    /// a few directories or (warm) never, equals walkdir's, for each of
+    /// `walks`; returns the default walk's entries.
     fn same_as_walkdir(root: &Path, walks: &[Walk]) -> Vec<Vec<u8>> {
+        let after_3 = Start::WhenSlow {
+            after: 3,
+            each: Duration::ZERO,
+        };
         for walk in walks {
             let want = shown(walkdir_walk(root, walk));
-            for threads in [1, 2, 3, 8] {
-                let got = shown(Tree::new(root.to_path_buf(), walk, threads));
+            for (threads, start) in [1, 2, 3, 8]
+                .into_iter()
+                .flat_map(|n| [(n, Start::Eager), (n, after_3), (n, Start::WHEN_SLOW)])
+            {
+                let got = shown(Tree::new(root.to_path_buf(), walk, threads, start));
                 assert_eq!(
                     got,
                     want,
-                    "{threads} threads, {walk:?} under {}",
+                    "{threads} threads from {start:?}, {walk:?} under {}",
                     root.display()
                 );
             }
@@ -831,7 +908,7 @@ mod tests {
             ..Walk::default()
         };
         for threads in [1, 4] {
-            let got = shown(Tree::new(d.clone(), &walk, threads));
+            let got = shown(Tree::new(d.clone(), &walk, threads, Start::Eager));
             assert_eq!(got.len(), 1, "{threads} threads: {got:?}");
             assert!(got[0].ends_with(b"/z/f"));
         }
@@ -853,7 +930,7 @@ mod tests {
             recursive: true,
             ..Walk::default()
         };
-        let mut tree = Tree::new(d.to_path_buf(), &walk, 4);
+        let mut tree = Tree::new(d.to_path_buf(), &walk, 4, Start::Eager);
         assert!(matches!(tree.next(), Some(Entry::Input(_))));
         let readers = tree.readers.clone().unwrap();
         // many directories waiting: every reader started
@@ -875,6 +952,35 @@ mod tests {
         assert!(readers.lock().done.is_empty());
     }
 
+    /// Readers started in the middle of a walk (directories found slow)
+    /// take over every directory the walk has still to enter, in order.
+    #[test]
+    fn readers_started_mid_walk_keep_the_order() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path();
+        for i in 0..40 {
+            for sub in ["a", "b/c"] {
+                let dir = d.join(format!("{i:02}/{sub}"));
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(dir.join("f"), b"").unwrap();
+            }
+        }
+        let walk = Walk {
+            recursive: true,
+            ..Walk::default()
+        };
+        let start = Start::WhenSlow {
+            after: 4,
+            each: Duration::ZERO,
+        };
+        let mut tree = Tree::new(d.to_path_buf(), &walk, 4, start);
+        let first = shown(tree.by_ref().take(3));
+        assert!(tree.readers.is_some(), "started after 4 directories");
+        let rest = shown(tree);
+        let want = shown(walkdir_walk(d, &walk));
+        assert_eq!([first, rest].concat(), want);
+    }
+
     /// Readers start as directories wait for one: a chain of one
     /// directory below another needs none (the walk reads it), nor does a
     /// directory without subdirectories.
@@ -888,13 +994,13 @@ mod tests {
             recursive: true,
             ..Walk::default()
         };
-        let mut tree = Tree::new(t.path().to_path_buf(), &walk, 8);
+        let mut tree = Tree::new(t.path().to_path_buf(), &walk, 8, Start::Eager);
         let readers = tree.readers.clone().unwrap();
         assert!(matches!(tree.next(), Some(Entry::Input(_))));
         assert!(tree.next().is_none());
         assert_eq!(readers.lock().room, 7, "no reader started");
         // no subdirectory: no reader at all
-        let mut tree = Tree::new(d, &walk, 8);
+        let mut tree = Tree::new(d, &walk, 8, Start::Eager);
         assert!(tree.readers.is_none());
         assert!(tree.next().is_some());
     }

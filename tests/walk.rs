@@ -474,7 +474,9 @@ fn find_in_walk_order(d: &Path) -> Vec<Vec<u8>> {
 /// Random trees, deep and wide (more subdirectories than the read-ahead
 /// holds), odd names: every thread count prints the sequential walk's
 /// bytes, which are md5sum's over `find -type f` in the walk's order;
-/// with --max-depth and --exclude too.
+/// with --max-depth and --exclude too. (The readers start only once
+/// directories list slowly, as on a cold tree, so here they may not: the
+/// unit tests in src/walk.rs start them at once and mid-walk.)
 #[test]
 fn the_parallel_walk_prints_the_sequential_walks_bytes() {
     if !require_tool("md5sum") {

@@ -9,10 +9,11 @@
 //! the command line is followed, as find does for its starting points with
 //! `-H`. Entries that cannot be read are reported and the walk goes on.
 //!
-//! Directories are read ahead on threads (`FASTSUM_WALK_THREADS`, default
-//! 8; 1: one at a time), the soonest needed first and at most
-//! [`READ_AHEAD`] ahead; the output is the same, entry for entry, as the
-//! sequential walk's (walkdir's, which the unit tests still compare with).
+//! Once directories prove slow to list (a cold tree), they are read ahead
+//! on threads (`FASTSUM_WALK_THREADS`, default 8; 1: never), the soonest
+//! needed first and at most [`READ_AHEAD`] ahead; the output is the same,
+//! entry for entry, as the sequential walk's (walkdir's, which the unit
+//! tests still compare with).
 //!
 //! What is walked: `--exclude` patterns (gitignore syntax, matched against
 //! the path relative to the directory operand; an excluded directory is not

@@ -76,18 +76,7 @@ bench() {
     hyperfine -N --prepare "$(warm "$files")" --warmup "$warmup" --runs 1 --export-json "$json" "$@" >/dev/null
     jsons+=("$json")
   done
-  python3 - "$name" "${jsons[@]}" <<'EOF'
-import json, statistics, sys
-name, paths = sys.argv[1], sys.argv[2:]
-times = {}
-for p in paths:
-    for r in json.load(open(p))["results"]:
-        times.setdefault(r["command"], []).extend(r["times"])
-for cmd, t in times.items():
-    sd = statistics.stdev(t) if len(t) > 1 else 0
-    print(f'{name}\t{cmd}\t{statistics.mean(t):.4f}\t{sd:.4f}')
-    print(f'{name}: {cmd}: mean {statistics.mean(t):.3f} s, median {statistics.median(t):.3f} s, {len(t)} runs', file=sys.stderr)
-EOF
+  python3 benches/rounds.py "$name" "${jsons[@]}"
 }
 
 sh() { printf 'bash -c %q' "$1"; }

@@ -375,3 +375,201 @@ fn tree_digest_of_a_tree_with_a_failure_is_no_digest() {
         .args(["--tree-digest", "tree"]));
     assert_eq!(o.status.code(), Some(2), "{}", shown(&o));
 }
+
+/// The walk's thread counts to compare: the sequential walk first.
+const WALK_THREADS: [&str; 4] = ["1", "2", "3", "64"];
+
+/// `fastsum ARGS` in `d` with `FASTSUM_WALK_THREADS=threads` (`None`: the
+/// default), under `wrap` (e.g. strace) if given.
+fn walk_run(d: &Path, threads: Option<&str>, wrap: &[&str], args: &[&str]) -> std::process::Output {
+    let mut c = match wrap.split_first() {
+        Some((tool, rest)) => {
+            let mut c = Command::new(tool);
+            c.args(rest).arg(crate::util::fastsum_path());
+            c
+        }
+        None => fastsum(),
+    };
+    c.current_dir(d).env_remove("FASTSUM_WALK_THREADS");
+    if let Some(n) = threads {
+        c.env("FASTSUM_WALK_THREADS", n);
+    }
+    run(c.args(args))
+}
+
+/// Every thread count (and the default) prints what the sequential walk
+/// prints, stdout and stderr byte for byte, same exit status; returns it.
+fn same_for_every_thread_count(d: &Path, wrap: &[&str], args: &[&str]) -> std::process::Output {
+    let sequential = walk_run(d, Some("1"), wrap, args);
+    for threads in WALK_THREADS.iter().skip(1).map(Some).chain([None]) {
+        let got = walk_run(d, threads.copied(), wrap, args);
+        let what = format!("FASTSUM_WALK_THREADS={threads:?} {args:?}");
+        crate::util::assert_outputs_same(&what, &got, &sequential, "fastsum", "fastsum");
+    }
+    sequential
+}
+
+/// Names that sort one way as bytes, another as text or as whole paths
+/// (`a` before `a b` and `a.b`, but `a/x` after them), names md5sum
+/// escapes, and bytes that are no UTF-8.
+const ODD: [&[u8]; 12] = [
+    b"a",
+    b"a b",
+    b"a.b",
+    b"a-",
+    b"B",
+    b"\xc3\xa9",
+    b"\xff",
+    b"new\nline",
+    b"back\\slash",
+    b"z",
+    b"_",
+    b"\xc3\xa9x",
+];
+
+/// A seeded random tree: files, directories `depth` deep, links to an
+/// ancestor (loops if followed) and to files, FIFOs.
+fn odd_tree(d: &Path, seed: u64, depth: u32, width: usize) {
+    let bytes = crate::util::random_bytes(width * 2, seed);
+    for (i, pair) in bytes.chunks(2).enumerate() {
+        let name = os(ODD[usize::from(pair[0]) % ODD.len()]);
+        let path = d.join(name);
+        if path.symlink_metadata().is_ok() {
+            continue;
+        }
+        match pair[1] % 10 {
+            0..=3 => {
+                write_file(d, name, &bytes[..i]);
+            }
+            4..=7 if depth > 0 => {
+                std::fs::create_dir(&path).unwrap();
+                odd_tree(&path, seed * 31 + i as u64, depth - 1, width);
+            }
+            8 => std::os::unix::fs::symlink(if i % 2 == 0 { ".." } else { "." }, &path).unwrap(),
+            _ => {
+                let ok = Command::new("mkfifo").arg(&path).status();
+                assert!(ok.is_ok_and(|s| s.success()));
+            }
+        }
+    }
+}
+
+/// `find . -type f` in the walk's order: sorted by the bytes of each
+/// component in turn (a directory's contents at its place).
+fn find_in_walk_order(d: &Path) -> Vec<Vec<u8>> {
+    let out = run(Command::new("find")
+        .current_dir(d)
+        .args([".", "-type", "f", "-print0"]));
+    assert!(out.status.success(), "{}", shown(&out));
+    let mut names: Vec<Vec<u8>> = out
+        .stdout
+        .split(|&b| b == 0)
+        .filter(|n| !n.is_empty())
+        .map(<[u8]>::to_vec)
+        .collect();
+    names.sort_by(|a, b| a.split(|&c| c == b'/').cmp(b.split(|&c| c == b'/')));
+    names
+}
+
+/// Random trees, deep and wide (more subdirectories than the read-ahead
+/// holds), odd names: every thread count prints the sequential walk's
+/// bytes, which are md5sum's over `find -type f` in the walk's order;
+/// with --max-depth and --exclude too. (The readers start only once
+/// directories list slowly, as on a cold tree, so here they may not: the
+/// unit tests in src/walk.rs start them at once and mid-walk.)
+#[test]
+fn the_parallel_walk_prints_the_sequential_walks_bytes() {
+    if !require_tool("md5sum") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    write_file(d, "top", b"");
+    std::fs::create_dir(d.join("deep")).unwrap();
+    odd_tree(&d.join("deep"), 7, 6, 7);
+    std::fs::create_dir(d.join("wide")).unwrap();
+    for i in 0..600 {
+        let sub = d.join(format!("wide/{i:03}"));
+        std::fs::create_dir(&sub).unwrap();
+        odd_tree(&sub, i, 1, 3);
+    }
+    let names = find_in_walk_order(d);
+    assert!(names.len() > 600, "{} files", names.len());
+    let want = run(gnu("md5sum")
+        .current_dir(d)
+        .args(names.iter().map(|n| os(n))));
+    let got = same_for_every_thread_count(d, &[], &["-r", "."]);
+    assert_stdout("-r .", &got, &want.stdout);
+    assert!(got.stderr.is_empty(), "{}", shown(&got));
+    for args in [
+        &["-r", "-z", "."][..],
+        &["-r", "--max-depth", "1", "."],
+        &["-r", "--max-depth", "3", "deep", "wide"],
+        &[
+            "-r",
+            "--exclude",
+            "a*",
+            "--exclude",
+            "!a.b",
+            "--exclude",
+            "/wide/1*",
+            ".",
+        ],
+        &["-r", "--one-file-system", "wide/", "deep"],
+    ] {
+        let o = same_for_every_thread_count(d, &[], args);
+        assert!(
+            o.status.success() && !o.stdout.is_empty(),
+            "{args:?}: {}",
+            shown(&o)
+        );
+    }
+}
+
+/// A directory that cannot be read (EACCES injected: root reads any) is
+/// reported with the same words whatever the thread count; inside an
+/// excluded directory it is not reported (the directory is not entered).
+#[test]
+fn an_unreadable_directory_is_reported_alike_by_every_walk() {
+    if !require_strace() {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    for sub in ["a/x", "m/y", "z"] {
+        std::fs::create_dir_all(d.join(sub)).unwrap();
+        write_file(&d.join(sub), "f", sub.as_bytes());
+    }
+    // relative, as fastsum opens it (strace says how it resolved it)
+    let strace = [
+        "strace",
+        "-f",
+        "-qq",
+        "-o",
+        "/dev/null",
+        "-P",
+        "./m/y",
+        "-e",
+        "inject=openat:error=EACCES",
+    ];
+    let o = same_for_every_thread_count(d, &strace, &["-r", "."]);
+    assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let ours: Vec<&str> = err.lines().filter(|l| !l.starts_with("strace: ")).collect();
+    assert_eq!(ours, ["fastsum: ./m/y: Permission denied"], "{err}");
+    let lines = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        lines.contains("  ./a/x/f\n") && lines.ends_with("  ./z/f\n"),
+        "{lines}"
+    );
+    assert_eq!(lines.lines().count(), 2, "{lines}");
+    // excluded, neither m nor m/y is read: no error
+    let o = same_for_every_thread_count(d, &strace, &["-r", ".", "--exclude", "m/"]);
+    assert!(o.status.success(), "{}", shown(&o));
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("fastsum"),
+        "{}",
+        shown(&o)
+    );
+    assert_eq!(o.stdout.iter().filter(|&&b| b == b'\n').count(), 2);
+}

@@ -331,6 +331,15 @@ impl UsageError {
                     | Conflict::NeedsLength(_)
             )
         );
+        // GNU's own lines for a length, without the pointer to --help
+        if let (true, UsageError::Length { given, why }) = (flavour.is_gnu(), self) {
+            let (suffix, line) = why.wording();
+            let mut out = format!("{program}: invalid length: {}{suffix}\n", gnu_quote(given));
+            if let Some(line) = line {
+                out.push_str(&format!("{program}: {line}\n"));
+            }
+            return out.into_bytes();
+        }
         match flavour {
             _ if flavour.is_gnu() && dies => {
                 let mut out = format!("{program}: ").into_bytes();
@@ -339,17 +348,6 @@ impl UsageError {
                 out
             }
             Flavour::B3sum => self.render_b3sum(program).into_bytes(),
-            // GNU's own lines, without the pointer to --help
-            _ if flavour.is_gnu()
-                && let UsageError::Length { given, why } = self =>
-            {
-                let (suffix, line) = why.wording();
-                let mut out = format!("{program}: invalid length: {}{suffix}\n", gnu_quote(given));
-                if let Some(line) = line {
-                    out.push_str(&format!("{program}: {line}\n"));
-                }
-                out.into_bytes()
-            }
             _ => {
                 let mut out = format!("{program}: ").into_bytes();
                 out.extend(self.message());

@@ -10,10 +10,9 @@ use std::os::unix::ffi::OsStrExt;
 
 use crate::algo::{Algorithm, Algorithms, Digest, Hasher};
 use crate::config::{Encoding, HashOptions, XofOutput, XxhOutput};
-use crate::input::Input;
 use crate::json::Record;
 use crate::output::{
-    LineFormat, Terminator, base64, format_line, legacy_line, push_hex, quote_name,
+    LineFormat, Terminator, base64, format_line, legacy_line, push_hex, quote_name, xxhsum_name,
 };
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Hashed, Job, JobSource, Outcome, Plan, Task};
@@ -95,10 +94,7 @@ impl Lines {
             Outcome::Hashed(task, r) => (task, r),
             Outcome::Passed((path, e)) => return xxh_failed(p, path.as_os_str().as_bytes(), &e),
         };
-        let name = match task.input {
-            Input::Stdin => &b"stdin"[..],
-            Input::Path(ref path) => path.as_os_str().as_bytes(),
-        };
+        let name = xxhsum_name(&task.input);
         let hashed = match r {
             Ok(hashed) => hashed,
             Err(e) => return xxh_failed(p, name, &e),

@@ -95,6 +95,15 @@ pub(crate) fn base64_decode(text: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// The name xxhsum gives an input in its lines and messages: `stdin` for
+/// standard input, else the path's bytes.
+pub(crate) fn xxhsum_name(input: &crate::input::Input) -> &[u8] {
+    match input {
+        crate::input::Input::Stdin => b"stdin",
+        crate::input::Input::Path(path) => std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()),
+    }
+}
+
 /// Does GNU escape this name? (It holds a backslash, a newline or a CR.)
 pub(crate) fn needs_escape(name: &[u8]) -> bool {
     name.iter().any(|&b| matches!(b, b'\\' | b'\n' | b'\r'))

@@ -10,12 +10,13 @@
 
 use std::ffi::OsString;
 use std::io::{self, BufRead, BufReader, Write};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::ffi::OsStringExt;
 use std::sync::Arc;
 
 use crate::algo::{Algorithm, Algorithms};
 use crate::config::XxhCheckOptions;
 use crate::input::{Input, Opened};
+use crate::output::xxhsum_name;
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Hashed, Job, JobSource, Outcome, Plan, Task};
 use crate::report::{Reporter, error_text};
@@ -129,10 +130,7 @@ impl Iterator for Feed<'_> {
             let Some(cur) = &mut self.current else {
                 let arg = self.files.next()?;
                 let input = Input::from_arg(arg.clone());
-                let file: FileName = match input {
-                    Input::Stdin => Arc::from(&b"stdin"[..]),
-                    Input::Path(_) => Arc::from(arg.as_bytes()),
-                };
+                let file: FileName = Arc::from(xxhsum_name(&input));
                 match input.open() {
                     Ok(src) => {
                         self.current = Some(Open {
@@ -211,10 +209,7 @@ impl Verifier {
     ) -> io::Result<()> {
         self.report.proper += 1;
         let listed = &task.context;
-        let name: &[u8] = match &task.input {
-            Input::Stdin => b"stdin",
-            Input::Path(path) => path.as_os_str().as_bytes(),
-        };
+        let name = xxhsum_name(&task.input);
         match r.map(|h| h.digests) {
             Ok(digests) => {
                 let ok = digests

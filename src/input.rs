@@ -75,7 +75,16 @@ impl Input {
 
     /// Open for reading and find out what it is.
     pub(crate) fn open(&self) -> io::Result<Opened> {
-        let file = descriptors::open(|| match self {
+        self.open_unprobed().and_then(|u| self.probe(u))
+    }
+
+    /// The first half of [`Input::open`]: the descriptor alone. Over many
+    /// small files the opening thread does this and the thread that reads
+    /// them the [`Input::probe`] (an fstat), which splits the four system
+    /// calls of a file two and two between the threads (docs/BENCHMARKS.md,
+    /// "Many tiny files").
+    pub(crate) fn open_unprobed(&self) -> io::Result<Unprobed> {
+        descriptors::open(|| match self {
             Input::Stdin if stdin_was_closed() => Err(io::Error::from_raw_os_error(libc::EBADF)),
             // Not `io::stdin()`: its 8 KiB buffer would turn `-m sync --chunk 16`
             // into 8 KiB read calls. A duplicate of descriptor 0 shares its
@@ -87,7 +96,13 @@ impl Input {
                 .read(true)
                 .custom_flags(libc::O_NONBLOCK)
                 .open(p),
-        })?;
+        })
+        .map(Unprobed)
+    }
+
+    /// The second half of [`Input::open`]: find out what the input opened
+    /// as `file` is.
+    pub(crate) fn probe(&self, Unprobed(file): Unprobed) -> io::Result<Opened> {
         let meta = file.metadata();
         let (kind, start) = match &meta {
             Ok(m) if m.is_file() => {
@@ -133,7 +148,17 @@ impl Input {
     pub(crate) fn open_patiently(&self) -> io::Result<Opened> {
         descriptors::retry_when_closed(|| self.open())
     }
+
+    /// [`Input::open_unprobed`], as patient as [`Input::open_patiently`].
+    pub(crate) fn open_unprobed_patiently(&self) -> io::Result<Unprobed> {
+        descriptors::retry_when_closed(|| self.open_unprobed())
+    }
 }
+
+/// An input's descriptor, opened but not yet probed ([`Input::probe`]
+/// makes it an [`Opened`]).
+#[derive(Debug)]
+pub(crate) struct Unprobed(descriptors::Counted);
 
 impl Opened {
     pub(crate) fn kind(&self) -> Kind {

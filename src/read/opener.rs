@@ -21,7 +21,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError, bounde
 
 use super::deliver::{Finished, IDLE_AFTER, send_one};
 use super::{Job, Outcome, Task};
-use crate::input::{Opened, descriptors};
+use crate::input::{Opened, Unprobed, descriptors};
 
 /// How many inputs the opener thread may open ahead of the taking thread.
 const OPEN_AHEAD: usize = 32;
@@ -73,17 +73,26 @@ enum Ready<T, P> {
     Pass(usize, P),
     Failed(usize, Task<T>, io::Error),
     Opened(usize, Task<T>, Opened),
+    /// Opened by the opener thread over operands, probed by the taking
+    /// thread as it hands the input on ([`Input::open_unprobed`]).
+    ///
+    /// [`Input::open_unprobed`]: crate::input::Input::open_unprobed
+    Unprobed(usize, Task<T>, Unprobed),
 }
 
 impl<T, P> Ready<T, P> {
     /// The job's position.
     fn idx(&self) -> usize {
         match self {
-            Ready::Pass(idx, _) | Ready::Failed(idx, ..) | Ready::Opened(idx, ..) => *idx,
+            Ready::Pass(idx, _)
+            | Ready::Failed(idx, ..)
+            | Ready::Opened(idx, ..)
+            | Ready::Unprobed(idx, ..) => *idx,
         }
     }
 
-    /// Is it an input whose read position others share?
+    /// Is it an input whose read position others share? (Never known of
+    /// an unprobed one, which only operands make.)
     fn is_shared(&self) -> bool {
         matches!(self, Ready::Opened(_, _, o) if o.is_shared())
     }
@@ -165,8 +174,16 @@ where
         // `ahead` is disconnected, and the taking thread opens every input)
         let _ = super::spawn_thread(s, "opener", {
             let queue = Arc::clone(&queue);
+            // over operands the taking thread probes what this one opens:
+            // the system calls of a file split two and two (open, close on
+            // this side; fstat, read on the other)
+            let probe = if resumed.is_some() {
+                Probe::Here
+            } else {
+                Probe::Later
+            };
             move || {
-                while let Some(ready) = take_and_open(&queue, cancel) {
+                while let Some(ready) = take_and_open(&queue, cancel, probe) {
                     let shared = ready.is_shared();
                     if tx.send(ready).is_err() {
                         return;
@@ -200,20 +217,27 @@ where
             let ready = match self.ahead.try_recv() {
                 Ok(ready) => ready,
                 Err(TryRecvError::Empty) => match self.open_here() {
-                    Some(ready) => ready,
-                    None => match self.ahead.recv_timeout(IDLE_AFTER) {
-                        Ok(ready) => ready,
-                        Err(RecvTimeoutError::Timeout) if taker.idle() => continue,
-                        Err(RecvTimeoutError::Timeout) => return,
-                        Err(RecvTimeoutError::Disconnected) => continue,
-                    },
+                    Here::Opened(ready) => ready,
+                    // what the taker holds open may be what the opener
+                    // thread waits for
+                    Here::OutOfDescriptors if !taker.idle() => return,
+                    Here::OutOfDescriptors | Here::Elsewhere => {
+                        match self.ahead.recv_timeout(IDLE_AFTER) {
+                            Ok(ready) => ready,
+                            Err(RecvTimeoutError::Timeout) if taker.idle() => continue,
+                            Err(RecvTimeoutError::Timeout) => return,
+                            Err(RecvTimeoutError::Disconnected) => continue,
+                        }
+                    }
                 },
                 // the opener thread is gone (done, or never started): the
                 // rest here, and this thread holds no input while it waits
-                Err(TryRecvError::Disconnected) => match take_and_open(&self.queue, self.cancel) {
-                    Some(ready) => ready,
-                    None => return,
-                },
+                Err(TryRecvError::Disconnected) => {
+                    match take_and_open(&self.queue, self.cancel, Probe::Here) {
+                        Some(ready) => ready,
+                        None => return,
+                    }
+                }
             };
             if !self.hand_on(ready, taker) {
                 return;
@@ -230,6 +254,10 @@ where
             Ready::Pass(idx, p) => send_one(&self.done, idx, Outcome::Passed(p)),
             Ready::Failed(idx, task, e) => send_one(&self.done, idx, Outcome::Hashed(task, Err(e))),
             Ready::Opened(idx, task, opened) => taker.take(idx, task, opened),
+            Ready::Unprobed(idx, task, file) => match task.input.probe(file) {
+                Ok(opened) => taker.take(idx, task, opened),
+                Err(e) => send_one(&self.done, idx, Outcome::Hashed(task, Err(e))),
+            },
         };
         if let Policy::OpenerAlone { resume } = &self.policy
             && shared
@@ -244,32 +272,45 @@ where
     /// it is job `next` (every job before it has been handed on, so the
     /// opener thread holds none this thread must wait for) and its input
     /// opens without waiting for a descriptor; else the job stays for the
-    /// opener thread, and None. None too when the jobs ran out or the run
-    /// is cancelled.
-    fn open_here(&self) -> Option<Ready<T, P>> {
+    /// opener thread. Not here either when the jobs ran out or the run is
+    /// cancelled.
+    fn open_here(&self) -> Here<T, P> {
         let Policy::TakerHelps = self.policy else {
-            return None;
+            return Here::Elsewhere;
         };
-        let mut queue = lock(&self.queue, self.cancel)?;
-        let (idx, job) = queue.next()?;
+        let Some(mut queue) = lock(&self.queue, self.cancel) else {
+            return Here::Elsewhere;
+        };
+        let Some((idx, job)) = queue.next() else {
+            return Here::Elsewhere;
+        };
         if idx != self.next {
             queue.put_back = Some((idx, job));
-            return None;
+            return Here::Elsewhere;
         }
         // opened under the lock: the opener thread cannot take a later job
         // meanwhile, so a job put back keeps its place in the order
-        match job {
-            Job::Pass(p) => Some(Ready::Pass(idx, p)),
+        Here::Opened(match job {
+            Job::Pass(p) => Ready::Pass(idx, p),
             Job::Hash(task) => match task.input.open() {
-                Ok(opened) => Some(Ready::Opened(idx, task, opened)),
+                Ok(opened) => Ready::Opened(idx, task, opened),
                 Err(e) if descriptors::is_exhausted(&e) => {
                     queue.put_back = Some((idx, Job::Hash(task)));
-                    None
+                    return Here::OutOfDescriptors;
                 }
-                Err(e) => Some(Ready::Failed(idx, task, e)),
+                Err(e) => Ready::Failed(idx, task, e),
             },
-        }
+        })
     }
+}
+
+/// What [`Opener::open_here`] did.
+enum Here<T, P> {
+    Opened(Ready<T, P>),
+    /// The job is the opener thread's, or there is none.
+    Elsewhere,
+    /// The job is put back: no descriptor is left.
+    OutOfDescriptors,
 }
 
 /// The queue, locked; None when the run is cancelled.
@@ -281,19 +322,33 @@ fn lock<'q, I: Iterator>(
     (!cancel.load(Ordering::Relaxed)).then_some(queue)
 }
 
+/// Whether [`take_and_open`] probes what it opens.
+#[derive(Clone, Copy)]
+enum Probe {
+    Here,
+    Later,
+}
+
 /// Take the next job (under the lock) and open its input (after it),
 /// waiting for a descriptor if none is left: None when there are no more
 /// jobs or the run is cancelled.
 fn take_and_open<T, P, I: Iterator<Item = Job<T, P>>>(
     queue: &Mutex<Queue<I>>,
     cancel: &AtomicBool,
+    probe: Probe,
 ) -> Option<Ready<T, P>> {
     let (idx, job) = lock(queue, cancel)?.next()?;
     Some(match job {
         Job::Pass(p) => Ready::Pass(idx, p),
-        Job::Hash(task) => match task.input.open_patiently() {
-            Ok(opened) => Ready::Opened(idx, task, opened),
-            Err(e) => Ready::Failed(idx, task, e),
+        Job::Hash(task) => match probe {
+            Probe::Here => match task.input.open_patiently() {
+                Ok(opened) => Ready::Opened(idx, task, opened),
+                Err(e) => Ready::Failed(idx, task, e),
+            },
+            Probe::Later => match task.input.open_unprobed_patiently() {
+                Ok(file) => Ready::Unprobed(idx, task, file),
+                Err(e) => Ready::Failed(idx, task, e),
+            },
         },
     })
 }

@@ -40,6 +40,9 @@ pub(super) struct Pool {
     /// several reads, so that a tiny read-ahead costs a hand-over per page,
     /// not per read, and never more than `sync` reading as little.
     pub(super) step: usize,
+    /// Whether a batch keeps its inputs open for the hasher to close: not
+    /// under a `ulimit -n` too low for every block's batch to.
+    close_later: bool,
 }
 
 /// Why the reader cannot have a block.
@@ -69,6 +72,7 @@ impl Pool {
             max: plan.pool,
             size,
             step,
+            close_later: crate::input::descriptors::room_for(plan.pool * MAX_BATCH),
         }
     }
 
@@ -211,6 +215,10 @@ pub(super) struct Batch<T> {
     pub(super) block: Vec<u8>,
     pub(super) items: Vec<Packed<T>>,
     len: usize,
+    /// The packed inputs, still open: they close with the batch, on the
+    /// hasher's thread, which over tiny files has time to spare, where the
+    /// reader has none.
+    open: Vec<Opened>,
 }
 
 impl<T> Batch<T> {
@@ -219,6 +227,7 @@ impl<T> Batch<T> {
             block,
             items: Vec::with_capacity(MAX_BATCH),
             len: 0,
+            open: Vec::with_capacity(MAX_BATCH),
         }
     }
 
@@ -348,6 +357,9 @@ impl<T, P> Reader<'_, T, P> {
         let start = batch.len;
         match batch.pack(idx, task, &mut src, self.pool.step, self.stats) {
             Ok(()) => {
+                if self.pool.close_later {
+                    batch.open.push(src);
+                }
                 // a 1-block pool cannot pack: the next input would need a second block
                 let full = batch.is_full() || self.pool.max_blocks() < 2;
                 self.batch = Some(batch);

@@ -78,6 +78,8 @@ enum Ready<T, P> {
     ///
     /// [`Input::open_unprobed`]: crate::input::Input::open_unprobed
     Unprobed(usize, Task<T>, Unprobed),
+    /// Left by the opener thread for the taking thread to open.
+    Unopened(usize, Task<T>),
 }
 
 impl<T, P> Ready<T, P> {
@@ -87,7 +89,8 @@ impl<T, P> Ready<T, P> {
             Ready::Pass(idx, _)
             | Ready::Failed(idx, ..)
             | Ready::Opened(idx, ..)
-            | Ready::Unprobed(idx, ..) => *idx,
+            | Ready::Unprobed(idx, ..)
+            | Ready::Unopened(idx, _) => *idx,
         }
     }
 
@@ -174,17 +177,31 @@ where
         // `ahead` is disconnected, and the taking thread opens every input)
         let _ = super::spawn_thread(s, "opener", {
             let queue = Arc::clone(&queue);
-            // over operands the taking thread probes what this one opens:
-            // the system calls of a file split two and two (open, close on
-            // this side; fstat, read on the other)
-            let probe = if resumed.is_some() {
-                Probe::Here
-            } else {
-                Probe::Later
+            // Over operands the opening is shared with the taking thread:
+            // it probes (fstat) what this thread opens, and when it has
+            // nothing to take (this thread is the slower), it gets the next
+            // job unopened and opens it itself while this thread opens the
+            // one after. Not under a low `ulimit -n`: the taking thread must
+            // never wait for a descriptor (it holds inputs open).
+            let share = match resumed {
+                Some(_) => Share::Nothing,
+                None if descriptors::room_for(OPEN_AHEAD * 16) => Share::ProbeAndOpen,
+                None => Share::Probe,
             };
             move || {
-                while let Some(ready) = take_and_open(&queue, cancel, probe) {
+                // the taking thread waited for the last input sent: it opens the next
+                let mut taker_waits = false;
+                loop {
+                    let open = match share {
+                        Share::Nothing => Open::AndProbe,
+                        Share::ProbeAndOpen if taker_waits => Open::Not,
+                        Share::Probe | Share::ProbeAndOpen => Open::NotProbe,
+                    };
+                    let Some(ready) = take_and_open(&queue, cancel, open) else {
+                        break;
+                    };
                     let shared = ready.is_shared();
+                    taker_waits = tx.is_empty() && !matches!(ready, Ready::Unopened(..));
                     if tx.send(ready).is_err() {
                         return;
                     }
@@ -233,7 +250,7 @@ where
                 // the opener thread is gone (done, or never started): the
                 // rest here, and this thread holds no input while it waits
                 Err(TryRecvError::Disconnected) => {
-                    match take_and_open(&self.queue, self.cancel, Probe::Here) {
+                    match take_and_open(&self.queue, self.cancel, Open::AndProbe) {
                         Some(ready) => ready,
                         None => return,
                     }
@@ -255,6 +272,10 @@ where
             Ready::Failed(idx, task, e) => send_one(&self.done, idx, Outcome::Hashed(task, Err(e))),
             Ready::Opened(idx, task, opened) => taker.take(idx, task, opened),
             Ready::Unprobed(idx, task, file) => match task.input.probe(file) {
+                Ok(opened) => taker.take(idx, task, opened),
+                Err(e) => send_one(&self.done, idx, Outcome::Hashed(task, Err(e))),
+            },
+            Ready::Unopened(idx, task) => match task.input.open_patiently() {
                 Ok(opened) => taker.take(idx, task, opened),
                 Err(e) => send_one(&self.done, idx, Outcome::Hashed(task, Err(e))),
             },
@@ -322,11 +343,26 @@ fn lock<'q, I: Iterator>(
     (!cancel.load(Ordering::Relaxed)).then_some(queue)
 }
 
-/// Whether [`take_and_open`] probes what it opens.
+/// How the opener thread shares the opening of inputs with the taking
+/// thread.
 #[derive(Clone, Copy)]
-enum Probe {
-    Here,
-    Later,
+enum Share {
+    /// It opens and probes every input (check files: it must know a shared
+    /// input when it opens one).
+    Nothing,
+    /// The taking thread probes every input.
+    Probe,
+    /// The taking thread probes every input, and opens the next one itself
+    /// when it has none to take.
+    ProbeAndOpen,
+}
+
+/// How much of the opening [`take_and_open`] does.
+#[derive(Clone, Copy)]
+enum Open {
+    AndProbe,
+    NotProbe,
+    Not,
 }
 
 /// Take the next job (under the lock) and open its input (after it),
@@ -335,17 +371,18 @@ enum Probe {
 fn take_and_open<T, P, I: Iterator<Item = Job<T, P>>>(
     queue: &Mutex<Queue<I>>,
     cancel: &AtomicBool,
-    probe: Probe,
+    open: Open,
 ) -> Option<Ready<T, P>> {
     let (idx, job) = lock(queue, cancel)?.next()?;
     Some(match job {
         Job::Pass(p) => Ready::Pass(idx, p),
-        Job::Hash(task) => match probe {
-            Probe::Here => match task.input.open_patiently() {
+        Job::Hash(task) => match open {
+            Open::Not => Ready::Unopened(idx, task),
+            Open::AndProbe => match task.input.open_patiently() {
                 Ok(opened) => Ready::Opened(idx, task, opened),
                 Err(e) => Ready::Failed(idx, task, e),
             },
-            Probe::Later => match task.input.open_unprobed_patiently() {
+            Open::NotProbe => match task.input.open_unprobed_patiently() {
                 Ok(file) => Ready::Unprobed(idx, task, file),
                 Err(e) => Ready::Failed(idx, task, e),
             },

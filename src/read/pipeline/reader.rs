@@ -21,6 +21,11 @@ use crate::stats::Stats;
 /// keeps every hasher busy when a tree is all tiny files.
 const MAX_BATCH: usize = 64;
 
+/// Inputs shorter than this close with their batch, on the hasher's thread
+/// (see [`Batch`]); longer ones cost the hasher more than the reader, so
+/// the reader closes them.
+const CLOSE_LATER_BELOW: usize = 4096;
+
 /// The smallest block the pool falls back to when memory is short.
 const MIN_BLOCK: usize = 4096;
 
@@ -215,7 +220,7 @@ pub(super) struct Batch<T> {
     pub(super) block: Vec<u8>,
     pub(super) items: Vec<Packed<T>>,
     len: usize,
-    /// The packed inputs, still open: they close with the batch, on the
+    /// Packed inputs, still open: they close with the batch, on the
     /// hasher's thread, which over tiny files has time to spare, where the
     /// reader has none.
     open: Vec<Opened>,
@@ -357,7 +362,7 @@ impl<T, P> Reader<'_, T, P> {
         let start = batch.len;
         match batch.pack(idx, task, &mut src, self.pool.step, self.stats) {
             Ok(()) => {
-                if self.pool.close_later {
+                if self.pool.close_later && batch.len - start < CLOSE_LATER_BELOW {
                     batch.open.push(src);
                 }
                 // a 1-block pool cannot pack: the next input would need a second block

@@ -83,7 +83,8 @@ fn ring(names: &[&CString], ring: &mut IoUring, bufs: &mut [u8]) -> u64 {
     for group in names.chunks(RING_BATCH) {
         let mut sq = ring.submission();
         for (i, name) in group.iter().enumerate() {
-            let slot = types::DestinationSlot::try_from_slot_target(i as u32).unwrap();
+            let slot = types::DestinationSlot::try_from_slot_target(i as u32)
+                .expect("a slot below the batch");
             let buf = bufs[i * BUF..].as_mut_ptr();
             let entries = [
                 opcode::OpenAt::new(types::Fd(libc::AT_FDCWD), name.as_ptr())
@@ -131,7 +132,7 @@ fn main() {
         .expect("read DIR")
         .filter_map(|e| e.ok())
         .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .map(|e| CString::new(e.file_name().as_bytes()).unwrap())
+        .map(|e| CString::new(e.file_name().as_bytes()).expect("a name has no NUL"))
         .collect();
     names.sort();
     names.truncate(MAX_FILES);
@@ -177,7 +178,7 @@ fn main() {
                     let ((b1, c1), (b2, c2)) = std::thread::scope(|s| {
                         let other = s.spawn(|| half(odd));
                         let mine = half(even);
-                        (mine, other.join().unwrap())
+                        (mine, other.join().expect("the other thread"))
                     });
                     best_wall = best_wall.min(wall.elapsed().as_secs_f64());
                     (b1 + b2, c1 + c2)

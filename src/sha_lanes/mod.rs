@@ -12,10 +12,10 @@
 //!
 //! | messages           | SHA-256: 2 / 4 / 16 lanes | SHA-1: 2 / 4 / 16 |
 //! |--------------------|---------------------------|-------------------|
-//! | 64 KiB each        | 1.45 / 1.71 / 2.55        | 1.79 / 2.54 / 3.83|
-//! | 4 KiB each         | 1.41 / 1.67 / 2.40        | 1.75 / 2.45 / 3.72|
-//! | 0 to 16 KiB        | 1.43 / 1.66 / 2.28        | 1.77 / 2.39 / 3.22|
-//! | 0 to 1 KiB         | 1.38 / 1.42 / 1.65        | 1.50 / 1.69 / 1.90|
+//! | 64 KiB each        | 1.42 / 1.65 / 2.94        | 1.79 / 2.57 / 5.28|
+//! | 4 KiB each         | 1.41 / 1.67 / 2.96        | 1.75 / 2.41 / 4.83|
+//! | 0 to 16 KiB        | 1.41 / 1.60 / 2.55        | 1.74 / 2.33 / 4.12|
+//! | 0 to 1 KiB         | 1.37 / 1.42 / 1.84        | 1.48 / 1.68 / 2.12|
 //!
 //! (Small messages pay the engine's work per message and per call: a
 //! padded tail, a digest, calls a block or two long.)
@@ -28,10 +28,10 @@
 //! the AVX-512 path while enough messages are in flight, their chaining
 //! values kept lane-major between calls; then four, two, one), so a lone
 //! message runs through the one-message kernel. Only the sixteen-lane
-//! kernel ever computes idle lanes: from 11 messages in flight for
-//! SHA-256 and for SHA-1 (`Sha::MIN_WIDE`, where it starts to beat the
-//! SHA-NI kernels on them: 16 / 2.55 one-stream blocks of time against
-//! k / 1.71).
+//! kernel ever computes idle lanes: from 9 messages in flight for
+//! SHA-256, 7 for SHA-1 (`Sha::MIN_WIDE`, where it starts to beat the
+//! SHA-NI kernels on them: 16 / 2.94 one-stream blocks of time against
+//! k / 1.65 for SHA-256).
 //!
 //! The path is chosen at run time from what the CPU has, unless the
 //! environment variable `FASTSUM_SHA_LANES` forces one: `avx512-16`,
@@ -168,8 +168,8 @@ impl Path {
     /// The fastest path this CPU runs: sixteen AVX-512 lanes (four SHA-NI
     /// messages below sixteen in flight) where AVX-512BW is, else four
     /// messages per SHA-NI loop (examples/sha_lanes.rs, CPU-time ratios to
-    /// one stream on a Zen 5 EPYC: SHA-256 2.55x, 1.71x with four SHA-NI
-    /// messages; SHA-1 3.8x, 2.5x).
+    /// one stream on a Zen 5 EPYC: SHA-256 2.9x, 1.65x with four SHA-NI
+    /// messages; SHA-1 5.3x, 2.6x).
     pub fn best() -> Path {
         #[cfg(target_arch = "x86_64")]
         for p in [Path::Avx512x16, Path::ShaNi4] {
@@ -368,9 +368,9 @@ macro_rules! sha256_family {
             }
             #[cfg(target_arch = "x86_64")]
             const LANES16: bool = true;
-            // examples/sha_lanes.rs, cross-over, Zen 5: 10 busy 1.02x the
-            // SHA-NI kernels, 11 busy 1.19x
-            const MIN_WIDE: usize = 11;
+            // examples/sha_lanes.rs, cross-over, Zen 5: 7 and 8 busy 1.04x
+            // and 1.03x the SHA-NI kernels, 9 busy 1.25x
+            const MIN_WIDE: usize = 9;
             #[cfg(target_arch = "x86_64")]
             unsafe fn compress16(wide: &mut [[u32; 16]; 8], blocks: [&[[u8; 64]]; 16]) -> usize {
                 // SAFETY: the caller guarantees AVX-512F and AVX-512BW.
@@ -427,9 +427,9 @@ impl Sha for Sha1 {
     }
     #[cfg(target_arch = "x86_64")]
     const LANES16: bool = true;
-    // examples/sha_lanes.rs, cross-over, Zen 5: 10 busy 1.03x the SHA-NI
-    // kernels, 11 busy 1.28x
-    const MIN_WIDE: usize = 11;
+    // examples/sha_lanes.rs, cross-over, Zen 5: 6 busy 0.93x the SHA-NI
+    // kernels, 7 busy 1.29x
+    const MIN_WIDE: usize = 7;
     #[cfg(target_arch = "x86_64")]
     unsafe fn compress16(wide: &mut [[u32; 16]; 5], blocks: [&[[u8; 64]]; 16]) -> usize {
         // SAFETY: the caller guarantees AVX-512F and AVX-512BW.

@@ -22,25 +22,6 @@ use crate::read::route::Threads;
 use crate::read::{Hashed, Outcome};
 use crate::stats::Stats;
 
-/// How much nicer than the reader a hasher thread runs.
-#[cfg(target_os = "linux")]
-const HASHER_NICE: libc::c_int = 5;
-
-/// Lower the calling thread's priority by [`HASHER_NICE`] (Linux only, where
-/// the nice value is a thread's own). The reader is one thread that every
-/// hasher waits on; when it shares a core with a hasher at the same
-/// priority, it runs at half speed and, a moment later, both hashers wait
-/// for it with a core idle. Nicer hashers take the cores the reader (and
-/// the opener and the printer) leave, and the reader is never held back.
-fn yield_cores_to_reader() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: nice(2) has no memory preconditions; on failure (never, when
-    // raising the value) the priority simply stays.
-    unsafe {
-        libc::nice(HASHER_NICE);
-    }
-}
-
 /// A hasher thread: take work until there is none, send each outcome on.
 pub(super) fn hasher_loop<T, P>(
     work: Receiver<Work<T>>,
@@ -49,7 +30,6 @@ pub(super) fn hasher_loop<T, P>(
     done: Sender<Finished<T, P>>,
     stats: &Stats,
 ) {
-    yield_cores_to_reader();
     let mut lanes = Lanes::default();
     // work taken while gathering batches, to do next
     let mut next: Option<Work<T>> = None;
@@ -284,28 +264,5 @@ pub(super) fn for_each_piece(
             Block::End => return Some(Ok(())),
             Block::Err(e) => return Some(Err(e)),
         }
-    }
-}
-
-#[cfg(all(test, target_os = "linux"))]
-mod tests {
-    /// A hasher runs `HASHER_NICE` nicer than the thread that started it
-    /// (capped at 19), and only the hasher: the starting thread keeps its
-    /// priority.
-    #[test]
-    fn hashers_run_nicer_than_the_reader() {
-        // SAFETY: getpriority has no preconditions (errno is not needed:
-        // no nice value here is -1 unless the test runs at -1, which the
-        // comparison below still handles).
-        let own = || unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
-        let before = own();
-        let hasher = std::thread::spawn(move || {
-            super::yield_cores_to_reader();
-            own()
-        })
-        .join()
-        .unwrap();
-        assert_eq!(hasher, (before + super::HASHER_NICE).min(19));
-        assert_eq!(own(), before, "the starting thread keeps its priority");
     }
 }

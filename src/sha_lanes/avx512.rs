@@ -218,11 +218,12 @@ fn store_states<const W: usize>(s: [__m512i; W], wide: &mut [[u32; 16]; W]) {
 ///
 /// Built in 128-bit pieces: for each quarter `q` of the blocks (words
 /// `4q..4q+4`), four registers each gather that quarter of four lanes, one
-/// per 128-bit chunk (a broadcast load, then three merge-masked ones), and
+/// per 128-bit chunk (a load, then three `vinserti32x4` from memory), and
 /// a 4 × 4 transposition inside the chunks (`vpunpck{l,h}{dq,qdq}`) turns
 /// them into the four words' registers. (Sixteen full-block loads and four
 /// `vpermt2d` butterflies did the same with 64 two-source permutes per
-/// block: SHA-256 ran 1.18x slower, SHA-1 1.3x.)
+/// block: SHA-256 ran 1.2x slower, SHA-1 1.4x; merge-masked broadcast loads
+/// in place of the inserts, 1.02x and 1.08x slower.)
 ///
 /// # Safety
 /// `i` < the length of every `blocks[l]`; the CPU has AVX-512F and
@@ -244,10 +245,10 @@ unsafe fn load_blocks(blocks: &[&[[u8; 64]]; 16], i: usize) -> [__m512i; 16] {
             let y: [__m512i; 4] = core::array::from_fn(|g| {
                 let quarter =
                     |c: usize| _mm_loadu_si128(block[4 * c + g][16 * q..].as_ptr().cast());
-                let mut v = _mm512_broadcast_i32x4(quarter(0));
-                v = _mm512_mask_broadcast_i32x4(v, 0x00F0, quarter(1));
-                v = _mm512_mask_broadcast_i32x4(v, 0x0F00, quarter(2));
-                v = _mm512_mask_broadcast_i32x4(v, 0xF000, quarter(3));
+                let mut v = _mm512_castsi128_si512(quarter(0));
+                v = _mm512_inserti32x4::<1>(v, quarter(1));
+                v = _mm512_inserti32x4::<2>(v, quarter(2));
+                v = _mm512_inserti32x4::<3>(v, quarter(3));
                 _mm512_shuffle_epi8(v, bswap)
             });
             // element g of chunk c: lane 4c + g, the lanes in order

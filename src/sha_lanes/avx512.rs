@@ -37,24 +37,51 @@ macro_rules! opaque {
     }};
 }
 
-/// One round; the caller rotates the names of the eight state registers.
+/// One round on the state registers in the order `round!` names them.
 /// The sums are ordered for the two chains from round to round. The new
 /// `e` is `((d + (h + K + W)) + Ch) + Σ1(e)`: `d + h + K + W` is ready
 /// early, Ch (one op on `e`) joins it while Σ1 (two ops) is computed, and
 /// the new `e` is one add after Σ1 (3 ops from `e`). The new `a` is
 /// `((T1 + Maj) + Σ0(a))`, likewise one add after Σ0 (3 ops from `a`).
+///
+/// A function, not a macro: inlined in an optimised build, called in a
+/// debug one, where every temporary has a stack slot of its own and the
+/// 64 rounds written out took 530 KB of stack, more than a hasher thread
+/// has (a call per round keeps the kernel's frame near 100 KB). Returns
+/// the new `d` and `h`.
+#[allow(clippy::too_many_arguments)]
+#[cfg_attr(debug_assertions, inline(never))]
+#[cfg_attr(not(debug_assertions), inline)]
+#[target_feature(enable = "avx512f")]
+fn round(
+    a: __m512i,
+    b: __m512i,
+    c: __m512i,
+    d: __m512i,
+    e: __m512i,
+    f: __m512i,
+    g: __m512i,
+    h: __m512i,
+    kw: __m512i,
+) -> (__m512i, __m512i) {
+    // Ch = (e & f) | (!e & g), Maj = majority of a, b, c
+    let ch = _mm512_ternarylogic_epi32::<0xCA>(e, f, g);
+    let hk = opaque!(_mm512_add_epi32(h, kw));
+    let dhk = opaque!(_mm512_add_epi32(d, hk));
+    let s1 = _mm512_ternarylogic_epi32::<0x96>(ror!(e, 6), ror!(e, 11), ror!(e, 25));
+    let s0 = _mm512_ternarylogic_epi32::<0x96>(ror!(a, 2), ror!(a, 13), ror!(a, 22));
+    let maj = _mm512_ternarylogic_epi32::<0xE8>(a, b, c);
+    let new_d = _mm512_add_epi32(opaque!(_mm512_add_epi32(dhk, ch)), s1);
+    let t1 = opaque!(_mm512_add_epi32(opaque!(_mm512_add_epi32(hk, ch)), s1));
+    let new_h = _mm512_add_epi32(opaque!(_mm512_add_epi32(t1, maj)), s0);
+    (new_d, new_h)
+}
+
+/// `round`, on the eight state registers named in the caller's order.
 macro_rules! round {
     ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $f:expr, $g:expr, $h:expr, $kw:expr) => {{
-        // Ch = (e & f) | (!e & g), Maj = majority of a, b, c
-        let ch = _mm512_ternarylogic_epi32::<0xCA>($e, $f, $g);
-        let hk = opaque!(_mm512_add_epi32($h, $kw));
-        let dhk = opaque!(_mm512_add_epi32($d, hk));
-        let s1 = _mm512_ternarylogic_epi32::<0x96>(ror!($e, 6), ror!($e, 11), ror!($e, 25));
-        let s0 = _mm512_ternarylogic_epi32::<0x96>(ror!($a, 2), ror!($a, 13), ror!($a, 22));
-        let maj = _mm512_ternarylogic_epi32::<0xE8>($a, $b, $c);
-        $d = _mm512_add_epi32(opaque!(_mm512_add_epi32(dhk, ch)), s1);
-        let t1 = opaque!(_mm512_add_epi32(opaque!(_mm512_add_epi32(hk, ch)), s1));
-        $h = _mm512_add_epi32(opaque!(_mm512_add_epi32(t1, maj)), s0);
+        let kw = $kw;
+        ($d, $h) = round($a, $b, $c, $d, $e, $f, $g, $h, kw);
     }};
 }
 
@@ -66,37 +93,38 @@ macro_rules! round {
 /// must be one no later round or word needs.
 const AHEAD: usize = 8;
 
-/// Compute `W[t]` (for `16 ≤ t < 64`) into the 16-word ring `$w`, over
-/// `W[t - 16]`; nothing for other `t`.
-macro_rules! schedule {
-    ($w:ident, $t:expr) => {{
-        let t: usize = $t;
-        if (16..64).contains(&t) {
-            let x15 = $w[(t + 1) & 15];
-            let x2 = $w[(t + 14) & 15];
-            let s0 = _mm512_ternarylogic_epi32::<0x96>(
-                ror!(x15, 7),
-                ror!(x15, 18),
-                _mm512_srli_epi32::<3>(x15),
-            );
-            let s1 = _mm512_ternarylogic_epi32::<0x96>(
-                ror!(x2, 17),
-                ror!(x2, 19),
-                _mm512_srli_epi32::<10>(x2),
-            );
-            $w[t & 15] = _mm512_add_epi32(
-                _mm512_add_epi32($w[t & 15], s0),
-                _mm512_add_epi32($w[(t + 9) & 15], s1),
-            );
-        }
-    }};
+/// Compute `W[t]` (for `16 ≤ t < 64`) into the 16-word ring `w`, over
+/// `W[t - 16]`; nothing for other `t`. (A function for the same reason as
+/// `round`; inlined, `t` is a constant.)
+#[cfg_attr(debug_assertions, inline(never))]
+#[cfg_attr(not(debug_assertions), inline)]
+#[target_feature(enable = "avx512f")]
+fn schedule(w: &mut [__m512i; 16], t: usize) {
+    if (16..64).contains(&t) {
+        let x15 = w[(t + 1) & 15];
+        let x2 = w[(t + 14) & 15];
+        let s0 = _mm512_ternarylogic_epi32::<0x96>(
+            ror!(x15, 7),
+            ror!(x15, 18),
+            _mm512_srli_epi32::<3>(x15),
+        );
+        let s1 = _mm512_ternarylogic_epi32::<0x96>(
+            ror!(x2, 17),
+            ror!(x2, 19),
+            _mm512_srli_epi32::<10>(x2),
+        );
+        w[t & 15] = _mm512_add_epi32(
+            _mm512_add_epi32(w[t & 15], s0),
+            _mm512_add_epi32(w[(t + 9) & 15], s1),
+        );
+    }
 }
 
 /// `W[t] + K[t]`, computing `W[t + AHEAD]` first.
 macro_rules! kw {
     ($w:ident, $t:expr) => {{
         let t: usize = $t;
-        schedule!($w, t + AHEAD);
+        schedule(&mut $w, t + AHEAD);
         _mm512_add_epi32($w[t & 15], _mm512_set1_epi32(K[t] as i32))
     }};
 }

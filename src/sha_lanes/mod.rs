@@ -12,10 +12,10 @@
 //!
 //! | messages           | SHA-256: 2 / 4 / 16 lanes | SHA-1: 2 / 4 / 16 |
 //! |--------------------|---------------------------|-------------------|
-//! | 64 KiB each        | 1.42 / 1.65 / 2.94        | 1.79 / 2.57 / 5.28|
-//! | 4 KiB each         | 1.41 / 1.67 / 2.96        | 1.75 / 2.41 / 4.83|
-//! | 0 to 16 KiB        | 1.41 / 1.60 / 2.55        | 1.74 / 2.33 / 4.12|
-//! | 0 to 1 KiB         | 1.37 / 1.42 / 1.84        | 1.48 / 1.68 / 2.12|
+//! | 64 KiB each        | 1.45 / 1.71 / 3.10        | 1.80 / 2.58 / 5.59|
+//! | 4 KiB each         | 1.39 / 1.64 / 2.78        | 1.74 / 2.43 / 4.94|
+//! | 0 to 16 KiB        | 1.43 / 1.66 / 2.53        | 1.77 / 2.46 / 4.47|
+//! | 0 to 1 KiB         | 1.39 / 1.39 / 1.78        | 1.43 / 1.63 / 2.18|
 //!
 //! (Small messages pay the engine's work per message and per call: a
 //! padded tail, a digest, calls a block or two long.)
@@ -30,8 +30,8 @@
 //! message runs through the one-message kernel. Only the sixteen-lane
 //! kernel ever computes idle lanes: from 9 messages in flight for
 //! SHA-256, 7 for SHA-1 (`Sha::MIN_WIDE`, where it starts to beat the
-//! SHA-NI kernels on them: 16 / 2.94 one-stream blocks of time against
-//! k / 1.65 for SHA-256).
+//! SHA-NI kernels on them: 16 / 3.1 one-stream blocks of time against
+//! k / 1.71 for SHA-256).
 //!
 //! The path is chosen at run time from what the CPU has, unless the
 //! environment variable `FASTSUM_SHA_LANES` forces one: `avx512-16`,
@@ -168,8 +168,8 @@ impl Path {
     /// The fastest path this CPU runs: sixteen AVX-512 lanes (four SHA-NI
     /// messages below sixteen in flight) where AVX-512BW is, else four
     /// messages per SHA-NI loop (examples/sha_lanes.rs, CPU-time ratios to
-    /// one stream on a Zen 5 EPYC: SHA-256 2.9x, 1.65x with four SHA-NI
-    /// messages; SHA-1 5.3x, 2.6x).
+    /// one stream on a Zen 5 EPYC: SHA-256 3.1x, 1.7x with four SHA-NI
+    /// messages; SHA-1 5.6x, 2.6x).
     pub fn best() -> Path {
         #[cfg(target_arch = "x86_64")]
         for p in [Path::Avx512x16, Path::ShaNi4] {

@@ -12,10 +12,10 @@
 //!
 //! | messages           | SHA-256: 2 / 4 / 16 lanes | SHA-1: 2 / 4 / 16 |
 //! |--------------------|---------------------------|-------------------|
-//! | 64 KiB each        | 1.45 / 1.73 / 2.18        | 1.79 / 2.61 / 3.50|
-//! | 4 KiB each         | 1.42 / 1.68 / 2.13        | 1.76 / 2.50 / 3.37|
-//! | 0 to 16 KiB        | 1.43 / 1.69 / 2.03        | 1.78 / 2.46 / 3.13|
-//! | 0 to 1 KiB         | 1.29 / 1.32 / 1.35        | 1.41 / 1.68 / 1.69|
+//! | 64 KiB each        | 1.45 / 1.71 / 3.10        | 1.80 / 2.58 / 5.59|
+//! | 4 KiB each         | 1.39 / 1.64 / 2.78        | 1.74 / 2.43 / 4.94|
+//! | 0 to 16 KiB        | 1.43 / 1.66 / 2.53        | 1.77 / 2.46 / 4.47|
+//! | 0 to 1 KiB         | 1.39 / 1.39 / 1.78        | 1.43 / 1.63 / 2.18|
 //!
 //! (Small messages pay the engine's work per message and per call: a
 //! padded tail, a digest, calls a block or two long.)
@@ -28,10 +28,10 @@
 //! the AVX-512 path while enough messages are in flight, their chaining
 //! values kept lane-major between calls; then four, two, one), so a lone
 //! message runs through the one-message kernel. Only the sixteen-lane
-//! kernel ever computes idle lanes: from 13 messages in flight for
-//! SHA-256, 11 for SHA-1 (`Sha::MIN_WIDE`, where it starts to beat the
-//! SHA-NI kernels on them: 16 / 2.18 one-stream blocks of time against
-//! k / 1.73).
+//! kernel ever computes idle lanes: from 9 messages in flight for
+//! SHA-256, 7 for SHA-1 (`Sha::MIN_WIDE`, where it starts to beat the
+//! SHA-NI kernels on them: 16 / 3.1 one-stream blocks of time against
+//! k / 1.71 for SHA-256).
 //!
 //! The path is chosen at run time from what the CPU has, unless the
 //! environment variable `FASTSUM_SHA_LANES` forces one: `avx512-16`,
@@ -168,8 +168,8 @@ impl Path {
     /// The fastest path this CPU runs: sixteen AVX-512 lanes (four SHA-NI
     /// messages below sixteen in flight) where AVX-512BW is, else four
     /// messages per SHA-NI loop (examples/sha_lanes.rs, CPU-time ratios to
-    /// one stream on a Zen 5 EPYC: SHA-256 2.18x, 1.73x with four SHA-NI
-    /// messages; SHA-1 3.5x, 2.6x).
+    /// one stream on a Zen 5 EPYC: SHA-256 3.1x, 1.7x with four SHA-NI
+    /// messages; SHA-1 5.6x, 2.6x).
     pub fn best() -> Path {
         #[cfg(target_arch = "x86_64")]
         for p in [Path::Avx512x16, Path::ShaNi4] {
@@ -368,9 +368,9 @@ macro_rules! sha256_family {
             }
             #[cfg(target_arch = "x86_64")]
             const LANES16: bool = true;
-            // examples/sha_lanes.rs, cross-over, Zen 5: 12 busy 0.95x the
-            // SHA-NI kernels, 13 busy 1.08x
-            const MIN_WIDE: usize = 13;
+            // examples/sha_lanes.rs, cross-over, Zen 5: 7 and 8 busy 1.04x
+            // and 1.03x the SHA-NI kernels, 9 busy 1.25x
+            const MIN_WIDE: usize = 9;
             #[cfg(target_arch = "x86_64")]
             unsafe fn compress16(wide: &mut [[u32; 16]; 8], blocks: [&[[u8; 64]]; 16]) -> usize {
                 // SAFETY: the caller guarantees AVX-512F and AVX-512BW.
@@ -427,9 +427,9 @@ impl Sha for Sha1 {
     }
     #[cfg(target_arch = "x86_64")]
     const LANES16: bool = true;
-    // examples/sha_lanes.rs, cross-over, Zen 5: 10 busy 0.94x the SHA-NI
-    // kernels, 11 busy 1.17x
-    const MIN_WIDE: usize = 11;
+    // examples/sha_lanes.rs, cross-over, Zen 5: 6 busy 0.93x the SHA-NI
+    // kernels, 7 busy 1.29x
+    const MIN_WIDE: usize = 7;
     #[cfg(target_arch = "x86_64")]
     unsafe fn compress16(wide: &mut [[u32; 16]; 5], blocks: [&[[u8; 64]]; 16]) -> usize {
         // SAFETY: the caller guarantees AVX-512F and AVX-512BW.

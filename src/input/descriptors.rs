@@ -57,19 +57,6 @@ pub(crate) fn is_exhausted(e: &io::Error) -> bool {
     matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
 }
 
-/// Whether `n` more input descriptors may stay open for a while with the
-/// process's limit (`ulimit -n`) at least twice that: under a low limit,
-/// inputs are closed as soon as they are read.
-pub(crate) fn room_for(n: usize) -> bool {
-    let mut r = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes one rlimit, which `r` is.
-    let ok = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } == 0;
-    ok && (r.rlim_cur == libc::RLIM_INFINITY || r.rlim_cur / 2 >= n as u64)
-}
-
 /// A descriptor about to be opened: counted as open, so that a thread that
 /// runs out meanwhile waits for it; dropped unopened, it closes nothing.
 struct Reserved;

@@ -78,8 +78,6 @@ enum Ready<T, P> {
     ///
     /// [`Input::open_unprobed`]: crate::input::Input::open_unprobed
     Unprobed(usize, Task<T>, Unprobed),
-    /// Left by the opener thread for the taking thread to open.
-    Unopened(usize, Task<T>),
 }
 
 impl<T, P> Ready<T, P> {
@@ -89,8 +87,7 @@ impl<T, P> Ready<T, P> {
             Ready::Pass(idx, _)
             | Ready::Failed(idx, ..)
             | Ready::Opened(idx, ..)
-            | Ready::Unprobed(idx, ..)
-            | Ready::Unopened(idx, _) => *idx,
+            | Ready::Unprobed(idx, ..) => *idx,
         }
     }
 
@@ -177,31 +174,16 @@ where
         // `ahead` is disconnected, and the taking thread opens every input)
         let _ = super::spawn_thread(s, "opener", {
             let queue = Arc::clone(&queue);
-            // Over operands the opening is shared with the taking thread:
-            // it probes (fstat) what this thread opens, and when it has
-            // nothing to take (this thread is the slower), it gets the next
-            // job unopened and opens it itself while this thread opens the
-            // one after. Not under a low `ulimit -n`: the taking thread must
-            // never wait for a descriptor (it holds inputs open).
-            let share = match resumed {
-                Some(_) => Share::Nothing,
-                None if descriptors::room_for(OPEN_AHEAD * 16) => Share::ProbeAndOpen,
-                None => Share::Probe,
+            // over operands the taking thread probes (fstat) what this one
+            // opens: the openat here, the fstat, read and close there
+            let probe = if resumed.is_some() {
+                Probe::Here
+            } else {
+                Probe::There
             };
             move || {
-                // the taking thread waited for the last input sent: it opens the next
-                let mut taker_waits = false;
-                loop {
-                    let open = match share {
-                        Share::Nothing => Open::AndProbe,
-                        Share::ProbeAndOpen if taker_waits => Open::Not,
-                        Share::Probe | Share::ProbeAndOpen => Open::NotProbe,
-                    };
-                    let Some(ready) = take_and_open(&queue, cancel, open) else {
-                        break;
-                    };
+                while let Some(ready) = take_and_open(&queue, cancel, probe) {
                     let shared = ready.is_shared();
-                    taker_waits = tx.is_empty() && !matches!(ready, Ready::Unopened(..));
                     if tx.send(ready).is_err() {
                         return;
                     }
@@ -234,23 +216,18 @@ where
             let ready = match self.ahead.try_recv() {
                 Ok(ready) => ready,
                 Err(TryRecvError::Empty) => match self.open_here() {
-                    Here::Opened(ready) => ready,
-                    // what the taker holds open may be what the opener
-                    // thread waits for
-                    Here::OutOfDescriptors if !taker.idle() => return,
-                    Here::OutOfDescriptors | Here::Elsewhere => {
-                        match self.ahead.recv_timeout(IDLE_AFTER) {
-                            Ok(ready) => ready,
-                            Err(RecvTimeoutError::Timeout) if taker.idle() => continue,
-                            Err(RecvTimeoutError::Timeout) => return,
-                            Err(RecvTimeoutError::Disconnected) => continue,
-                        }
-                    }
+                    Some(ready) => ready,
+                    None => match self.ahead.recv_timeout(IDLE_AFTER) {
+                        Ok(ready) => ready,
+                        Err(RecvTimeoutError::Timeout) if taker.idle() => continue,
+                        Err(RecvTimeoutError::Timeout) => return,
+                        Err(RecvTimeoutError::Disconnected) => continue,
+                    },
                 },
                 // the opener thread is gone (done, or never started): the
                 // rest here, and this thread holds no input while it waits
                 Err(TryRecvError::Disconnected) => {
-                    match take_and_open(&self.queue, self.cancel, Open::AndProbe) {
+                    match take_and_open(&self.queue, self.cancel, Probe::Here) {
                         Some(ready) => ready,
                         None => return,
                     }
@@ -275,10 +252,6 @@ where
                 Ok(opened) => taker.take(idx, task, opened),
                 Err(e) => send_one(&self.done, idx, Outcome::Hashed(task, Err(e))),
             },
-            Ready::Unopened(idx, task) => match task.input.open_patiently() {
-                Ok(opened) => taker.take(idx, task, opened),
-                Err(e) => send_one(&self.done, idx, Outcome::Hashed(task, Err(e))),
-            },
         };
         if let Policy::OpenerAlone { resume } = &self.policy
             && shared
@@ -293,45 +266,32 @@ where
     /// it is job `next` (every job before it has been handed on, so the
     /// opener thread holds none this thread must wait for) and its input
     /// opens without waiting for a descriptor; else the job stays for the
-    /// opener thread. Not here either when the jobs ran out or the run is
-    /// cancelled.
-    fn open_here(&self) -> Here<T, P> {
+    /// opener thread, and None. None too when the jobs ran out or the run
+    /// is cancelled.
+    fn open_here(&self) -> Option<Ready<T, P>> {
         let Policy::TakerHelps = self.policy else {
-            return Here::Elsewhere;
+            return None;
         };
-        let Some(mut queue) = lock(&self.queue, self.cancel) else {
-            return Here::Elsewhere;
-        };
-        let Some((idx, job)) = queue.next() else {
-            return Here::Elsewhere;
-        };
+        let mut queue = lock(&self.queue, self.cancel)?;
+        let (idx, job) = queue.next()?;
         if idx != self.next {
             queue.put_back = Some((idx, job));
-            return Here::Elsewhere;
+            return None;
         }
         // opened under the lock: the opener thread cannot take a later job
         // meanwhile, so a job put back keeps its place in the order
-        Here::Opened(match job {
-            Job::Pass(p) => Ready::Pass(idx, p),
+        match job {
+            Job::Pass(p) => Some(Ready::Pass(idx, p)),
             Job::Hash(task) => match task.input.open() {
-                Ok(opened) => Ready::Opened(idx, task, opened),
+                Ok(opened) => Some(Ready::Opened(idx, task, opened)),
                 Err(e) if descriptors::is_exhausted(&e) => {
                     queue.put_back = Some((idx, Job::Hash(task)));
-                    return Here::OutOfDescriptors;
+                    None
                 }
-                Err(e) => Ready::Failed(idx, task, e),
+                Err(e) => Some(Ready::Failed(idx, task, e)),
             },
-        })
+        }
     }
-}
-
-/// What [`Opener::open_here`] did.
-enum Here<T, P> {
-    Opened(Ready<T, P>),
-    /// The job is the opener thread's, or there is none.
-    Elsewhere,
-    /// The job is put back: no descriptor is left.
-    OutOfDescriptors,
 }
 
 /// The queue, locked; None when the run is cancelled.
@@ -343,26 +303,12 @@ fn lock<'q, I: Iterator>(
     (!cancel.load(Ordering::Relaxed)).then_some(queue)
 }
 
-/// How the opener thread shares the opening of inputs with the taking
-/// thread.
+/// Which thread probes an input [`take_and_open`] opens.
 #[derive(Clone, Copy)]
-enum Share {
-    /// It opens and probes every input (check files: it must know a shared
-    /// input when it opens one).
-    Nothing,
-    /// The taking thread probes every input.
-    Probe,
-    /// The taking thread probes every input, and opens the next one itself
-    /// when it has none to take.
-    ProbeAndOpen,
-}
-
-/// How much of the opening [`take_and_open`] does.
-#[derive(Clone, Copy)]
-enum Open {
-    AndProbe,
-    NotProbe,
-    Not,
+enum Probe {
+    Here,
+    /// The taking thread, as it hands the input on.
+    There,
 }
 
 /// Take the next job (under the lock) and open its input (after it),
@@ -371,18 +317,17 @@ enum Open {
 fn take_and_open<T, P, I: Iterator<Item = Job<T, P>>>(
     queue: &Mutex<Queue<I>>,
     cancel: &AtomicBool,
-    open: Open,
+    probe: Probe,
 ) -> Option<Ready<T, P>> {
     let (idx, job) = lock(queue, cancel)?.next()?;
     Some(match job {
         Job::Pass(p) => Ready::Pass(idx, p),
-        Job::Hash(task) => match open {
-            Open::Not => Ready::Unopened(idx, task),
-            Open::AndProbe => match task.input.open_patiently() {
+        Job::Hash(task) => match probe {
+            Probe::Here => match task.input.open_patiently() {
                 Ok(opened) => Ready::Opened(idx, task, opened),
                 Err(e) => Ready::Failed(idx, task, e),
             },
-            Open::NotProbe => match task.input.open_unprobed_patiently() {
+            Probe::There => match task.input.open_unprobed_patiently() {
                 Ok(file) => Ready::Unprobed(idx, task, file),
                 Err(e) => Ready::Failed(idx, task, e),
             },

@@ -21,11 +21,6 @@ use crate::stats::Stats;
 /// keeps every hasher busy when a tree is all tiny files.
 const MAX_BATCH: usize = 64;
 
-/// Inputs shorter than this close with their batch, on the hasher's thread
-/// (see [`Batch`]); longer ones cost the hasher more than the reader, so
-/// the reader closes them.
-const CLOSE_LATER_BELOW: usize = 4096;
-
 /// The smallest block the pool falls back to when memory is short.
 const MIN_BLOCK: usize = 4096;
 
@@ -45,9 +40,6 @@ pub(super) struct Pool {
     /// several reads, so that a tiny read-ahead costs a hand-over per page,
     /// not per read, and never more than `sync` reading as little.
     pub(super) step: usize,
-    /// Whether a batch keeps its inputs open for the hasher to close: not
-    /// under a `ulimit -n` too low for every block's batch to.
-    close_later: bool,
 }
 
 /// Why the reader cannot have a block.
@@ -77,7 +69,6 @@ impl Pool {
             max: plan.pool,
             size,
             step,
-            close_later: crate::input::descriptors::room_for(plan.pool * MAX_BATCH),
         }
     }
 
@@ -220,10 +211,6 @@ pub(super) struct Batch<T> {
     pub(super) block: Vec<u8>,
     pub(super) items: Vec<Packed<T>>,
     len: usize,
-    /// Packed inputs, still open: they close with the batch, on the
-    /// hasher's thread, which over tiny files has time to spare, where the
-    /// reader has none.
-    open: Vec<Opened>,
 }
 
 impl<T> Batch<T> {
@@ -232,7 +219,6 @@ impl<T> Batch<T> {
             block,
             items: Vec::with_capacity(MAX_BATCH),
             len: 0,
-            open: Vec::with_capacity(MAX_BATCH),
         }
     }
 
@@ -362,9 +348,6 @@ impl<T, P> Reader<'_, T, P> {
         let start = batch.len;
         match batch.pack(idx, task, &mut src, self.pool.step, self.stats) {
             Ok(()) => {
-                if self.pool.close_later && batch.len - start < CLOSE_LATER_BELOW {
-                    batch.open.push(src);
-                }
                 // a 1-block pool cannot pack: the next input would need a second block
                 let full = batch.is_full() || self.pool.max_blocks() < 2;
                 self.batch = Some(batch);

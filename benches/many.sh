@@ -124,7 +124,7 @@ def tool(cmd):
     if "xargs -P2" in cmd:
         return "xargs -P2 md5sum"
     if "xargs true" in cmd:
-        return "ls | xargs, no tool"
+        return "ls and xargs alone"
     return re.search(r"openssl dgst|\w+sum( -c)?", cmd).group(0)
 print(f"MD5 unless the workload names another algorithm, warm cache, hyperfine mean ± σ, {when}, load {load}; ratio = time / fastsum's in the same run.\n")
 print("| workload | tool | time | ratio |\n|---|---|---:|---:|")

@@ -174,25 +174,30 @@ where
         // `ahead` is disconnected, and the taking thread opens every input)
         let _ = super::spawn_thread(s, "opener", {
             let queue = Arc::clone(&queue);
-            // over operands the taking thread probes (fstat) what this one
-            // opens: the openat here, the fstat, read and close there
-            let probe = if resumed.is_some() {
-                Probe::Here
-            } else {
-                Probe::There
-            };
-            move || {
-                while let Some(ready) = take_and_open(&queue, cancel, probe) {
-                    let shared = ready.is_shared();
-                    if tx.send(ready).is_err() {
-                        return;
-                    }
-                    if let Some(resumed) = &resumed
-                        && shared
-                        && resumed.recv().is_err()
-                    {
-                        return;
-                    }
+            // Over operands, while the taking thread keeps up (few inputs
+            // wait for it), it probes (fstat) what this thread opens: over
+            // tiny files the openat here costs about what the fstat, read
+            // and close there cost, and the two threads balance. When
+            // inputs pile up, it is the slower: the fstat stays here.
+            let may_leave_probe = resumed.is_none();
+            move || loop {
+                let probe = if may_leave_probe && tx.len() < OPEN_AHEAD / 2 {
+                    Probe::There
+                } else {
+                    Probe::Here
+                };
+                let Some(ready) = take_and_open(&queue, cancel, probe) else {
+                    return;
+                };
+                let shared = ready.is_shared();
+                if tx.send(ready).is_err() {
+                    return;
+                }
+                if let Some(resumed) = &resumed
+                    && shared
+                    && resumed.recv().is_err()
+                {
+                    return;
                 }
             }
         });

@@ -6,10 +6,11 @@
 //!
 //! The opening (open and fstat, and the check files' reading, which is the
 //! jobs iterator itself) runs on an opener thread of its own, up to
-//! [`OPEN_AHEAD`] inputs ahead, so that over many small files the thread
-//! that takes them does only the reads: the system calls per file are
-//! split over two cores. How the two threads share the work depends only
-//! on where the jobs come from ([`Policy::of`]).
+//! [`OPEN_AHEAD`] inputs ahead, so that over many small files the system
+//! calls per file are split over two cores: over operands the openat here,
+//! the fstat (while the taking thread keeps up), read and close there. How
+//! the two threads share the work depends only on where the jobs come from
+//! ([`Policy::of`]).
 
 use std::io;
 use std::iter::{Enumerate, Fuse};
@@ -179,7 +180,7 @@ where
             // tiny files the openat here costs about what the fstat, read
             // and close there cost, and the two threads balance. When
             // inputs pile up, it is the slower: the fstat stays here.
-            let may_leave_probe = resumed.is_none();
+            let may_leave_probe = matches!(policy, Policy::TakerHelps);
             move || loop {
                 let probe = if may_leave_probe && tx.len() < OPEN_AHEAD / 2 {
                     Probe::There

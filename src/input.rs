@@ -79,10 +79,10 @@ impl Input {
     }
 
     /// The first half of [`Input::open`]: the descriptor alone. Over many
-    /// small files the opener thread does this and the thread that reads
-    /// them the [`Input::probe`] (an fstat): the openat costs about what
-    /// fstat, read and close cost together, so the two threads balance
-    /// (docs/BENCHMARKS.md, "Many tiny files").
+    /// tiny files the opener thread does this and the thread that reads
+    /// them the [`Input::probe`] (an fstat), which balances the two: the
+    /// openat costs about what fstat, read and close cost together
+    /// (docs/BENCHMARKS.md, "Many files and check mode").
     pub(crate) fn open_unprobed(&self) -> io::Result<Unprobed> {
         descriptors::open(|| match self {
             Input::Stdin if stdin_was_closed() => Err(io::Error::from_raw_os_error(libc::EBADF)),

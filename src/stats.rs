@@ -16,6 +16,8 @@ pub struct Stats {
     read_calls: AtomicU64,
     hasher_wait_ns: AtomicU64,
     reader_wait_ns: AtomicU64,
+    reader_hashed_ns: AtomicU64,
+    reader_batches: AtomicU64,
     lane_calls: AtomicU64,
     lane_blocks: AtomicU64,
     lane_single_blocks: AtomicU64,
@@ -43,6 +45,13 @@ impl Stats {
     /// Time the reader spent waiting for a free block from the pool.
     pub(crate) fn add_reader_wait(&self, d: Duration) {
         self.reader_wait_ns.fetch_add(d.as_nanos() as u64, Relaxed);
+    }
+    /// Time the reader spent hashing a batch itself while it waited for a
+    /// block (part of its wait).
+    pub(crate) fn add_reader_hashed(&self, d: Duration) {
+        self.reader_hashed_ns
+            .fetch_add(d.as_nanos() as u64, Relaxed);
+        self.reader_batches.fetch_add(1, Relaxed);
     }
     /// Count the multi-lane MD5 work done between two snapshots of an
     /// engine's counters.
@@ -107,9 +116,13 @@ impl Stats {
         if threaded {
             s.push_str(&format!(
                 "{program}: stats: hasher waited for data: {:.1} ms\n\
-                 {program}: stats: reader waited for a free buffer: {:.1} ms\n",
+                 {program}: stats: reader waited for a free buffer: {:.1} ms\n\
+                 {program}: stats: batches the reader hashed while it waited: {}\n\
+                 {program}: stats: reader hashing while it waited: {:.1} ms\n",
                 ms(&self.hasher_wait_ns),
                 ms(&self.reader_wait_ns),
+                self.reader_batches.load(Relaxed),
+                ms(&self.reader_hashed_ns),
             ));
         }
         if md5 {

@@ -21,8 +21,14 @@ const COMMON: [&str; 5] = [
     "throughput",
     "read calls",
 ];
-/// The threaded pipeline's two waits.
-const WAITS: [&str; 2] = ["hasher waited for data", "reader waited for a free buffer"];
+/// The threaded pipeline's two waits, and the hashing the reader does in
+/// its wait.
+const WAITS: [&str; 4] = [
+    "hasher waited for data",
+    "reader waited for a free buffer",
+    "batches the reader hashed while it waited",
+    "reader hashing while it waited",
+];
 /// What an MD5 run adds: the kernels, and how full the SIMD lanes were.
 const MD5_LINES: [&str; 2] = ["md5 kernels", "md5 lane calls"];
 
@@ -177,6 +183,11 @@ fn report_has_every_counter_with_exact_counts() {
             assert!(hasher <= ms * threads as f64, "{what}: {hasher} ms");
             let reader = number(&stats, WAITS[1], " ms");
             assert!(reader <= ms, "{what}: {reader} ms");
+            // the reader hashes only inside its wait, whole batches
+            let hashing = number(&stats, WAITS[3], " ms");
+            assert!(hashing <= reader + 0.05, "{what}: {hashing} ms of {reader}");
+            let batches = number(&stats, WAITS[2], "");
+            assert!(batches <= sizes.len() as f64, "{what}: {batches} batches");
         }
     }
 }

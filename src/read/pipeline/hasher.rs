@@ -10,11 +10,11 @@
 use std::io;
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::{Receiver, RecvError, Sender};
 
 use super::lanes::{Lanes, has_lanes};
-use super::reader::{Batch, Packed};
-use super::{Block, Work};
+use super::reader::{Batch, Help, Packed};
+use super::{Block, Work, WorkRx};
 use crate::algo::{Algorithm, Algorithms, Digest, Hashers};
 use crate::read::deliver::Finished;
 use crate::read::fanout::{SharedBuf, hash_fanned};
@@ -24,23 +24,14 @@ use crate::stats::Stats;
 
 /// A hasher thread: take work until there is none, send each outcome on.
 pub(super) fn hasher_loop<T, P>(
-    work: Receiver<Work<T>>,
+    work: WorkRx<T>,
     chunk: usize,
     returns: Sender<Vec<u8>>,
     done: Sender<Finished<T, P>>,
     stats: &Stats,
 ) {
     let mut lanes = Lanes::default();
-    // work taken while gathering batches, to do next
-    let mut next: Option<Work<T>> = None;
-    loop {
-        let w = match next.take() {
-            Some(w) => w,
-            None => match work.recv() {
-                Ok(w) => w,
-                Err(_) => return,
-            },
-        };
+    while let Some(w) = work.recv() {
         let finished = match w {
             Work::Batch(batch) => {
                 // a batch already waiting joins this one: more messages for
@@ -48,11 +39,10 @@ pub(super) fn hasher_loop<T, P>(
                 // machine the wait costs more wall time than the fuller
                 // calls save, docs/BENCHMARKS.md "Many small files")
                 let mut batches = vec![batch];
-                while batches.len() < JOIN_BATCHES && next.is_none() {
-                    match work.try_recv().ok() {
-                        Some(Work::Batch(b)) => batches.push(b),
-                        Some(other) => next = Some(other),
-                        None => break,
+                while batches.len() < JOIN_BATCHES {
+                    match work.batches.try_recv() {
+                        Ok(b) => batches.push(b),
+                        Err(_) => break,
                     }
                 }
                 let (finished, blocks) = hash_batches(batches, chunk, &mut lanes, stats);
@@ -93,6 +83,55 @@ pub(super) fn hasher_loop<T, P>(
         if done.send(finished).is_err() {
             return;
         }
+    }
+}
+
+/// What the reader does while every block of the pool is out: rather than
+/// sleep until a hasher gives one back, it hashes a batch waiting in the
+/// queue itself, which frees that batch's block. When hashing is the slower
+/// side (SHA-256 on SHA-NI over a tree), the hashers' threads and the reader
+/// would otherwise share the cores unevenly and leave one partly idle:
+/// docs/BENCHMARKS.md, "The reader hashes while it waits".
+pub(super) struct Helper<'a, T, P> {
+    batches: Receiver<Batch<T>>,
+    done: Sender<Finished<T, P>>,
+    chunk: usize,
+    lanes: Lanes,
+    stats: &'a Stats,
+}
+
+impl<'a, T, P> Helper<'a, T, P> {
+    pub(super) fn new(
+        batches: Receiver<Batch<T>>,
+        done: Sender<Finished<T, P>>,
+        chunk: usize,
+        stats: &'a Stats,
+    ) -> Self {
+        Helper {
+            batches,
+            done,
+            chunk,
+            lanes: Lanes::default(),
+            stats,
+        }
+    }
+}
+
+impl<T, P> Help for Helper<'_, T, P> {
+    fn wait(&mut self, free: &Receiver<Vec<u8>>) -> Result<Vec<u8>, RecvError> {
+        let batch = crossbeam_channel::select! {
+            recv(free) -> b => return b,
+            recv(self.batches) -> b => match b {
+                Ok(b) => b,
+                Err(_) => return free.recv(),
+            },
+        };
+        let t = Instant::now();
+        let (finished, mut blocks) =
+            hash_batches(vec![batch], self.chunk, &mut self.lanes, self.stats);
+        self.stats.add_reader_hashed(t.elapsed());
+        self.done.send(finished).map_err(|_| RecvError)?;
+        blocks.pop().ok_or(RecvError)
     }
 }
 

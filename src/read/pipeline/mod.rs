@@ -29,7 +29,9 @@
 //!
 //! An I/O error travels in-band, in place of the rest of the input, so the
 //! hasher reports it and makes no digest from a partial read. Hashers are
-//! started as work waits for them, up to `-j`.
+//! started as work waits for them, up to `-j`. While every block is out,
+//! the reader hashes a queued batch itself rather than sleep
+//! ([`hasher::Helper`]).
 
 mod hasher;
 mod lanes;
@@ -52,7 +54,7 @@ use super::{Job, Plan, Task};
 use crate::stats::Stats;
 #[cfg(any(test, feature = "internals"))]
 use hasher::for_each_piece;
-use hasher::hasher_loop;
+use hasher::{Helper, hasher_loop};
 #[cfg(any(test, feature = "internals"))]
 use reader::pump;
 use reader::{Batch, Pool, Reader};
@@ -88,12 +90,84 @@ enum Work<T> {
     },
 }
 
+/// The hashers' two queues. Batches have their own, which the reader also
+/// takes from while every block of the pool is out (see [`hasher::Helper`]):
+/// it never takes a stream, whose blocks only it can read.
+struct WorkTx<T> {
+    batches: Sender<Batch<T>>,
+    others: Sender<Work<T>>,
+}
+
+/// The hashers' end of [`WorkTx`].
+struct WorkRx<T> {
+    batches: Receiver<Batch<T>>,
+    others: Receiver<Work<T>>,
+}
+
+impl<T> Clone for WorkRx<T> {
+    fn clone(&self) -> Self {
+        WorkRx {
+            batches: self.batches.clone(),
+            others: self.others.clone(),
+        }
+    }
+}
+
+/// The queues; the batches' has room for every block of the pool, so that
+/// handing one over never blocks the reader (it waits only for a block).
+fn work_queues<T>(plan: &Plan) -> (WorkTx<T>, WorkRx<T>) {
+    let (btx, brx) = bounded(plan.pool);
+    let (otx, orx) = bounded(plan.jobs);
+    (
+        WorkTx {
+            batches: btx,
+            others: otx,
+        },
+        WorkRx {
+            batches: brx,
+            others: orx,
+        },
+    )
+}
+
+impl<T> WorkTx<T> {
+    /// Queue `w` for a hasher; false when the hashers are gone.
+    fn hand(&self, w: Work<T>, cancel: &AtomicBool) -> bool {
+        match w {
+            Work::Batch(b) => hand_over(&self.batches, b, cancel),
+            other => hand_over(&self.others, other, cancel),
+        }
+    }
+
+    /// Whether work already waits for a hasher.
+    fn waiting(&self) -> bool {
+        !(self.batches.is_empty() && self.others.is_empty())
+    }
+}
+
+impl<T> WorkRx<T> {
+    /// The next work, from either queue; `None` once the reader is done
+    /// and both are empty.
+    fn recv(&self) -> Option<Work<T>> {
+        crossbeam_channel::select! {
+            recv(self.batches) -> b => match b {
+                Ok(b) => Some(Work::Batch(b)),
+                Err(_) => self.others.recv().ok(),
+            },
+            recv(self.others) -> w => match w {
+                Ok(w) => Some(w),
+                Err(_) => self.batches.recv().ok().map(Work::Batch),
+            },
+        }
+    }
+}
+
 /// Start one hasher taking work from `work`.
 fn start_hasher<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
     s: &'scope Scope<'scope, 'env>,
     plan: &Plan,
     stats: &'env Stats,
-    work: &Receiver<Work<T>>,
+    work: &WorkRx<T>,
     returns: Sender<Vec<u8>>,
     done: &Sender<Finished<T, P>>,
 ) -> io::Result<()> {
@@ -121,8 +195,14 @@ where
     I: Iterator<Item = Job<T, P>> + Send + 'scope,
 {
     let plan = router.plan();
-    let pool = Pool::new(plan);
-    let (work_tx, work_rx) = bounded::<Work<T>>(plan.jobs);
+    let (work_tx, work_rx) = work_queues::<T>(plan);
+    let helper = Helper::new(
+        work_rx.batches.clone(),
+        done.clone(),
+        plan.chunk.get(),
+        stats,
+    );
+    let pool = Pool::new(plan).helped_by(Box::new(helper));
     start_hasher(s, plan, stats, &work_rx, pool.returns(), &done)?;
     crate::read::spawn_thread(s, "reader", move || {
         let mut hashers = 1;
@@ -130,12 +210,12 @@ where
         let mut hand = |w: Work<T>| {
             // one more hasher when work is already waiting for one
             if hashers < plan.jobs
-                && !work_tx.is_empty()
+                && work_tx.waiting()
                 && start_hasher(s, plan, stats, &work_rx, returns.clone(), &done).is_ok()
             {
                 hashers += 1;
             }
-            hand_over(&work_tx, w, cancel)
+            work_tx.hand(w, cancel)
         };
         let mut reader = Reader {
             router,

@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, Sender, bounded};
+use crossbeam_channel::{Receiver, RecvError, Sender, bounded};
 
 use super::{Block, Work};
 use crate::input::{Kind, Opened, read_retry};
@@ -27,7 +27,7 @@ const MIN_BLOCK: usize = 4096;
 /// The pool of blocks, allocated lazily (a run over one 6-byte file makes
 /// one block, not `--pool`) and fallibly (under a low `ulimit -v` the pool
 /// stays smaller, or its blocks do). Hashers return blocks on `returns`.
-pub(super) struct Pool {
+pub(super) struct Pool<'h> {
     free: Receiver<Vec<u8>>,
     returns: Sender<Vec<u8>>,
     /// A block the reader holds back for itself (it never returns a block
@@ -40,6 +40,14 @@ pub(super) struct Pool {
     /// several reads, so that a tiny read-ahead costs a hand-over per page,
     /// not per read, and never more than `sync` reading as little.
     pub(super) step: usize,
+    /// What the reader does while it waits for a block, if anything.
+    help: Option<Box<dyn Help + Send + 'h>>,
+}
+
+/// Work the reader may do while every block of the pool is out.
+pub(super) trait Help {
+    /// A block from `free`, or one that the work done meanwhile freed.
+    fn wait(&mut self, free: &Receiver<Vec<u8>>) -> Result<Vec<u8>, RecvError>;
 }
 
 /// Why the reader cannot have a block.
@@ -50,8 +58,8 @@ pub(super) enum NoBlock {
     OutOfMemory,
 }
 
-impl Pool {
-    pub(super) fn new(plan: &Plan) -> Pool {
+impl<'h> Pool<'h> {
+    pub(super) fn new(plan: &Plan) -> Pool<'h> {
         let (returns, free) = bounded(plan.pool);
         // Under a limit on the address space (`ulimit -v`), the pool takes at
         // most an eighth of it, in smaller blocks: what a failed allocation
@@ -69,6 +77,15 @@ impl Pool {
             max: plan.pool,
             size,
             step,
+            help: None,
+        }
+    }
+
+    /// The pool, with `help` done while the reader waits for a block.
+    pub(super) fn helped_by(self, help: Box<dyn Help + Send + 'h>) -> Pool<'h> {
+        Pool {
+            help: Some(help),
+            ..self
         }
     }
 
@@ -106,9 +123,12 @@ impl Pool {
             }
         }
         let t = Instant::now();
-        let b = self.free.recv().map_err(|_| NoBlock::TornDown);
+        let b = match &mut self.help {
+            Some(help) => help.wait(&self.free),
+            None => self.free.recv(),
+        };
         stats.add_reader_wait(t.elapsed());
-        b
+        b.map_err(|_| NoBlock::TornDown)
     }
 
     /// Every block made that is not out with a hasher (for tests).
@@ -161,7 +181,7 @@ fn fill(
 /// being torn down.
 pub(super) fn pump(
     mut src: impl Read,
-    pool: &mut Pool,
+    pool: &mut Pool<'_>,
     blocks: &Sender<Block>,
     stats: &Stats,
     cancel: &AtomicBool,
@@ -270,7 +290,7 @@ pub(super) struct Reader<'a, T, P> {
     pub(super) router: &'a Router,
     pub(super) stats: &'a Stats,
     pub(super) cancel: &'a AtomicBool,
-    pub(super) pool: Pool,
+    pub(super) pool: Pool<'a>,
     pub(super) done: Sender<Finished<T, P>>,
     /// Hands work to a hasher (starting one if needed); false when the
     /// hashers are gone.
@@ -411,6 +431,68 @@ impl<T, P> Reader<'_, T, P> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algo::{Algorithm, Algorithms};
+    use crate::input::Input;
+    use crate::read::Task;
+    use crate::read::pipeline::hasher::Helper;
+    use crate::read::pipeline::work_queues;
+    use crate::read::{Mode, Outcome};
+    use crate::size::Size;
+
+    /// With the pool's one block out in a queued batch and no hasher to take
+    /// it, the reader's next `take` hashes that batch itself: its outcome is
+    /// sent on, and the block it frees is the one the reader gets. (Without
+    /// the helper this `take` would wait forever.)
+    #[test]
+    fn a_waiting_reader_hashes_a_queued_batch() {
+        let plan = Plan {
+            mode: Mode::Threaded,
+            chunk: Size::kib(64),
+            readahead: Size::bytes(4096).unwrap(),
+            pool: 1,
+            jobs: 1,
+        };
+        let stats: &'static Stats = Box::leak(Box::default());
+        let (work, queued) = work_queues::<usize>(&plan);
+        let (done, finished) = bounded::<Finished<usize, ()>>(4);
+        let helper = Helper::new(queued.batches.clone(), done, plan.chunk.get(), stats);
+        let mut pool = Pool::new(&plan).helped_by(Box::new(helper));
+        let mut batch = Batch::new(pool.take(stats).ok().unwrap());
+        batch.block[..3].copy_from_slice(b"abc");
+        batch.len = 3;
+        batch.items.push(Packed {
+            idx: 0,
+            task: Task {
+                input: Input::Path("abc".into()),
+                algos: Algorithms::one(Algorithm::Md5),
+                context: 7,
+            },
+            range: 0..3,
+        });
+        let ptr = batch.block.as_ptr() as usize;
+        assert!(work.hand(Work::Batch(batch), &AtomicBool::new(false)));
+        // on a thread of its own, so that a wait that never ends fails the test
+        let taker = std::thread::spawn(move || pool.take(stats).ok().map(|b| b.as_ptr() as usize));
+        let group = finished
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the reader hashed the queued batch");
+        assert_eq!(
+            taker.join().unwrap(),
+            Some(ptr),
+            "the batch's block came back"
+        );
+        let [(0, Outcome::Hashed(task, Ok(hashed)))] = &group[..] else {
+            panic!("one hashed outcome, got {} items", group.len());
+        };
+        assert_eq!(task.context, 7);
+        let want = crate::algo::hash_bytes(Algorithm::Md5, b"abc");
+        assert_eq!(hashed.digests, [want]);
+        assert!(
+            stats
+                .report("t", Default::default(), true, false, false)
+                .contains("stats: batches the reader hashed while it waited: 1\n")
+        );
+    }
 
     /// Returns at most `step` bytes per read, from `data`.
     struct Short<'a> {

@@ -8,6 +8,8 @@
 //! to the pool when the last group is done with it.
 
 use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crossbeam_channel::{Receiver, RecvError, Sender};
@@ -98,6 +100,8 @@ pub(super) struct Helper<'a, T, P> {
     chunk: usize,
     lanes: Lanes,
     stats: &'a Stats,
+    /// False once `-j` hashers run (the reader then only waits).
+    may: Arc<AtomicBool>,
 }
 
 impl<'a, T, P> Helper<'a, T, P> {
@@ -106,6 +110,7 @@ impl<'a, T, P> Helper<'a, T, P> {
         done: Sender<Finished<T, P>>,
         chunk: usize,
         stats: &'a Stats,
+        may: Arc<AtomicBool>,
     ) -> Self {
         Helper {
             batches,
@@ -113,12 +118,16 @@ impl<'a, T, P> Helper<'a, T, P> {
             chunk,
             lanes: Lanes::default(),
             stats,
+            may,
         }
     }
 }
 
 impl<T, P> Help for Helper<'_, T, P> {
     fn wait(&mut self, free: &Receiver<Vec<u8>>) -> Result<Vec<u8>, RecvError> {
+        if !self.may.load(Ordering::Relaxed) {
+            return free.recv();
+        }
         let batch = crossbeam_channel::select! {
             recv(free) -> b => return b,
             recv(self.batches) -> b => match b {

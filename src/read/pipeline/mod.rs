@@ -40,8 +40,9 @@ mod reader;
 use std::io;
 #[cfg(any(test, feature = "internals"))]
 use std::io::Read;
+use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
@@ -139,9 +140,18 @@ impl<T> WorkTx<T> {
         }
     }
 
-    /// Whether work already waits for a hasher.
-    fn waiting(&self) -> bool {
-        !(self.batches.is_empty() && self.others.is_empty())
+    /// How many hashers the work already waiting for one wants, with `-j`
+    /// at `jobs`: all of them for a stream or a mapping; for batches, one
+    /// fewer when the reader hashes them too (so that at most `jobs`
+    /// threads hash at once); none when nothing waits.
+    fn hashers_wanted(&self, jobs: usize, reader_helps: bool) -> usize {
+        if !self.others.is_empty() {
+            jobs
+        } else if !self.batches.is_empty() {
+            jobs - usize::from(reader_helps)
+        } else {
+            0
+        }
     }
 }
 
@@ -196,11 +206,15 @@ where
 {
     let plan = router.plan();
     let (work_tx, work_rx) = work_queues::<T>(plan);
+    // The reader hashes batches in its waits while fewer than -j hashers
+    // run: at most -j threads hash at once (under -j 1, the one hasher).
+    let reader_hashes = Arc::new(AtomicBool::new(plan.jobs > 1));
     let helper = Helper::new(
         work_rx.batches.clone(),
         done.clone(),
         plan.chunk.get(),
         stats,
+        Arc::clone(&reader_hashes),
     );
     let pool = Pool::new(plan).helped_by(Box::new(helper));
     start_hasher(s, plan, stats, &work_rx, pool.returns(), &done)?;
@@ -209,11 +223,14 @@ where
         let returns = pool.returns();
         let mut hand = |w: Work<T>| {
             // one more hasher when work is already waiting for one
-            if hashers < plan.jobs
-                && work_tx.waiting()
+            let helps = reader_hashes.load(Ordering::Relaxed);
+            if hashers < work_tx.hashers_wanted(plan.jobs, helps)
                 && start_hasher(s, plan, stats, &work_rx, returns.clone(), &done).is_ok()
             {
                 hashers += 1;
+                if hashers == plan.jobs {
+                    reader_hashes.store(false, Ordering::Relaxed);
+                }
             }
             work_tx.hand(w, cancel)
         };
@@ -338,6 +355,50 @@ mod tests {
         let mut h = Hasher::new(algo);
         pipe_reader(plan, stats, src, |piece| h.update(piece))?;
         Ok(h.finalize())
+    }
+
+    /// Work waiting for a hasher wants more of them: every `-j` for a
+    /// stream (only a hasher can take it), one fewer for batches when the
+    /// reader hashes them in its waits, none when nothing waits.
+    #[test]
+    fn waiting_work_decides_how_many_hashers_run() {
+        let p = plan(4096, 4096, 4);
+        let task = || Task {
+            input: crate::input::Input::Path("f".into()),
+            algos: crate::algo::Algorithms::one(Algorithm::Md5),
+            context: (),
+        };
+        let (tx, rx) = work_queues::<()>(&p);
+        let cancel = AtomicBool::new(false);
+        assert_eq!(tx.hashers_wanted(3, true), 0);
+        let batch = reader::Batch::for_tests(vec![0; 16]);
+        assert!(tx.hand(Work::Batch(batch), &cancel));
+        assert_eq!(tx.hashers_wanted(3, true), 2);
+        assert_eq!(tx.hashers_wanted(3, false), 3);
+        assert_eq!(tx.hashers_wanted(1, false), 1);
+        let (_blocks_tx, blocks) = bounded(1);
+        let stream = Work::Stream {
+            idx: 1,
+            task: task(),
+            blocks,
+            threads: Threads::One,
+        };
+        assert!(tx.hand(stream, &cancel));
+        assert_eq!(tx.hashers_wanted(3, true), 3);
+        // a hasher gets both, from either queue
+        let mut got: Vec<&str> = (0..2)
+            .map(|_| match rx.recv() {
+                Some(Work::Batch(_)) => "batch",
+                Some(Work::Stream { .. }) => "stream",
+                Some(Work::Mapped { .. }) => "mapped",
+                None => "none",
+            })
+            .collect();
+        got.sort();
+        assert_eq!(got, ["batch", "stream"]);
+        assert_eq!(tx.hashers_wanted(3, true), 0);
+        drop(tx);
+        assert!(rx.recv().is_none(), "no work once the reader is done");
     }
 
     #[test]

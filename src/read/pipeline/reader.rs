@@ -242,6 +242,12 @@ impl<T> Batch<T> {
         }
     }
 
+    /// An empty batch in `block`.
+    #[cfg(test)]
+    pub(super) fn for_tests(block: Vec<u8>) -> Batch<T> {
+        Batch::new(block)
+    }
+
     /// Bytes left in the block.
     fn room(&self) -> usize {
         self.block.len() - self.len
@@ -455,7 +461,8 @@ mod tests {
         let stats: &'static Stats = Box::leak(Box::default());
         let (work, queued) = work_queues::<usize>(&plan);
         let (done, finished) = bounded::<Finished<usize, ()>>(4);
-        let helper = Helper::new(queued.batches.clone(), done, plan.chunk.get(), stats);
+        let may = std::sync::Arc::new(AtomicBool::new(true));
+        let helper = Helper::new(queued.batches.clone(), done, plan.chunk.get(), stats, may);
         let mut pool = Pool::new(&plan).helped_by(Box::new(helper));
         let mut batch = Batch::new(pool.take(stats).ok().unwrap());
         batch.block[..3].copy_from_slice(b"abc");

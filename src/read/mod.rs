@@ -140,6 +140,11 @@ pub(crate) const MAX_IN_FLIGHT: usize = 4 << 30;
 /// cores available to this process (how it was chosen: docs/BENCHMARKS.md,
 /// "Defaults").
 pub(crate) fn default_jobs() -> usize {
+    cores()
+}
+
+/// The number of cores available to this process.
+pub(crate) fn cores() -> usize {
     // the CPUs this process may run on: one system call, where std's
     // available_parallelism also reads cgroup files (a tenth of a one-file
     // call's time; docs/BENCHMARKS.md, "One call per file")

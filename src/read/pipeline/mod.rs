@@ -140,15 +140,14 @@ impl<T> WorkTx<T> {
         }
     }
 
-    /// How many hashers the work already waiting for one wants, with `-j`
-    /// at `jobs`: all of them for a stream or a mapping; for batches, one
-    /// fewer when the reader hashes them too (so that at most `jobs`
-    /// threads hash at once); none when nothing waits.
-    fn hashers_wanted(&self, jobs: usize, reader_helps: bool) -> usize {
+    /// How many hashers the work already waiting for one wants: `-j` for
+    /// a stream or a mapping, `for_batches` for batches, none when nothing
+    /// waits.
+    fn hashers_wanted(&self, jobs: usize, for_batches: usize) -> usize {
         if !self.others.is_empty() {
             jobs
         } else if !self.batches.is_empty() {
-            jobs - usize::from(reader_helps)
+            for_batches
         } else {
             0
         }
@@ -170,6 +169,12 @@ impl<T> WorkRx<T> {
             },
         }
     }
+}
+
+/// The most hashers batches start, with `-j` at `jobs` on `cores` cores:
+/// one per core but the reader's, at most `jobs`, at least one.
+fn batch_hashers(jobs: usize, cores: usize) -> usize {
+    jobs.min(cores.saturating_sub(1)).max(1)
 }
 
 /// Start one hasher taking work from `work`.
@@ -208,7 +213,11 @@ where
     let (work_tx, work_rx) = work_queues::<T>(plan);
     // The reader hashes batches in its waits while fewer than -j hashers
     // run: at most -j threads hash at once (under -j 1, the one hasher).
+    // Batches start a hasher per core but the reader's, as -j allows: on 2
+    // cores two hashers and the reader were slower than one and the reader
+    // (docs/BENCHMARKS.md, "The reader hashes while it waits").
     let reader_hashes = Arc::new(AtomicBool::new(plan.jobs > 1));
+    let for_batches = batch_hashers(plan.jobs, crate::read::cores());
     let helper = Helper::new(
         work_rx.batches.clone(),
         done.clone(),
@@ -223,8 +232,7 @@ where
         let returns = pool.returns();
         let mut hand = |w: Work<T>| {
             // one more hasher when work is already waiting for one
-            let helps = reader_hashes.load(Ordering::Relaxed);
-            if hashers < work_tx.hashers_wanted(plan.jobs, helps)
+            if hashers < work_tx.hashers_wanted(plan.jobs, for_batches)
                 && start_hasher(s, plan, stats, &work_rx, returns.clone(), &done).is_ok()
             {
                 hashers += 1;
@@ -358,10 +366,24 @@ mod tests {
     }
 
     /// Work waiting for a hasher wants more of them: every `-j` for a
-    /// stream (only a hasher can take it), one fewer for batches when the
-    /// reader hashes them in its waits, none when nothing waits.
+    /// stream (only a hasher can take it), the batches' share for batches,
+    /// none when nothing waits. Batches get a hasher per core but the
+    /// reader's, within `-j`.
     #[test]
     fn waiting_work_decides_how_many_hashers_run() {
+        // (jobs, cores, hashers for batches)
+        for (jobs, cores, want) in [
+            (2, 2, 1),
+            (4, 2, 1),
+            (2, 4, 2),
+            (4, 4, 3),
+            (16, 8, 7),
+            (1, 1, 1),
+            (1, 8, 1),
+            (8, 1, 1),
+        ] {
+            assert_eq!(batch_hashers(jobs, cores), want, "-j {jobs}, {cores} cores");
+        }
         let p = plan(4096, 4096, 4);
         let task = || Task {
             input: crate::input::Input::Path("f".into()),
@@ -370,12 +392,11 @@ mod tests {
         };
         let (tx, rx) = work_queues::<()>(&p);
         let cancel = AtomicBool::new(false);
-        assert_eq!(tx.hashers_wanted(3, true), 0);
+        assert_eq!(tx.hashers_wanted(3, 2), 0);
         let batch = reader::Batch::for_tests(vec![0; 16]);
         assert!(tx.hand(Work::Batch(batch), &cancel));
-        assert_eq!(tx.hashers_wanted(3, true), 2);
-        assert_eq!(tx.hashers_wanted(3, false), 3);
-        assert_eq!(tx.hashers_wanted(1, false), 1);
+        assert_eq!(tx.hashers_wanted(3, 2), 2);
+        assert_eq!(tx.hashers_wanted(1, 1), 1);
         let (_blocks_tx, blocks) = bounded(1);
         let stream = Work::Stream {
             idx: 1,
@@ -384,7 +405,7 @@ mod tests {
             threads: Threads::One,
         };
         assert!(tx.hand(stream, &cancel));
-        assert_eq!(tx.hashers_wanted(3, true), 3);
+        assert_eq!(tx.hashers_wanted(3, 2), 3);
         // a hasher gets both, from either queue
         let mut got: Vec<&str> = (0..2)
             .map(|_| match rx.recv() {
@@ -396,7 +417,7 @@ mod tests {
             .collect();
         got.sort();
         assert_eq!(got, ["batch", "stream"]);
-        assert_eq!(tx.hashers_wanted(3, true), 0);
+        assert_eq!(tx.hashers_wanted(3, 2), 0);
         drop(tx);
         assert!(rx.recv().is_none(), "no work once the reader is done");
     }

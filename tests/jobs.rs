@@ -45,7 +45,16 @@ fn many_small_files_same_for_every_jobs() {
     for (i, n) in names.iter().enumerate() {
         write_file(t.path(), n, &random_bytes(i * 37 % 3000, i as u64));
     }
-    let want = sha256.assert_same_under([["-j", "1"], ["-j", "3"], ["-j", "16"]], &names, run);
+    // small pools and blocks keep the reader short of blocks, so that it
+    // hashes queued batches itself (under -j 2 and more)
+    let opt_sets: [&[&str]; 5] = [
+        &["-j", "1"],
+        &["-j", "3"],
+        &["-j", "16"],
+        &["-j", "2", "--pool", "2", "--readahead", "4K"],
+        &["-j", "3", "--pool", "3", "--readahead", "7K"],
+    ];
+    let want = sha256.assert_same_under(opt_sets, &names, run);
     assert_eq!(want.status.code(), Some(0));
 }
 

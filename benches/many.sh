@@ -45,6 +45,11 @@ tree("mixed", [rnd.randint(0, 64 * 1024) for _ in range(5000)] + [100 << 20] * 3
 with open(os.path.join(root, "big"), "wb") as f:
     for _ in range(1024):
         f.write(os.urandom(1 << 20))
+os.makedirs(os.path.join(root, "bigs"))
+for i in range(4):
+    with open(os.path.join(root, "bigs", "b%d" % i), "wb") as f:
+        for _ in range(256):
+            f.write(os.urandom(1 << 20))
 EOF
 (cd "$work/many" && md5sum f* > ../many.md5)
 
@@ -102,6 +107,13 @@ bench "100,000 files of 0-64 B" "$work/tiny" "${c[@]}" "bash -c 'cd $work/tiny &
   "bash -c 'cd $work/tiny && ls | xargs true'" >> "$rows"
 mapfile -t c < <(with_base "bash -c 'cd $work/mixed && $fastsum f* >/dev/null'")
 bench "5,000 small files and 3 of 100 MiB" "$work/mixed" "${c[@]}" "bash -c 'cd $work/mixed && md5sum f* >/dev/null'" >> "$rows"
+# several big files: each followed by another is mapped and hashed on a
+# hasher of its own (docs/BENCHMARKS.md, "Big files side by side")
+for algo in md5 sha256; do
+  mapfile -t c < <(with_base "bash -c 'cd $work/bigs && $fastsum -a $algo b* >/dev/null'")
+  bench "4 files of 256 MiB, ${algo^^}" "$work/bigs" "${c[@]}" \
+    "bash -c 'cd $work/bigs && ${algo}sum b* >/dev/null'" >> "$rows"
+done
 # SHA across files (issue 22) and one SHA-256 stream against OpenSSL
 for algo in sha256 sha1; do
   mapfile -t c < <(with_base "bash -c 'cd $work/many && $fastsum -a $algo f* >/dev/null'")

@@ -169,3 +169,59 @@ fn mmap_maps_big_files_and_reads_others() {
         );
     }
 }
+
+/// Several big files in the threaded mode: each followed by another is
+/// mapped (it is in the page cache, having just been written) and hashed
+/// by a hasher of its own, the last one read; under `-j 1`, or with
+/// something else after them, every one is read. The lines are
+/// md5sum's and sha256sum's either way, in order, with a missing file and
+/// stdin among them.
+#[test]
+fn big_files_one_after_another_hash_side_by_side() {
+    let dir = tempfile::tempdir().unwrap();
+    // 16 MiB: the smallest file the route calls big
+    let big = 16 << 20;
+    let names = ["b1", "b2", "b3"];
+    for (i, n) in names.iter().enumerate() {
+        write_file(dir.path(), n, &random_bytes(big + i * 4099, 20 + i as u64));
+    }
+    write_file(dir.path(), "small", b"abc");
+    let read_calls = |o: &std::process::Output| -> u64 {
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let line = stderr
+            .lines()
+            .find_map(|l| l.strip_prefix("fastsum: stats: read calls: "))
+            .unwrap_or_else(|| panic!("no read-call count in {stderr:?}"));
+        line.parse().unwrap()
+    };
+    for algo in [Algorithm::Md5, Algorithm::Sha256] {
+        let Some(pair) = Pair::new(dir.path(), algo) else {
+            continue;
+        };
+        let args = ["b1", "b2", "missing", "b3", "b1", "-", "small", "b2", "b3"];
+        pair.assert_same_under([["-j", "2"], ["-j", "1"], ["-j", "3"]], &args, |c| {
+            run_with_stdin(c, b"stdin")
+        });
+        let stats = |jobs: &str| {
+            let o = fastsum()
+                .current_dir(dir.path())
+                .args(["--stats", "-a", algo.name(), "-j", jobs])
+                .args(names)
+                .output()
+                .unwrap();
+            assert_eq!(o.status.code(), Some(0), "{o:?}");
+            read_calls(&o)
+        };
+        let (alone, side_by_side) = (stats("1"), stats("2"));
+        // -j 1 reads all three; -j 2 reads only the last (a third of them,
+        // give or take the read that finds each end)
+        assert!(
+            alone >= 3 * (big as u64 >> 22),
+            "{algo:?}: {alone} read calls"
+        );
+        assert!(
+            side_by_side <= alone / 3 + 1,
+            "{algo:?}: {side_by_side} read calls under -j 2, {alone} under -j 1"
+        );
+    }
+}

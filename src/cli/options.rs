@@ -69,7 +69,8 @@ pub enum ModeArg {
     /// channel to the hasher(s), which hash them --chunk bytes per update: reading overlaps
     /// hashing, memory stays bounded. Regular files of 1 MiB or more are memory-mapped when
     /// the algorithm is BLAKE3 (hashed on up to -j threads) or when several algorithms hash
-    /// them.
+    /// them, and a file of 16 MiB or more followed by another such file when it is all in the
+    /// page cache: several big files then hash at once.
     Threaded,
     /// The hashing thread reads exactly --chunk bytes per read call into one reused buffer,
     /// then hashes it: read what you consume, one call at a time.

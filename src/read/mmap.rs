@@ -91,9 +91,28 @@ impl Mapped {
     /// be made; else the reads the route falls back to.
     pub(crate) fn of_route(via: Via, opened: &Opened) -> Result<Mapped, Reads> {
         match via {
-            Via::Map { fallback } => Mapped::of(opened).ok_or(fallback),
+            Via::Map {
+                fallback,
+                cached_only,
+            } => Mapped::of(opened)
+                .filter(|map| !cached_only || map.is_cached())
+                .ok_or(fallback),
             Via::Read(reads) => Err(reads),
         }
+    }
+
+    /// Is every page of the mapping in the page cache (`mincore`)? False
+    /// when it cannot tell.
+    fn is_cached(&self) -> bool {
+        let page = super::sigbus::page_size();
+        let ptr = self.map.as_ptr() as usize;
+        let start = ptr - ptr % page;
+        let len = ptr + self.map.len() - start;
+        let mut pages = vec![0u8; len.div_ceil(page)];
+        // SAFETY: [start, start + len) is this mapping, whole pages from its
+        // page-aligned start; `pages` has one byte per page.
+        let r = unsafe { libc::mincore(start as *mut libc::c_void, len, pages.as_mut_ptr()) };
+        r == 0 && pages.iter().all(|p| p & 1 == 1)
     }
 
     /// Map the `len` bytes of `file` at offset `start` (any offset:

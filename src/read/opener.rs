@@ -17,15 +17,21 @@ use std::iter::{Enumerate, Fuse};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::Scope;
+use std::time::Duration;
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError, bounded};
 
 use super::deliver::{Finished, IDLE_AFTER, send_one};
+use super::route::{Next, is_big};
 use super::{Job, Outcome, Task};
 use crate::input::{Opened, Unprobed, descriptors};
 
 /// How many inputs the opener thread may open ahead of the taking thread.
 const OPEN_AHEAD: usize = 32;
+
+/// How long a big input waits for the opener thread to show what follows
+/// it (an open takes microseconds; a big file's hashing, tens of ms).
+const PEEK_WAIT: Duration = Duration::from_millis(1);
 
 /// Where the jobs come from, as far as taking them is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,9 +121,9 @@ impl<I: Iterator> Queue<I> {
 
 /// What an [`Opener`] hands opened inputs to.
 pub(crate) trait TakeOpened<T> {
-    /// An opened input and its position; false when the run is being torn
-    /// down.
-    fn take(&mut self, idx: usize, task: Task<T>, opened: Opened) -> bool;
+    /// An opened input, its position, and what follows it as far as the
+    /// opener has seen; false when the run is being torn down.
+    fn take(&mut self, idx: usize, task: Task<T>, opened: Opened, next: Next) -> bool;
 
     /// Nothing came for a while: hand on what is held. False when the run
     /// is being torn down.
@@ -126,8 +132,10 @@ pub(crate) trait TakeOpened<T> {
     }
 }
 
+/// A closure takes no [`Next`]: its inputs are routed as if nothing
+/// followed (the modes of `workers`, where no route looks at it).
 impl<T, F: FnMut(usize, Task<T>, Opened) -> bool> TakeOpened<T> for F {
-    fn take(&mut self, idx: usize, task: Task<T>, opened: Opened) -> bool {
+    fn take(&mut self, idx: usize, task: Task<T>, opened: Opened, _: Next) -> bool {
         self(idx, task, opened)
     }
 }
@@ -142,6 +150,8 @@ pub(crate) struct Opener<'a, T, P, I: Iterator> {
     policy: Policy,
     /// The position of the next job to hand on.
     next: usize,
+    /// The next job, taken from `ahead` to see what follows a big input.
+    peeked: Option<Ready<T, P>>,
     cancel: &'a AtomicBool,
     done: Sender<Finished<T, P>>,
 }
@@ -207,6 +217,7 @@ where
             ahead,
             policy,
             next: 0,
+            peeked: None,
             cancel,
             done: done.clone(),
         }
@@ -219,6 +230,12 @@ where
     /// reaches the printer.
     pub(crate) fn hand_on_all(mut self, taker: &mut impl TakeOpened<T>) {
         while !self.cancel.load(Ordering::Relaxed) {
+            if let Some(ready) = self.peeked.take() {
+                if !self.hand_on(ready, taker) {
+                    return;
+                }
+                continue;
+            }
             let ready = match self.ahead.try_recv() {
                 Ok(ready) => ready,
                 Err(TryRecvError::Empty) => match self.open_here() {
@@ -253,9 +270,15 @@ where
         let handed = match ready {
             Ready::Pass(idx, p) => send_one(&self.done, idx, Outcome::Passed(p)),
             Ready::Failed(idx, task, e) => send_one(&self.done, idx, Outcome::Hashed(task, Err(e))),
-            Ready::Opened(idx, task, opened) => taker.take(idx, task, opened),
+            Ready::Opened(idx, task, opened) => {
+                let next = self.next_after(&opened);
+                taker.take(idx, task, opened, next)
+            }
             Ready::Unprobed(idx, task, file) => match task.input.probe(file) {
-                Ok(opened) => taker.take(idx, task, opened),
+                Ok(opened) => {
+                    let next = self.next_after(&opened);
+                    taker.take(idx, task, opened, next)
+                }
                 Err(e) => send_one(&self.done, idx, Outcome::Hashed(task, Err(e))),
             },
         };
@@ -266,6 +289,32 @@ where
             let _ = resume.send(());
         }
         handed
+    }
+
+    /// What follows `opened`, looked at only after a big input (whose
+    /// route may depend on it): the job the opener thread has ready next,
+    /// kept in `peeked` (and probed now if it is not: it would be probed
+    /// next anyway). Waits [`PEEK_WAIT`] at most for it, nothing when the
+    /// jobs have run out; not ready by then is [`Next::Other`].
+    fn next_after(&mut self, opened: &Opened) -> Next {
+        if !is_big(opened.kind()) || opened.is_shared() {
+            return Next::Other;
+        }
+        let peeked = match self.peeked.take() {
+            Some(ready) => Some(ready),
+            None => self.ahead.recv_timeout(PEEK_WAIT).ok(),
+        };
+        self.peeked = peeked.map(|ready| match ready {
+            Ready::Unprobed(idx, task, file) => match task.input.probe(file) {
+                Ok(opened) => Ready::Opened(idx, task, opened),
+                Err(e) => Ready::Failed(idx, task, e),
+            },
+            other => other,
+        });
+        match &self.peeked {
+            Some(Ready::Opened(_, _, o)) if is_big(o.kind()) && !o.is_shared() => Next::Big,
+            _ => Next::Other,
+        }
     }
 
     /// Under [`Policy::TakerHelps`]: take the next job and open it here, if

@@ -23,6 +23,25 @@ pub const MMAP_MIN: u64 = 64 * 1024;
 /// it saves. Streams (of unknown length) may fan out.
 const FAN_MIN: u64 = 1 << 20;
 
+/// Regular files of this many bytes or more are "big" to [`Next`]: more
+/// than the default pool holds (4 blocks of 4 MiB), so the reader cannot
+/// read one whole ahead and go on to the next while it is hashed.
+const BIG_MIN: u64 = 16 << 20;
+
+/// Is an input of `kind` big (see [`BIG_MIN`])?
+pub(crate) fn is_big(kind: Kind) -> bool {
+    matches!(kind, Kind::Regular { len } if len >= BIG_MIN)
+}
+
+/// What the opener has seen of the input after the one being routed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Next {
+    /// A big regular file, opened and waiting.
+    Big,
+    /// Anything else: a small file, a stream, nothing, or not opened yet.
+    Other,
+}
+
 /// Does `algo` hash faster than a read copies from the page cache (the
 /// CRCs, the sums, xxHash)? Then one such file is read on the calling
 /// thread: handing blocks to another costs more than it overlaps. (Not
@@ -45,8 +64,9 @@ pub(crate) struct Route {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Via {
     /// Map the file and hash the mapping in place (`mmap`); if it cannot
-    /// be mapped, read it with `fallback` (`Mapped::of_route`).
-    Map { fallback: Reads },
+    /// be mapped, or `cached_only` and some of it is not in the page
+    /// cache, read it with `fallback` (`Mapped::of_route`).
+    Map { fallback: Reads, cached_only: bool },
     /// Read it.
     Read(Reads),
 }
@@ -132,8 +152,13 @@ impl Router {
     /// hashes the mapping in place, no copy into shared blocks:
     /// docs/BENCHMARKS.md, "Several algorithms"). Several algorithms over
     /// a big input (or a stream) fan out over as many helpers as the
-    /// budget spares; bytewise reading stays on one thread.
-    pub(crate) fn route(&self, algos: Algorithms, kind: Kind) -> Route {
+    /// budget spares; bytewise reading stays on one thread. In the threaded
+    /// mode a big file followed by another (`next`) is mapped if it is all
+    /// in the page cache, so that a hasher takes it whole and the reader
+    /// goes on to the next: several big files hash at once, where one
+    /// reader feeding them in turn would hash one at a time (read, not
+    /// mapped, when it is not cached: one sequential reader for a disk).
+    pub(crate) fn route(&self, algos: Algorithms, kind: Kind, next: Next) -> Route {
         let (len, fans) = match kind {
             Kind::Regular { len } => (len, len >= FAN_MIN),
             Kind::Stream => (0, true),
@@ -143,6 +168,7 @@ impl Router {
             Mode::Bytewise => Via::Read(Reads::Bytewise),
             Mode::Mmap if len >= MMAP_MIN => Via::Map {
                 fallback: Reads::Chunks,
+                cached_only: false,
             },
             Mode::Mmap | Mode::Sync => Via::Read(Reads::Chunks),
             Mode::Threaded
@@ -151,11 +177,24 @@ impl Router {
             {
                 Via::Map {
                     fallback: Reads::Blocks,
+                    cached_only: false,
                 }
             }
             Mode::Threaded if several && kind != Kind::Stream && fans => Via::Map {
                 fallback: Reads::Blocks,
+                cached_only: false,
             },
+            Mode::Threaded
+                if next == Next::Big
+                    && self.plan.jobs > 1
+                    && is_big(kind)
+                    && !outruns_copy(algos.first()) =>
+            {
+                Via::Map {
+                    fallback: Reads::Blocks,
+                    cached_only: true,
+                }
+            }
             Mode::Threaded => Via::Read(Reads::Blocks),
         };
         let width = self.plan.fan_out();
@@ -163,6 +202,10 @@ impl Router {
             _ if width <= 1 => Threads::One,
             Via::Read(Reads::Bytewise) => Threads::One,
             _ if several && fans => self.lend(width.min(algos.len()) - 1),
+            // (one of several big files: the others have the other threads)
+            Via::Map {
+                cached_only: true, ..
+            } => Threads::One,
             Via::Map { .. } => Threads::Wide(width),
             Via::Read(_) => Threads::One,
         };
@@ -208,7 +251,10 @@ mod tests {
         let [md5, blake3, crc] =
             [Algorithm::Md5, Algorithm::Blake3, Algorithm::Crc].map(Algorithms::one);
         let both = Algorithms::new([Algorithm::Blake3, Algorithm::Md5]).unwrap();
-        let map = |fallback| Via::Map { fallback };
+        let map = |fallback| Via::Map {
+            fallback,
+            cached_only: false,
+        };
         use Mode::{Mmap, Sync, Threaded};
         use Reads::{Blocks, Chunks};
         for (mode, algos, kind, via, threads) in [
@@ -230,12 +276,59 @@ mod tests {
             (Sync, both, big, Via::Read(Chunks), 2),
             (Mode::Bytewise, both, big, Via::Read(Reads::Bytewise), 1),
         ] {
-            let route = router(mode, 4).route(algos, kind);
+            let route = router(mode, 4).route(algos, kind, Next::Other);
             let what = format!("{mode:?} {algos:?} {kind:?}");
             assert_eq!(route.via, via, "{what}");
             assert_eq!(route.threads.count(), threads, "{what}");
             // -j 1: one thread, whatever the input
-            assert_eq!(router(mode, 1).route(algos, kind).threads.count(), 1);
+            let one = router(mode, 1).route(algos, kind, Next::Other);
+            assert_eq!(one.threads.count(), 1);
+        }
+    }
+
+    /// A big file followed by another is mapped, if cached, and hashed on
+    /// one thread (a hasher of its own), in the threaded mode under `-j 2`
+    /// or more, for an algorithm slower than the read's copy; every other
+    /// route is what it is with nothing after it.
+    #[test]
+    fn a_big_file_before_another_is_mapped_if_cached() {
+        let big = Kind::Regular { len: BIG_MIN };
+        let smaller = Kind::Regular { len: BIG_MIN - 1 };
+        let [md5, sha256, blake3, xxh3] = [
+            Algorithm::Md5,
+            Algorithm::Sha256,
+            Algorithm::Blake3,
+            Algorithm::Xxh3,
+        ]
+        .map(Algorithms::one);
+        let cached = Via::Map {
+            fallback: Reads::Blocks,
+            cached_only: true,
+        };
+        use Mode::{Mmap, Sync, Threaded};
+        for (mode, jobs, algos, kind, mapped) in [
+            (Threaded, 2, md5, big, true),
+            (Threaded, 4, sha256, big, true),
+            (Threaded, 1, md5, big, false),
+            (Threaded, 2, md5, smaller, false),
+            (Threaded, 2, md5, Kind::Stream, false),
+            (Threaded, 2, xxh3, big, false),
+            (Threaded, 2, blake3, big, false),
+            (Mmap, 2, md5, big, false),
+            (Sync, 2, md5, big, false),
+        ] {
+            let r = router(mode, jobs);
+            let route = r.route(algos, kind, Next::Big);
+            let what = format!("{mode:?} -j {jobs} {algos:?} {kind:?}");
+            assert_eq!(route.via == cached, mapped, "{what}: {route:?}");
+            if mapped {
+                assert_eq!(route.threads.count(), 1, "{what}");
+            } else {
+                let alone = r.route(algos, kind, Next::Other);
+                assert_eq!(route.via, alone.via, "{what}");
+                assert_eq!(route.threads.count(), alone.threads.count(), "{what}");
+            }
+            assert!(is_big(big) && !is_big(smaller) && !is_big(Kind::Stream));
         }
     }
 
@@ -245,14 +338,16 @@ mod tests {
     fn inputs_share_the_fan_out_budget() {
         let all = Algorithms::new(Algorithm::ALL).unwrap();
         let r = router(Mode::Sync, 4);
-        let first = r.route(all, Kind::Stream);
-        let second = r.route(all, Kind::Stream);
+        let first = r.route(all, Kind::Stream, Next::Other);
+        let second = r.route(all, Kind::Stream, Next::Other);
         assert_eq!(first.threads.count(), 4);
         assert_eq!(second.threads.count(), 1);
         drop(first);
-        assert_eq!(r.route(all, Kind::Stream).threads.count(), 4);
+        assert_eq!(r.route(all, Kind::Stream, Next::Other).threads.count(), 4);
         let two = Algorithms::new([Algorithm::Sha1, Algorithm::Md5]).unwrap();
-        let held: Vec<Route> = (0..4).map(|_| r.route(two, Kind::Stream)).collect();
+        let held: Vec<Route> = (0..4)
+            .map(|_| r.route(two, Kind::Stream, Next::Other))
+            .collect();
         let counts: Vec<usize> = held.iter().map(|r| r.threads.count()).collect();
         assert_eq!(counts, [2, 2, 2, 1]);
     }

@@ -126,6 +126,11 @@ impl Drop for Claim {
     }
 }
 
+/// The page size (read when the handler is installed, before any mapping).
+pub(crate) fn page_size() -> usize {
+    PAGE_SIZE.load(Ordering::SeqCst)
+}
+
 /// Install the handler (once; later calls only report the outcome).
 /// Returns whether it is installed.
 pub(crate) fn install() -> bool {

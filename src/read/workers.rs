@@ -22,7 +22,7 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 use super::deliver::{Finished, hand_over, send_one};
 use super::mmap::Mapped;
 use super::opener::{JobSource, Opener, take_jobs};
-use super::route::{Reads, Route, Router, Threads};
+use super::route::{Next, Reads, Route, Router, Threads};
 use super::sync::{buffer_len, hash_bytewise, hash_chunks, hash_chunks_fanned, sized};
 use super::{Hashed, Job, Outcome, Sink, Task};
 use crate::algo::Hashers;
@@ -142,7 +142,8 @@ fn hash_opened<T>(
     buf: &mut Vec<u8>,
 ) -> io::Result<Hashed> {
     let (algos, kind) = (task.algos, opened.kind());
-    let Route { via, threads } = router.route(algos, kind);
+    // (what follows an input decides nothing in these modes)
+    let Route { via, threads } = router.route(algos, kind, Next::Other);
     let len = buffer_len(router.plan().chunk.get(), kind);
     let mut src = Counted {
         inner: &mut opened,

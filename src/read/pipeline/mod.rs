@@ -231,16 +231,28 @@ where
         let mut hashers = 1;
         let returns = pool.returns();
         let mut hand = |w: Work<T>| {
-            // one more hasher when work is already waiting for one
-            if hashers < work_tx.hashers_wanted(plan.jobs, for_batches)
-                && start_hasher(s, plan, stats, &work_rx, returns.clone(), &done).is_ok()
-            {
-                hashers += 1;
-                if hashers == plan.jobs {
-                    reader_hashes.store(false, Ordering::Relaxed);
+            let mut more = || {
+                if hashers < work_tx.hashers_wanted(plan.jobs, for_batches)
+                    && start_hasher(s, plan, stats, &work_rx, returns.clone(), &done).is_ok()
+                {
+                    hashers += 1;
+                    if hashers == plan.jobs {
+                        reader_hashes.store(false, Ordering::Relaxed);
+                    }
                 }
+            };
+            // a batch: one more hasher when work is already waiting for one;
+            // a stream or a mapping counts itself (a mapped big file is
+            // handed on at once, and the next may follow it at once)
+            let batch = matches!(w, Work::Batch(_));
+            if batch {
+                more();
             }
-            work_tx.hand(w, cancel)
+            let handed = work_tx.hand(w, cancel);
+            if !batch {
+                more();
+            }
+            handed
         };
         let mut reader = Reader {
             router,

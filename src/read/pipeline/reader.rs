@@ -13,7 +13,7 @@ use crate::input::{Kind, Opened, read_retry};
 use crate::read::deliver::{Finished, send_one};
 use crate::read::mmap::Mapped;
 use crate::read::opener::TakeOpened;
-use crate::read::route::{Route, Router, Threads};
+use crate::read::route::{Next, Route, Router, Threads};
 use crate::read::{Outcome, Plan, Task};
 use crate::stats::Stats;
 
@@ -306,8 +306,8 @@ pub(super) struct Reader<'a, T, P> {
 }
 
 impl<T, P> TakeOpened<T> for Reader<'_, T, P> {
-    fn take(&mut self, idx: usize, task: Task<T>, opened: Opened) -> bool {
-        self.read(idx, task, opened)
+    fn take(&mut self, idx: usize, task: Task<T>, opened: Opened, next: Next) -> bool {
+        self.read(idx, task, opened, next)
     }
 
     /// The next input is slow to come (a check file on a pipe): the files
@@ -338,9 +338,9 @@ impl<T, P> Reader<'_, T, P> {
     /// Read one opened input as its route says: mapped; else packed into
     /// the current batch if it fits (hashed on one thread), else streamed
     /// (on the route's threads). False when the run is being torn down.
-    pub(super) fn read(&mut self, idx: usize, task: Task<T>, mut src: Opened) -> bool {
+    pub(super) fn read(&mut self, idx: usize, task: Task<T>, mut src: Opened, next: Next) -> bool {
         let kind = src.kind();
-        let Route { via, threads } = self.router.route(task.algos, kind);
+        let Route { via, threads } = self.router.route(task.algos, kind, next);
         if let Ok(map) = Mapped::of_route(via, &src) {
             let work = Work::Mapped {
                 idx,

@@ -30,8 +30,9 @@ use crate::input::{Opened, Unprobed, descriptors};
 const OPEN_AHEAD: usize = 32;
 
 /// How long a big input waits for the opener thread to show what follows
-/// it (an open takes microseconds; a big file's hashing, tens of ms).
-const PEEK_WAIT: Duration = Duration::from_millis(1);
+/// it (an open takes microseconds, a big file's hashing milliseconds; a
+/// busy machine may not run the opener thread for a few).
+const PEEK_WAIT: Duration = Duration::from_millis(5);
 
 /// Where the jobs come from, as far as taking them is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -292,17 +293,24 @@ where
     }
 
     /// What follows `opened`, looked at only after a big input (whose
-    /// route may depend on it): the job the opener thread has ready next,
-    /// kept in `peeked` (and probed now if it is not: it would be probed
-    /// next anyway). Waits [`PEEK_WAIT`] at most for it, nothing when the
-    /// jobs have run out; not ready by then is [`Next::Other`].
+    /// route may depend on it): the next job, kept in `peeked` (and probed
+    /// now if it is not: it would be probed next anyway). The opener
+    /// thread's if it has it ready, else opened here as `open_here` does;
+    /// else (the opener thread is opening it, or only it may) waited for
+    /// [`PEEK_WAIT`] at most, not at all once the jobs have run out. Not
+    /// ready by then is [`Next::Other`].
     fn next_after(&mut self, opened: &Opened) -> Next {
         if !is_big(opened.kind()) || opened.is_shared() {
             return Next::Other;
         }
         let peeked = match self.peeked.take() {
             Some(ready) => Some(ready),
-            None => self.ahead.recv_timeout(PEEK_WAIT).ok(),
+            None => match self.ahead.try_recv() {
+                Ok(ready) => Some(ready),
+                Err(_) => self
+                    .open_here()
+                    .or_else(|| self.ahead.recv_timeout(PEEK_WAIT).ok()),
+            },
         };
         self.peeked = peeked.map(|ready| match ready {
             Ready::Unprobed(idx, task, file) => match task.input.probe(file) {

@@ -99,6 +99,18 @@ impl<T, P> Ready<T, P> {
         }
     }
 
+    /// The job with its input probed if it was not: an unprobed input
+    /// becomes opened, or failed.
+    fn probed(self) -> Ready<T, P> {
+        match self {
+            Ready::Unprobed(idx, task, file) => match task.input.probe(file) {
+                Ok(opened) => Ready::Opened(idx, task, opened),
+                Err(e) => Ready::Failed(idx, task, e),
+            },
+            other => other,
+        }
+    }
+
     /// Is it an input whose read position others share? (Never known of
     /// an unprobed one, which only operands make.)
     fn is_shared(&self) -> bool {
@@ -275,13 +287,7 @@ where
                 let next = self.next_after(&opened);
                 taker.take(idx, task, opened, next)
             }
-            Ready::Unprobed(idx, task, file) => match task.input.probe(file) {
-                Ok(opened) => {
-                    let next = self.next_after(&opened);
-                    taker.take(idx, task, opened, next)
-                }
-                Err(e) => send_one(&self.done, idx, Outcome::Hashed(task, Err(e))),
-            },
+            unprobed @ Ready::Unprobed(..) => self.hand_on(unprobed.probed(), taker),
         };
         if let Policy::OpenerAlone { resume } = &self.policy
             && shared
@@ -312,13 +318,7 @@ where
                     .or_else(|| self.ahead.recv_timeout(PEEK_WAIT).ok()),
             },
         };
-        self.peeked = peeked.map(|ready| match ready {
-            Ready::Unprobed(idx, task, file) => match task.input.probe(file) {
-                Ok(opened) => Ready::Opened(idx, task, opened),
-                Err(e) => Ready::Failed(idx, task, e),
-            },
-            other => other,
-        });
+        self.peeked = peeked.map(Ready::probed);
         match &self.peeked {
             Some(Ready::Opened(_, _, o)) if is_big(o.kind()) && !o.is_shared() => Next::Big,
             _ => Next::Other,

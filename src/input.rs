@@ -212,19 +212,22 @@ impl Read for Opened {
         }
         let n = self.file.read(buf)?;
         if n == 0 {
-            self.check_unchanged()?;
+            self.ensure_unchanged()?;
         }
         Ok(n)
     }
 }
 
-/// What tells that a regular file changed: its size and its modification
-/// and status-change times.
+/// What tells that a regular file changed, or is not the one opened: its
+/// size, its modification and status-change times (to the nanosecond the
+/// file system keeps), and its device and inode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Stamp {
     len: u64,
     mtime: (i64, i64),
     ctime: (i64, i64),
+    dev: u64,
+    ino: u64,
 }
 
 impl Stamp {
@@ -234,25 +237,36 @@ impl Stamp {
             len: m.len(),
             mtime: (m.mtime(), m.mtime_nsec()),
             ctime: (m.ctime(), m.ctime_nsec()),
+            dev: m.dev(),
+            ino: m.ino(),
         }
     }
 }
 
 impl Opened {
-    /// At the end of a regular file read in several calls: an error if it
-    /// was truncated, written or appended to since it was opened, so that
-    /// no digest is made of bytes that were never the file's (GNU's tools
-    /// print one; mapped files report a truncation the same way).
-    fn check_unchanged(&self) -> io::Result<()> {
+    /// The last step of every route that hashes a regular file: an error
+    /// if the file was truncated, written or appended to since it was
+    /// opened, so that no digest is made of bytes that were never the
+    /// file's (GNU's tools print one). Reads check it themselves at the
+    /// read that returns 0; a route that ends without that read (a mapping,
+    /// a small file read to its known length) calls this once its last
+    /// byte is hashed or copied. Nothing to check for a stream.
+    pub(crate) fn ensure_unchanged(&self) -> io::Result<()> {
         let Some(then) = self.stamp else {
             return Ok(());
         };
         if Stamp::of(&self.file.metadata()?) == then {
             Ok(())
         } else {
-            Err(io::Error::other("file changed as we read it"))
+            Err(changed())
         }
     }
+}
+
+/// The error of a file that changed while it was hashed: the same words
+/// on every route.
+pub(crate) fn changed() -> io::Error {
+    io::Error::other("file changed as we read it")
 }
 
 /// Wait until a FIFO opened without a writer has data, or a writer that

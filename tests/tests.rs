@@ -8,6 +8,7 @@ mod util;
 
 mod architecture;
 mod audit;
+mod changed;
 mod check;
 mod cksum_sum;
 mod cli;

@@ -9,11 +9,13 @@
 //! once hashed (they stay in the page cache, not in fastsum's RSS); with
 //! several algorithms, in pieces released when every group is done.
 //!
-//! The mapping is a snapshot of the file's length when it was opened: bytes
-//! appended while hashing are not hashed. A file truncated while mapped
-//! would raise SIGBUS on the missing pages; `super::sigbus` catches that,
-//! and the input is reported as `NAME: file truncated while mapped`, with no
-//! digest, exit status 1, and the run goes on.
+//! The mapping is a snapshot of the file's length when it was opened. A
+//! file that changes while mapped gives no digest: once the last byte is
+//! hashed, the file's stamp is compared with the one taken when it was
+//! opened ([`Opened::ensure_unchanged`]), and a file truncated under the
+//! mapping raises SIGBUS on the missing pages, which `super::sigbus`
+//! catches. Either way the input is reported as `NAME: file changed as we
+//! read it`, with no digest, exit status 1, and the run goes on.
 
 use std::fs::File;
 use std::io;
@@ -40,6 +42,37 @@ const PIECE: usize = 1 << 20;
 /// MiB of the mapping are resident at once.
 const QUEUE: usize = 8;
 
+/// Is every page of `map` in the page cache (`mincore`)? False when it
+/// cannot tell.
+fn is_cached(map: &Mmap) -> bool {
+    let page = super::sigbus::page_size();
+    let ptr = map.as_ptr() as usize;
+    let start = ptr - ptr % page;
+    let len = ptr + map.len() - start;
+    let mut pages = vec![0u8; len.div_ceil(page)];
+    // SAFETY: [start, start + len) is this mapping, whole pages from its
+    // page-aligned start; `pages` has one byte per page.
+    let r = unsafe { libc::mincore(start as *mut libc::c_void, len, pages.as_mut_ptr()) };
+    r == 0 && pages.iter().all(|p| p & 1 == 1)
+}
+
+/// Map the `len` bytes of `file` at offset `start` (any offset: memmap2
+/// aligns the mapping to a page itself), watched for SIGBUS.
+fn map_file(file: &File, start: u64, len: u64) -> Option<(Guard, Mmap)> {
+    let len = usize::try_from(len).ok().filter(|&l| l > 0)?;
+    let claim = sigbus::claim()?;
+    // SAFETY: the mapping is read-only and private. Another process may
+    // still change the file under us: changed bytes would give a digest of
+    // whatever was read, as a read(2) racing a writer would, so the file's
+    // stamp is checked once the mapping is hashed (`Mapped::check`), and a
+    // shrunk file raises SIGBUS, which `sigbus` turns into a reported error.
+    let map = unsafe { MmapOptions::new().offset(start).len(len).map(file) }.ok()?;
+    let guard = claim.activate(map.as_ptr(), map.len());
+    // Advisory only: hashing is correct whether or not the kernel takes it.
+    let _ = map.advise(Advice::Sequential);
+    Some((guard, map))
+}
+
 /// A piece of a mapping, shared by the algorithm groups hashing it.
 #[derive(Clone)]
 struct Piece<'a>(Arc<Span<'a>>);
@@ -64,73 +97,56 @@ impl Drop for Span<'_> {
     }
 }
 
-/// A live mapping of a whole file, watched for SIGBUS.
+/// A live mapping of a whole file, watched for SIGBUS, and the open file
+/// it maps, whose stamp is checked once the mapping is hashed.
 pub(crate) struct Mapped {
     // Field order matters: the guard must unregister before the mapping is
     // unmapped (fields drop in declaration order).
     guard: Guard,
     map: Mmap,
+    source: Opened,
 }
 
 impl Mapped {
     /// Map what reading `opened` would hash: its bytes from where its read
     /// position stands (standard input may stand anywhere in a file), and
-    /// move a shared position past them, as reading would. `None` when that
-    /// fails (the caller reads the input instead, from the same position).
-    fn of(opened: &Opened) -> Option<Mapped> {
+    /// move a shared position past them, as reading would. `opened` back,
+    /// its position unmoved, when that fails or when `cached_only` and some
+    /// of it is not in the page cache (the caller reads the input instead).
+    fn of(opened: Opened, cached_only: bool) -> Result<Mapped, Opened> {
         let Kind::Regular { .. } = opened.kind() else {
-            return None;
+            return Err(opened);
         };
-        let (start, len) = opened.span().ok()?;
-        let map = Mapped::new(opened.file(), start, len)?;
-        opened.consume_to(start + len).ok()?;
-        Some(map)
+        let Ok((start, len)) = opened.span() else {
+            return Err(opened);
+        };
+        let Some((guard, map)) = map_file(opened.file(), start, len) else {
+            return Err(opened);
+        };
+        if cached_only && !is_cached(&map) {
+            return Err(opened);
+        }
+        if opened.consume_to(start + len).is_err() {
+            return Err(opened);
+        }
+        Ok(Mapped {
+            guard,
+            map,
+            source: opened,
+        })
     }
 
     /// The mapping of `opened` when its route maps it and the mapping can
-    /// be made; else the reads the route falls back to.
-    pub(crate) fn of_route(via: Via, opened: &Opened) -> Result<Mapped, Reads> {
+    /// be made; else the reads the route falls back to, and `opened` to
+    /// read.
+    pub(crate) fn of_route(via: Via, opened: Opened) -> Result<Mapped, (Reads, Opened)> {
         match via {
             Via::Map {
                 fallback,
                 cached_only,
-            } => Mapped::of(opened)
-                .filter(|map| !cached_only || map.is_cached())
-                .ok_or(fallback),
-            Via::Read(reads) => Err(reads),
+            } => Mapped::of(opened, cached_only).map_err(|opened| (fallback, opened)),
+            Via::Read(reads) => Err((reads, opened)),
         }
-    }
-
-    /// Is every page of the mapping in the page cache (`mincore`)? False
-    /// when it cannot tell.
-    fn is_cached(&self) -> bool {
-        let page = super::sigbus::page_size();
-        let ptr = self.map.as_ptr() as usize;
-        let start = ptr - ptr % page;
-        let len = ptr + self.map.len() - start;
-        let mut pages = vec![0u8; len.div_ceil(page)];
-        // SAFETY: [start, start + len) is this mapping, whole pages from its
-        // page-aligned start; `pages` has one byte per page.
-        let r = unsafe { libc::mincore(start as *mut libc::c_void, len, pages.as_mut_ptr()) };
-        r == 0 && pages.iter().all(|p| p & 1 == 1)
-    }
-
-    /// Map the `len` bytes of `file` at offset `start` (any offset:
-    /// memmap2 aligns the mapping to a page itself).
-    fn new(file: &File, start: u64, len: u64) -> Option<Mapped> {
-        let len = usize::try_from(len).ok().filter(|&l| l > 0)?;
-        let claim = sigbus::claim()?;
-        // SAFETY: the mapping is read-only and private. Another process may
-        // still change the file under us: changed bytes give a digest of
-        // whatever was read, as a read(2) racing a writer would (the caveat
-        // b3sum and ripgrep accept for mapped input: the bytes are only
-        // hashed, never trusted); a shrunk file raises SIGBUS, which
-        // `sigbus` turns into a reported error.
-        let map = unsafe { MmapOptions::new().offset(start).len(len).map(file) }.ok()?;
-        let guard = claim.activate(map.as_ptr(), map.len());
-        // Advisory only: hashing is correct whether or not the kernel takes it.
-        let _ = map.advise(Advice::Sequential);
-        Some(Mapped { guard, map })
     }
 
     /// How many bytes are mapped.
@@ -141,7 +157,7 @@ impl Mapped {
     /// Hash the whole mapping with `algos` on the threads its route gives:
     /// algorithm groups on several threads ([`super::fanout`]), or this
     /// thread (and more where the algorithm can, as BLAKE3). An error if
-    /// the file shrank.
+    /// the file changed while it was hashed.
     pub(crate) fn hash(
         &self,
         algos: Algorithms,
@@ -149,7 +165,11 @@ impl Mapped {
         stats: &Stats,
     ) -> io::Result<Vec<Digest>> {
         if let Threads::Fanned(_) = threads {
-            return self.hash_fanned(algos, threads.count(), stats);
+            let digests = self.hash_fanned(algos, threads.count(), stats)?;
+            // (the groups may still have been hashing when the last piece
+            // was handed out and checked: check again now they are done)
+            self.check()?;
+            return Ok(digests);
         }
         let mut hasher = Hashers::new(algos);
         self.hash_into(&mut hasher, threads.count(), stats)?;
@@ -201,15 +221,13 @@ impl Mapped {
         };
     }
 
-    /// An error if the file shrank while mapped.
+    /// The end of hashing a mapping: an error if the file shrank under it
+    /// (SIGBUS) or is not as it was when opened ([`Opened::ensure_unchanged`]).
     fn check(&self) -> io::Result<()> {
         if self.guard.faulted() {
-            return Err(io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "file truncated while mapped",
-            ));
+            return Err(crate::input::changed());
         }
-        Ok(())
+        self.source.ensure_unchanged()
     }
 }
 
@@ -217,17 +235,21 @@ impl Mapped {
 mod tests {
     use super::*;
     use crate::algo::{Algorithm, hash_bytes};
+    use crate::input::Input;
     use std::io::Write;
 
     fn data(len: usize) -> Vec<u8> {
         (0..len).map(|i| (i * 131 + i / 977) as u8).collect()
     }
 
-    fn hash_file(algo: Algorithm, file: File) -> io::Result<crate::algo::Digest> {
-        let len = file.metadata()?.len();
-        let mapped = Mapped::new(&file, 0, len).ok_or_else(|| io::Error::other("no mapping"))?;
+    fn map(path: &std::path::Path) -> Mapped {
+        let opened = Input::Path(path.into()).open().unwrap();
+        Mapped::of(opened, false).expect("a regular file maps")
+    }
+
+    fn hash_file(algo: Algorithm, path: &std::path::Path) -> io::Result<crate::algo::Digest> {
         let mut h = Hashers::new(crate::algo::Algorithms::one(algo));
-        mapped.hash_into(&mut h, 2, &Stats::default())?;
+        map(path).hash_into(&mut h, 2, &Stats::default())?;
         Ok(h.finalize().remove(0))
     }
 
@@ -238,9 +260,8 @@ mod tests {
             let mut f = tempfile::NamedTempFile::new().unwrap();
             f.write_all(&bytes).unwrap();
             for algo in [Algorithm::Sha256, Algorithm::Blake3] {
-                let f = File::open(f.path()).unwrap();
                 assert_eq!(
-                    hash_file(algo, f).unwrap(),
+                    hash_file(algo, f.path()).unwrap(),
                     hash_bytes(algo, &bytes),
                     "{algo:?} len {len}"
                 );
@@ -257,8 +278,7 @@ mod tests {
         for algo in [Algorithm::Md5, Algorithm::Blake3] {
             let f = tempfile::NamedTempFile::new().unwrap();
             std::fs::write(f.path(), data(4 << 20)).unwrap();
-            let file = File::open(f.path()).unwrap();
-            let mapped = Mapped::new(&file, 0, 4 << 20).expect("a 4 MiB regular file maps");
+            let mapped = map(f.path());
             std::fs::OpenOptions::new()
                 .write(true)
                 .open(f.path())
@@ -269,14 +289,39 @@ mod tests {
             let e = mapped.hash_into(&mut h, 2, &Stats::default()).unwrap_err();
             let two = crate::algo::Algorithms::new([algo, Algorithm::Sha1]).unwrap();
             let e2 = mapped.hash_fanned(two, 2, &Stats::default()).unwrap_err();
-            assert_eq!(e2.to_string(), "file truncated while mapped");
-            assert_eq!(e.to_string(), "file truncated while mapped");
+            assert_eq!(e2.to_string(), "file changed as we read it");
+            assert_eq!(e.to_string(), "file changed as we read it");
             assert!(mapped.guard.faulted(), "{algo:?}");
             drop(mapped);
             // a mapping made afterwards is watched afresh and reads fine
-            let file = File::open(f.path()).unwrap();
             let want = hash_bytes(algo, &data(4 << 20)[..100_000]);
-            assert_eq!(hash_file(algo, file).unwrap(), want);
+            assert_eq!(hash_file(algo, f.path()).unwrap(), want);
         }
+    }
+
+    /// A file rewritten in place (same size) after it was opened and
+    /// mapped: no page faults, so only its stamp tells, and it does, on
+    /// one thread and fanned out. Deterministic: the rewrite happens
+    /// before the hash reads the mapping.
+    #[test]
+    fn rewritten_while_mapped_is_an_error() {
+        let f = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(f.path(), data(2 << 20)).unwrap();
+        let mapped = map(f.path());
+        let mut w = std::fs::File::options().write(true).open(f.path()).unwrap();
+        w.write_all(&[0xa5; 4096]).unwrap();
+        // (a file system's clock ticks coarsely: a write in the tick of the
+        // open may leave the times as they were; this one cannot)
+        w.set_modified(std::time::SystemTime::UNIX_EPOCH).unwrap();
+        let one = crate::algo::Algorithms::one(Algorithm::Md5);
+        let two = crate::algo::Algorithms::new([Algorithm::Md5, Algorithm::Sha1]).unwrap();
+        let stats = Stats::default();
+        for threads in [Threads::One, Threads::Wide(2)] {
+            let e = mapped.hash(one, &threads, &stats).unwrap_err();
+            assert_eq!(e.to_string(), "file changed as we read it");
+        }
+        let e = mapped.hash_fanned(two, 2, &stats).unwrap_err();
+        assert_eq!(e.to_string(), "file changed as we read it");
+        assert!(!mapped.guard.faulted());
     }
 }

@@ -10,7 +10,7 @@
 //!   the rest of that mapping (so the faulting read, retried on return, goes
 //!   on with zeros), marks the mapping as faulted and returns. The owner
 //!   checks the mark once hashing is done and reports the input as an error
-//!   (`fastsum: NAME: file truncated while mapped`) instead of a digest; the
+//!   (`fastsum: NAME: file changed as we read it`) instead of a digest; the
 //!   other inputs are hashed as usual and the exit status is 1.
 //! * anything else is not ours and kills the process at once, as it kills
 //!   GNU md5sum: a SIGBUS sent by a process (`kill -BUS`, `sigqueue`,

@@ -138,31 +138,39 @@ fn hash_opened<T>(
     router: &Router,
     stats: &Stats,
     task: &Task<T>,
-    mut opened: Opened,
+    opened: Opened,
     buf: &mut Vec<u8>,
 ) -> io::Result<Hashed> {
     let (algos, kind) = (task.algos, opened.kind());
     // (what follows an input decides nothing in these modes)
     let Route { via, threads } = router.route(algos, kind, Next::Other);
     let len = buffer_len(router.plan().chunk.get(), kind);
+    // (a mapping checks the file once hashed; reads at their 0)
+    let (reads, mut opened) = match Mapped::of_route(via, opened) {
+        Ok(map) => {
+            let digests = map.hash(algos, &threads, stats)?;
+            stats.add_file();
+            return Ok(Hashed {
+                digests,
+                size: map.len(),
+            });
+        }
+        Err(fallback) => fallback,
+    };
     let mut src = Counted {
         inner: &mut opened,
         bytes: 0,
     };
-    let digests = match (Mapped::of_route(via, src.inner), &threads) {
-        (Ok(map), _) => {
-            src.bytes = map.len();
-            map.hash(algos, &threads, stats)?
-        }
-        (Err(Reads::Bytewise), _) => {
+    let digests = match (reads, &threads) {
+        (Reads::Bytewise, _) => {
             let mut hasher = Hashers::new(algos);
             hash_bytewise(&mut src, &mut hasher, stats)?;
             hasher.finalize()
         }
-        (Err(Reads::Blocks | Reads::Chunks), Threads::Fanned(_)) => {
+        (Reads::Blocks | Reads::Chunks, Threads::Fanned(_)) => {
             hash_chunks_fanned(&mut src, algos, threads.count(), len, stats)?
         }
-        (Err(Reads::Blocks | Reads::Chunks), Threads::One | Threads::Wide(_)) => {
+        (Reads::Blocks | Reads::Chunks, Threads::One | Threads::Wide(_)) => {
             let mut hasher = Hashers::new(algos);
             let buf = sized(buf, len)?;
             hash_chunks(&mut src, &mut hasher, buf, stats)?;

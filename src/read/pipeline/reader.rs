@@ -151,8 +151,9 @@ impl<'h> Pool<'h> {
 /// returned 0, or, for a regular file whose length `len` is known, when the
 /// bytes read reach that length with a read that returned less than asked:
 /// a regular file's reads come up short only at its end, so the read that
-/// would return 0 is saved (one system call of three per small file). A
-/// file that grew since it was opened fills the whole request and is read on.
+/// would return 0 is saved (the caller then checks the file is unchanged
+/// itself). A file that grew since it was opened fills the whole request and
+/// is read on.
 fn fill(
     src: &mut impl Read,
     buf: &mut [u8],
@@ -269,7 +270,14 @@ impl<T> Batch<T> {
             Kind::Regular { len } if !src.is_shared() => Some(len),
             _ => None,
         };
-        match fill(src, &mut self.block[start..], len, step, stats) {
+        // A file read to its known length, with no read returning 0, is
+        // checked here, as the 0 would have checked it (a stamp compare: one
+        // fstat, the cost of the read it replaces).
+        let ended = fill(src, &mut self.block[start..], len, step, stats).and_then(|r| match r {
+            (_, true) if len.is_some() => src.ensure_unchanged().map(|()| r),
+            r => Ok(r),
+        });
+        match ended {
             Ok((n, true)) => {
                 self.len = start + n;
                 self.items.push(Packed {
@@ -338,18 +346,21 @@ impl<T, P> Reader<'_, T, P> {
     /// Read one opened input as its route says: mapped; else packed into
     /// the current batch if it fits (hashed on one thread), else streamed
     /// (on the route's threads). False when the run is being torn down.
-    pub(super) fn read(&mut self, idx: usize, task: Task<T>, mut src: Opened, next: Next) -> bool {
+    pub(super) fn read(&mut self, idx: usize, task: Task<T>, src: Opened, next: Next) -> bool {
         let kind = src.kind();
         let Route { via, threads } = self.router.route(task.algos, kind, next);
-        if let Ok(map) = Mapped::of_route(via, &src) {
-            let work = Work::Mapped {
-                idx,
-                task,
-                map,
-                threads,
-            };
-            return self.flush() && (self.hand)(work);
-        }
+        let mut src = match Mapped::of_route(via, src) {
+            Ok(map) => {
+                let work = Work::Mapped {
+                    idx,
+                    task,
+                    map,
+                    threads,
+                };
+                return self.flush() && (self.hand)(work);
+            }
+            Err((_, src)) => src,
+        };
         // A stream may block (a pipe nobody writes to yet): what is packed goes
         // to a hasher first, so finished lines are not held back behind it. A
         // file known not to fit in what is left starts a block of its own (the

@@ -409,29 +409,45 @@ impl Locked {
             let Some((file, target, made)) = Self::open_once(sums)? else {
                 continue;
             };
-            if !file.metadata()?.is_file() {
-                // (replaced by something else between the look and the open)
-                return Err(Unusable::NotRegular(kind(&file.metadata()?)));
+            let made_as = match (made, file.metadata()) {
+                (true, Ok(m)) => Some(m),
+                _ => None,
+            };
+            let locked = Self::lock_steady(file, &target);
+            if let (Err(_), Some(m)) = (&locked, made_as) {
+                // the empty SUMS made to be locked is not left behind
+                remove_made(&target, &m);
             }
-            lock(&file)?;
-            // while it waited, another updater may have renamed a new SUMS
-            // over the file locked: then that one is the manifest
-            let meta = file.metadata()?;
-            match fs::symlink_metadata(&target) {
-                Ok(now) if now.dev() == meta.dev() && now.ino() == meta.ino() => {
-                    return Ok(Locked {
-                        file,
-                        target,
-                        meta,
-                        made,
-                    });
-                }
-                Ok(_) => continue,
-                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-                Err(e) => return Err(e.into()),
+            if let Some((file, meta)) = locked? {
+                return Ok(Locked {
+                    file,
+                    target,
+                    meta,
+                    made,
+                });
             }
         }
         Err(Unusable::Unsteady)
+    }
+
+    /// Lock `file`, opened at `target`; `None` when, by the time the lock
+    /// is taken, `target` names another file (another updater renamed a
+    /// new SUMS over this one while this run waited: that one is the
+    /// manifest now).
+    fn lock_steady(file: File, target: &Path) -> Result<Option<(File, fs::Metadata)>, Unusable> {
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            // (replaced by something else between the look and the open)
+            return Err(Unusable::NotRegular(kind(&meta)));
+        }
+        lock(&file)?;
+        let meta = file.metadata()?;
+        match fs::symlink_metadata(target) {
+            Ok(now) if now.dev() == meta.dev() && now.ino() == meta.ino() => Ok(Some((file, meta))),
+            Ok(_) => Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Open the regular file SUMS names now, or make it when nothing is
@@ -480,15 +496,20 @@ impl Locked {
         }
     }
 
-    /// Remove the empty SUMS this run made, if it is still the file there
-    /// (the lock is still held: no other updater has replaced it).
+    /// Remove the empty SUMS this run made (the lock is still held: no
+    /// other updater has replaced it).
     fn unmake(&self) {
-        let ours = fs::symlink_metadata(&self.target).is_ok_and(|m| {
-            m.dev() == self.meta.dev() && m.ino() == self.meta.ino() && m.len() == 0
-        });
-        if ours {
-            let _ = fs::remove_file(&self.target);
-        }
+        remove_made(&self.target, &self.meta);
+    }
+}
+
+/// Remove the empty file made at `path` to be locked, if it is still the
+/// file there, and still empty.
+fn remove_made(path: &Path, made: &fs::Metadata) {
+    let same = fs::symlink_metadata(path)
+        .is_ok_and(|m| m.dev() == made.dev() && m.ino() == made.ino() && m.len() == 0);
+    if same {
+        let _ = fs::remove_file(path);
     }
 }
 
@@ -773,6 +794,44 @@ mod tests {
         // a tag decides
         let tagged = format!("MD5 (f) = {}", "a".repeat(32));
         assert!(untagged_algorithm(tagged.as_bytes(), Algorithm::Md5).is_ok());
+    }
+
+    /// Both ways of making the new manifest (O_TMPFILE linked, and a name
+    /// made with O_EXCL) give a fresh name beside SUMS, with SUMS's mode
+    /// and the bytes; the named way also where O_TMPFILE works.
+    #[test]
+    fn the_new_file_is_made_either_way_with_the_old_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let sums = d.join("SUMS");
+        fs::write(&sums, b"old\n").unwrap();
+        fs::set_permissions(&sums, Permissions::from_mode(0o640)).unwrap();
+        let Ok(locked) = Locked::open(&sums) else {
+            panic!("SUMS could not be locked");
+        };
+        let names = TempNames::of(&locked.target);
+        let dir_file = File::open(d).unwrap();
+        let mut made = Vec::new();
+        match unnamed(&dir_file, d, &names, &locked, b"new\n") {
+            Some(r) => made.push(r.unwrap_or_else(|e| panic!("{e}"))),
+            None => eprintln!("no O_TMPFILE here: only the named way is tested"),
+        }
+        made.push(named(d, &names, &locked, b"new\n").unwrap_or_else(|e| panic!("{e}")));
+        made.push(named(d, &names, &locked, b"new\n").unwrap_or_else(|e| panic!("{e}")));
+        for name in &made {
+            assert!(
+                name.as_bytes().starts_with(b"SUMS.fastsum-update."),
+                "{name:?}"
+            );
+            assert_eq!(name.len(), "SUMS.fastsum-update.".len() + 16, "{name:?}");
+            let path = d.join(name);
+            assert_eq!(fs::read(&path).unwrap(), b"new\n");
+            assert_eq!(fs::metadata(&path).unwrap().mode() & 0o7777, 0o640);
+            assert!(names.is(&Input::Path(path)));
+        }
+        let distinct: HashSet<&OsString> = made.iter().collect();
+        assert_eq!(distinct.len(), made.len());
+        assert!(!names.is(&Input::Path(sums)));
     }
 
     #[test]

@@ -82,7 +82,16 @@ pub(crate) fn run(
     stats: &Stats,
 ) -> io::Result<()> {
     let name = quote_name(opts.sums.as_os_str().as_bytes());
-    let locked = match Locked::open(&opts.sums) {
+    let mut said = false;
+    let mut waiting = || {
+        if !opts.quiet && !said {
+            said = true;
+            rep.message(&format!(
+                "{name}: locked by another process: waiting for it"
+            ));
+        }
+    };
+    let locked = match Locked::open(&opts.sums, &mut waiting) {
         Ok(locked) => locked,
         Err(why) => {
             rep.error(&format!("{name}: {why}: left as it was"));
@@ -403,8 +412,9 @@ fn lost_race(e: &io::Error) -> bool {
 }
 
 impl Locked {
-    /// Open what SUMS names and lock it, as the only updater.
-    fn open(sums: &Path) -> Result<Locked, Unusable> {
+    /// Open what SUMS names and lock it, as the only updater (`waiting`
+    /// is called when another holds the lock).
+    fn open(sums: &Path, waiting: &mut dyn FnMut()) -> Result<Locked, Unusable> {
         for _ in 0..TRIES {
             let Some((file, target, made)) = Self::open_once(sums)? else {
                 continue;
@@ -413,7 +423,7 @@ impl Locked {
                 (true, Ok(m)) => Some(m),
                 _ => None,
             };
-            let locked = Self::lock_steady(file, &target);
+            let locked = Self::lock_steady(file, &target, waiting);
             if let (Err(_), Some(m)) = (&locked, made_as) {
                 // the empty SUMS made to be locked is not left behind
                 remove_made(&target, &m);
@@ -434,13 +444,17 @@ impl Locked {
     /// is taken, `target` names another file (another updater renamed a
     /// new SUMS over this one while this run waited: that one is the
     /// manifest now).
-    fn lock_steady(file: File, target: &Path) -> Result<Option<(File, fs::Metadata)>, Unusable> {
+    fn lock_steady(
+        file: File,
+        target: &Path,
+        waiting: &mut dyn FnMut(),
+    ) -> Result<Option<(File, fs::Metadata)>, Unusable> {
         let meta = file.metadata()?;
         if !meta.is_file() {
             // (replaced by something else between the look and the open)
             return Err(Unusable::NotRegular(kind(&meta)));
         }
-        lock(&file)?;
+        lock(&file, waiting)?;
         let meta = file.metadata()?;
         match fs::symlink_metadata(target) {
             Ok(now) if now.dev() == meta.dev() && now.ino() == meta.ino() => Ok(Some((file, meta))),
@@ -513,8 +527,17 @@ fn remove_made(path: &Path, made: &fs::Metadata) {
     }
 }
 
-/// Take `file`'s exclusive lock, waiting for it as long as another holds it.
-fn lock(file: &File) -> io::Result<()> {
+/// Take `file`'s exclusive lock, waiting for it as long as another holds
+/// it (after calling `waiting`).
+fn lock(file: &File, waiting: &mut dyn FnMut()) -> io::Result<()> {
+    match file.try_lock() {
+        Ok(()) => return Ok(()),
+        Err(fs::TryLockError::WouldBlock) => waiting(),
+        Err(fs::TryLockError::Error(e)) if e.kind() != io::ErrorKind::Interrupted => {
+            return Err(e);
+        }
+        Err(fs::TryLockError::Error(_)) => {}
+    }
     loop {
         match file.lock() {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -806,7 +829,7 @@ mod tests {
         let sums = d.join("SUMS");
         fs::write(&sums, b"old\n").unwrap();
         fs::set_permissions(&sums, Permissions::from_mode(0o640)).unwrap();
-        let Ok(locked) = Locked::open(&sums) else {
+        let Ok(locked) = Locked::open(&sums, &mut || {}) else {
             panic!("SUMS could not be locked");
         };
         let names = TempNames::of(&locked.target);

@@ -506,7 +506,12 @@ fn updaters_take_turns_on_the_manifest_s_lock() {
         }
         drop(held);
         let o = wait_bounded(child, "the waiting update");
-        assert!(o.status.success(), "renamed {renamed}: {}", shown(&o));
+        assert_says(
+            &o,
+            "fastsum: SUMS: locked by another process: waiting for it\n\
+             fastsum: SUMS: 1 added, 0 pruned, 3 kept\n",
+            &format!("renamed {renamed}"),
+        );
         assert_eq!(
             String::from_utf8_lossy(&std::fs::read(d.join("SUMS")).unwrap()),
             String::from_utf8_lossy(&[&before[..], &theirs, &ours].concat()),

@@ -514,7 +514,11 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             Some(_) if args.algorithms.len() > 1 => {
                 return refuse(Conflict::UpdateWith("several algorithms"));
             }
-            Some(_) if args.files.is_empty() => return refuse(Conflict::UpdateWithoutFiles),
+            // a manifest lists files: a line for standard input would make
+            // `md5sum -c` read its own stdin
+            Some(_) if args.files.is_empty() || args.files.iter().any(|f| f == "-") => {
+                return refuse(Conflict::UpdateWithoutFiles);
+            }
             Some(sums) => Command::Update(UpdateOptions {
                 hash,
                 sums: sums.into(),

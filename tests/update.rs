@@ -694,19 +694,22 @@ fn no_file_is_a_usage_error_not_standard_input() {
     let dir = fixture(&[]);
     let d = dir.path();
     let before = std::fs::read(d.join("SUMS")).unwrap();
-    let o = run_with_stdin(
-        fastsum()
-            .current_dir(d)
-            .args(["--update", "SUMS", "-a", "md5"]),
-        b"data",
-    );
-    assert_eq!(o.status.code(), Some(2), "{}", shown(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("--update adds the FILEs"),
-        "{}",
-        shown(&o)
-    );
-    assert_eq!(std::fs::read(d.join("SUMS")).unwrap(), before);
+    for files in [&[][..], &["-"], &["d/a", "-"]] {
+        let o = run_with_stdin(
+            fastsum()
+                .current_dir(d)
+                .args(["--update", "SUMS", "-a", "md5"])
+                .args(files),
+            b"data",
+        );
+        assert_eq!(o.status.code(), Some(2), "{files:?}: {}", shown(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("--update adds the FILEs"),
+            "{files:?}: {}",
+            shown(&o)
+        );
+        assert_eq!(std::fs::read(d.join("SUMS")).unwrap(), before);
+    }
 }
 
 /// Names listed as `find . | xargs md5sum` writes them (`./d/a`), with

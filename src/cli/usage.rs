@@ -42,7 +42,8 @@ pub(crate) enum Conflict {
     OnlyWhenUpdating(&'static str),
     /// `--update` with what it cannot write: what.
     UpdateWith(&'static str),
-    /// `--update` with no FILE: there is nothing to add from standard input.
+    /// `--update` with no FILE, or with `-`: there is nothing to add from
+    /// standard input.
     UpdateWithoutFiles,
     /// `--tree-digest` with what it does not do: what.
     TreeDigestWith(&'static str),

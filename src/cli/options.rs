@@ -784,7 +784,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
     .section(Section::Walking)
     .more(
         "In SUMS's own algorithm and format (a missing SUMS is made; untagged lines \
-         whose length fits several algorithms need -a). Names compare as --audit \
+         need -a: their length fits several algorithms). Names compare as --audit \
          compares them (./d/a, d//a and /abs/d/a are d/a). Says on stderr what it did \
          ('SUMS: 3 added, 1 pruned, 120 kept'), unless --quiet or --status. SUMS is \
          replaced only once every new input is hashed and the new manifest is written \

@@ -460,9 +460,10 @@ fn waits_for_lock(pid: u32) -> bool {
 }
 
 /// While the test holds SUMS's flock (as another updater would, from
-/// reading SUMS to replacing it), an update waits for it; the test then
-/// adds a line, in place or by renaming a new SUMS over the locked one,
-/// and lets go: the update reads what the test left and adds to it.
+/// reading SUMS to replacing it), an update waits for it (it says so, and
+/// /proc/locks shows it blocked); the test then adds a line, in place or
+/// by renaming a new SUMS over the locked one, and lets go: the update
+/// reads what the test left and adds to it.
 #[test]
 fn updaters_take_turns_on_the_manifest_s_lock() {
     let dir = fixture(&[]);
@@ -472,20 +473,25 @@ fn updaters_take_turns_on_the_manifest_s_lock() {
     write_file(d, "x", b"x");
     let theirs = md5_line(d, "x");
     let ours = md5_line(d, "d/c");
+    let waits = "fastsum: SUMS: locked by another process: waiting for it\n";
+    let errs = tempdir();
     for renamed in [false, true] {
         std::fs::write(d.join("SUMS"), &before).unwrap();
         let held = std::fs::File::open(d.join("SUMS")).unwrap();
         // SAFETY: flock on a descriptor the File holds open
         assert_eq!(unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX) }, 0);
+        let err = errs.path().join(format!("stderr.{renamed}"));
         let mut child = fastsum()
             .current_dir(d)
             .args(["-r", "d", "--update", "SUMS", "-a", "md5"])
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
+            .stderr(std::fs::File::create(&err).unwrap())
             .spawn()
             .unwrap();
         let pid = child.id();
-        let waited = eventually(|| waits_for_lock(pid) || child.try_wait().unwrap().is_some());
+        let said = || std::fs::read(&err).unwrap().starts_with(waits.as_bytes());
+        let waited =
+            eventually(|| said() || waits_for_lock(pid) || child.try_wait().unwrap().is_some());
         assert!(
             waited && child.try_wait().unwrap().is_none(),
             "renamed {renamed}: fastsum did not wait for the lock: {:?}",
@@ -506,11 +512,11 @@ fn updaters_take_turns_on_the_manifest_s_lock() {
         }
         drop(held);
         let o = wait_bounded(child, "the waiting update");
-        assert_says(
-            &o,
-            "fastsum: SUMS: locked by another process: waiting for it\n\
-             fastsum: SUMS: 1 added, 0 pruned, 3 kept\n",
-            &format!("renamed {renamed}"),
+        assert!(o.status.success(), "renamed {renamed}: {}", shown(&o));
+        assert_eq!(
+            String::from_utf8_lossy(&std::fs::read(&err).unwrap()),
+            format!("{waits}fastsum: SUMS: 1 added, 0 pruned, 3 kept\n"),
+            "renamed {renamed}"
         );
         assert_eq!(
             String::from_utf8_lossy(&std::fs::read(d.join("SUMS")).unwrap()),

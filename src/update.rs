@@ -204,8 +204,8 @@ fn update(
         ..Counts::default()
     };
     let mut new = Vec::with_capacity(text.len() + added.len());
-    for (line, listed) in &manifest.lines {
-        if opts.prune && under(&roots, &absolute(listed, cwd)) && is_gone(listed) {
+    for (line, named) in &manifest.lines {
+        if opts.prune && under(&roots, &absolute(named, cwd)) && is_gone(named) {
             counts.pruned += 1;
             continue;
         }

@@ -34,7 +34,7 @@ complete -c fastsum -s c -l check -d 'Read checksums from the FILEs and check th
 complete -c fastsum -s r -l recursive -d 'Hash the files under directories given as FILEs'
 complete -c fastsum -l one-file-system -d 'With -r, do not enter directories on other file systems (as du -x)'
 complete -c fastsum -l tree-digest -d 'With -r, print one digest per directory: of its whole manifest'
-complete -c fastsum -l prune -d 'With --update, also drop the lines of files that no longer exist'
+complete -c fastsum -l prune -d 'With --update, also drop the lines of files under the FILEs that no longer exist'
 complete -c fastsum -l tag -d 'Create a BSD-style checksum line: MD5 (name) = hex'
 complete -c fastsum -s z -l zero -d 'End lines with NUL, not newline; do not escape names'
 complete -c fastsum -s b -l binary -d 'Read in binary mode: mark names with * in the output'

@@ -431,11 +431,15 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             return refuse(Conflict::JsonWith(flag));
         }
         let exclude = exclude(&args.exclude)?;
-        let verbosity = args.verbosity.map(|v| match v {
-            Verbosity::Status => "--status",
-            Verbosity::Warn => "--warn",
-            _ => "--quiet",
-        });
+        // --update takes --quiet and --status: they silence what it says
+        let verbosity = args
+            .verbosity
+            .filter(|v| args.update.is_none() || !matches!(v, Verbosity::Quiet | Verbosity::Status))
+            .map(|v| match v {
+                Verbosity::Status => "--status",
+                Verbosity::Warn => "--warn",
+                _ => "--quiet",
+            });
         let only_check = [
             args.ignore_missing.then_some("--ignore-missing"),
             verbosity,
@@ -510,11 +514,17 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             Some(_) if args.algorithms.len() > 1 => {
                 return refuse(Conflict::UpdateWith("several algorithms"));
             }
+            // a manifest lists files: a line for standard input would make
+            // `md5sum -c` read its own stdin
+            Some(_) if args.files.is_empty() || args.files.iter().any(|f| f == "-") => {
+                return refuse(Conflict::UpdateWithoutFiles);
+            }
             Some(sums) => Command::Update(UpdateOptions {
                 hash,
                 sums: sums.into(),
                 prune: args.prune,
                 algorithm_chosen: !args.algorithms.is_empty(),
+                quiet: matches!(args.verbosity, Some(Verbosity::Quiet | Verbosity::Status)),
             }),
         }
     };

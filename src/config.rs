@@ -169,6 +169,8 @@ pub(crate) struct UpdateOptions {
     pub(crate) prune: bool,
     /// `-a` was given: the manifest must be of that algorithm.
     pub(crate) algorithm_chosen: bool,
+    /// `--quiet` or `--status`: no summary of what was done.
+    pub(crate) quiet: bool,
 }
 
 /// When to show the progress display.

@@ -10,6 +10,7 @@ use std::os::unix::ffi::OsStrExt;
 
 use crate::algo::{Algorithm, Algorithms, Digest, Hasher};
 use crate::config::{Encoding, HashOptions, XofOutput, XxhOutput};
+use crate::input::Input;
 use crate::json::Record;
 use crate::output::{
     LineFormat, Terminator, base64, format_line, legacy_line, push_hex, quote_name, xxhsum_name,
@@ -338,21 +339,21 @@ impl Render<(), WalkError> for TreeLines<'_> {
     }
 }
 
-/// [`run`] over the inputs whose name `keep` accepts (`--update`: those a
-/// manifest does not list yet).
+/// [`run`] over the inputs `keep` accepts (`--update`: those a manifest
+/// does not list yet, and not the manifest).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run_filtered(
     algos: Algorithms,
     opts: HashOptions,
     plan: &Plan,
     files: Vec<OsString>,
-    keep: impl Fn(&[u8]) -> bool + Send,
+    keep: impl Fn(&Input) -> bool + Send,
     rep: &Reporter,
     stats: &Stats,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let jobs = walk::expand(files, &opts.walk).filter_map(move |entry| match entry {
-        Entry::Input(input) => keep(input.name()).then_some(Job::Hash(Task {
+        Entry::Input(input) => keep(&input).then_some(Job::Hash(Task {
             input,
             algos,
             context: (),

@@ -1,23 +1,41 @@
 //! `--update SUMS`: keep a manifest current. Hash only the inputs SUMS does
 //! not list yet and append their lines, in SUMS's own algorithm and format;
-//! with `--prune`, drop the lines of files that no longer exist.
+//! with `--prune`, drop the lines of files under the inputs that no longer
+//! exist. Say on stderr what was done (unless `--quiet`/`--status`).
 //!
-//! The manifest is never lost: the new one is written beside it, synced, and
-//! renamed over the old one only when every input was hashed and every byte
-//! written; on any error (a read error, ENOSPC, a killed process) the old
-//! SUMS stays as it was.
+//! What SUMS names is never damaged:
+//! - Only a regular file is updated. A symbolic link to one is followed: its
+//!   target is replaced (as `sed -i --follow-symlinks` does), the link stays.
+//!   A device, FIFO, socket, directory or a link to nothing is refused
+//!   before anything is opened for writing.
+//! - Updaters of one SUMS take turns: each holds an exclusive `flock` on
+//!   SUMS from reading it to the rename, and after taking it checks that
+//!   the path still names the file it locked (else the one before renamed a
+//!   new SUMS over it, and it starts again with that one).
+//! - The new manifest is written beside the old one (an unnamed `O_TMPFILE`
+//!   linked under a random name, or a random name made with `O_EXCL`), given
+//!   the old one's owner and mode, synced, and renamed over it only when
+//!   every input was hashed and every byte written; the directory is synced
+//!   after. On any error (a read error, ENOSPC, a killed process) the old
+//!   SUMS stays as it was.
+//! - SUMS, and any temporary file of its, is never hashed into itself.
 
 use std::collections::HashSet;
-use std::ffi::OsString;
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
-use std::os::unix::ffi::OsStrExt;
+use std::ffi::{CString, OsStr, OsString};
+use std::fmt;
+use std::fs::{self, File, OpenOptions, Permissions};
+use std::io::{self, Read, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use crate::algo::{Algorithm, Algorithms};
+use crate::algo::{Algorithm, Algorithms, Bits};
+use crate::check::audit::{CheckFiles, absolute};
 use crate::check::parse::{Accept, Form, line_body, parse_check_line};
 use crate::config::UpdateOptions;
 use crate::hash;
+use crate::input::Input;
 use crate::output::{LineFormat, quote_name};
 use crate::read::Plan;
 use crate::report::{Reporter, error_text};
@@ -46,6 +64,14 @@ enum Refusal {
     Ambiguous(Vec<Algorithm>),
 }
 
+/// How many lines a run added, pruned and kept.
+#[derive(Default)]
+struct Counts {
+    added: usize,
+    pruned: usize,
+    kept: usize,
+}
+
 /// Update `opts.sums` with the inputs of `files` it does not list.
 pub(crate) fn run(
     algos: Algorithms,
@@ -55,11 +81,61 @@ pub(crate) fn run(
     rep: &Reporter,
     stats: &Stats,
 ) -> io::Result<()> {
+    let name = quote_name(opts.sums.as_os_str().as_bytes());
+    let mut said = false;
+    let mut waiting = || {
+        if !opts.quiet && !said {
+            said = true;
+            rep.message(&format!(
+                "{name}: locked by another process: waiting for it"
+            ));
+        }
+    };
+    let locked = match Locked::open(&opts.sums, &mut waiting) {
+        Ok(locked) => locked,
+        Err(why) => {
+            rep.error(&format!("{name}: {why}: left as it was"));
+            return Ok(());
+        }
+    };
+    let result = update(&locked, algos, opts, plan, files, rep, stats);
+    if locked.made && (result.is_err() || rep.has_failed()) {
+        // the empty SUMS made to be locked goes with the run that failed
+        locked.unmake();
+    }
+    let counts = result?;
+    if let Some(c) = counts
+        && !opts.quiet
+    {
+        rep.message(&format!(
+            "{name}: {} added, {} pruned, {} kept",
+            c.added, c.pruned, c.kept
+        ));
+    }
+    Ok(())
+}
+
+/// The update of a locked SUMS: what it did, or `None` when it failed (and
+/// said why).
+fn update(
+    locked: &Locked,
+    algos: Algorithms,
+    opts: &UpdateOptions,
+    plan: &Plan,
+    files: Vec<OsString>,
+    rep: &Reporter,
+    stats: &Stats,
+) -> io::Result<Option<Counts>> {
     let sums = &opts.sums;
-    let manifest = match read_manifest(sums, algos.first(), opts) {
+    let name = quote_name(sums.as_os_str().as_bytes());
+    let mut text = Vec::new();
+    let manifest = match (&locked.file).read_to_end(&mut text) {
+        Ok(_) => read_manifest(&text, algos.first(), opts),
+        Err(e) => Err(Refusal::Read(e)),
+    };
+    let manifest = match manifest {
         Ok(m) => m,
         Err(refusal) => {
-            let name = quote_name(sums.as_os_str().as_bytes());
             rep.error(&match refusal {
                 Refusal::Read(e) => format!("{name}: {}", error_text(&e)),
                 Refusal::Improper(n) => {
@@ -75,18 +151,32 @@ pub(crate) fn run(
                     algos.first().name()
                 ),
                 Refusal::Ambiguous(candidates) => format!(
-                    "{name}: its lines may be {}: say which with -a; left as it was",
-                    candidates
-                        .iter()
-                        .map(|a| a.name())
-                        .collect::<Vec<_>>()
-                        .join(" or ")
+                    "{name}: its untagged lines may be {}: say which with -a; left as it was",
+                    choices(&candidates)
                 ),
             });
-            return Ok(());
+            return Ok(None);
         }
     };
-    let listed: HashSet<&[u8]> = manifest.lines.iter().map(|(_, n)| &n[..]).collect();
+    // names compare in normal form, absolute: `./d/a`, `d//a` and `/cwd/d/a`
+    // list the file the walk names `d/a`
+    let cwd = std::env::current_dir().ok().map(PathBuf::into_os_string);
+    let cwd = cwd.as_ref().map(|c| c.as_bytes());
+    let listed: HashSet<Vec<u8>> = manifest
+        .lines
+        .iter()
+        .map(|(_, n)| absolute(n, cwd))
+        .collect();
+    let roots: Vec<Vec<u8>> = files
+        .iter()
+        .filter(|f| *f != "-")
+        .map(|f| absolute(f.as_bytes(), cwd))
+        .collect();
+    let own = CheckFiles::of(&[
+        sums.as_os_str().to_owned(),
+        locked.target.as_os_str().to_owned(),
+    ]);
+    let temps = TempNames::of(&locked.target);
     let mut hash_opts = opts.hash.clone();
     hash_opts.format = manifest.format;
     let mut added = Vec::new();
@@ -95,46 +185,57 @@ pub(crate) fn run(
         hash_opts,
         plan,
         files,
-        |name| !listed.contains(name),
+        |input| {
+            !own.is(input) && !temps.is(input) && !listed.contains(&absolute(input.name(), cwd))
+        },
         rep,
         stats,
         &mut added,
     )?;
     if rep.has_failed() {
         rep.error(&format!(
-            "{}: not updated: an input could not be hashed",
-            quote_name(sums.as_os_str().as_bytes())
+            "{name}: not updated: an input could not be hashed"
         ));
-        return Ok(());
+        return Ok(None);
     }
-    let mut new = Vec::new();
-    for (line, name) in &manifest.lines {
-        if opts.prune && is_gone(name) {
+    let mut counts = Counts {
+        // a line each (a name with a newline is escaped)
+        added: added.iter().filter(|&&b| b == b'\n').count(),
+        ..Counts::default()
+    };
+    let mut new = Vec::with_capacity(text.len() + added.len());
+    for (line, named) in &manifest.lines {
+        if opts.prune && under(&roots, &absolute(named, cwd)) && is_gone(named) {
+            counts.pruned += 1;
             continue;
         }
+        counts.kept += 1;
         new.extend_from_slice(line);
     }
     new.extend_from_slice(&added);
-    let name = quote_name(sums.as_os_str().as_bytes());
-    match replace(sums, &new) {
-        Ok(Synced::Yes) => {}
-        Ok(Synced::RenamedOnly(e)) => rep.error(&format!(
-            "{name}: updated, but its directory could not be synced: {}",
-            error_text(&e)
-        )),
-        Err(e) => rep.error(&format!("{name}: {}: left as it was", error_text(&e))),
+    if new == text && !locked.made {
+        // nothing to change: SUMS is left alone (its time stamps too)
+        return Ok(Some(counts));
     }
-    Ok(())
+    match replace(locked, &new) {
+        Ok(Synced::Yes) => Ok(Some(counts)),
+        Ok(Synced::RenamedOnly(e)) => {
+            rep.error(&format!(
+                "{name}: updated, but its directory could not be synced: {}",
+                error_text(&e)
+            ));
+            Ok(None)
+        }
+        Err(e) => {
+            rep.error(&format!("{name}: {e}: left as it was"));
+            Ok(None)
+        }
+    }
 }
 
-/// SUMS's lines, its algorithm and format (a missing SUMS is empty: new
-/// lines take `-a`'s algorithm and the format the options ask for).
-fn read_manifest(sums: &Path, asked: Algorithm, opts: &UpdateOptions) -> Result<Manifest, Refusal> {
-    let text = match fs::read(sums) {
-        Ok(t) => t,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(Refusal::Read(e)),
-    };
+/// SUMS's lines, its algorithm and format (an empty SUMS: new lines take
+/// `-a`'s algorithm and the format the options ask for).
+fn read_manifest(text: &[u8], asked: Algorithm, opts: &UpdateOptions) -> Result<Manifest, Refusal> {
     let mut manifest = Manifest {
         lines: Vec::new(),
         algo: asked,
@@ -184,31 +285,334 @@ fn read_manifest(sums: &Path, asked: Algorithm, opts: &UpdateOptions) -> Result<
 }
 
 /// The algorithm of a manifest's first line when `-a` does not say: a tag
-/// names it; an untagged line's hex fits one algorithm, or several (then
-/// `-a` must choose). Only the algorithms of md5sum … sha512sum and b3sum
-/// are guessed from a length: the others (BLAKE2b of any length, SM3,
-/// SHA-3, CRC-32, xxHash) would make every length ambiguous.
+/// names it; an untagged line's hex length fits one algorithm that writes
+/// such lines, or several (then `-a` must choose). Every algorithm counts
+/// that writes untagged hex: BLAKE2b at any length (`b2sum -l`), SHA-3 at
+/// its four, xxHash (not XXH3, whose lines are always tagged) — so 32 hex
+/// digits are MD5, BLAKE2b-128 or XXH128, and a wrong guess never appends
+/// lines the manifest's own tool fails.
 fn untagged_algorithm(body: &[u8], asked: Algorithm) -> Result<Algorithm, Refusal> {
-    let guessed = |a: Algorithm| a != asked && a.tool_name().is_some() && !a.takes_length();
-    let fits: Vec<Algorithm> = std::iter::once(asked)
-        .chain(Algorithm::ALL.into_iter().filter(|&a| guessed(a)))
-        .filter(|&a| parse_check_line(body, a, Accept::Any).is_ok())
+    // a tagged line parses under any default: its tag decides
+    if parse_check_line(body, asked, Accept::Any).is_ok_and(|l| l.form == Form::Tagged) {
+        return Ok(asked);
+    }
+    let fits: Vec<Algorithm> = Algorithm::ALL
+        .into_iter()
+        .filter(|&a| a.legacy().is_none() && a != Algorithm::Xxh3)
+        .filter_map(|a| parse_check_line(body, a, Accept::Any).ok().map(|l| l.algo))
         .collect();
     match fits.as_slice() {
         [] => Ok(asked),
         [one] => Ok(*one),
-        // a tagged line parses under any default: its tag decides
-        _ if parse_check_line(body, asked, Accept::Any).is_ok_and(|l| l.form == Form::Tagged) => {
-            Ok(asked)
-        }
         _ => Err(Refusal::Ambiguous(fits)),
     }
 }
 
+/// The candidates as `-a` (and `-l`) name them: `md5, blake2b -l 128 or
+/// xxh128`.
+fn choices(candidates: &[Algorithm]) -> String {
+    let named: Vec<String> = candidates
+        .iter()
+        .map(|&a| match a {
+            Algorithm::Blake2b(b) if b != Bits::MAX => format!("blake2b -l {}", b.bits()),
+            Algorithm::Sha3(s) => format!("sha3 -l {}", s.bits()),
+            _ => a.name().to_string(),
+        })
+        .collect();
+    match named.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => named.concat(),
+    }
+}
+
+/// Is `name` (absolute, normal) one of `roots` or under one: a file the
+/// walk of the operands would have found?
+fn under(roots: &[Vec<u8>], name: &[u8]) -> bool {
+    roots.iter().any(|root| {
+        name.strip_prefix(&root[..])
+            .is_some_and(|rest| rest.is_empty() || root.ends_with(b"/") || rest[0] == b'/')
+    })
+}
+
 /// Is the file a line names gone (not even a dangling link)?
 fn is_gone(name: &[u8]) -> bool {
-    let path = Path::new(std::ffi::OsStr::from_bytes(name));
+    let path = Path::new(OsStr::from_bytes(name));
     matches!(fs::symlink_metadata(path), Err(e) if e.kind() == io::ErrorKind::NotFound)
+}
+
+/// How many times a step that lost a race (SUMS replaced while it waited
+/// for the lock, a temporary name taken) is tried before giving up.
+const TRIES: usize = 100;
+
+/// SUMS, open and locked: the regular file it names, exclusively ours
+/// until dropped (closing the descriptor releases the lock).
+struct Locked {
+    file: File,
+    /// The regular file SUMS names, links resolved: the one replaced.
+    target: PathBuf,
+    /// Its owner and mode, which the new manifest keeps.
+    meta: fs::Metadata,
+    /// SUMS was missing: this is the empty file made to be locked.
+    made: bool,
+}
+
+/// Why SUMS cannot be opened and locked.
+enum Unusable {
+    /// It exists and is no regular file: what it is.
+    NotRegular(&'static str),
+    /// A symbolic link to nothing.
+    Dangling,
+    /// Replaced again and again while this run waited for it.
+    Unsteady,
+    /// An error opening, reading or locking it.
+    Io(io::Error),
+}
+
+impl fmt::Display for Unusable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unusable::NotRegular(what) => write!(f, "not a regular file ({what})"),
+            Unusable::Dangling => f.write_str("a symbolic link to a file that does not exist"),
+            Unusable::Unsteady => {
+                f.write_str("replaced by others again and again while waiting for its lock")
+            }
+            Unusable::Io(e) => f.write_str(&error_text(e)),
+        }
+    }
+}
+
+impl From<io::Error> for Unusable {
+    fn from(e: io::Error) -> Unusable {
+        Unusable::Io(e)
+    }
+}
+
+/// What a file that is not a regular one is, in a message.
+fn kind(meta: &fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a file"
+    }
+}
+
+/// Did an open fail because the path changed under it (gone, or a link
+/// put where the resolved path was)? Then it is tried again.
+fn lost_race(e: &io::Error) -> bool {
+    e.kind() == io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ELOOP)
+}
+
+impl Locked {
+    /// Open what SUMS names and lock it, as the only updater (`waiting`
+    /// is called when another holds the lock).
+    fn open(sums: &Path, waiting: &mut dyn FnMut()) -> Result<Locked, Unusable> {
+        for _ in 0..TRIES {
+            let Some((file, target, made)) = Self::open_once(sums)? else {
+                continue;
+            };
+            let made_as = match (made, file.metadata()) {
+                (true, Ok(m)) => Some(m),
+                _ => None,
+            };
+            let locked = Self::lock_steady(file, &target, waiting);
+            if let (Err(_), Some(m)) = (&locked, made_as) {
+                // the empty SUMS made to be locked is not left behind
+                remove_made(&target, &m);
+            }
+            if let Some((file, meta)) = locked? {
+                return Ok(Locked {
+                    file,
+                    target,
+                    meta,
+                    made,
+                });
+            }
+        }
+        Err(Unusable::Unsteady)
+    }
+
+    /// Lock `file`, opened at `target`; `None` when, by the time the lock
+    /// is taken, `target` names another file (another updater renamed a
+    /// new SUMS over this one while this run waited: that one is the
+    /// manifest now).
+    fn lock_steady(
+        file: File,
+        target: &Path,
+        waiting: &mut dyn FnMut(),
+    ) -> Result<Option<(File, fs::Metadata)>, Unusable> {
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            // (replaced by something else between the look and the open)
+            return Err(Unusable::NotRegular(kind(&meta)));
+        }
+        lock(&file, waiting)?;
+        let meta = file.metadata()?;
+        match fs::symlink_metadata(target) {
+            Ok(now) if now.dev() == meta.dev() && now.ino() == meta.ino() => Ok(Some((file, meta))),
+            Ok(_) => Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Open the regular file SUMS names now, or make it when nothing is
+    /// there: the file, its path with links resolved, and whether it was
+    /// made. `None` when SUMS changed meanwhile (to be tried again).
+    fn open_once(sums: &Path) -> Result<Option<(File, PathBuf, bool)>, Unusable> {
+        match fs::metadata(sums) {
+            Ok(m) if !m.is_file() => Err(Unusable::NotRegular(kind(&m))),
+            Ok(_) => {
+                let target = match fs::canonicalize(sums) {
+                    Ok(t) => t,
+                    Err(e) if lost_race(&e) => return Ok(None),
+                    Err(e) => return Err(e.into()),
+                };
+                // O_NONBLOCK: a FIFO put there since is not waited on (and
+                // is refused); O_NOFOLLOW: nor is a link put there followed
+                let opened = OpenOptions::new()
+                    .read(true)
+                    .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+                    .open(&target);
+                match opened {
+                    Ok(f) => Ok(Some((f, target, false))),
+                    Err(e) if lost_race(&e) => Ok(None),
+                    Err(e) => Err(e.into()),
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::symlink_metadata(sums) {
+                Ok(m) if m.file_type().is_symlink() => Err(Unusable::Dangling),
+                Ok(_) => Ok(None),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    // a missing SUMS is made (empty) to hold the lock on
+                    let made = OpenOptions::new()
+                        .read(true)
+                        .write(true)
+                        .create_new(true)
+                        .open(sums);
+                    match made {
+                        Ok(f) => Ok(Some((f, sums.to_path_buf(), true))),
+                        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(None),
+                        Err(e) => Err(e.into()),
+                    }
+                }
+                Err(e) => Err(e.into()),
+            },
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Remove the empty SUMS this run made (the lock is still held: no
+    /// other updater has replaced it).
+    fn unmake(&self) {
+        remove_made(&self.target, &self.meta);
+    }
+}
+
+/// Remove the empty file made at `path` to be locked, if it is still the
+/// file there, and still empty.
+fn remove_made(path: &Path, made: &fs::Metadata) {
+    let same = fs::symlink_metadata(path)
+        .is_ok_and(|m| m.dev() == made.dev() && m.ino() == made.ino() && m.len() == 0);
+    if same {
+        let _ = fs::remove_file(path);
+    }
+}
+
+/// Take `file`'s exclusive lock, waiting for it as long as another holds
+/// it (after calling `waiting`).
+fn lock(file: &File, waiting: &mut dyn FnMut()) -> io::Result<()> {
+    match file.try_lock() {
+        Ok(()) => return Ok(()),
+        Err(fs::TryLockError::WouldBlock) => waiting(),
+        Err(fs::TryLockError::Error(e)) if e.kind() != io::ErrorKind::Interrupted => {
+            return Err(e);
+        }
+        Err(fs::TryLockError::Error(_)) => {}
+    }
+    loop {
+        match file.lock() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            r => return r,
+        }
+    }
+}
+
+/// The temporary files of a SUMS (this run's or a killed one's): `SUMS`'s
+/// name, `.fastsum-update.` and a random suffix, in its directory.
+struct TempNames {
+    prefix: OsString,
+    /// The directory's device and inode (unknown: nothing is one of them).
+    dir: Option<(u64, u64)>,
+}
+
+impl TempNames {
+    fn of(target: &Path) -> TempNames {
+        let mut prefix = target.file_name().unwrap_or_default().to_os_string();
+        prefix.push(".fastsum-update.");
+        let dir = fs::metadata(dir_of(target))
+            .ok()
+            .map(|m| (m.dev(), m.ino()));
+        TempNames { prefix, dir }
+    }
+
+    /// A new name: the prefix and 16 random hex digits.
+    fn fresh(&self) -> OsString {
+        let mut name = self.prefix.clone();
+        name.push(format!("{:016x}", random()));
+        name
+    }
+
+    /// Is `input` one of them? (Only a name that starts like one is
+    /// stat'ed.)
+    fn is(&self, input: &Input) -> bool {
+        let Input::Path(path) = input else {
+            return false;
+        };
+        let starts = path
+            .file_name()
+            .is_some_and(|n| n.as_bytes().starts_with(self.prefix.as_bytes()));
+        starts
+            && self.dir.is_some_and(|(dev, ino)| {
+                fs::metadata(dir_of(path)).is_ok_and(|m| m.dev() == dev && m.ino() == ino)
+            })
+    }
+}
+
+/// The directory a path's last component is in.
+fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// 64 random bits, from /dev/urandom (else from std's hash keys, which the
+/// OS's random source seeds).
+fn random() -> u64 {
+    let mut buf = [0; 8];
+    match File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut buf)) {
+        Ok(()) => u64::from_ne_bytes(buf),
+        Err(_) => {
+            use std::hash::{BuildHasher, Hasher};
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u32(std::process::id());
+            h.write_u128(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos()),
+            );
+            h.finish()
+        }
+    }
 }
 
 /// How far a replaced manifest is on disk.
@@ -220,34 +624,246 @@ enum Synced {
     RenamedOnly(io::Error),
 }
 
-/// Write `bytes` to a new file beside `path`, sync it, rename it over
-/// `path` and sync the directory. `Err`: `path` is as it was (the new file
-/// is removed).
-fn replace(path: &Path, bytes: &[u8]) -> io::Result<Synced> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
-    tmp_name.push(format!(".fastsum-update.{}", std::process::id()));
-    let tmp = dir.join(tmp_name);
-    let written = (|| {
-        let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        if let Ok(old) = fs::metadata(path) {
-            // the new manifest keeps the old one's permissions
-            f.set_permissions(old.permissions())?;
-        }
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
-        fs::rename(&tmp, path)
-    })();
-    if let Err(e) = written {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
+/// Why the new manifest could not take SUMS's place: what was being done
+/// (naming the file), and the error.
+struct WriteError {
+    doing: String,
+    error: io::Error,
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.doing, error_text(&self.error))
     }
-    Ok(match File::open(&dir).and_then(|d| d.sync_all()) {
+}
+
+/// A path in a message, quoted as names are.
+fn shown(path: &Path) -> String {
+    quote_name(path.as_os_str().as_bytes())
+}
+
+/// Write `bytes` to a new file beside `locked.target` (same directory, so
+/// the rename is atomic) with the old file's owner and mode, sync it,
+/// rename it over the target and sync the directory. `Err`: the target is
+/// as it was, and the new file is gone.
+fn replace(locked: &Locked, bytes: &[u8]) -> Result<Synced, WriteError> {
+    let dir_path = dir_of(&locked.target);
+    let dir = File::open(dir_path).map_err(|error| WriteError {
+        doing: format!("opening its directory {}", shown(dir_path)),
+        error,
+    })?;
+    let names = TempNames::of(&locked.target);
+    let name = match unnamed(&dir, dir_path, &names, locked, bytes) {
+        Some(linked) => linked?,
+        None => named(dir_path, &names, locked, bytes)?,
+    };
+    let tmp = dir_path.join(&name);
+    if let Err(error) = fs::rename(&tmp, &locked.target) {
+        let _ = fs::remove_file(&tmp);
+        return Err(WriteError {
+            doing: format!("renaming {} over it", shown(&tmp)),
+            error,
+        });
+    }
+    Ok(match dir.sync_all() {
         Ok(()) => Synced::Yes,
         Err(e) => Synced::RenamedOnly(e),
     })
+}
+
+/// Give `file` the owner and mode of the manifest it replaces, and write
+/// and sync `bytes`. As `sed -i`: the owner and group when allowed, else
+/// the group alone; not being allowed to give the file away is no error.
+fn fill(file: &mut File, old: &fs::Metadata, bytes: &[u8]) -> io::Result<()> {
+    if std::os::unix::fs::fchown(&*file, Some(old.uid()), Some(old.gid())).is_err() {
+        let _ = std::os::unix::fs::fchown(&*file, None, Some(old.gid()));
+    }
+    // after the owner: a change of owner clears the set-ID bits
+    file.set_permissions(Permissions::from_mode(old.mode() & 0o7777))?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+/// The new manifest as an unnamed file (`O_TMPFILE`: a kill leaves
+/// nothing), linked into the directory under a fresh name once written and
+/// synced: that name. `None` when the file system (or /proc, which the
+/// link goes through) cannot: then a named file is made instead.
+fn unnamed(
+    dir: &File,
+    dir_path: &Path,
+    names: &TempNames,
+    locked: &Locked,
+    bytes: &[u8],
+) -> Option<Result<OsString, WriteError>> {
+    let mut file = OpenOptions::new()
+        .write(true)
+        .mode(0o600)
+        .custom_flags(libc::O_TMPFILE)
+        .open(dir_path)
+        .ok()?;
+    if let Err(error) = fill(&mut file, &locked.meta, bytes) {
+        return Some(Err(WriteError {
+            doing: format!("writing a new file in {}", shown(dir_path)),
+            error,
+        }));
+    }
+    let from = CString::new(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()?;
+    for _ in 0..TRIES {
+        let name = names.fresh();
+        let to = CString::new(name.clone().into_vec()).ok()?;
+        // SAFETY: both paths are NUL-terminated strings that outlive the
+        // call; `dir` is an open directory
+        let linked = unsafe {
+            libc::linkat(
+                libc::AT_FDCWD,
+                from.as_ptr(),
+                dir.as_raw_fd(),
+                to.as_ptr(),
+                libc::AT_SYMLINK_FOLLOW,
+            )
+        };
+        if linked == 0 {
+            return Some(Ok(name));
+        }
+        if io::Error::last_os_error().kind() != io::ErrorKind::AlreadyExists {
+            return None;
+        }
+    }
+    None
+}
+
+/// The new manifest as a file made under a fresh name (`O_EXCL`, another
+/// name while one is taken), written and synced: that name.
+fn named(
+    dir_path: &Path,
+    names: &TempNames,
+    locked: &Locked,
+    bytes: &[u8],
+) -> Result<OsString, WriteError> {
+    let mut last = None;
+    for _ in 0..TRIES {
+        let name = names.fresh();
+        let path = dir_path.join(&name);
+        let made = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&path);
+        let mut file = match made {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                last = Some((path, e));
+                continue;
+            }
+            Err(error) => {
+                return Err(WriteError {
+                    doing: format!("making {}", shown(&path)),
+                    error,
+                });
+            }
+        };
+        if let Err(error) = fill(&mut file, &locked.meta, bytes) {
+            let _ = fs::remove_file(&path);
+            return Err(WriteError {
+                doing: format!("writing {}", shown(&path)),
+                error,
+            });
+        }
+        return Ok(name);
+    }
+    let (path, error) = last.unwrap_or_else(|| {
+        (
+            dir_path.to_path_buf(),
+            io::Error::from(io::ErrorKind::AlreadyExists),
+        )
+    });
+    Err(WriteError {
+        doing: format!("making {}", shown(&path)),
+        error,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choices_are_named_as_a_takes_them() {
+        let b128 = Algorithm::Blake2b(Bits::MAX).with_length(128).unwrap();
+        assert_eq!(
+            choices(&[Algorithm::Md5, b128, Algorithm::Xxh128]),
+            "md5, blake2b -l 128 or xxh128"
+        );
+        assert_eq!(choices(&[Algorithm::Sha256]), "sha256");
+    }
+
+    #[test]
+    fn untagged_lengths_that_fit_several_algorithms_are_ambiguous() {
+        let line = |hex_len: usize| format!("{}  f", "a".repeat(hex_len));
+        for (len, want) in [
+            (32, &["md5", "blake2b", "xxh128"][..]),
+            (64, &["sha256", "blake3", "blake2b", "sm3", "sha3"]),
+            (128, &["sha512", "blake2b", "sha3"]),
+            (16, &["blake2b", "xxh64"]),
+        ] {
+            match untagged_algorithm(line(len).as_bytes(), Algorithm::Md5) {
+                Err(Refusal::Ambiguous(fits)) => {
+                    let names: Vec<&str> = fits.iter().map(|a| a.name()).collect();
+                    assert_eq!(names, want, "{len}");
+                }
+                _ => panic!("{len} hex digits: not ambiguous"),
+            }
+        }
+        // a tag decides
+        let tagged = format!("MD5 (f) = {}", "a".repeat(32));
+        assert!(untagged_algorithm(tagged.as_bytes(), Algorithm::Md5).is_ok());
+    }
+
+    /// Both ways of making the new manifest (O_TMPFILE linked, and a name
+    /// made with O_EXCL) give a fresh name beside SUMS, with SUMS's mode
+    /// and the bytes; the named way also where O_TMPFILE works.
+    #[test]
+    fn the_new_file_is_made_either_way_with_the_old_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let sums = d.join("SUMS");
+        fs::write(&sums, b"old\n").unwrap();
+        fs::set_permissions(&sums, Permissions::from_mode(0o640)).unwrap();
+        let Ok(locked) = Locked::open(&sums, &mut || {}) else {
+            panic!("SUMS could not be locked");
+        };
+        let names = TempNames::of(&locked.target);
+        let dir_file = File::open(d).unwrap();
+        let mut made = Vec::new();
+        match unnamed(&dir_file, d, &names, &locked, b"new\n") {
+            Some(r) => made.push(r.unwrap_or_else(|e| panic!("{e}"))),
+            None => eprintln!("no O_TMPFILE here: only the named way is tested"),
+        }
+        made.push(named(d, &names, &locked, b"new\n").unwrap_or_else(|e| panic!("{e}")));
+        made.push(named(d, &names, &locked, b"new\n").unwrap_or_else(|e| panic!("{e}")));
+        for name in &made {
+            assert!(
+                name.as_bytes().starts_with(b"SUMS.fastsum-update."),
+                "{name:?}"
+            );
+            assert_eq!(name.len(), "SUMS.fastsum-update.".len() + 16, "{name:?}");
+            let path = d.join(name);
+            assert_eq!(fs::read(&path).unwrap(), b"new\n");
+            assert_eq!(fs::metadata(&path).unwrap().mode() & 0o7777, 0o640);
+            assert!(names.is(&Input::Path(path)));
+        }
+        let distinct: HashSet<&OsString> = made.iter().collect();
+        assert_eq!(distinct.len(), made.len());
+        assert!(!names.is(&Input::Path(sums)));
+    }
+
+    #[test]
+    fn under_is_the_root_or_below_it() {
+        let roots = [b"/w/d".to_vec(), b"/".to_vec()];
+        assert!(under(&roots[..1], b"/w/d"));
+        assert!(under(&roots[..1], b"/w/d/a"));
+        assert!(!under(&roots[..1], b"/w/dd"));
+        assert!(!under(&roots[..1], b"/w"));
+        assert!(under(&roots[1..], b"/x"));
+    }
 }

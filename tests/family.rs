@@ -717,7 +717,8 @@ fn update_keeps_the_manifests_length() {
             .current_dir(d)
             .args(then)
             .args(["--update", "M", "a", "b"]));
-        assert_output(&format!("{then:?} --update"), &got, b"", "", 0);
+        let says = "fastsum: M: 1 added, 0 pruned, 1 kept\n";
+        assert_output(&format!("{then:?} --update"), &got, b"", says, 0);
         let want = run(fastsum().current_dir(d).args(first).args(["a", "b"]));
         assert_eq!(
             std::fs::read(d.join("M")).unwrap(),

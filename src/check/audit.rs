@@ -51,8 +51,9 @@ enum Pass {
     Finish,
 }
 
-/// `name` with `.` components and doubled or trailing slashes removed.
-fn normal(name: &[u8]) -> Vec<u8> {
+/// `name` with `.` components and doubled or trailing slashes removed
+/// (also how `--update` compares the names it lists with those it walks).
+pub(crate) fn normal(name: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(name.len());
     if name.first() == Some(&b'/') {
         out.push(b'/');
@@ -70,6 +71,16 @@ fn normal(name: &[u8]) -> Vec<u8> {
         out.push(b'.');
     }
     out
+}
+
+/// `name` in normal form, made absolute against `cwd` (the current
+/// directory) when it is relative: `./d/a`, `d//a` and `/cwd/d/a` are one
+/// name. Without a `cwd` (it could not be known), the normal form.
+pub(crate) fn absolute(name: &[u8], cwd: Option<&[u8]>) -> Vec<u8> {
+    match cwd {
+        Some(cwd) if name.first() != Some(&b'/') => normal(&[cwd, b"/", name].concat()),
+        _ => normal(name),
+    }
 }
 
 /// A listed file that was not found: its name and what it should hash to.
@@ -299,11 +310,12 @@ impl Render<Ctx, Pass> for Auditor {
 }
 
 /// The check files, to leave them out of the walk: a manifest kept in the
-/// tree it lists is not a new file of it.
-struct CheckFiles(Vec<(OsString, u64, u64)>);
+/// tree it lists is not a new file of it (nor, for `--update`, a file to
+/// add to itself). Compared by device and inode.
+pub(crate) struct CheckFiles(Vec<(OsString, u64, u64)>);
 
 impl CheckFiles {
-    fn of(files: &[OsString]) -> CheckFiles {
+    pub(crate) fn of(files: &[OsString]) -> CheckFiles {
         use std::os::unix::fs::MetadataExt;
         CheckFiles(
             files
@@ -319,7 +331,7 @@ impl CheckFiles {
     }
 
     /// Is `input` one of them? (Only a name that ends like one is stat'ed.)
-    fn is(&self, input: &Input) -> bool {
+    pub(crate) fn is(&self, input: &Input) -> bool {
         use std::os::unix::fs::MetadataExt;
         let Input::Path(path) = input else {
             return false;
@@ -393,7 +405,7 @@ pub(crate) fn run(
 
 #[cfg(test)]
 mod tests {
-    use super::normal;
+    use super::{absolute, normal};
 
     #[test]
     fn names_compare_in_normal_form() {
@@ -407,5 +419,23 @@ mod tests {
         ] {
             assert_eq!(normal(name.as_bytes()), want.as_bytes(), "{name}");
         }
+    }
+
+    #[test]
+    fn absolute_names_are_taken_from_the_current_directory() {
+        for (name, want) in [
+            ("./d/a", "/w/d/a"),
+            ("d//a", "/w/d/a"),
+            ("/w/d/a", "/w/d/a"),
+            ("//w/./d/a", "/w/d/a"),
+            (".", "/w"),
+        ] {
+            assert_eq!(
+                absolute(name.as_bytes(), Some(b"/w/")),
+                want.as_bytes(),
+                "{name}"
+            );
+        }
+        assert_eq!(absolute(b"./d/a", None), b"d/a");
     }
 }

@@ -783,15 +783,20 @@ pub(crate) static OPTIONS: &[Spec] = &[
     .names(Names::FASTSUM)
     .section(Section::Walking)
     .more(
-        "In SUMS's own algorithm and format (a missing SUMS is made); nothing is \
-         printed. SUMS is replaced only once every new input is hashed and the new \
-         manifest is written and synced: on any error it stays as it was.",
+        "In SUMS's own algorithm and format (a missing SUMS is made; untagged lines \
+         need -a: their length fits several algorithms). Names compare as --audit \
+         compares them (./d/a, d//a and /abs/d/a are d/a). Says on stderr what it did \
+         ('SUMS: 3 added, 1 pruned, 120 kept'), unless --quiet or --status. SUMS is \
+         replaced only once every new input is hashed and the new manifest is written \
+         and synced: on any error it stays as it was. A link is followed to its target; \
+         a SUMS that is no regular file is refused; updaters take turns on its lock \
+         (flock); SUMS is never listed in itself.",
     ),
     Spec::flag(
         "prune",
         None,
         |a| a.prune = true,
-        "With --update, also drop the lines of files that no longer exist",
+        "With --update, also drop the lines of files under the FILEs that no longer exist",
     )
     .names(Names::FASTSUM)
     .section(Section::Walking),

@@ -42,6 +42,9 @@ pub(crate) enum Conflict {
     OnlyWhenUpdating(&'static str),
     /// `--update` with what it cannot write: what.
     UpdateWith(&'static str),
+    /// `--update` with no FILE, or with `-`: there is nothing to add from
+    /// standard input.
+    UpdateWithoutFiles,
     /// `--tree-digest` with what it does not do: what.
     TreeDigestWith(&'static str),
     /// `--json` with an option that shapes checksum lines: its name.
@@ -116,6 +119,10 @@ impl Conflict {
                     "--update keeps a manifest of one algorithm, one line each: not with {what}"
                 )
             }
+            Conflict::UpdateWithoutFiles => "--update adds the FILEs and directories given to \
+                                             SUMS: give at least one (it does not read \
+                                             standard input)"
+                .into(),
             Conflict::TooMuchInFlight => {
                 "--pool × --readahead must be at most 4G: that much memory is held in blocks".into()
             }

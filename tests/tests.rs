@@ -11,6 +11,7 @@ mod audit;
 mod check;
 mod cksum_sum;
 mod cli;
+mod dialects;
 mod errors;
 mod family;
 mod faults;

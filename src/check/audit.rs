@@ -364,7 +364,7 @@ pub(crate) fn run(
         Job::Hash(task) => Job::Hash(Task {
             input: task.input,
             algos: task.algos,
-            context: Ctx::Listed(task.context),
+            context: Ctx::Listed(task.context.expected),
         }),
         Job::Pass(event) => Job::Pass(Pass::Check(event)),
     });
@@ -383,7 +383,7 @@ pub(crate) fn run(
         });
     let jobs = listed.chain(unlisted).chain([Job::Pass(Pass::Finish)]);
     let auditor = Auditor {
-        verifier: verifier(opts.check, algos),
+        verifier: verifier(opts.check),
         missing: Vec::new(),
         by_digest: HashMap::new(),
         counts: Counts::default(),

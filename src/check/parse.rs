@@ -10,13 +10,18 @@
 //! * "BSD reversed": `<hex> <name>` (a single blank, then a name that does
 //!   not start with a blank or `*`, or is one byte long);
 //! * tagged: `ALGO (<name>) = <hex>` as `--tag` writes it, and the OpenSSL
-//!   `ALGO(<name>)= <hex>`; blanks around `=` are optional.
+//!   `ALGO(<name>)= <hex>`; blanks around `=` are optional. Between the tag
+//!   and `(` the tools differ ([`Tags`]): md5sum … sha512sum take one
+//!   space at most; b2sum and cksum skip the byte after the tag whatever
+//!   it is, then one space (`BLAKE2b\t(a)`, `MD5  (a)`); cksum without
+//!   `-a` reads the tag as a word and knows only its own algorithms.
 //!
 //! GNU handles the line as a C string in places, and that shows: a name is
 //! cut at its first NUL byte (unless escaped, where a NUL is an error), and
 //! a tagged line's hex ends at a NUL. Both are copied here.
 
 use crate::algo::{Algorithm, Algorithms};
+use crate::config::Tags;
 
 /// A line GNU calls "improperly formatted".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,33 +201,74 @@ pub(crate) enum Digits {
     HexOrBase64,
 }
 
-/// Parse one line body (see [`line_body`]). `default` is the algorithm of
-/// untagged lines (`-a`, or the multi-call name); `tags` says whether a
-/// tag may name another one.
-pub(crate) fn parse_check_line(
-    line: &[u8],
-    default: Algorithm,
-    accept: Accept,
-) -> Result<CheckLine<'_>, Improper> {
-    parse_line_with(line, default, accept, Digits::Hex)
+/// How a run reads its check lines (GNU's grammar).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Grammar {
+    /// The algorithm of untagged lines (`-a`, or the multi-call name).
+    pub(crate) default: Algorithm,
+    /// Which tags may name another algorithm.
+    pub(crate) accept: Accept,
+    /// How digests may be written.
+    pub(crate) digits: Digits,
+    /// How a tag is read, and which tags the name knows.
+    pub(crate) tags: Tags,
 }
 
-/// [`parse_check_line`], digests written as `digits` allows.
-pub(crate) fn parse_line_with(
-    line: &[u8],
-    default: Algorithm,
-    accept: Accept,
-    digits: Digits,
-) -> Result<CheckLine<'_>, Improper> {
+impl Grammar {
+    /// Parse one line body (see [`line_body`]).
+    pub(crate) fn parse<'l>(&self, line: &'l [u8]) -> Result<CheckLine<'l>, Improper> {
+        parse_line_with(line, self.default, self.accept, self.digits, self.tags)
+    }
+
+    /// The algorithm whose tag starts the line body, read as GNU cksum's
+    /// `algorithm_from_tag` reads it (whatever follows): a word that ends
+    /// at a blank, `-`, `(` or NUL, and one of the names this run knows.
+    /// `None` under the names whose tag is fixed.
+    pub(crate) fn tag_of(&self, line: &[u8]) -> Option<Algorithm> {
+        let (_, rest) = start(line);
+        match self.tags {
+            Tags::Cksum | Tags::Any => word_tag(rest, self.tags).map(|(a, _)| a),
+            Tags::Exact | Tags::SkipOne => None,
+        }
+    }
+}
+
+/// Where a line's content starts: after blanks and the `\` that marks an
+/// escaped name (and whether there was one).
+fn start(line: &[u8]) -> (bool, &[u8]) {
     let mut i = line.iter().take_while(|&&c| is_blank(c)).count();
     let escaped = at(line, i) == b'\\';
     if escaped {
         i += 1;
     }
-    let rest = &line[i..];
+    (escaped, &line[i..])
+}
+
+/// Parse one line body (see [`line_body`]) with fastsum's own rules (tags
+/// read as GNU cksum reads them, every algorithm's). `default` is the
+/// algorithm of untagged lines; `accept` says whether a tag may name
+/// another one.
+pub(crate) fn parse_check_line(
+    line: &[u8],
+    default: Algorithm,
+    accept: Accept,
+) -> Result<CheckLine<'_>, Improper> {
+    parse_line_with(line, default, accept, Digits::Hex, Tags::Any)
+}
+
+/// [`parse_check_line`], digests written as `digits` allows, tags read as
+/// `tags` says.
+fn parse_line_with(
+    line: &[u8],
+    default: Algorithm,
+    accept: Accept,
+    digits: Digits,
+    tags: Tags,
+) -> Result<CheckLine<'_>, Improper> {
+    let (escaped, rest) = start(line);
     // A line that starts with a tag is tagged or nothing: GNU never falls
     // back to reading it as untagged (`MD5X (a) = …` is improper).
-    if let Some(tag) = parse_tag(rest) {
+    if let Some(tag) = parse_tag(rest, tags) {
         let (algo, mut j) = tag?;
         // no other algorithm's tag can start a valid untagged line (a tag
         // starts with a letter that is not a hex digit), so refusing it here
@@ -235,6 +281,13 @@ pub(crate) fn parse_line_with(
         };
         if refused {
             return Err(Improper);
+        }
+        // b2sum and cksum overwrite the byte after the tag with a NUL and
+        // step over it, so it may be anything (`BLAKE2b\t(`), unless it is
+        // `(` or starts a length (`BLAKE2b-256 (`)
+        let sized = at(rest, algo.gnu_name().len()) == b'-';
+        if tags != Tags::Exact && !sized && at(rest, j) != b'(' {
+            j += 1;
         }
         if at(rest, j) == b' ' {
             j += 1;
@@ -252,23 +305,43 @@ pub(crate) fn parse_line_with(
     if algo.legacy().is_some() {
         return Err(Improper);
     }
-    parse_untagged(rest, algo, escaped).or_else(|e| match digits {
-        Digits::HexOrBase64 => parse_untagged_base64(rest, algo, escaped),
-        Digits::Hex => Err(e),
+    parse_untagged(rest, algo, escaped).or_else(|e| match (digits, accept) {
+        // base64 says its digest's length by its own: under `-a x,y` (and
+        // cksum's `-a sha2` without `-l`, any SHA-2) the one it fits
+        (Digits::HexOrBase64, Accept::Only(set)) => set
+            .as_slice()
+            .iter()
+            .find_map(|&a| parse_untagged_base64(rest, a, escaped).ok())
+            .ok_or(Improper),
+        (Digits::HexOrBase64, _) => parse_untagged_base64(rest, algo, escaped),
+        (Digits::Hex, _) => Err(e),
     })
 }
 
-/// The tag that starts `rest`, if a family name does (the longest that
-/// does: `XXH32` is not `XXH3`): its algorithm, with the length of a `-N`
-/// suffix (BLAKE2b, SHA-3; SHA-3's is required, as cksum writes it), and
-/// where the tag ends. `Err` for a length that is none of the family's.
-fn parse_tag(rest: &[u8]) -> Option<Result<(Algorithm, usize), Improper>> {
-    let family = Algorithm::ALL
-        .into_iter()
-        .filter(|a| a.legacy().is_none() && rest.starts_with(a.gnu_name().as_bytes()))
-        .max_by_key(|a| a.gnu_name().len())?;
-    let end = family.gnu_name().len();
+/// The tag that starts `rest`, if a family name does: its algorithm, with
+/// the length of a `-N` suffix (BLAKE2b, SHA-3; SHA-3's is required, as
+/// cksum writes it), and where the tag ends. `Err` for a length that is
+/// none of the family's, or a `-` after a tag that takes none. Under
+/// [`Tags::Exact`] and [`Tags::SkipOne`] the tag is a prefix (the longest:
+/// `XXH32` is not `XXH3`), as GNU compares the tool's own; under the
+/// others a word, as GNU cksum looks it up.
+fn parse_tag(rest: &[u8], tags: Tags) -> Option<Result<(Algorithm, usize), Improper>> {
+    let (family, end) = match tags {
+        Tags::Exact | Tags::SkipOne => {
+            let family = Algorithm::ALL
+                .into_iter()
+                .filter(|a| a.legacy().is_none() && rest.starts_with(a.gnu_name().as_bytes()))
+                .max_by_key(|a| a.gnu_name().len())?;
+            (family, family.gnu_name().len())
+        }
+        // (a word that names no algorithm, `MD5X` or `CRC`, is then read
+        // as untagged, and is improper as such: it is no hex)
+        Tags::Cksum | Tags::Any => word_tag(rest, tags)?,
+    };
     if !family.takes_length() {
+        if tags != Tags::Exact && at(rest, end) == b'-' {
+            return Some(Err(Improper));
+        }
         return Some(Ok((family, end)));
     }
     if at(rest, end) != b'-' {
@@ -289,6 +362,29 @@ fn parse_tag(rest: &[u8]) -> Option<Result<(Algorithm, usize), Improper>> {
             .map(|algo| (algo, end + 1 + digits))
             .ok_or(Improper),
     )
+}
+
+/// Where GNU cksum's tag word ends: at the first blank, `-`, `(` or NUL.
+fn word_end(rest: &[u8]) -> usize {
+    rest.iter()
+        .position(|&c| is_blank(c) || matches!(c, b'-' | b'(' | 0))
+        .unwrap_or(rest.len())
+}
+
+/// The algorithm whose tag is the word `rest` starts with, among those
+/// `tags` knows (GNU cksum's own, or every one), and where the word ends.
+fn word_tag(rest: &[u8], tags: Tags) -> Option<(Algorithm, usize)> {
+    let end = word_end(rest);
+    let word = &rest[..end];
+    let known: &[Algorithm] = match tags {
+        Tags::Cksum => &Algorithm::CKSUM,
+        _ => &Algorithm::ALL,
+    };
+    known
+        .iter()
+        .copied()
+        .find(|a| a.legacy().is_none() && a.gnu_name().as_bytes() == word)
+        .map(|a| (a, end))
 }
 
 /// How many hex digits `rest` starts with.
@@ -489,10 +585,15 @@ mod tests {
         assert_eq!(t("MD5 () = H"), ok(Form::Tagged, b""));
         assert_eq!(t("MD5 (a) = H\0zz"), ok(Form::Tagged, b"a"));
         assert_eq!(t("MD5 (a\0z) = H"), ok(Form::Tagged, b"a"));
+        // fastsum's own rule is cksum's: one byte after the tag is skipped
+        assert_eq!(t("MD5  (a) = H"), ok(Form::Tagged, b"a"));
+        assert_eq!(t("MD5\t(a) = H"), ok(Form::Tagged, b"a"));
         for bad in [
             "MD5 (a) = H ",
             "MD5 (a) = H0",
-            "MD5  (a) = H",
+            "MD5   (a) = H",
+            "MD5 \t(a) = H",
+            "MD5-(a) = H",
             "MD5X (a) = H",
             "MD5 ) = H",
             "MD5 (",
@@ -506,6 +607,48 @@ mod tests {
         let text = format!("SHA1 (e) = {sha1}");
         let line = parse_check_line(text.as_bytes(), Algorithm::Md5, Accept::Any);
         assert_eq!(line.map(|l| l.algo), Ok(Algorithm::Sha1));
+    }
+
+    /// The blanks between a tag and `(` each GNU tool takes, and the tags
+    /// cksum knows.
+    #[test]
+    fn tag_gaps_per_tool() {
+        let md5 = |tags, accept| Grammar {
+            default: Algorithm::Md5,
+            accept,
+            digits: Digits::Hex,
+            tags,
+        };
+        let takes = |g: Grammar, line: &str| g.parse(line.replace('H', HEX).as_bytes()).is_ok();
+        let md5sum = md5(Tags::Exact, Accept::OnlyDefault);
+        let cksum_a = md5(Tags::SkipOne, Accept::OnlyDefault);
+        let cksum = md5(Tags::Cksum, Accept::Any);
+        for (line, by_md5sum, by_cksum_a, by_cksum) in [
+            ("MD5 (a) = H", true, true, true),
+            ("MD5(a) = H", true, true, true),
+            ("MD5  (a) = H", false, true, true),
+            ("MD5\t(a) = H", false, true, true),
+            ("MD5\t (a) = H", false, true, true),
+            ("MD5   (a) = H", false, false, false),
+            ("MD5 \t(a) = H", false, false, false),
+            ("MD5x(a) = H", false, true, false),
+            ("MD5X (a) = H", false, true, false),
+            ("MD5\x01(a) = H", false, true, false),
+            ("MD5-(a) = H", false, false, false),
+        ] {
+            assert_eq!(takes(md5sum, line), by_md5sum, "md5sum {line:?}");
+            assert_eq!(takes(cksum_a, line), by_cksum_a, "cksum -a md5 {line:?}");
+            assert_eq!(takes(cksum, line), by_cksum, "cksum {line:?}");
+        }
+        // cksum's tags are its own algorithms'; fastsum's, every one's
+        let xxh = format!("XXH64 (a) = {}", hash_bytes(Algorithm::Xxh64, b"").to_hex());
+        assert!(cksum.parse(xxh.as_bytes()).is_err());
+        assert!(md5(Tags::Any, Accept::Any).parse(xxh.as_bytes()).is_ok());
+        assert_eq!(cksum.tag_of(b"SHA1 (a) = 0"), Some(Algorithm::Sha1));
+        assert_eq!(cksum.tag_of(b"\\SHA256 (a"), Some(Algorithm::Sha256));
+        assert_eq!(cksum.tag_of(b"MD5X (a) = 0"), None);
+        assert_eq!(cksum.tag_of(b"XXH3 (a) = 0"), None);
+        assert_eq!(md5sum.tag_of(b"SHA1 (a) = 0"), None);
     }
 
     #[test]

@@ -60,10 +60,14 @@ pub(crate) struct Met {
 /// The options met, in order, and the operands.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Scanned {
-    /// The options in command-line order.
+    /// The options in command-line order (up to the error, if any).
     pub options: Vec<Met>,
     /// The operands (FILEs), in order.
     pub operands: Vec<OsString>,
+    /// The error that stopped the scan, after [`Scanned::options`]: GNU
+    /// acts on each option as getopt hands it over, so an earlier option's
+    /// bad value is reported before it.
+    pub error: Option<GetoptError>,
 }
 
 /// A usage error, as getopt_long reports it.
@@ -176,16 +180,26 @@ fn resolve(table: &[Opt], name: &[u8], word: &OsStr, abbrev: Abbrev) -> Result<u
 }
 
 /// Scan `args` (without `argv[0]`). The scan stops after an option that
-/// [`Opt::stops`] it. `posix`: the first operand ends the options
+/// [`Opt::stops`] it, or at an error (in [`Scanned::error`], after the
+/// options met before it). `posix`: the first operand ends the options
 /// (`POSIXLY_CORRECT`). The operands are moved out of `args`, not copied
 /// (`xargs` passes thousands).
-pub(crate) fn scan(
+pub(crate) fn scan(table: &[Opt], args: Vec<OsString>, abbrev: Abbrev, posix: bool) -> Scanned {
+    let mut out = Scanned::default();
+    if let Err(e) = scan_into(&mut out, table, args, abbrev, posix) {
+        out.error = Some(e);
+    }
+    out
+}
+
+/// [`scan`] into `out`, up to the first error.
+fn scan_into(
+    out: &mut Scanned,
     table: &[Opt],
     mut args: Vec<OsString>,
     abbrev: Abbrev,
     posix: bool,
-) -> Result<Scanned, GetoptError> {
-    let mut out = Scanned::default();
+) -> Result<(), GetoptError> {
     let mut i = 0;
     while i < args.len() {
         let word = args[i].as_bytes();
@@ -217,7 +231,7 @@ pub(crate) fn scan(
                 short: false,
             });
             if opt.stops {
-                return Ok(out);
+                return Ok(());
             }
         } else if word.len() > 1 && word[0] == b'-' {
             let mut j = 1;
@@ -248,7 +262,7 @@ pub(crate) fn scan(
                     short: true,
                 });
                 if opt.stops {
-                    return Ok(out);
+                    return Ok(());
                 }
             }
         } else if posix {
@@ -258,7 +272,7 @@ pub(crate) fn scan(
             out.operands.push(std::mem::take(&mut args[i - 1]));
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -295,11 +309,13 @@ mod tests {
     }
 
     fn ok(args: &[&str], abbrev: Abbrev) -> Scanned {
-        scan(&table(), os(args), abbrev, false).unwrap()
+        let s = scan(&table(), os(args), abbrev, false);
+        assert_eq!(s.error, None, "{args:?}");
+        s
     }
 
     fn err(args: &[&str], abbrev: Abbrev) -> String {
-        let e = scan(&table(), os(args), abbrev, false).unwrap_err();
+        let e = scan(&table(), os(args), abbrev, false).error.unwrap();
         String::from_utf8(e.gnu_message()).unwrap()
     }
 
@@ -338,7 +354,7 @@ mod tests {
         assert!(s.options.is_empty());
         assert_eq!(s.operands, os(&["-", "-c", "--x"]));
         // POSIXLY_CORRECT: the first operand ends the options
-        let s = scan(&table(), os(&["a", "-c"]), Abbrev::Flat, true).unwrap();
+        let s = scan(&table(), os(&["a", "-c"]), Abbrev::Flat, true);
         assert_eq!(s.operands, os(&["a", "-c"]));
     }
 

@@ -59,6 +59,8 @@ pub(crate) enum Conflict {
     B3sumCheckWith(&'static str),
     /// b3sum: `--raw` with more than one input (its own error, exit 1).
     B3sumRawInputs,
+    /// b3sum: one of its own options given twice (its clap's refusal).
+    B3sumTwice(&'static Spec),
     /// `-l` with no algorithm it sizes (GNU cksum's refusal).
     LengthUnsupported,
     /// `-a sha3` (or cksum's `sha2`) without `-l` (GNU cksum's refusal):
@@ -130,6 +132,14 @@ impl Conflict {
                 format!("the argument '--check' cannot be used with '{flag}'")
             }
             Conflict::B3sumRawInputs => "Only one filename can be provided when using --raw".into(),
+            Conflict::B3sumTwice(spec) => {
+                let value = spec.value_name().map(|v| format!(" <{v}>"));
+                format!(
+                    "the argument '--{}{}' cannot be used multiple times",
+                    spec.long,
+                    value.unwrap_or_default()
+                )
+            }
             Conflict::LengthUnsupported => {
                 "--length is only supported with --algorithm blake2b or sha3".into()
             }
@@ -382,6 +392,10 @@ impl UsageError {
             UsageError::Conflict(Conflict::B3sumRawInputs) => {
                 format!("{program}: {}\n", Conflict::B3sumRawInputs.message())
             }
+            UsageError::Conflict(c @ Conflict::B3sumTwice(_)) => format!(
+                "error: {}\n\nUsage: {program} [OPTIONS] [FILE]...\n{MORE}",
+                c.message()
+            ),
             _ => format!(
                 "error: {}\n{MORE}",
                 String::from_utf8_lossy(&self.message())

@@ -45,7 +45,9 @@ pub(crate) enum Tags {
     /// b2sum, cksum with one `-a`, fastsum with `-a` of one of cksum's
     /// own algorithms (`blake2b`, `sm3`, `sha3`): the tag, then one byte,
     /// whatever it is, is skipped (a `(` is not; a `-` starts a length),
-    /// then `(` or ` (`: `BLAKE2b\t(a)`, `MD5  (a)`.
+    /// then `(` or ` (`: `BLAKE2b\t(a)`, `MD5  (a)`. Their shortest
+    /// untagged line is 3 bytes whatever the length, so `<hex> ` alone
+    /// names the empty file.
     SkipOne,
     /// cksum without `-a`: the tag is a word that ends at a blank, `-`,
     /// `(` or NUL and names one of GNU cksum's algorithms (not xxHash's or

@@ -430,3 +430,43 @@ fn cksum_sha2_check_takes_any_size() {
         .args(["-a", "sha2", "-c", "SUMS"]));
     assert_output("cksum -a sha2 -c", &got, "f: OK\n".repeat(16), "", 0);
 }
+
+/// b2sum's and cksum's shortest untagged line is 3 bytes whatever the
+/// digest's length, so `<hex> ` alone names the empty file there (a
+/// reversed line); md5sum's is the hex, a blank and one byte.
+#[test]
+fn shortest_untagged_line_as_gnu() {
+    for tool in ["md5sum", "b2sum", "cksum"] {
+        if !require_tool(tool) {
+            return;
+        }
+    }
+    let dir = tempdir();
+    write_file(dir.path(), "a", b"abc\n");
+    let md5 = "0bee89b07a248e27c83fc3d5951213c1";
+    for (tool, args) in [
+        ("md5sum", &["-c"][..]),
+        ("b2sum", &["-c"]),
+        ("cksum", &["-a", "md5", "-c"]),
+        ("cksum", &["-a", "blake2b", "-c"]),
+    ] {
+        for sums in [
+            format!("{md5} \n"),
+            format!("\\{md5} \n"),
+            format!("{md5}\n"),
+            format!("{md5} a\n{md5} \n"),
+            format!("{md5}  a\n{md5} \n"),
+            "ab \n".to_string(),
+            "a \n".to_string(),
+        ] {
+            write_file(dir.path(), "SUMS", sums.as_bytes());
+            let want = run(gnu(tool).current_dir(dir.path()).args(args).arg("SUMS"));
+            let got = run(multicall(dir.path(), tool)
+                .current_dir(dir.path())
+                .args(args)
+                .arg("SUMS"));
+            let what = format!("{tool} {args:?} {sums:?}");
+            assert_outputs_same(&what, &got, &want, tool, tool);
+        }
+    }
+}

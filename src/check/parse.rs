@@ -305,7 +305,13 @@ fn parse_line_with(
     if algo.legacy().is_some() {
         return Err(Improper);
     }
-    parse_untagged(rest, algo, escaped).or_else(|e| match (digits, accept) {
+    // b2sum's and cksum's shortest line is 3 bytes (`-l 8`'s), whatever
+    // the length: `<hex> ` alone is a reversed line naming the empty file
+    let shortest = match tags {
+        Tags::Exact | Tags::Any => None,
+        Tags::SkipOne | Tags::Cksum => Some(3),
+    };
+    parse_untagged(rest, algo, escaped, shortest).or_else(|e| match (digits, accept) {
         // base64 says its digest's length by its own: under `-a x,y` (and
         // cksum's `-a sha2` without `-l`, any SHA-2) the one it fits
         (Digits::HexOrBase64, Accept::Only(set)) => set
@@ -457,12 +463,19 @@ fn parse_tagged(
 }
 
 /// `hex  name`, `hex *name` or `hex name`, for the default algorithm.
-fn parse_untagged(s: &[u8], algo: Algorithm, escaped: bool) -> Result<CheckLine<'_>, Improper> {
+/// `shortest`: the tool's shortest line, if not the hex, a blank and a
+/// one-byte name.
+fn parse_untagged(
+    s: &[u8],
+    algo: Algorithm,
+    escaped: bool,
+    shortest: Option<usize>,
+) -> Result<CheckLine<'_>, Improper> {
     let hex_len = 2 * algo.digest_len();
     // GNU's minimum length: the hex, a blank and a one-byte name, plus one
     // when the hex starts with a (second) backslash.
-    let min = hex_len + 2 + usize::from(at(s, 0) == b'\\');
-    if s.len() < min || !is_blank(s[hex_len]) {
+    let min = shortest.unwrap_or(hex_len + 2) + usize::from(at(s, 0) == b'\\');
+    if s.len() < min || !is_blank(at(s, hex_len)) {
         return Err(Improper);
     }
     let expected = Expected::from_hex(&s[..hex_len], algo).ok_or(Improper)?;
@@ -649,6 +662,15 @@ mod tests {
         assert_eq!(cksum.tag_of(b"MD5X (a) = 0"), None);
         assert_eq!(cksum.tag_of(b"XXH3 (a) = 0"), None);
         assert_eq!(md5sum.tag_of(b"SHA1 (a) = 0"), None);
+        // b2sum's and cksum's shortest line: `<hex> ` names the empty file
+        let bare = format!("{HEX} ");
+        assert!(!takes(md5sum, &bare));
+        let l = cksum_a.parse(bare.as_bytes()).unwrap();
+        assert_eq!(
+            (l.form, l.file_name(true)),
+            (Form::Reversed, Ok(Vec::new()))
+        );
+        assert!(!takes(cksum_a, HEX));
     }
 
     #[test]

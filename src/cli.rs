@@ -221,8 +221,20 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
     // --help and --version end the run where they stand
     let mut args = Args::default();
     let mut seen = Vec::new();
-    for met in scanned.options {
+    let count = scanned.options.len();
+    for (i, met) in scanned.options.into_iter().enumerate() {
         let spec = specs[met.index];
+        // b3sum's clap checks an option whose value is the next word (its
+        // value, and whether it was given before) only when the next word
+        // it knows comes: an unknown one right after is reported first
+        // (`-l x -x`, `-l 4 -l 4 -x`)
+        if flavour == Flavour::B3sum
+            && i + 1 == count
+            && scanned.value_pending
+            && scanned.error.is_some()
+        {
+            break;
+        }
         // b3sum's clap takes each of b3sum's own options once
         if flavour == Flavour::B3sum && options::B3SUM_ONCE.contains(&spec.long) {
             if seen.contains(&met.index) {
@@ -243,13 +255,13 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
             }
             (Action::Flag(set), _) => set(&mut args),
             (Action::Value(name, set), Some(value)) => {
-                set(&mut args, &value).map_err(|why| {
-                    usage(UsageError::Value {
+                if let Err(why) = set(&mut args, &value) {
+                    return Err(usage(UsageError::Value {
                         option: spec,
-                        value: value.clone(),
+                        value,
                         why,
-                    })
-                })?;
+                    }));
+                }
                 // GNU 9.1's b2sum and cksum check -l BITS as they meet it
                 // (a number, a multiple of 8), the rest once all is read;
                 // GNU 9.8, whose -a sha2 and sha3 these are, checks it all
@@ -396,7 +408,8 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         if args.tag && !cksum {
             return refuse(Conflict::TagWhenChecking);
         }
-        if args.binary.is_some() {
+        // (cksum has no -b/-t, and its --tag with -c is no refusal there)
+        if args.binary.is_some() && !cksum {
             return refuse(Conflict::BinaryOrTextWhenChecking);
         }
         let audit = !args.audit.is_empty();

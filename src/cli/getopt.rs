@@ -68,6 +68,10 @@ pub(crate) struct Scanned {
     /// acts on each option as getopt hands it over, so an earlier option's
     /// bad value is reported before it.
     pub error: Option<GetoptError>,
+    /// The last word scanned before [`Scanned::error`] was the value of
+    /// the last option met (`-l x -x`): b3sum's clap has not parsed that
+    /// value yet when it meets the error.
+    pub value_pending: bool,
 }
 
 /// A usage error, as getopt_long reports it.
@@ -230,6 +234,7 @@ fn scan_into(
                 value,
                 short: false,
             });
+            out.value_pending = opt.takes_value && inline.is_none();
             if opt.stops {
                 return Ok(());
             }
@@ -243,12 +248,14 @@ fn scan_into(
                     .position(|o| o.short == Some(c))
                     .ok_or(GetoptError::InvalidShort(c))?;
                 let opt = &table[index];
+                let mut separate = false;
                 let value = if opt.takes_value {
                     let v = if j < word.len() {
                         OsStr::from_bytes(&word[j..]).to_owned()
                     } else {
                         let v = args.get(i).cloned();
                         i += 1;
+                        separate = true;
                         v.ok_or(GetoptError::ShortNeedsValue(c))?
                     };
                     j = word.len();
@@ -261,6 +268,7 @@ fn scan_into(
                     value,
                     short: true,
                 });
+                out.value_pending = separate;
                 if opt.stops {
                     return Ok(());
                 }
@@ -270,6 +278,7 @@ fn scan_into(
             break;
         } else {
             out.operands.push(std::mem::take(&mut args[i - 1]));
+            out.value_pending = false;
         }
     }
     Ok(())

@@ -389,8 +389,10 @@ impl UsageError {
                 };
                 format!("error: {what}\n\nUsage: {program} [OPTIONS] [FILE]...\n{MORE}")
             }
+            // b3sum's own refusal, an error its main returns: Rust prints
+            // it after `Error: `, without the program's name
             UsageError::Conflict(Conflict::B3sumRawInputs) => {
-                format!("{program}: {}\n", Conflict::B3sumRawInputs.message())
+                format!("Error: {}\n", Conflict::B3sumRawInputs.message())
             }
             UsageError::Conflict(c @ Conflict::B3sumTwice(_)) => format!(
                 "error: {}\n\nUsage: {program} [OPTIONS] [FILE]...\n{MORE}",
@@ -550,7 +552,7 @@ mod tests {
         assert_eq!(raw.code(Flavour::B3sum), 1);
         assert_eq!(
             String::from_utf8_lossy(&raw.render("b3sum", Flavour::B3sum)),
-            "b3sum: Only one filename can be provided when using --raw\n"
+            "Error: Only one filename can be provided when using --raw\n"
         );
     }
 }

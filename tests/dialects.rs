@@ -483,3 +483,48 @@ fn shortest_untagged_line_as_gnu() {
         }
     }
 }
+
+/// A tag's length is read as GNU's `xstrtoumax` reads it (base 0, blanks
+/// and `+` first): `BLAKE2b-0x80` and `BLAKE2b-0200` are 128 bits,
+/// `BLAKE2b-00128` is octal 12 then junk.
+#[test]
+fn tag_lengths_as_gnu() {
+    for tool in ["b2sum", "cksum"] {
+        if !require_tool(tool) {
+            return;
+        }
+    }
+    let dir = tempdir();
+    write_file(dir.path(), "a", b"abc\n");
+    let o = run(gnu("b2sum")
+        .current_dir(dir.path())
+        .args(["-l", "128", "a"]));
+    let hex = String::from_utf8(o.stdout).unwrap()[..32].to_string();
+    for length in [
+        "128", "0x80", "0X80", "0200", " 128", "+128", "00128", "1e2", "-128", "0x", "",
+    ] {
+        write_file(
+            dir.path(),
+            "SUMS",
+            format!("BLAKE2b-{length} (a) = {hex}\n").as_bytes(),
+        );
+        for (tool, args) in [
+            ("b2sum", &["-c"][..]),
+            ("cksum", &["-c"]),
+            ("cksum", &["-a", "blake2b", "-c"]),
+        ] {
+            let want = run(gnu(tool).current_dir(dir.path()).args(args).arg("SUMS"));
+            let got = run(multicall(dir.path(), tool)
+                .current_dir(dir.path())
+                .args(args)
+                .arg("SUMS"));
+            assert_outputs_same(
+                &format!("{tool} {args:?} {length:?}"),
+                &got,
+                &want,
+                tool,
+                tool,
+            );
+        }
+    }
+}

@@ -356,18 +356,39 @@ fn parse_tag(rest: &[u8], tags: Tags) -> Option<Result<(Algorithm, usize), Impro
             _ => Ok((family, end)),
         });
     }
-    let digits = rest[end + 1..]
-        .iter()
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    let bits = std::str::from_utf8(&rest[end + 1..end + 1 + digits])
-        .ok()
-        .and_then(|d| d.parse::<u64>().ok());
     Some(
-        bits.and_then(|b| family.with_length(b).ok())
-            .map(|algo| (algo, end + 1 + digits))
+        strtoumax(&rest[end + 1..])
+            .and_then(|(bits, used)| Some((family.with_length(bits).ok()?, end + 1 + used)))
             .ok_or(Improper),
     )
+}
+
+/// A number as GNU's `xstrtoumax` reads a tag's length (base 0, any
+/// suffix): C blanks, an optional `+`, then `0x` hex, `0` octal or
+/// decimal digits (`BLAKE2b-0x80`, `BLAKE2b-0200`); the value and how many
+/// bytes it took. `None` for no number, a `-`, or an overflow.
+fn strtoumax(s: &[u8]) -> Option<(u64, usize)> {
+    let mut i = s
+        .iter()
+        .take_while(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r'))
+        .count();
+    if at(s, i) == b'+' {
+        i += 1;
+    }
+    let (radix, start) = match (at(s, i), at(s, i + 1)) {
+        (b'0', b'x' | b'X') if char::from(at(s, i + 2)).is_ascii_hexdigit() => (16, i + 2),
+        (b'0', _) => (8, i),
+        _ => (10, i),
+    };
+    let len = s[start.min(s.len())..]
+        .iter()
+        .take_while(|&&c| char::from(c).is_digit(radix))
+        .count();
+    if len == 0 {
+        return None;
+    }
+    let text = std::str::from_utf8(&s[start..start + len]).ok()?;
+    Some((u64::from_str_radix(text, radix).ok()?, start + len))
 }
 
 /// Where GNU cksum's tag word ends: at the first blank, `-`, `(` or NUL.
@@ -620,6 +641,20 @@ mod tests {
         let text = format!("SHA1 (e) = {sha1}");
         let line = parse_check_line(text.as_bytes(), Algorithm::Md5, Accept::Any);
         assert_eq!(line.map(|l| l.algo), Ok(Algorithm::Sha1));
+    }
+
+    /// A tag's length as GNU's `xstrtoumax` reads it.
+    #[test]
+    fn tag_lengths_in_any_base() {
+        assert_eq!(strtoumax(b"128 (a)"), Some((128, 3)));
+        assert_eq!(strtoumax(b"0x80 (a)"), Some((128, 4)));
+        assert_eq!(strtoumax(b"0200("), Some((128, 4)));
+        assert_eq!(strtoumax(b" +128"), Some((128, 5)));
+        assert_eq!(strtoumax(b"00128"), Some((10, 4)));
+        assert_eq!(strtoumax(b"0x (a)"), Some((0, 1)));
+        assert_eq!(strtoumax(b"-128"), None);
+        assert_eq!(strtoumax(b"(a)"), None);
+        assert_eq!(strtoumax(b"99999999999999999999999"), None);
     }
 
     /// The blanks between a tag and `(` each GNU tool takes, and the tags

@@ -527,4 +527,29 @@ fn tag_lengths_as_gnu() {
             );
         }
     }
+    // a fixed-length algorithm's own length is taken as GNU takes it; a
+    // shorter one GNU compares in part, and fastsum refuses (docs/check.md)
+    let md5 = "0bee89b07a248e27c83fc3d5951213c1";
+    for (line, gnu_too) in [
+        (format!("MD5-128 (a) = {md5}\n"), true),
+        (format!("MD5-0x80(a) = {md5}\n"), true),
+        (format!("MD5-64 (a) = {}\n", &md5[..16]), false),
+    ] {
+        write_file(dir.path(), "SUMS", line.as_bytes());
+        for args in [&["-c"][..], &["-a", "md5", "-c"]] {
+            let want = run(gnu("cksum").current_dir(dir.path()).args(args).arg("SUMS"));
+            let got = run(multicall(dir.path(), "cksum")
+                .current_dir(dir.path())
+                .args(args)
+                .arg("SUMS"));
+            let what = format!("cksum {args:?} {line:?}");
+            if gnu_too {
+                assert_outputs_same(&what, &got, &want, "cksum", "cksum");
+            } else {
+                assert_eq!(want.status.code(), Some(0), "{what}: GNU takes it");
+                let err = "cksum: SUMS: no properly formatted checksum lines found\n";
+                assert_output(&what, &got, "", err, 1);
+            }
+        }
+    }
 }

@@ -345,8 +345,16 @@ fn parse_tag(rest: &[u8], tags: Tags) -> Option<Result<(Algorithm, usize), Impro
         Tags::Cksum | Tags::Any => word_tag(rest, tags)?,
     };
     if !family.takes_length() {
+        // b2sum and cksum read a length after any tag (`MD5-128`), and
+        // then compare only that many bits of the digest: fastsum takes
+        // the algorithm's own length alone, never a shorter one (a
+        // truncated MD5 or SHA-256 is not the hash asked for)
         if tags != Tags::Exact && at(rest, end) == b'-' {
-            return Some(Err(Improper));
+            let full = 8 * family.digest_len() as u64;
+            return Some(match strtoumax(&rest[end + 1..]) {
+                Some((bits, used)) if bits == full => Ok((family, end + 1 + used)),
+                _ => Err(Improper),
+            });
         }
         return Some(Ok((family, end)));
     }
@@ -683,6 +691,9 @@ mod tests {
             ("MD5X (a) = H", false, true, false),
             ("MD5\x01(a) = H", false, true, false),
             ("MD5-(a) = H", false, false, false),
+            ("MD5-128 (a) = H", false, true, true),
+            ("MD5-0x80(a) = H", false, true, true),
+            ("MD5-64 (a) = H", false, false, false),
         ] {
             assert_eq!(takes(md5sum, line), by_md5sum, "md5sum {line:?}");
             assert_eq!(takes(cksum_a, line), by_cksum_a, "cksum -a md5 {line:?}");

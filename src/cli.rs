@@ -236,11 +236,16 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
             break;
         }
         // b3sum's clap takes each of b3sum's own options once
-        if flavour == Flavour::B3sum && options::B3SUM_ONCE.contains(&spec.long) {
+        if flavour == Flavour::B3sum
+            && let Some(&form) = options::B3SUM_ONCE
+                .iter()
+                .find(|f| f.strip_prefix("--").and_then(|f| f.split(' ').next()) == Some(spec.long))
+        {
             if seen.contains(&met.index) {
                 return Err(usage(UsageError::Conflict(Conflict::B3sumTwice(spec))));
             }
             seen.push(met.index);
+            args.b3sum_used.push(form);
         }
         match (spec.action, met.value) {
             (Action::Help, _) => {
@@ -285,6 +290,48 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
     }
     args.files = scanned.operands;
     Ok(args)
+}
+
+/// What b3sum's clap refuses once the options are read, in its order: an
+/// option `--check` conflicts with, then `--quiet` without `--check`
+/// (waived when such an option is given). Its words quote the options in
+/// the order given, and its usage line those it does not blame.
+fn b3sum_validation(args: &Args) -> Option<Conflict> {
+    let used = &args.b3sum_used;
+    let against = |u: &&str| options::B3SUM_NOT_WITH_CHECK.contains(u);
+    let files = if args.files.is_empty() {
+        "[FILE]..."
+    } else {
+        "<FILE>..."
+    };
+    let usage = |keep: &dyn Fn(&&str) -> bool| -> String {
+        let mut words: Vec<&str> = used.iter().copied().filter(|u| keep(u)).collect();
+        words.push(files);
+        words.join(" ")
+    };
+    if used.contains(&"--check") {
+        let first = *used.iter().find(|u| **u == "--check" || against(u))?;
+        if first != "--check" {
+            return Some(Conflict::B3sumClap {
+                first,
+                with: vec!["--check"],
+                usage: usage(&|u| *u != "--check"),
+            });
+        }
+        let with: Vec<&'static str> = used.iter().copied().filter(|u| against(u)).collect();
+        return (!with.is_empty()).then(|| Conflict::B3sumClap {
+            first,
+            with,
+            usage: usage(&|u| !against(u)),
+        });
+    }
+    if used.contains(&"--quiet") && !used.iter().any(against) {
+        return Some(Conflict::B3sumNeedsCheck(format!(
+            "--check {}",
+            usage(&|_| true)
+        )));
+    }
+    None
 }
 
 /// How `-c` reads tags under a name (GNU's tools differ), with the `-a`
@@ -360,20 +407,14 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         no_names: args.no_names,
     });
     // b3sum's refusals first, as its clap makes them before it runs
-    if let Some(out) = xof {
-        if args.check {
-            let flag = if out.raw {
-                "--raw"
-            } else if out.no_names {
-                "--no-names"
-            } else {
-                "--length <LEN>"
-            };
-            return refuse(Conflict::B3sumCheckWith(flag));
-        }
-        if out.raw && args.files.len() > 1 {
-            return refuse(Conflict::B3sumRawInputs);
-        }
+    if b3sum && let Some(c) = b3sum_validation(&args) {
+        return refuse(c);
+    }
+    if let Some(out) = xof
+        && out.raw
+        && args.files.len() > 1
+    {
+        return refuse(Conflict::B3sumRawInputs);
     }
     // cksum's CRC and sum's checksums print their own lines: never checked
     // (as GNU cksum), never beside another algorithm or in a manifest
@@ -1129,6 +1170,7 @@ mod tests {
         assert_eq!(
             e,
             "error: the argument '--check' cannot be used with '--raw'\n\n\
+             Usage: b3sum --check <FILE>...\n\n\
              For more information, try '--help'.\n"
         );
     }

@@ -109,8 +109,9 @@ fn b3sum_check_lines_as_b3sum() {
 }
 
 /// b3sum's clap takes each of its options once (a second one is an error,
-/// exit 2, where it stands among the others), and waives `--quiet`'s need
-/// of `--check` when an option `--check` conflicts with is given.
+/// exit 2, where it stands among the others), waives `--quiet`'s need of
+/// `--check` when an option `--check` conflicts with is given, and words
+/// its conflicts with the options in the order given.
 #[test]
 fn b3sum_repeated_options_and_quiet() {
     if !require_tool("b3sum") {
@@ -120,7 +121,7 @@ fn b3sum_repeated_options_and_quiet() {
     write_file(dir.path(), "a", b"hi\n");
     let good = run(gnu("b3sum").current_dir(dir.path()).arg("a")).stdout;
     write_file(dir.path(), "S", &good);
-    let cases: [&[&str]; 17] = [
+    let cases: [&[&str]; 27] = [
         &["--tag", "--tag", "a"],
         &["-c", "-c", "S"],
         &["-c", "--check", "S"],
@@ -138,6 +139,27 @@ fn b3sum_repeated_options_and_quiet() {
         &["--quiet", "-l", "4", "a"],
         &["--quiet", "--raw", "a"],
         &["--quiet", "--no-names", "a"],
+        // clap's conflicts and requirement, worded with the options in
+        // the order given
+        &["-c", "--tag", "S"],
+        &["--tag", "-c", "S"],
+        &["-l", "4", "-c", "S"],
+        &["-c", "--raw", "-l", "4", "--tag"],
+        &[
+            "--quiet",
+            "--num-threads",
+            "1",
+            "-c",
+            "--tag",
+            "-l",
+            "3",
+            "S",
+        ],
+        &["--no-mmap", "-c", "-l", "4", "--quiet", "S"],
+        &["--quiet", "a"],
+        &["--no-mmap", "--quiet", "a"],
+        &["--quiet"],
+        &["--quiet", "--num-threads", "2"],
     ];
     for args in cases {
         let want = run(gnu("b3sum").current_dir(dir.path()).args(args));

@@ -54,9 +54,20 @@ pub(crate) enum Conflict {
     AlgorithmTwice(Algorithm),
     /// Several algorithms with `-b` or `-t` (untagged lines).
     SeveralUntagged,
-    /// b3sum: `-c` with an output option (its clap's conflict): the option
-    /// as clap names it.
-    B3sumCheckWith(&'static str),
+    /// b3sum: `--check` with an option it conflicts with (its clap's
+    /// refusal): the first of them given, the others, and the usage line
+    /// clap then prints (the options it does not blame, the FILEs).
+    B3sumClap {
+        /// The first of the conflicting options given.
+        first: &'static str,
+        /// What it cannot be used with, in the order given.
+        with: Vec<&'static str>,
+        /// The usage line after `Usage: b3sum `.
+        usage: String,
+    },
+    /// b3sum: `--quiet` without `--check` (its clap's requirement): the
+    /// usage line after `Usage: b3sum `.
+    B3sumNeedsCheck(String),
     /// b3sum: `--raw` with more than one input (its own error, exit 1).
     B3sumRawInputs,
     /// b3sum: one of its own options given twice (its clap's refusal).
@@ -128,8 +139,18 @@ impl Conflict {
                                           and --text apply to untagged output (use one -a per \
                                           run)"
                 .into(),
-            Conflict::B3sumCheckWith(flag) => {
-                format!("the argument '--check' cannot be used with '{flag}'")
+            Conflict::B3sumClap { first, with, .. } => match with.as_slice() {
+                [one] => format!("the argument '{first}' cannot be used with '{one}'"),
+                many => {
+                    let mut m = format!("the argument '{first}' cannot be used with:");
+                    for w in many {
+                        m.push_str(&format!("\n  {w}"));
+                    }
+                    m
+                }
+            },
+            Conflict::B3sumNeedsCheck(_) => {
+                "the following required arguments were not provided:\n  --check".into()
             }
             Conflict::B3sumRawInputs => "Only one filename can be provided when using --raw".into(),
             Conflict::B3sumTwice(spec) => {
@@ -398,6 +419,9 @@ impl UsageError {
                 "error: {}\n\nUsage: {program} [OPTIONS] [FILE]...\n{MORE}",
                 c.message()
             ),
+            UsageError::Conflict(
+                c @ (Conflict::B3sumClap { usage, .. } | Conflict::B3sumNeedsCheck(usage)),
+            ) => format!("error: {}\n\nUsage: {program} {usage}\n{MORE}", c.message()),
             _ => format!(
                 "error: {}\n{MORE}",
                 String::from_utf8_lossy(&self.message())

@@ -224,23 +224,31 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
     let count = scanned.options.len();
     for (i, met) in scanned.options.into_iter().enumerate() {
         let spec = specs[met.index];
+        let b3sum_form = options::B3SUM_ONCE
+            .iter()
+            .find(|f| f.strip_prefix("--").and_then(|f| f.split(' ').next()) == Some(spec.long))
+            .filter(|_| flavour == Flavour::B3sum);
         // b3sum's clap checks an option whose value is the next word (its
         // value, and whether it was given before) only when the next word
         // it knows comes: an unknown one right after is reported first
-        // (`-l x -x`, `-l 4 -l 4 -x`)
+        // (`-l x -x`, `-l 4 -l 4 -x`); the option counts as met, unless
+        // given before: clap has then dropped what it had of it
         if flavour == Flavour::B3sum
             && i + 1 == count
             && scanned.value_pending
             && scanned.error.is_some()
         {
+            if let Some(&form) = b3sum_form {
+                if args.b3sum_used.contains(&form) {
+                    args.b3sum_used.retain(|u| *u != form);
+                } else {
+                    args.b3sum_used.push(form);
+                }
+            }
             break;
         }
         // b3sum's clap takes each of b3sum's own options once
-        if flavour == Flavour::B3sum
-            && let Some(&form) = options::B3SUM_ONCE
-                .iter()
-                .find(|f| f.strip_prefix("--").and_then(|f| f.split(' ').next()) == Some(spec.long))
-        {
+        if let Some(&form) = b3sum_form {
             if seen.contains(&met.index) {
                 return Err(usage(UsageError::Conflict(Conflict::B3sumTwice(spec))));
             }
@@ -286,6 +294,14 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
         }
     }
     if let Some(e) = scanned.error {
+        if flavour == Flavour::B3sum {
+            // clap's words name what was met before the error
+            return Err(usage(UsageError::ClapOption {
+                error: e,
+                used: args.b3sum_used,
+                operands: !scanned.operands.is_empty(),
+            }));
+        }
         return Err(usage(UsageError::Option(e)));
     }
     args.files = scanned.operands;

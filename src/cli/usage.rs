@@ -194,6 +194,16 @@ pub(crate) enum UsageError {
     /// An option getopt refuses: unknown, ambiguous, a missing value or
     /// one given to a flag.
     Option(GetoptError),
+    /// The same under b3sum, whose clap words it with what it met before:
+    /// b3sum's options (as clap names them) and whether a FILE came.
+    ClapOption {
+        /// What the scan refused.
+        error: GetoptError,
+        /// b3sum's options met before it, in order.
+        used: Vec<&'static str>,
+        /// A FILE came before it.
+        operands: bool,
+    },
     /// A value its option refuses.
     Value {
         /// The option (as the table declares it).
@@ -292,7 +302,7 @@ impl UsageError {
     /// an invalid short option is written as the byte it is.
     fn message(&self) -> Vec<u8> {
         match self {
-            UsageError::Option(e) => e.gnu_message(),
+            UsageError::Option(e) | UsageError::ClapOption { error: e, .. } => e.gnu_message(),
             UsageError::Value {
                 why: ValueError::CksumAlgorithm(given),
                 ..
@@ -410,6 +420,11 @@ impl UsageError {
                 };
                 format!("error: {what}\n\nUsage: {program} [OPTIONS] [FILE]...\n{MORE}")
             }
+            UsageError::ClapOption {
+                error,
+                used,
+                operands,
+            } => clap_option(program, error, used, *operands),
             // b3sum's own refusal, an error its main returns: Rust prints
             // it after `Error: `, without the program's name
             UsageError::Conflict(Conflict::B3sumRawInputs) => {
@@ -428,6 +443,133 @@ impl UsageError {
             ),
         }
     }
+}
+
+/// b3sum 1.8's long options as its clap holds them, in its order (those
+/// fastsum lacks too: clap may suggest them), as its messages name them.
+const B3SUM_LONGS: [&str; 13] = [
+    "--keyed",
+    "--derive-key <CONTEXT>",
+    "--length <LEN>",
+    "--seek <SEEK>",
+    "--num-threads <NUM>",
+    "--no-mmap",
+    "--no-names",
+    "--raw",
+    "--tag",
+    "--check",
+    "--quiet",
+    "--help",
+    "--version",
+];
+
+/// An option b3sum's clap refuses while parsing, as it words it: a missing
+/// value names the option in full; an unknown one gets a tip (a similar
+/// long option, by clap's Jaro similarity over 0.7, or how to pass it as a
+/// FILE) and a usage line of what was met (the suggestion included).
+fn clap_option(program: &str, error: &GetoptError, used: &[&str], operands: bool) -> String {
+    const MORE: &str = "\nFor more information, try '--help'.\n";
+    let form = |long: &str| {
+        B3SUM_LONGS
+            .iter()
+            .find(|f| f.strip_prefix("--").and_then(|f| f.split(' ').next()) == Some(long))
+            .copied()
+    };
+    let usage = |extra: Option<&str>| {
+        let extra = extra.filter(|e| !used.contains(e));
+        let mut words: Vec<&str> = used.iter().copied().chain(extra).collect();
+        if words.is_empty() && !operands {
+            return "[OPTIONS] [FILE]...".to_string();
+        }
+        words.push(if operands { "<FILE>..." } else { "[FILE]..." });
+        words.join(" ")
+    };
+    match error {
+        GetoptError::ShortNeedsValue(b'l') => {
+            format!("error: a value is required for '--length <LEN>' but none was supplied\n{MORE}")
+        }
+        GetoptError::LongNeedsValue(long) if form(long).is_some() => format!(
+            "error: a value is required for '{}' but none was supplied\n{MORE}",
+            form(long).unwrap_or_default()
+        ),
+        GetoptError::Unrecognized(word) => {
+            let word = String::from_utf8_lossy(word.as_bytes()).into_owned();
+            let name = word.split('=').next().unwrap_or_default().to_string();
+            let similar = name.strip_prefix("--").and_then(|n| {
+                let mut scored: Vec<(f64, &str)> = B3SUM_LONGS
+                    .iter()
+                    .filter_map(|f| {
+                        let long = f.strip_prefix("--")?.split(' ').next()?;
+                        Some((jaro(n, long), *f))
+                    })
+                    .filter(|(score, _)| *score > 0.7)
+                    .collect();
+                scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+                scored.pop().map(|(_, f)| f)
+            });
+            let (tip, line) = match similar {
+                Some(f) => {
+                    let long = f.split(' ').next().unwrap_or_default();
+                    (
+                        format!("a similar argument exists: '{long}'"),
+                        usage(Some(f)),
+                    )
+                }
+                None => (
+                    format!("to pass '{name}' as a value, use '-- {name}'"),
+                    usage(None),
+                ),
+            };
+            format!(
+                "error: unexpected argument '{name}' found\n\n  tip: {tip}\n\nUsage: {program} {line}\n{MORE}"
+            )
+        }
+        GetoptError::InvalidShort(c) => {
+            let name = format!("-{}", char::from(*c));
+            format!(
+                "error: unexpected argument '{name}' found\n\n  tip: to pass '{name}' as a value, \
+                 use '-- {name}'\n\nUsage: {program} [OPTIONS] [FILE]...\n{MORE}"
+            )
+        }
+        other => UsageError::Option(other.clone()).render_b3sum(program),
+    }
+}
+
+/// The Jaro similarity of two names, as clap's suggestions compute it
+/// (strsim's `jaro`).
+fn jaro(a: &str, b: &str) -> f64 {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.is_empty() || b.is_empty() {
+        return if a.is_empty() && b.is_empty() {
+            1.0
+        } else {
+            0.0
+        };
+    }
+    let range = (a.len().max(b.len()) / 2).saturating_sub(1);
+    let mut a_hit = vec![false; a.len()];
+    let mut b_hit = vec![false; b.len()];
+    let mut matches = 0usize;
+    for (i, ca) in a.iter().enumerate() {
+        let lo = i.saturating_sub(range);
+        let hi = b.len().min(i + range + 1);
+        for j in lo..hi {
+            if !b_hit[j] && b[j] == *ca {
+                a_hit[i] = true;
+                b_hit[j] = true;
+                matches += 1;
+                break;
+            }
+        }
+    }
+    if matches == 0 {
+        return 0.0;
+    }
+    let a_matched = a.iter().zip(&a_hit).filter(|(_, h)| **h).map(|(c, _)| c);
+    let b_matched = b.iter().zip(&b_hit).filter(|(_, h)| **h).map(|(c, _)| c);
+    let transpositions = a_matched.zip(b_matched).filter(|(x, y)| x != y).count() / 2;
+    let m = matches as f64;
+    (m / a.len() as f64 + m / b.len() as f64 + (m - transpositions as f64) / m) / 3.0
 }
 
 /// The restricted Damerau–Levenshtein distance (a swap of two neighbours

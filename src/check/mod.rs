@@ -16,7 +16,9 @@
 //! file's buffer are grouped, so memory stays bounded and a check file fed
 //! line by line through a pipe is never waited on for a line it has not sent.
 //!
-//! * [`parse`]: the syntax of one line;
+//! * [`parse`]: the syntax of one line (GNU's);
+//! * [`b3sum`]: b3sum 1.8's, under its name (whose run also ends as
+//!   b3sum's does: one summary, `Error:` for a check file it cannot read);
 //! * [`summary`]: per-check-file counters and GNU's closing warnings.
 
 pub(crate) mod audit;

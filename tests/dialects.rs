@@ -580,3 +580,37 @@ fn tag_lengths_as_gnu() {
         }
     }
 }
+
+/// GNU settles the reversed-form latch on an untagged line before it finds
+/// a bad escape in its name: the improper line still decides how the next
+/// untagged lines are read (`hex a` improper after `\hex  a\q`).
+#[test]
+fn a_bad_escape_still_settles_the_form() {
+    for tool in ["md5sum", "cksum"] {
+        if !require_tool(tool) {
+            return;
+        }
+    }
+    let dir = tempdir();
+    write_file(dir.path(), "a", b"abc\n");
+    write_file(dir.path(), " a", b"abc\n");
+    let md5 = "0bee89b07a248e27c83fc3d5951213c1";
+    for sums in [
+        format!("\\{md5}  a\\q\n{md5} a\n"),
+        format!("\\{md5} a\\q\n{md5}  a\n"),
+        format!("\\{md5}  a\\\n{md5} a\n{md5}  a\n"),
+    ] {
+        write_file(dir.path(), "SUMS", sums.as_bytes());
+        for (tool, args) in [
+            ("md5sum", &["-c", "-w"][..]),
+            ("cksum", &["-a", "md5", "-c", "-w"]),
+        ] {
+            let want = run(gnu(tool).current_dir(dir.path()).args(args).arg("SUMS"));
+            let got = run(multicall(dir.path(), tool)
+                .current_dir(dir.path())
+                .args(args)
+                .arg("SUMS"));
+            assert_outputs_same(&format!("{tool} {sums:?}"), &got, &want, tool, tool);
+        }
+    }
+}

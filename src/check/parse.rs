@@ -134,7 +134,8 @@ impl CheckLine<'_> {
     /// The file to check. `reversed` tells whether earlier lines settled on
     /// the BSD-reversed shape: GNU then reads a standard-looking line's mode
     /// marker as the first byte of the name (`hex  name` names ` name`).
-    /// `Err` for an escaped name with a bad escape or a NUL.
+    /// `Err` for an escaped name with a bad escape or a NUL (for an untagged
+    /// line only found here, as GNU finds it after settling the latch).
     pub(crate) fn file_name(&self, reversed: bool) -> Result<Vec<u8>, Improper> {
         let name = match self.form {
             Form::Standard if !reversed => &self.written[1..],
@@ -524,12 +525,9 @@ fn untagged_line(
     } else {
         Form::Reversed
     };
-    if escaped {
-        // GNU unescapes from where the name starts in the shape it settles
-        // on; the marker is never an escape, so checking the whole rest
-        // decides validity for both readings
-        unescape(written)?;
-    }
+    // an escaped name is unescaped by [`CheckLine::file_name`], after the
+    // line's form has settled the reversed-form latch: GNU settles it
+    // before it finds a bad escape, so such a line still sets it
     Ok(CheckLine {
         algo,
         expected,

@@ -222,6 +222,8 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
     let mut args = Args::default();
     let mut seen = Vec::new();
     let count = scanned.options.len();
+    // (b3sum: whether an option of its own was fully taken before an error)
+    let mut resolved = None;
     for (i, met) in scanned.options.into_iter().enumerate() {
         let spec = specs[met.index];
         let b3sum_form = options::B3SUM_ONCE
@@ -238,6 +240,7 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
             && scanned.value_pending
             && scanned.error.is_some()
         {
+            resolved = Some(!args.b3sum_used.is_empty());
             if let Some(&form) = b3sum_form {
                 if args.b3sum_used.contains(&form) {
                     args.b3sum_used.retain(|u| *u != form);
@@ -298,6 +301,7 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
             // clap's words name what was met before the error
             return Err(usage(UsageError::ClapOption {
                 error: e,
+                resolved: resolved.unwrap_or(!args.b3sum_used.is_empty()),
                 used: args.b3sum_used,
                 operands: !scanned.operands.is_empty(),
             }));

@@ -192,6 +192,12 @@ fn b3sum_repeated_options_and_quiet() {
         &["-l", "4", "--num-threads", "2", "-l", "4", "--lenght", "2"],
         &["-l"],
         &["--length"],
+        &["--tag=1"],
+        &["S", "--raw=x"],
+        &["--no-mmap", "--tag=1"],
+        &["-l", "8", "--help=1"],
+        &["--length=8", "--help=1"],
+        &["-l", "4", "-l", "4", "--raw=x"],
     ] {
         let want = run(gnu("b3sum").current_dir(dir.path()).args(args));
         let got = run(multicall(dir.path(), "b3sum")

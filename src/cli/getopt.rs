@@ -86,7 +86,7 @@ pub(crate) enum GetoptError {
     /// `--s`: the word as given and every option it abbreviates.
     Ambiguous(OsString, Vec<&'static str>),
     /// `--tag=x`: the full option name.
-    NoValueAllowed(&'static str),
+    NoValueAllowed(&'static str, OsString),
     /// `--jobs` last on the line: the full option name.
     LongNeedsValue(&'static str),
 }
@@ -120,7 +120,7 @@ impl GetoptError {
                     m.extend_from_slice(format!(" '--{c}'").as_bytes());
                 }
             }
-            GetoptError::NoValueAllowed(name) => m.extend_from_slice(
+            GetoptError::NoValueAllowed(name, _) => m.extend_from_slice(
                 format!("option '--{name}' doesn't allow an argument").as_bytes(),
             ),
             GetoptError::LongNeedsValue(name) => {
@@ -137,7 +137,7 @@ impl GetoptError {
             GetoptError::InvalidShort(c) => OsString::from_vec(vec![b'-', *c]),
             GetoptError::ShortNeedsValue(c) => OsString::from_vec(vec![b'-', *c]),
             GetoptError::Unrecognized(w) | GetoptError::Ambiguous(w, _) => w.clone(),
-            GetoptError::NoValueAllowed(n) | GetoptError::LongNeedsValue(n) => {
+            GetoptError::NoValueAllowed(n, _) | GetoptError::LongNeedsValue(n) => {
                 OsString::from(format!("--{n}"))
             }
         }
@@ -226,7 +226,12 @@ fn scan_into(
                     i += 1;
                     Some(v.ok_or(GetoptError::LongNeedsValue(opt.long))?)
                 }
-                (false, Some(_)) => return Err(GetoptError::NoValueAllowed(opt.long)),
+                (false, Some(v)) => {
+                    return Err(GetoptError::NoValueAllowed(
+                        opt.long,
+                        OsStr::from_bytes(v).to_owned(),
+                    ));
+                }
                 (false, None) => None,
             };
             out.options.push(Met {

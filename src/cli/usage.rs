@@ -201,6 +201,9 @@ pub(crate) enum UsageError {
         error: GetoptError,
         /// b3sum's options met before it, in order.
         used: Vec<&'static str>,
+        /// One of them was taken whole (not one still waiting for its
+        /// value, the next word).
+        resolved: bool,
         /// A FILE came before it.
         operands: bool,
     },
@@ -413,7 +416,7 @@ impl UsageError {
                     GetoptError::ShortNeedsValue(_) | GetoptError::LongNeedsValue(_) => {
                         format!("a value is required for '{word}' but none was supplied")
                     }
-                    GetoptError::NoValueAllowed(_) => {
+                    GetoptError::NoValueAllowed(..) => {
                         format!("unexpected value for '{word}' found; no more were expected")
                     }
                     _ => format!("unexpected argument '{word}' found"),
@@ -423,8 +426,9 @@ impl UsageError {
             UsageError::ClapOption {
                 error,
                 used,
+                resolved,
                 operands,
-            } => clap_option(program, error, used, *operands),
+            } => clap_option(program, error, used, *resolved, *operands),
             // b3sum's own refusal, an error its main returns: Rust prints
             // it after `Error: `, without the program's name
             UsageError::Conflict(Conflict::B3sumRawInputs) => {
@@ -467,7 +471,13 @@ const B3SUM_LONGS: [&str; 13] = [
 /// value names the option in full; an unknown one gets a tip (a similar
 /// long option, by clap's Jaro similarity over 0.7, or how to pass it as a
 /// FILE) and a usage line of what was met (the suggestion included).
-fn clap_option(program: &str, error: &GetoptError, used: &[&str], operands: bool) -> String {
+fn clap_option(
+    program: &str,
+    error: &GetoptError,
+    used: &[&str],
+    resolved: bool,
+    operands: bool,
+) -> String {
     const MORE: &str = "\nFor more information, try '--help'.\n";
     let form = |long: &str| {
         B3SUM_LONGS
@@ -522,6 +532,26 @@ fn clap_option(program: &str, error: &GetoptError, used: &[&str], operands: bool
             };
             format!(
                 "error: unexpected argument '{name}' found\n\n  tip: {tip}\n\nUsage: {program} {line}\n{MORE}"
+            )
+        }
+        GetoptError::NoValueAllowed(long, value) if form(long).is_some() => {
+            let named = form(long).unwrap_or_default();
+            // clap's usage line here: the flag and the FILEs, or, once an
+            // option came before (not one still waiting for its value),
+            // every argument as one group (after `--help`'s name)
+            let line = if resolved {
+                let all = B3SUM_LONGS[..B3SUM_LONGS.len() - 2].join("|");
+                match named {
+                    "--help" => format!("--help <FILE|{all}>"),
+                    _ => format!("<FILE|{all}>"),
+                }
+            } else {
+                format!("{named} [FILE]...")
+            };
+            format!(
+                "error: unexpected value '{}' for '{named}' found; no more were expected\n\n\
+                 Usage: {program} {line}\n{MORE}",
+                value.to_string_lossy(),
             )
         }
         GetoptError::InvalidShort(c) => {

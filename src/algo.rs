@@ -242,6 +242,25 @@ impl Algorithm {
         }
     }
 
+    /// What GNU cksum's `-a` takes, in the order GNU 9.1 lists them, then
+    /// the ones of GNU 9.6 to 9.8 (crc32b, sha3): cksum's algorithms, so
+    /// also the only tags its `-c` reads.
+    pub(crate) const CKSUM: [Algorithm; 13] = [
+        Algorithm::Bsd,
+        Algorithm::Sysv,
+        Algorithm::Crc,
+        Algorithm::Md5,
+        Algorithm::Sha1,
+        Algorithm::Sha224,
+        Algorithm::Sha256,
+        Algorithm::Sha384,
+        Algorithm::Sha512,
+        Algorithm::Blake2b(Bits::MAX),
+        Algorithm::Sm3,
+        Algorithm::Crc32b,
+        Algorithm::Sha3(Sha3Size::S256),
+    ];
+
     /// Does `-l` choose among several lengths of it?
     pub fn takes_length(self) -> bool {
         matches!(self, Algorithm::Blake2b(_) | Algorithm::Sha3(_))

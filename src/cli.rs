@@ -16,7 +16,7 @@ use std::ffi::OsString;
 
 use crate::algo::{Algorithm, Algorithms, Bits, Sha3Size};
 use crate::config::{
-    AuditOptions, CheckOptions, Command, Config, Dialect, Encoding, HashOptions, Progress,
+    AuditOptions, CheckOptions, Command, Config, Dialect, Encoding, HashOptions, Progress, Tags,
     UpdateOptions, Verbosity, XofOutput,
 };
 use crate::output::{LineFormat, Terminator};
@@ -215,43 +215,161 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
         argv.into_iter().skip(1).collect(),
         flavour.abbrev(),
         posix,
-    )
-    .map_err(|e| usage(UsageError::Option(e)))?;
-    // --help and --version end the scan: GNU acts on them before any value
-    if let Some(last) = scanned.options.last() {
-        match specs[last.index].action {
-            Action::Help => {
-                return Err(Stop::Help(help::render(flavour, inv.program, !last.short)));
+    );
+    // each option is acted on as it is met, in argument order, as GNU's
+    // getopt loop and b3sum's clap do: the first bad one is reported, and
+    // --help and --version end the run where they stand
+    let mut args = Args::default();
+    let mut seen = Vec::new();
+    let count = scanned.options.len();
+    // (b3sum: whether an option of its own was fully taken before an error)
+    let mut resolved = None;
+    for (i, met) in scanned.options.into_iter().enumerate() {
+        let spec = specs[met.index];
+        let b3sum_form = options::B3SUM_ONCE
+            .iter()
+            .find(|f| f.strip_prefix("--").and_then(|f| f.split(' ').next()) == Some(spec.long))
+            .filter(|_| flavour == Flavour::B3sum);
+        // b3sum's clap checks an option whose value is the next word (its
+        // value, and whether it was given before) only when the next word
+        // it knows comes: an unknown one right after is reported first
+        // (`-l x -x`, `-l 4 -l 4 -x`); the option counts as met, unless
+        // given before: clap has then dropped what it had of it
+        if flavour == Flavour::B3sum
+            && i + 1 == count
+            && scanned.value_pending
+            && scanned.error.is_some()
+        {
+            resolved = Some(!args.b3sum_used.is_empty());
+            if let Some(&form) = b3sum_form {
+                if args.b3sum_used.contains(&form) {
+                    args.b3sum_used.retain(|u| *u != form);
+                } else {
+                    args.b3sum_used.push(form);
+                }
             }
-            Action::Version => {
+            break;
+        }
+        // b3sum's clap takes each of b3sum's own options once
+        if let Some(&form) = b3sum_form {
+            if seen.contains(&met.index) {
+                return Err(usage(UsageError::Conflict(Conflict::B3sumTwice(spec))));
+            }
+            seen.push(met.index);
+            args.b3sum_used.push(form);
+        }
+        match (spec.action, met.value) {
+            (Action::Help, _) => {
+                return Err(Stop::Help(help::render(flavour, inv.program, !met.short)));
+            }
+            (Action::Version, _) => {
                 let version = env!("CARGO_PKG_VERSION");
                 return Err(Stop::Version(match flavour {
                     Flavour::Fastsum => format!("fastsum {version}\n"),
                     _ => format!("{} (fastsum) {version}\n", inv.program),
                 }));
             }
-            _ => {}
+            (Action::Flag(set), _) => set(&mut args),
+            (Action::Value(name, set), Some(value)) => {
+                if let Err(why) = set(&mut args, &value) {
+                    return Err(usage(UsageError::Value {
+                        option: spec,
+                        value,
+                        why,
+                    }));
+                }
+                // GNU 9.1's b2sum and cksum check -l BITS as they meet it
+                // (a number, a multiple of 8), the rest once all is read;
+                // GNU 9.8, whose -a sha2 and sha3 these are, checks it all
+                // after the options, with their own words
+                let newer = args.sha2
+                    || args
+                        .algorithms
+                        .iter()
+                        .any(|a| a.takes_length() && !matches!(a, Algorithm::Blake2b(_)));
+                if name == "BITS" && flavour.is_gnu() && !newer {
+                    let given = value.to_string_lossy().into_owned();
+                    bits_as_met(&given).map_err(|why| usage(UsageError::Length { given, why }))?;
+                }
+            }
+            // (the scan gives every valued option its value)
+            (Action::Value(..), None) => {}
         }
     }
-    let mut args = Args::default();
-    for met in scanned.options {
-        let spec = specs[met.index];
-        match (spec.action, met.value) {
-            (Action::Flag(set), _) => set(&mut args),
-            (Action::Value(_, set), Some(value)) => set(&mut args, &value).map_err(|why| {
-                usage(UsageError::Value {
-                    option: spec,
-                    value,
-                    why,
-                })
-            })?,
-            // (the scan gives every valued option its value, and stops at
-            // help and version)
-            _ => {}
+    if let Some(e) = scanned.error {
+        if flavour == Flavour::B3sum {
+            // clap's words name what was met before the error
+            return Err(usage(UsageError::ClapOption {
+                error: e,
+                resolved: resolved.unwrap_or(!args.b3sum_used.is_empty()),
+                used: args.b3sum_used,
+                operands: !scanned.operands.is_empty(),
+            }));
         }
+        return Err(usage(UsageError::Option(e)));
     }
     args.files = scanned.operands;
     Ok(args)
+}
+
+/// What b3sum's clap refuses once the options are read, in its order: an
+/// option `--check` conflicts with, then `--quiet` without `--check`
+/// (waived when such an option is given). Its words quote the options in
+/// the order given, and its usage line those it does not blame.
+fn b3sum_validation(args: &Args) -> Option<Conflict> {
+    let used = &args.b3sum_used;
+    let against = |u: &&str| options::B3SUM_NOT_WITH_CHECK.contains(u);
+    let files = if args.files.is_empty() {
+        "[FILE]..."
+    } else {
+        "<FILE>..."
+    };
+    let usage = |keep: &dyn Fn(&&str) -> bool| -> String {
+        let mut words: Vec<&str> = used.iter().copied().filter(|u| keep(u)).collect();
+        words.push(files);
+        words.join(" ")
+    };
+    if used.contains(&"--check") {
+        let first = *used.iter().find(|u| **u == "--check" || against(u))?;
+        if first != "--check" {
+            return Some(Conflict::B3sumClap {
+                first,
+                with: vec!["--check"],
+                usage: usage(&|u| *u != "--check"),
+            });
+        }
+        let with: Vec<&'static str> = used.iter().copied().filter(|u| against(u)).collect();
+        return (!with.is_empty()).then(|| Conflict::B3sumClap {
+            first,
+            with,
+            usage: usage(&|u| !against(u)),
+        });
+    }
+    if used.contains(&"--quiet") && !used.iter().any(against) {
+        return Some(Conflict::B3sumNeedsCheck(format!(
+            "--check {}",
+            usage(&|_| true)
+        )));
+    }
+    None
+}
+
+/// How `-c` reads tags under a name (GNU's tools differ), with the `-a`
+/// given. fastsum with one `-a` reads them as that algorithm's GNU tool
+/// does (`-a md5` as md5sum, `-a blake2b` as b2sum, `-a sm3` as cksum;
+/// its own algorithms as md5sum), and without as cksum.
+fn tags(flavour: Flavour, chosen: &[Algorithm]) -> Tags {
+    match (flavour, chosen) {
+        (Flavour::B2sum, _) | (Flavour::Cksum, [_]) => Tags::SkipOne,
+        (Flavour::Cksum, _) => Tags::Cksum,
+        (Flavour::Fastsum, [Algorithm::Blake2b(_) | Algorithm::Sm3 | Algorithm::Sha3(_)]) => {
+            Tags::SkipOne
+        }
+        (Flavour::Fastsum, [_]) => Tags::Exact,
+        (Flavour::Fastsum, _) => Tags::Any,
+        // (b3sum's and xxhsum's check lines have parsers of their own)
+        _ => Tags::Exact,
+    }
 }
 
 /// cksum's `-a sha2 -l BITS`: the SHA-2 of that size.
@@ -309,20 +427,14 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         no_names: args.no_names,
     });
     // b3sum's refusals first, as its clap makes them before it runs
-    if let Some(out) = xof {
-        if args.check {
-            let flag = if out.raw {
-                "--raw"
-            } else if out.no_names {
-                "--no-names"
-            } else {
-                "--length <LEN>"
-            };
-            return refuse(Conflict::B3sumCheckWith(flag));
-        }
-        if out.raw && args.files.len() > 1 {
-            return refuse(Conflict::B3sumRawInputs);
-        }
+    if b3sum && let Some(c) = b3sum_validation(&args) {
+        return refuse(c);
+    }
+    if let Some(out) = xof
+        && out.raw
+        && args.files.len() > 1
+    {
+        return refuse(Conflict::B3sumRawInputs);
     }
     // cksum's CRC and sum's checksums print their own lines: never checked
     // (as GNU cksum), never beside another algorithm or in a manifest
@@ -357,7 +469,8 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         if args.tag && !cksum {
             return refuse(Conflict::TagWhenChecking);
         }
-        if args.binary.is_some() {
+        // (cksum has no -b/-t, and its --tag with -c is no refusal there)
+        if args.binary.is_some() && !cksum {
             return refuse(Conflict::BinaryOrTextWhenChecking);
         }
         let audit = !args.audit.is_empty();
@@ -385,6 +498,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             algorithm_chosen: !args.algorithms.is_empty()
                 || (inv.default_algorithm.is_some() && !cksum),
             dialect: if b3sum { Dialect::B3sum } else { Dialect::Gnu },
+            tags: tags(inv.flavour(), &args.algorithms),
             json: args.json,
             base64: cksum,
         };
@@ -431,9 +545,13 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             return refuse(Conflict::JsonWith(flag));
         }
         let exclude = exclude(&args.exclude)?;
-        // --update takes --quiet and --status: they silence what it says
+        // --update takes --quiet and --status: they silence what it says;
+        // b3sum's clap waives --quiet's need of --check when an option that
+        // --check conflicts with is given (b3sum --quiet --tag f)
+        let waived = b3sum && (args.tag || xof.is_some());
         let verbosity = args
             .verbosity
+            .filter(|_| !waived)
             .filter(|v| args.update.is_none() || !matches!(v, Verbosity::Quiet | Verbosity::Status))
             .map(|v| match v {
                 Verbosity::Status => "--status",
@@ -628,6 +746,11 @@ fn length(args: &Args, inv: &Invocation) -> Result<Option<u64>, UsageError> {
         Ok(n) => n,
         Err(why) => return refuse(why),
     };
+    // GNU cksum refuses a length for another algorithm only when it is
+    // not 0 (0 is every algorithm's own)
+    if !blake2b && !sha3 && bits == 0 && inv.flavour() == Flavour::Cksum {
+        return Ok(None);
+    }
     if !blake2b && !sha3 {
         return Err(UsageError::Conflict(match inv.flavour() {
             Flavour::Cksum => Conflict::LengthOnlyBlake2b,
@@ -648,6 +771,16 @@ fn length(args: &Args, inv: &Invocation) -> Result<Option<u64>, UsageError> {
         });
     }
     Ok((bits != 0).then_some(bits))
+}
+
+/// What GNU's b2sum and cksum check of `-l BITS` when they meet it: a
+/// number, and a multiple of 8 (`-l 7 -l 512` fails at the 7).
+fn bits_as_met(given: &str) -> Result<(), LengthWhy> {
+    if gnu_number(given)?.is_multiple_of(8) {
+        Ok(())
+    } else {
+        Err(LengthWhy::NotBytes)
+    }
 }
 
 /// A number as GNU's `xdectoumax` reads it: blanks, an optional `+`, then
@@ -1068,6 +1201,7 @@ mod tests {
         assert_eq!(
             e,
             "error: the argument '--check' cannot be used with '--raw'\n\n\
+             Usage: b3sum --check <FILE>...\n\n\
              For more information, try '--help'.\n"
         );
     }
@@ -1112,8 +1246,15 @@ mod tests {
             run("fastsum", &["-V"]).unwrap_err().text(),
             format!("fastsum {}\n", env!("CARGO_PKG_VERSION"))
         );
-        // a bad value before --help does not matter: help is acted on first
-        assert_eq!(run("md5sum", &["-j", "0", "--help"]).unwrap_err().code(), 0);
+        // options are acted on in order, as GNU's getopt loop does: a bad
+        // value before --help is reported, one after it never looked at
+        assert_eq!(run("md5sum", &["-j", "0", "--help"]).unwrap_err().code(), 1);
+        assert_eq!(run("md5sum", &["--help", "-j", "0"]).unwrap_err().code(), 0);
+        assert_eq!(run("b2sum", &["-l", "7", "--bogus"]).unwrap_err().code(), 1);
+        assert_eq!(
+            run("b2sum", &["-l", "7", "-l", "512"]).unwrap_err().text(),
+            "b2sum: invalid length: \u{2018}7\u{2019}\nb2sum: length is not a multiple of 8\n"
+        );
     }
 
     #[test]

@@ -35,6 +35,29 @@ pub(crate) enum Dialect {
     B3sum,
 }
 
+/// How a check line's tag is read: GNU's tools differ (md5sum's
+/// `split_3` against b2sum's and cksum's), and which tags a name knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tags {
+    /// md5sum … sha512sum (and fastsum with `-a` of their algorithms, or of
+    /// its own): the tool's tag, then `(` or ` (`.
+    Exact,
+    /// b2sum, cksum with one `-a`, fastsum with `-a` of one of cksum's
+    /// own algorithms (`blake2b`, `sm3`, `sha3`): the tag, then one byte,
+    /// whatever it is, is skipped (a `(` is not; a `-` starts a length),
+    /// then `(` or ` (`: `BLAKE2b\t(a)`, `MD5  (a)`. Their shortest
+    /// untagged line is 3 bytes whatever the length, so `<hex> ` alone
+    /// names the empty file.
+    SkipOne,
+    /// cksum without `-a`: the tag is a word that ends at a blank, `-`,
+    /// `(` or NUL and names one of GNU cksum's algorithms (not xxHash's or
+    /// BLAKE3's); then as [`Tags::SkipOne`].
+    Cksum,
+    /// fastsum without `-a` (or with several): as [`Tags::Cksum`], every
+    /// algorithm's tag.
+    Any,
+}
+
 /// Check-mode settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct CheckOptions {
@@ -50,6 +73,8 @@ pub(crate) struct CheckOptions {
     pub(crate) algorithm_chosen: bool,
     /// GNU's rules or b3sum's.
     pub(crate) dialect: Dialect,
+    /// How tags are read (GNU's rules).
+    pub(crate) tags: Tags,
     /// `--json`: a JSON object per verified line instead of `name: OK`.
     pub(crate) json: bool,
     /// Digests may be written in base64 too (cksum, as GNU 9.8 reads its

@@ -348,8 +348,9 @@ fn tags_pick_the_algorithm() {
         "-c --warn sums",
         &o,
         format!("{ok}b: FAILED\n"),
+        // (`-w` names the last tag read, as GNU cksum's does with no `-a`)
         &format!(
-            "fastsum: sums: {}: improperly formatted MD5 checksum line\n\
+            "fastsum: sums: {}: improperly formatted SHA1 checksum line\n\
              fastsum: WARNING: 1 line is improperly formatted\n\
              fastsum: WARNING: 1 computed checksum did NOT match\n",
             tagged.len() + 2

@@ -12,6 +12,7 @@ mod changed;
 mod check;
 mod cksum_sum;
 mod cli;
+mod dialects;
 mod errors;
 mod family;
 mod faults;

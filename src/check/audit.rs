@@ -376,7 +376,7 @@ pub(crate) fn run(
         Job::Hash(task) => Job::Hash(Task {
             input: task.input,
             algos: task.algos,
-            context: Ctx::Listed(task.context),
+            context: Ctx::Listed(task.context.expected),
         }),
         Job::Pass(event) => Job::Pass(Pass::Check(event)),
     });
@@ -395,7 +395,7 @@ pub(crate) fn run(
         });
     let jobs = listed.chain(unlisted).chain([Job::Pass(Pass::Finish)]);
     let auditor = Auditor {
-        verifier: verifier(opts.check, algos),
+        verifier: verifier(opts.check),
         missing: Vec::new(),
         by_digest: HashMap::new(),
         counts: Counts::default(),

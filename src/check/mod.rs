@@ -16,10 +16,13 @@
 //! file's buffer are grouped, so memory stays bounded and a check file fed
 //! line by line through a pipe is never waited on for a line it has not sent.
 //!
-//! * [`parse`]: the syntax of one line;
+//! * [`parse`]: the syntax of one line (GNU's);
+//! * [`b3sum`]: b3sum 1.8's, under its name (whose run also ends as
+//!   b3sum's does: one summary, `Error:` for a check file it cannot read);
 //! * [`summary`]: per-check-file counters and GNU's closing warnings.
 
 pub(crate) mod audit;
+pub(crate) mod b3sum;
 pub(crate) mod parse;
 pub(crate) mod summary;
 pub(crate) mod xxhsum;
@@ -39,7 +42,7 @@ use crate::read::{Job, JobSource, Outcome, Plan, Task};
 use crate::report::{Reporter, error_text};
 use crate::stats::Stats;
 
-use parse::{Accept, Digits, Expected, Form, Improper, line_body, parse_line_with};
+use parse::{Accept, Digits, Expected, Form, Grammar, Improper, line_body};
 use summary::Tally;
 
 /// A check file's name as messages show it (quoted; `standard input` for `-`).
@@ -55,9 +58,18 @@ enum Event {
         file: FileName,
         /// The line number (counting every line, comments and blanks too).
         line: u64,
-        /// The line was empty (b3sum words that one differently).
-        empty: bool,
+        /// The algorithm `-w` names: the one chosen, or (when none was,
+        /// as GNU cksum) the last tag read.
+        algo: &'static str,
     },
+    /// A line b3sum refuses, and its reason.
+    Refused(b3sum::Refusal),
+    /// b3sum ends the whole run with this error (a check file that cannot
+    /// be opened or read, a line that is not UTF-8).
+    Abort(String),
+    /// Every check file is read (b3sum's summary is the run's, not each
+    /// file's).
+    Finished,
     /// The check file was read to its end.
     End {
         /// The check file.
@@ -125,21 +137,33 @@ struct Open {
 struct Feed<'a> {
     files: std::slice::Iter<'a, OsString>,
     current: Option<Open>,
-    default: Algorithm,
-    accept: Accept,
-    /// Whether blank and `#` lines are skipped or count.
+    /// How lines are read (GNU's grammar; b3sum's has its own module).
+    grammar: Grammar,
+    /// GNU's or b3sum's rules.
     dialect: Dialect,
-    /// How digests may be written.
-    digits: Digits,
+    /// What `-w` names (see [`Event::Improper`]).
+    warn_name: &'static str,
     latch: Latch,
     buf: Vec<u8>,
     /// A job read ahead that did not join the one before it.
     pending: Option<CheckJob>,
+    /// The run is over: b3sum stopped it, or its end was announced.
+    done: bool,
 }
 
-/// A job of the check run: the expected digests, one per algorithm of its
-/// task (one per line grouped into it).
-type CheckJob = Job<Vec<Expected>, Event>;
+/// What a line asks of the file it lists: the expected digests, one per
+/// algorithm of its task (one per line grouped into it), and the name its
+/// status line shows when that is not the file's own (b3sum's, as written).
+#[derive(Debug)]
+pub(crate) struct Listed {
+    /// One digest per algorithm of the task.
+    pub(crate) expected: Vec<Expected>,
+    /// b3sum: the name as the line writes it.
+    shown: Option<Box<[u8]>>,
+}
+
+/// A job of the check run.
+type CheckJob = Job<Listed, Event>;
 
 /// What reading one line of a check file gave.
 enum Step {
@@ -165,18 +189,25 @@ fn line_job(
     body: &[u8],
     cur: &Open,
     latch: &mut Latch,
-    default: Algorithm,
-    accept: Accept,
-    digits: Digits,
+    grammar: &Grammar,
+    warn_name: &mut &'static str,
 ) -> CheckJob {
+    // with no algorithm chosen, GNU cksum's -w names the last tag it read,
+    // even on a line it then finds improper
+    if grammar.accept == Accept::Any
+        && let Some(algo) = grammar.tag_of(body)
+    {
+        *warn_name = algo.gnu_name();
+    }
+    let algo = *warn_name;
     let improper = || {
         Job::Pass(Event::Improper {
             file: cur.file.clone(),
             line: cur.line,
-            empty: false,
+            algo,
         })
     };
-    let Ok(line) = parse_line_with(body, default, accept, digits) else {
+    let Ok(line) = grammar.parse(body) else {
         return improper();
     };
     let Some(reversed) = latch.accept(line.form) else {
@@ -193,15 +224,42 @@ fn line_job(
     Job::Hash(Task {
         input: Input::from_arg(OsString::from_vec(name)),
         algos: Algorithms::one(line.algo),
-        context: vec![line.expected],
+        context: Listed {
+            expected: vec![line.expected],
+            shown: None,
+        },
     })
+}
+
+/// The job for one raw line of a check file under b3sum's rules.
+fn b3sum_job(raw: &[u8]) -> CheckJob {
+    match b3sum::parse(raw) {
+        Err(()) => Job::Pass(Event::Abort(b3sum::NOT_UTF8.into())),
+        Ok(Err(why)) => Job::Pass(Event::Refused(why)),
+        Ok(Ok(line)) => Job::Hash(Task {
+            input: Input::from_arg(OsString::from_vec(line.name)),
+            algos: Algorithms::one(Algorithm::Blake3),
+            context: Listed {
+                expected: vec![line.expected],
+                shown: Some(line.shown.into()),
+            },
+        }),
+    }
 }
 
 impl Feed<'_> {
     /// Read one line (opening the next check file when one ends).
     fn step(&mut self) -> Step {
+        if self.done {
+            return Step::Done;
+        }
+        let b3sum = self.dialect == Dialect::B3sum;
         let Some(cur) = &mut self.current else {
             let Some(arg) = self.files.next() else {
+                if b3sum {
+                    self.done = true;
+                    return Step::Job(Job::Pass(Event::Finished));
+                }
                 return Step::Done;
             };
             let file = display_name(arg);
@@ -216,6 +274,7 @@ impl Feed<'_> {
                     });
                     return Step::Skip;
                 }
+                Err(error) if b3sum => return Step::Job(self.abort(&error)),
                 Err(error) => return Step::Job(Job::Pass(Event::OpenError { file, error })),
             }
         };
@@ -228,26 +287,25 @@ impl Feed<'_> {
             }
             Ok(_) => {
                 cur.line += 1;
-                let Some(body) = line_body(&self.buf) else {
-                    if self.dialect == Dialect::B3sum {
-                        let empty = matches!(&self.buf[..], b"\n" | b"\r\n");
-                        return Step::Job(Job::Pass(Event::Improper {
-                            file: cur.file.clone(),
-                            line: cur.line,
-                            empty,
-                        }));
+                if b3sum {
+                    let job = b3sum_job(&self.buf);
+                    if matches!(job, Job::Pass(Event::Abort(_))) {
+                        self.done = true;
                     }
+                    return Step::Job(job);
+                }
+                let Some(body) = line_body(&self.buf) else {
                     return Step::Skip;
                 };
                 Step::Job(line_job(
                     body,
                     cur,
                     &mut self.latch,
-                    self.default,
-                    self.accept,
-                    self.digits,
+                    &self.grammar,
+                    &mut self.warn_name,
                 ))
             }
+            Err(error) if b3sum => Step::Job(self.abort(&error)),
             Err(_) => {
                 // GNU says only "read error" here, without the reason
                 let file = cur.file.clone();
@@ -255,6 +313,13 @@ impl Feed<'_> {
                 Step::Job(Job::Pass(Event::ReadError { file }))
             }
         }
+    }
+
+    /// b3sum's end of the run on `error` (its `main` returns it).
+    fn abort(&mut self, error: &io::Error) -> CheckJob {
+        self.done = true;
+        self.current = None;
+        Job::Pass(Event::Abort(error.to_string()))
     }
 
     /// The next job, blank and comment lines skipped.
@@ -299,7 +364,7 @@ impl Iterator for Feed<'_> {
                 Job::Hash(t) if t.input == task.input => match task.algos.with(t.algos.first()) {
                     Some(algos) => {
                         task.algos = algos;
-                        task.context.extend(t.context);
+                        task.context.expected.extend(t.context.expected);
                     }
                     None => self.pending = Some(Job::Hash(t)),
                 },
@@ -319,8 +384,6 @@ static NO_DIGEST: std::sync::LazyLock<io::Error> =
 /// the closing summary of each check file.
 struct Verifier {
     opts: CheckOptions,
-    /// The algorithm named in `-w` warnings (GNU's DIGEST_TYPE_STRING).
-    warn_name: &'static str,
     tally: Tally,
 }
 
@@ -468,44 +531,54 @@ impl Verifier {
     }
 }
 
-impl Render<Vec<Expected>, Event> for Verifier {
-    fn render(
-        &mut self,
-        outcome: Outcome<Vec<Expected>, Event>,
-        p: &mut Printer<'_>,
-    ) -> io::Result<()> {
+impl Render<Listed, Event> for Verifier {
+    fn render(&mut self, outcome: Outcome<Listed, Event>, p: &mut Printer<'_>) -> io::Result<()> {
         let event = match outcome {
             Outcome::Hashed(task, r) => {
                 // one status per line, in the check file's order
                 let algos = task.algos.as_slice();
-                for (i, (expected, &algo)) in task.context.iter().zip(algos).enumerate() {
+                let name = task.context.shown.as_deref().unwrap_or(task.input.name());
+                for (i, (expected, &algo)) in task.context.expected.iter().zip(algos).enumerate() {
                     let digest = match &r {
                         Ok(hashed) => hashed.digests.get(i).ok_or(&*NO_DIGEST),
                         Err(e) => Err(e),
                     };
-                    self.verify(p, task.input.name(), algo, expected, digest)?;
+                    self.verify(p, name, algo, expected, digest)?;
                 }
                 return Ok(());
             }
             Outcome::Passed(event) => event,
         };
         match event {
-            Event::Improper { empty, .. } if self.opts.dialect == Dialect::B3sum => {
+            Event::Refused(why) => {
                 // b3sum counts it with the checksums that did not match
                 self.tally.mismatched += 1;
-                self.tally.formatted = true;
-                p.message(if empty {
-                    "Empty line"
-                } else {
-                    "Invalid check line format"
-                })?;
+                p.message(why)?;
             }
-            Event::Improper { file, line, .. } => {
+            Event::Abort(error) => {
+                // what Rust prints of the error `main` returns: no program
+                // name, no summary
+                p.error_raw(format!("Error: {error}\n").as_bytes())?;
+            }
+            Event::Finished => {
+                let failed = self.tally.mismatched;
+                if failed > 0 {
+                    let s = if failed == 1 { "" } else { "s" };
+                    p.message(&format!(
+                        "WARNING: {failed} computed checksum{s} did NOT match"
+                    ))?;
+                    p.fail();
+                }
+            }
+            // b3sum's counts run on to the end of the run
+            Event::End { .. } if self.opts.dialect == Dialect::B3sum => {}
+            Event::Improper {
+                file, line, algo, ..
+            } => {
                 self.tally.improper += 1;
                 if self.opts.verbosity == Verbosity::Warn {
-                    let name = self.warn_name;
                     p.message(&format!(
-                        "{file}: {line}: improperly formatted {name} checksum line"
+                        "{file}: {line}: improperly formatted {algo} checksum line"
                     ))?;
                 }
             }
@@ -536,29 +609,34 @@ fn feed<'a>(opts: &CheckOptions, algos: Algorithms, files: &'a [OsString]) -> Fe
     Feed {
         files: files.iter(),
         current: None,
-        default: algos.first(),
-        accept: match (opts.algorithm_chosen, algos.len()) {
-            (false, _) => Accept::Any,
-            (true, 1) => Accept::OnlyDefault,
-            (true, _) => Accept::Only(algos),
+        grammar: Grammar {
+            default: algos.first(),
+            accept: match (opts.algorithm_chosen, algos.len()) {
+                (false, _) => Accept::Any,
+                (true, 1) => Accept::OnlyDefault,
+                (true, _) => Accept::Only(algos),
+            },
+            digits: if opts.base64 {
+                Digits::HexOrBase64
+            } else {
+                Digits::Hex
+            },
+            tags: opts.tags,
         },
         dialect: opts.dialect,
-        digits: if opts.base64 {
-            Digits::HexOrBase64
-        } else {
-            Digits::Hex
-        },
+        // (GNU's DIGEST_TYPE_STRING: cksum's CRC before any tag is read)
+        warn_name: algos.first().gnu_name(),
         latch: Latch::default(),
         buf: Vec::with_capacity(1024),
         pending: None,
+        done: false,
     }
 }
 
-/// What prints the outcomes of checking with `algos`.
-fn verifier(opts: CheckOptions, algos: Algorithms) -> Verifier {
+/// What prints the outcomes of checking.
+fn verifier(opts: CheckOptions) -> Verifier {
     Verifier {
         opts,
-        warn_name: algos.first().gnu_name(),
         tally: Tally::default(),
     }
 }
@@ -574,7 +652,7 @@ pub(crate) fn run(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let feed = feed(&opts, algos, files);
-    let verifier = verifier(opts, algos);
+    let verifier = verifier(opts);
     print_all(plan, stats, feed, JobSource::CheckFiles, verifier, out, rep)
 }
 

@@ -10,13 +10,18 @@
 //! * "BSD reversed": `<hex> <name>` (a single blank, then a name that does
 //!   not start with a blank or `*`, or is one byte long);
 //! * tagged: `ALGO (<name>) = <hex>` as `--tag` writes it, and the OpenSSL
-//!   `ALGO(<name>)= <hex>`; blanks around `=` are optional.
+//!   `ALGO(<name>)= <hex>`; blanks around `=` are optional. Between the tag
+//!   and `(` the tools differ ([`Tags`]): md5sum … sha512sum take one
+//!   space at most; b2sum and cksum skip the byte after the tag whatever
+//!   it is, then one space (`BLAKE2b\t(a)`, `MD5  (a)`); cksum without
+//!   `-a` reads the tag as a word and knows only its own algorithms.
 //!
 //! GNU handles the line as a C string in places, and that shows: a name is
 //! cut at its first NUL byte (unless escaped, where a NUL is an error), and
 //! a tagged line's hex ends at a NUL. Both are copied here.
 
 use crate::algo::{Algorithm, Algorithms};
+use crate::config::Tags;
 
 /// A line GNU calls "improperly formatted".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,7 +134,8 @@ impl CheckLine<'_> {
     /// The file to check. `reversed` tells whether earlier lines settled on
     /// the BSD-reversed shape: GNU then reads a standard-looking line's mode
     /// marker as the first byte of the name (`hex  name` names ` name`).
-    /// `Err` for an escaped name with a bad escape or a NUL.
+    /// `Err` for an escaped name with a bad escape or a NUL (for an untagged
+    /// line only found here, as GNU finds it after settling the latch).
     pub(crate) fn file_name(&self, reversed: bool) -> Result<Vec<u8>, Improper> {
         let name = match self.form {
             Form::Standard if !reversed => &self.written[1..],
@@ -196,33 +202,74 @@ pub(crate) enum Digits {
     HexOrBase64,
 }
 
-/// Parse one line body (see [`line_body`]). `default` is the algorithm of
-/// untagged lines (`-a`, or the multi-call name); `tags` says whether a
-/// tag may name another one.
-pub(crate) fn parse_check_line(
-    line: &[u8],
-    default: Algorithm,
-    accept: Accept,
-) -> Result<CheckLine<'_>, Improper> {
-    parse_line_with(line, default, accept, Digits::Hex)
+/// How a run reads its check lines (GNU's grammar).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Grammar {
+    /// The algorithm of untagged lines (`-a`, or the multi-call name).
+    pub(crate) default: Algorithm,
+    /// Which tags may name another algorithm.
+    pub(crate) accept: Accept,
+    /// How digests may be written.
+    pub(crate) digits: Digits,
+    /// How a tag is read, and which tags the name knows.
+    pub(crate) tags: Tags,
 }
 
-/// [`parse_check_line`], digests written as `digits` allows.
-pub(crate) fn parse_line_with(
-    line: &[u8],
-    default: Algorithm,
-    accept: Accept,
-    digits: Digits,
-) -> Result<CheckLine<'_>, Improper> {
+impl Grammar {
+    /// Parse one line body (see [`line_body`]).
+    pub(crate) fn parse<'l>(&self, line: &'l [u8]) -> Result<CheckLine<'l>, Improper> {
+        parse_line_with(line, self.default, self.accept, self.digits, self.tags)
+    }
+
+    /// The algorithm whose tag starts the line body, read as GNU cksum's
+    /// `algorithm_from_tag` reads it (whatever follows): a word that ends
+    /// at a blank, `-`, `(` or NUL, and one of the names this run knows.
+    /// `None` under the names whose tag is fixed.
+    pub(crate) fn tag_of(&self, line: &[u8]) -> Option<Algorithm> {
+        let (_, rest) = start(line);
+        match self.tags {
+            Tags::Cksum | Tags::Any => word_tag(rest, self.tags).map(|(a, _)| a),
+            Tags::Exact | Tags::SkipOne => None,
+        }
+    }
+}
+
+/// Where a line's content starts: after blanks and the `\` that marks an
+/// escaped name (and whether there was one).
+fn start(line: &[u8]) -> (bool, &[u8]) {
     let mut i = line.iter().take_while(|&&c| is_blank(c)).count();
     let escaped = at(line, i) == b'\\';
     if escaped {
         i += 1;
     }
-    let rest = &line[i..];
+    (escaped, &line[i..])
+}
+
+/// Parse one line body (see [`line_body`]) with fastsum's own rules (tags
+/// read as GNU cksum reads them, every algorithm's). `default` is the
+/// algorithm of untagged lines; `accept` says whether a tag may name
+/// another one.
+pub(crate) fn parse_check_line(
+    line: &[u8],
+    default: Algorithm,
+    accept: Accept,
+) -> Result<CheckLine<'_>, Improper> {
+    parse_line_with(line, default, accept, Digits::Hex, Tags::Any)
+}
+
+/// [`parse_check_line`], digests written as `digits` allows, tags read as
+/// `tags` says.
+fn parse_line_with(
+    line: &[u8],
+    default: Algorithm,
+    accept: Accept,
+    digits: Digits,
+    tags: Tags,
+) -> Result<CheckLine<'_>, Improper> {
+    let (escaped, rest) = start(line);
     // A line that starts with a tag is tagged or nothing: GNU never falls
     // back to reading it as untagged (`MD5X (a) = …` is improper).
-    if let Some(tag) = parse_tag(rest) {
+    if let Some(tag) = parse_tag(rest, tags) {
         let (algo, mut j) = tag?;
         // no other algorithm's tag can start a valid untagged line (a tag
         // starts with a letter that is not a hex digit), so refusing it here
@@ -235,6 +282,13 @@ pub(crate) fn parse_line_with(
         };
         if refused {
             return Err(Improper);
+        }
+        // b2sum and cksum overwrite the byte after the tag with a NUL and
+        // step over it, so it may be anything (`BLAKE2b\t(`), unless it is
+        // `(` or starts a length (`BLAKE2b-256 (`)
+        let sized = at(rest, algo.gnu_name().len()) == b'-';
+        if tags != Tags::Exact && !sized && at(rest, j) != b'(' {
+            j += 1;
         }
         if at(rest, j) == b' ' {
             j += 1;
@@ -252,23 +306,57 @@ pub(crate) fn parse_line_with(
     if algo.legacy().is_some() {
         return Err(Improper);
     }
-    parse_untagged(rest, algo, escaped).or_else(|e| match digits {
-        Digits::HexOrBase64 => parse_untagged_base64(rest, algo, escaped),
-        Digits::Hex => Err(e),
+    // b2sum's and cksum's shortest line is 3 bytes (`-l 8`'s), whatever
+    // the length: `<hex> ` alone is a reversed line naming the empty file
+    let shortest = match tags {
+        Tags::Exact | Tags::Any => None,
+        Tags::SkipOne | Tags::Cksum => Some(3),
+    };
+    parse_untagged(rest, algo, escaped, shortest).or_else(|e| match (digits, accept) {
+        // base64 says its digest's length by its own: under `-a x,y` (and
+        // cksum's `-a sha2` without `-l`, any SHA-2) the one it fits
+        (Digits::HexOrBase64, Accept::Only(set)) => set
+            .as_slice()
+            .iter()
+            .find_map(|&a| parse_untagged_base64(rest, a, escaped).ok())
+            .ok_or(Improper),
+        (Digits::HexOrBase64, _) => parse_untagged_base64(rest, algo, escaped),
+        (Digits::Hex, _) => Err(e),
     })
 }
 
-/// The tag that starts `rest`, if a family name does (the longest that
-/// does: `XXH32` is not `XXH3`): its algorithm, with the length of a `-N`
-/// suffix (BLAKE2b, SHA-3; SHA-3's is required, as cksum writes it), and
-/// where the tag ends. `Err` for a length that is none of the family's.
-fn parse_tag(rest: &[u8]) -> Option<Result<(Algorithm, usize), Improper>> {
-    let family = Algorithm::ALL
-        .into_iter()
-        .filter(|a| a.legacy().is_none() && rest.starts_with(a.gnu_name().as_bytes()))
-        .max_by_key(|a| a.gnu_name().len())?;
-    let end = family.gnu_name().len();
+/// The tag that starts `rest`, if a family name does: its algorithm, with
+/// the length of a `-N` suffix (BLAKE2b, SHA-3; SHA-3's is required, as
+/// cksum writes it), and where the tag ends. `Err` for a length that is
+/// none of the family's, or a `-` after a tag that takes none. Under
+/// [`Tags::Exact`] and [`Tags::SkipOne`] the tag is a prefix (the longest:
+/// `XXH32` is not `XXH3`), as GNU compares the tool's own; under the
+/// others a word, as GNU cksum looks it up.
+fn parse_tag(rest: &[u8], tags: Tags) -> Option<Result<(Algorithm, usize), Improper>> {
+    let (family, end) = match tags {
+        Tags::Exact | Tags::SkipOne => {
+            let family = Algorithm::ALL
+                .into_iter()
+                .filter(|a| a.legacy().is_none() && rest.starts_with(a.gnu_name().as_bytes()))
+                .max_by_key(|a| a.gnu_name().len())?;
+            (family, family.gnu_name().len())
+        }
+        // (a word that names no algorithm, `MD5X` or `CRC`, is then read
+        // as untagged, and is improper as such: it is no hex)
+        Tags::Cksum | Tags::Any => word_tag(rest, tags)?,
+    };
     if !family.takes_length() {
+        // b2sum and cksum read a length after any tag (`MD5-128`), and
+        // then compare only that many bits of the digest: fastsum takes
+        // the algorithm's own length alone, never a shorter one (a
+        // truncated MD5 or SHA-256 is not the hash asked for)
+        if tags != Tags::Exact && at(rest, end) == b'-' {
+            let full = 8 * family.digest_len() as u64;
+            return Some(match strtoumax(&rest[end + 1..]) {
+                Some((bits, used)) if bits == full => Ok((family, end + 1 + used)),
+                _ => Err(Improper),
+            });
+        }
         return Some(Ok((family, end)));
     }
     if at(rest, end) != b'-' {
@@ -277,18 +365,62 @@ fn parse_tag(rest: &[u8]) -> Option<Result<(Algorithm, usize), Improper>> {
             _ => Ok((family, end)),
         });
     }
-    let digits = rest[end + 1..]
-        .iter()
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    let bits = std::str::from_utf8(&rest[end + 1..end + 1 + digits])
-        .ok()
-        .and_then(|d| d.parse::<u64>().ok());
     Some(
-        bits.and_then(|b| family.with_length(b).ok())
-            .map(|algo| (algo, end + 1 + digits))
+        strtoumax(&rest[end + 1..])
+            .and_then(|(bits, used)| Some((family.with_length(bits).ok()?, end + 1 + used)))
             .ok_or(Improper),
     )
+}
+
+/// A number as GNU's `xstrtoumax` reads a tag's length (base 0, any
+/// suffix): C blanks, an optional `+`, then `0x` hex, `0` octal or
+/// decimal digits (`BLAKE2b-0x80`, `BLAKE2b-0200`); the value and how many
+/// bytes it took. `None` for no number, a `-`, or an overflow.
+fn strtoumax(s: &[u8]) -> Option<(u64, usize)> {
+    let mut i = s
+        .iter()
+        .take_while(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r'))
+        .count();
+    if at(s, i) == b'+' {
+        i += 1;
+    }
+    let (radix, start) = match (at(s, i), at(s, i + 1)) {
+        (b'0', b'x' | b'X') if char::from(at(s, i + 2)).is_ascii_hexdigit() => (16, i + 2),
+        (b'0', _) => (8, i),
+        _ => (10, i),
+    };
+    let len = s[start.min(s.len())..]
+        .iter()
+        .take_while(|&&c| char::from(c).is_digit(radix))
+        .count();
+    if len == 0 {
+        return None;
+    }
+    let text = std::str::from_utf8(&s[start..start + len]).ok()?;
+    Some((u64::from_str_radix(text, radix).ok()?, start + len))
+}
+
+/// Where GNU cksum's tag word ends: at the first blank, `-`, `(` or NUL.
+fn word_end(rest: &[u8]) -> usize {
+    rest.iter()
+        .position(|&c| is_blank(c) || matches!(c, b'-' | b'(' | 0))
+        .unwrap_or(rest.len())
+}
+
+/// The algorithm whose tag is the word `rest` starts with, among those
+/// `tags` knows (GNU cksum's own, or every one), and where the word ends.
+fn word_tag(rest: &[u8], tags: Tags) -> Option<(Algorithm, usize)> {
+    let end = word_end(rest);
+    let word = &rest[..end];
+    let known: &[Algorithm] = match tags {
+        Tags::Cksum => &Algorithm::CKSUM,
+        _ => &Algorithm::ALL,
+    };
+    known
+        .iter()
+        .copied()
+        .find(|a| a.legacy().is_none() && a.gnu_name().as_bytes() == word)
+        .map(|a| (a, end))
 }
 
 /// How many hex digits `rest` starts with.
@@ -361,12 +493,19 @@ fn parse_tagged(
 }
 
 /// `hex  name`, `hex *name` or `hex name`, for the default algorithm.
-fn parse_untagged(s: &[u8], algo: Algorithm, escaped: bool) -> Result<CheckLine<'_>, Improper> {
+/// `shortest`: the tool's shortest line, if not the hex, a blank and a
+/// one-byte name.
+fn parse_untagged(
+    s: &[u8],
+    algo: Algorithm,
+    escaped: bool,
+    shortest: Option<usize>,
+) -> Result<CheckLine<'_>, Improper> {
     let hex_len = 2 * algo.digest_len();
     // GNU's minimum length: the hex, a blank and a one-byte name, plus one
     // when the hex starts with a (second) backslash.
-    let min = hex_len + 2 + usize::from(at(s, 0) == b'\\');
-    if s.len() < min || !is_blank(s[hex_len]) {
+    let min = shortest.unwrap_or(hex_len + 2) + usize::from(at(s, 0) == b'\\');
+    if s.len() < min || !is_blank(at(s, hex_len)) {
         return Err(Improper);
     }
     let expected = Expected::from_hex(&s[..hex_len], algo).ok_or(Improper)?;
@@ -386,12 +525,9 @@ fn untagged_line(
     } else {
         Form::Reversed
     };
-    if escaped {
-        // GNU unescapes from where the name starts in the shape it settles
-        // on; the marker is never an escape, so checking the whole rest
-        // decides validity for both readings
-        unescape(written)?;
-    }
+    // an escaped name is unescaped by [`CheckLine::file_name`], after the
+    // line's form has settled the reversed-form latch: GNU settles it
+    // before it finds a bad escape, so such a line still sets it
     Ok(CheckLine {
         algo,
         expected,
@@ -489,10 +625,15 @@ mod tests {
         assert_eq!(t("MD5 () = H"), ok(Form::Tagged, b""));
         assert_eq!(t("MD5 (a) = H\0zz"), ok(Form::Tagged, b"a"));
         assert_eq!(t("MD5 (a\0z) = H"), ok(Form::Tagged, b"a"));
+        // fastsum's own rule is cksum's: one byte after the tag is skipped
+        assert_eq!(t("MD5  (a) = H"), ok(Form::Tagged, b"a"));
+        assert_eq!(t("MD5\t(a) = H"), ok(Form::Tagged, b"a"));
         for bad in [
             "MD5 (a) = H ",
             "MD5 (a) = H0",
-            "MD5  (a) = H",
+            "MD5   (a) = H",
+            "MD5 \t(a) = H",
+            "MD5-(a) = H",
             "MD5X (a) = H",
             "MD5 ) = H",
             "MD5 (",
@@ -506,6 +647,74 @@ mod tests {
         let text = format!("SHA1 (e) = {sha1}");
         let line = parse_check_line(text.as_bytes(), Algorithm::Md5, Accept::Any);
         assert_eq!(line.map(|l| l.algo), Ok(Algorithm::Sha1));
+    }
+
+    /// A tag's length as GNU's `xstrtoumax` reads it.
+    #[test]
+    fn tag_lengths_in_any_base() {
+        assert_eq!(strtoumax(b"128 (a)"), Some((128, 3)));
+        assert_eq!(strtoumax(b"0x80 (a)"), Some((128, 4)));
+        assert_eq!(strtoumax(b"0200("), Some((128, 4)));
+        assert_eq!(strtoumax(b" +128"), Some((128, 5)));
+        assert_eq!(strtoumax(b"00128"), Some((10, 4)));
+        assert_eq!(strtoumax(b"0x (a)"), Some((0, 1)));
+        assert_eq!(strtoumax(b"-128"), None);
+        assert_eq!(strtoumax(b"(a)"), None);
+        assert_eq!(strtoumax(b"99999999999999999999999"), None);
+    }
+
+    /// The blanks between a tag and `(` each GNU tool takes, and the tags
+    /// cksum knows.
+    #[test]
+    fn tag_gaps_per_tool() {
+        let md5 = |tags, accept| Grammar {
+            default: Algorithm::Md5,
+            accept,
+            digits: Digits::Hex,
+            tags,
+        };
+        let takes = |g: Grammar, line: &str| g.parse(line.replace('H', HEX).as_bytes()).is_ok();
+        let md5sum = md5(Tags::Exact, Accept::OnlyDefault);
+        let cksum_a = md5(Tags::SkipOne, Accept::OnlyDefault);
+        let cksum = md5(Tags::Cksum, Accept::Any);
+        for (line, by_md5sum, by_cksum_a, by_cksum) in [
+            ("MD5 (a) = H", true, true, true),
+            ("MD5(a) = H", true, true, true),
+            ("MD5  (a) = H", false, true, true),
+            ("MD5\t(a) = H", false, true, true),
+            ("MD5\t (a) = H", false, true, true),
+            ("MD5   (a) = H", false, false, false),
+            ("MD5 \t(a) = H", false, false, false),
+            ("MD5x(a) = H", false, true, false),
+            ("MD5X (a) = H", false, true, false),
+            ("MD5\x01(a) = H", false, true, false),
+            ("MD5-(a) = H", false, false, false),
+            ("MD5-128 (a) = H", false, true, true),
+            ("MD5-0x80(a) = H", false, true, true),
+            ("MD5-64 (a) = H", false, false, false),
+        ] {
+            assert_eq!(takes(md5sum, line), by_md5sum, "md5sum {line:?}");
+            assert_eq!(takes(cksum_a, line), by_cksum_a, "cksum -a md5 {line:?}");
+            assert_eq!(takes(cksum, line), by_cksum, "cksum {line:?}");
+        }
+        // cksum's tags are its own algorithms'; fastsum's, every one's
+        let xxh = format!("XXH64 (a) = {}", hash_bytes(Algorithm::Xxh64, b"").to_hex());
+        assert!(cksum.parse(xxh.as_bytes()).is_err());
+        assert!(md5(Tags::Any, Accept::Any).parse(xxh.as_bytes()).is_ok());
+        assert_eq!(cksum.tag_of(b"SHA1 (a) = 0"), Some(Algorithm::Sha1));
+        assert_eq!(cksum.tag_of(b"\\SHA256 (a"), Some(Algorithm::Sha256));
+        assert_eq!(cksum.tag_of(b"MD5X (a) = 0"), None);
+        assert_eq!(cksum.tag_of(b"XXH3 (a) = 0"), None);
+        assert_eq!(md5sum.tag_of(b"SHA1 (a) = 0"), None);
+        // b2sum's and cksum's shortest line: `<hex> ` names the empty file
+        let bare = format!("{HEX} ");
+        assert!(!takes(md5sum, &bare));
+        let l = cksum_a.parse(bare.as_bytes()).unwrap();
+        assert_eq!(
+            (l.form, l.file_name(true)),
+            (Form::Reversed, Ok(Vec::new()))
+        );
+        assert!(!takes(cksum_a, HEX));
     }
 
     #[test]

@@ -91,6 +91,7 @@ mod tests {
             ignore_missing,
             algorithm_chosen: false,
             dialect: crate::config::Dialect::Gnu,
+            tags: crate::config::Tags::Exact,
             json: false,
             base64: false,
         }

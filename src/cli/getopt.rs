@@ -60,10 +60,18 @@ pub(crate) struct Met {
 /// The options met, in order, and the operands.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Scanned {
-    /// The options in command-line order.
+    /// The options in command-line order (up to the error, if any).
     pub options: Vec<Met>,
     /// The operands (FILEs), in order.
     pub operands: Vec<OsString>,
+    /// The error that stopped the scan, after [`Scanned::options`]: GNU
+    /// acts on each option as getopt hands it over, so an earlier option's
+    /// bad value is reported before it.
+    pub error: Option<GetoptError>,
+    /// The last word scanned before [`Scanned::error`] was the value of
+    /// the last option met (`-l x -x`): b3sum's clap has not parsed that
+    /// value yet when it meets the error.
+    pub value_pending: bool,
 }
 
 /// A usage error, as getopt_long reports it.
@@ -78,7 +86,7 @@ pub(crate) enum GetoptError {
     /// `--s`: the word as given and every option it abbreviates.
     Ambiguous(OsString, Vec<&'static str>),
     /// `--tag=x`: the full option name.
-    NoValueAllowed(&'static str),
+    NoValueAllowed(&'static str, OsString),
     /// `--jobs` last on the line: the full option name.
     LongNeedsValue(&'static str),
 }
@@ -112,7 +120,7 @@ impl GetoptError {
                     m.extend_from_slice(format!(" '--{c}'").as_bytes());
                 }
             }
-            GetoptError::NoValueAllowed(name) => m.extend_from_slice(
+            GetoptError::NoValueAllowed(name, _) => m.extend_from_slice(
                 format!("option '--{name}' doesn't allow an argument").as_bytes(),
             ),
             GetoptError::LongNeedsValue(name) => {
@@ -129,7 +137,7 @@ impl GetoptError {
             GetoptError::InvalidShort(c) => OsString::from_vec(vec![b'-', *c]),
             GetoptError::ShortNeedsValue(c) => OsString::from_vec(vec![b'-', *c]),
             GetoptError::Unrecognized(w) | GetoptError::Ambiguous(w, _) => w.clone(),
-            GetoptError::NoValueAllowed(n) | GetoptError::LongNeedsValue(n) => {
+            GetoptError::NoValueAllowed(n, _) | GetoptError::LongNeedsValue(n) => {
                 OsString::from(format!("--{n}"))
             }
         }
@@ -176,16 +184,26 @@ fn resolve(table: &[Opt], name: &[u8], word: &OsStr, abbrev: Abbrev) -> Result<u
 }
 
 /// Scan `args` (without `argv[0]`). The scan stops after an option that
-/// [`Opt::stops`] it. `posix`: the first operand ends the options
+/// [`Opt::stops`] it, or at an error (in [`Scanned::error`], after the
+/// options met before it). `posix`: the first operand ends the options
 /// (`POSIXLY_CORRECT`). The operands are moved out of `args`, not copied
 /// (`xargs` passes thousands).
-pub(crate) fn scan(
+pub(crate) fn scan(table: &[Opt], args: Vec<OsString>, abbrev: Abbrev, posix: bool) -> Scanned {
+    let mut out = Scanned::default();
+    if let Err(e) = scan_into(&mut out, table, args, abbrev, posix) {
+        out.error = Some(e);
+    }
+    out
+}
+
+/// [`scan`] into `out`, up to the first error.
+fn scan_into(
+    out: &mut Scanned,
     table: &[Opt],
     mut args: Vec<OsString>,
     abbrev: Abbrev,
     posix: bool,
-) -> Result<Scanned, GetoptError> {
-    let mut out = Scanned::default();
+) -> Result<(), GetoptError> {
     let mut i = 0;
     while i < args.len() {
         let word = args[i].as_bytes();
@@ -208,7 +226,12 @@ pub(crate) fn scan(
                     i += 1;
                     Some(v.ok_or(GetoptError::LongNeedsValue(opt.long))?)
                 }
-                (false, Some(_)) => return Err(GetoptError::NoValueAllowed(opt.long)),
+                (false, Some(v)) => {
+                    return Err(GetoptError::NoValueAllowed(
+                        opt.long,
+                        OsStr::from_bytes(v).to_owned(),
+                    ));
+                }
                 (false, None) => None,
             };
             out.options.push(Met {
@@ -216,8 +239,9 @@ pub(crate) fn scan(
                 value,
                 short: false,
             });
+            out.value_pending = opt.takes_value && inline.is_none();
             if opt.stops {
-                return Ok(out);
+                return Ok(());
             }
         } else if word.len() > 1 && word[0] == b'-' {
             let mut j = 1;
@@ -229,12 +253,14 @@ pub(crate) fn scan(
                     .position(|o| o.short == Some(c))
                     .ok_or(GetoptError::InvalidShort(c))?;
                 let opt = &table[index];
+                let mut separate = false;
                 let value = if opt.takes_value {
                     let v = if j < word.len() {
                         OsStr::from_bytes(&word[j..]).to_owned()
                     } else {
                         let v = args.get(i).cloned();
                         i += 1;
+                        separate = true;
                         v.ok_or(GetoptError::ShortNeedsValue(c))?
                     };
                     j = word.len();
@@ -247,8 +273,9 @@ pub(crate) fn scan(
                     value,
                     short: true,
                 });
+                out.value_pending = separate;
                 if opt.stops {
-                    return Ok(out);
+                    return Ok(());
                 }
             }
         } else if posix {
@@ -256,9 +283,10 @@ pub(crate) fn scan(
             break;
         } else {
             out.operands.push(std::mem::take(&mut args[i - 1]));
+            out.value_pending = false;
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -295,11 +323,13 @@ mod tests {
     }
 
     fn ok(args: &[&str], abbrev: Abbrev) -> Scanned {
-        scan(&table(), os(args), abbrev, false).unwrap()
+        let s = scan(&table(), os(args), abbrev, false);
+        assert_eq!(s.error, None, "{args:?}");
+        s
     }
 
     fn err(args: &[&str], abbrev: Abbrev) -> String {
-        let e = scan(&table(), os(args), abbrev, false).unwrap_err();
+        let e = scan(&table(), os(args), abbrev, false).error.unwrap();
         String::from_utf8(e.gnu_message()).unwrap()
     }
 
@@ -338,7 +368,7 @@ mod tests {
         assert!(s.options.is_empty());
         assert_eq!(s.operands, os(&["-", "-c", "--x"]));
         // POSIXLY_CORRECT: the first operand ends the options
-        let s = scan(&table(), os(&["a", "-c"]), Abbrev::Flat, true).unwrap();
+        let s = scan(&table(), os(&["a", "-c"]), Abbrev::Flat, true);
         assert_eq!(s.operands, os(&["a", "-c"]));
     }
 

@@ -16,7 +16,7 @@ use clap::ValueEnum;
 use clap::builder::PossibleValue;
 
 use super::Flavour;
-use crate::algo::{Algorithm, Bits, Sha3Size};
+use crate::algo::Algorithm;
 use crate::config::{Progress, Verbosity};
 use crate::read::{DEFAULT_CHUNK, DEFAULT_POOL, DEFAULT_READAHEAD, MAX_COUNT, Mode};
 use crate::size::{Size, SizeError};
@@ -188,6 +188,9 @@ pub(crate) struct Args {
     pub(crate) no_mmap: bool,
     /// b3sum's `--num-threads`: `-j` when `-j` is not given (0: the default).
     pub(crate) num_threads: Option<usize>,
+    /// Under b3sum, its own options in the order given, as its clap names
+    /// them (`--length <LEN>`): clap's refusals quote them in that order.
+    pub(crate) b3sum_used: Vec<&'static str>,
 }
 
 impl Default for Args {
@@ -232,6 +235,7 @@ impl Default for Args {
             raw: false,
             no_mmap: false,
             num_threads: None,
+            b3sum_used: Vec::new(),
         }
     }
 }
@@ -597,23 +601,26 @@ fn algorithms(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
     Ok(())
 }
 
-/// What cksum's `-a` takes, in the order GNU 9.1 lists them, then the
-/// ones of GNU 9.6 to 9.8 (crc32b, sha3).
-pub(crate) const CKSUM_ALGORITHMS: [Algorithm; 13] = [
-    Algorithm::Bsd,
-    Algorithm::Sysv,
-    Algorithm::Crc,
-    Algorithm::Md5,
-    Algorithm::Sha1,
-    Algorithm::Sha224,
-    Algorithm::Sha256,
-    Algorithm::Sha384,
-    Algorithm::Sha512,
-    Algorithm::Blake2b(Bits::MAX),
-    Algorithm::Sm3,
-    Algorithm::Crc32b,
-    Algorithm::Sha3(Sha3Size::S256),
+/// b3sum 1.8's own options, as its clap names them in messages; it takes
+/// each once (a second `--tag` is an error there). fastsum's reading
+/// options are not among them.
+pub(crate) const B3SUM_ONCE: [&str; 8] = [
+    "--check",
+    "--quiet",
+    "--tag",
+    "--length <LEN>",
+    "--no-names",
+    "--raw",
+    "--num-threads <NUM>",
+    "--no-mmap",
 ];
+
+/// The options b3sum's `--check` conflicts with (those fastsum has).
+pub(crate) const B3SUM_NOT_WITH_CHECK: [&str; 4] =
+    ["--length <LEN>", "--no-names", "--raw", "--tag"];
+
+/// What cksum's `-a` takes (see [`Algorithm::CKSUM`]).
+pub(crate) const CKSUM_ALGORITHMS: [Algorithm; 13] = Algorithm::CKSUM;
 
 /// cksum's `-a` values, for help and completions.
 fn cksum_algorithm_values() -> Vec<PossibleValue> {

@@ -57,11 +57,24 @@ pub(crate) enum Conflict {
     AlgorithmTwice(Algorithm),
     /// Several algorithms with `-b` or `-t` (untagged lines).
     SeveralUntagged,
-    /// b3sum: `-c` with an output option (its clap's conflict): the option
-    /// as clap names it.
-    B3sumCheckWith(&'static str),
+    /// b3sum: `--check` with an option it conflicts with (its clap's
+    /// refusal): the first of them given, the others, and the usage line
+    /// clap then prints (the options it does not blame, the FILEs).
+    B3sumClap {
+        /// The first of the conflicting options given.
+        first: &'static str,
+        /// What it cannot be used with, in the order given.
+        with: Vec<&'static str>,
+        /// The usage line after `Usage: b3sum `.
+        usage: String,
+    },
+    /// b3sum: `--quiet` without `--check` (its clap's requirement): the
+    /// usage line after `Usage: b3sum `.
+    B3sumNeedsCheck(String),
     /// b3sum: `--raw` with more than one input (its own error, exit 1).
     B3sumRawInputs,
+    /// b3sum: one of its own options given twice (its clap's refusal).
+    B3sumTwice(&'static Spec),
     /// `-l` with no algorithm it sizes (GNU cksum's refusal).
     LengthUnsupported,
     /// `-a sha3` (or cksum's `sha2`) without `-l` (GNU cksum's refusal):
@@ -133,10 +146,28 @@ impl Conflict {
                                           and --text apply to untagged output (use one -a per \
                                           run)"
                 .into(),
-            Conflict::B3sumCheckWith(flag) => {
-                format!("the argument '--check' cannot be used with '{flag}'")
+            Conflict::B3sumClap { first, with, .. } => match with.as_slice() {
+                [one] => format!("the argument '{first}' cannot be used with '{one}'"),
+                many => {
+                    let mut m = format!("the argument '{first}' cannot be used with:");
+                    for w in many {
+                        m.push_str(&format!("\n  {w}"));
+                    }
+                    m
+                }
+            },
+            Conflict::B3sumNeedsCheck(_) => {
+                "the following required arguments were not provided:\n  --check".into()
             }
             Conflict::B3sumRawInputs => "Only one filename can be provided when using --raw".into(),
+            Conflict::B3sumTwice(spec) => {
+                let value = spec.value_name().map(|v| format!(" <{v}>"));
+                format!(
+                    "the argument '--{}{}' cannot be used multiple times",
+                    spec.long,
+                    value.unwrap_or_default()
+                )
+            }
             Conflict::LengthUnsupported => {
                 "--length is only supported with --algorithm blake2b or sha3".into()
             }
@@ -170,6 +201,19 @@ pub(crate) enum UsageError {
     /// An option getopt refuses: unknown, ambiguous, a missing value or
     /// one given to a flag.
     Option(GetoptError),
+    /// The same under b3sum, whose clap words it with what it met before:
+    /// b3sum's options (as clap names them) and whether a FILE came.
+    ClapOption {
+        /// What the scan refused.
+        error: GetoptError,
+        /// b3sum's options met before it, in order.
+        used: Vec<&'static str>,
+        /// One of them was taken whole (not one still waiting for its
+        /// value, the next word).
+        resolved: bool,
+        /// A FILE came before it.
+        operands: bool,
+    },
     /// A value its option refuses.
     Value {
         /// The option (as the table declares it).
@@ -268,7 +312,7 @@ impl UsageError {
     /// an invalid short option is written as the byte it is.
     fn message(&self) -> Vec<u8> {
         match self {
-            UsageError::Option(e) => e.gnu_message(),
+            UsageError::Option(e) | UsageError::ClapOption { error: e, .. } => e.gnu_message(),
             UsageError::Value {
                 why: ValueError::CksumAlgorithm(given),
                 ..
@@ -379,22 +423,190 @@ impl UsageError {
                     GetoptError::ShortNeedsValue(_) | GetoptError::LongNeedsValue(_) => {
                         format!("a value is required for '{word}' but none was supplied")
                     }
-                    GetoptError::NoValueAllowed(_) => {
+                    GetoptError::NoValueAllowed(..) => {
                         format!("unexpected value for '{word}' found; no more were expected")
                     }
                     _ => format!("unexpected argument '{word}' found"),
                 };
                 format!("error: {what}\n\nUsage: {program} [OPTIONS] [FILE]...\n{MORE}")
             }
+            UsageError::ClapOption {
+                error,
+                used,
+                resolved,
+                operands,
+            } => clap_option(program, error, used, *resolved, *operands),
+            // b3sum's own refusal, an error its main returns: Rust prints
+            // it after `Error: `, without the program's name
             UsageError::Conflict(Conflict::B3sumRawInputs) => {
-                format!("{program}: {}\n", Conflict::B3sumRawInputs.message())
+                format!("Error: {}\n", Conflict::B3sumRawInputs.message())
             }
+            UsageError::Conflict(c @ Conflict::B3sumTwice(_)) => format!(
+                "error: {}\n\nUsage: {program} [OPTIONS] [FILE]...\n{MORE}",
+                c.message()
+            ),
+            UsageError::Conflict(
+                c @ (Conflict::B3sumClap { usage, .. } | Conflict::B3sumNeedsCheck(usage)),
+            ) => format!("error: {}\n\nUsage: {program} {usage}\n{MORE}", c.message()),
             _ => format!(
                 "error: {}\n{MORE}",
                 String::from_utf8_lossy(&self.message())
             ),
         }
     }
+}
+
+/// b3sum 1.8's long options as its clap holds them, in its order (those
+/// fastsum lacks too: clap may suggest them), as its messages name them.
+const B3SUM_LONGS: [&str; 13] = [
+    "--keyed",
+    "--derive-key <CONTEXT>",
+    "--length <LEN>",
+    "--seek <SEEK>",
+    "--num-threads <NUM>",
+    "--no-mmap",
+    "--no-names",
+    "--raw",
+    "--tag",
+    "--check",
+    "--quiet",
+    "--help",
+    "--version",
+];
+
+/// An option b3sum's clap refuses while parsing, as it words it: a missing
+/// value names the option in full; an unknown one gets a tip (a similar
+/// long option, by clap's Jaro similarity over 0.7, or how to pass it as a
+/// FILE) and a usage line of what was met (the suggestion included).
+fn clap_option(
+    program: &str,
+    error: &GetoptError,
+    used: &[&str],
+    resolved: bool,
+    operands: bool,
+) -> String {
+    const MORE: &str = "\nFor more information, try '--help'.\n";
+    let form = |long: &str| {
+        B3SUM_LONGS
+            .iter()
+            .find(|f| f.strip_prefix("--").and_then(|f| f.split(' ').next()) == Some(long))
+            .copied()
+    };
+    let usage = |extra: Option<&str>| {
+        let extra = extra.filter(|e| !used.contains(e));
+        let mut words: Vec<&str> = used.iter().copied().chain(extra).collect();
+        if words.is_empty() && !operands {
+            return "[OPTIONS] [FILE]...".to_string();
+        }
+        words.push(if operands { "<FILE>..." } else { "[FILE]..." });
+        words.join(" ")
+    };
+    match error {
+        GetoptError::ShortNeedsValue(b'l') => {
+            format!("error: a value is required for '--length <LEN>' but none was supplied\n{MORE}")
+        }
+        GetoptError::LongNeedsValue(long) if form(long).is_some() => format!(
+            "error: a value is required for '{}' but none was supplied\n{MORE}",
+            form(long).unwrap_or_default()
+        ),
+        GetoptError::Unrecognized(word) => {
+            let word = String::from_utf8_lossy(word.as_bytes()).into_owned();
+            let name = word.split('=').next().unwrap_or_default().to_string();
+            let similar = name.strip_prefix("--").and_then(|n| {
+                let mut scored: Vec<(f64, &str)> = B3SUM_LONGS
+                    .iter()
+                    .filter_map(|f| {
+                        let long = f.strip_prefix("--")?.split(' ').next()?;
+                        Some((jaro(n, long), *f))
+                    })
+                    .filter(|(score, _)| *score > 0.7)
+                    .collect();
+                scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+                scored.pop().map(|(_, f)| f)
+            });
+            let (tip, line) = match similar {
+                Some(f) => {
+                    let long = f.split(' ').next().unwrap_or_default();
+                    (
+                        format!("a similar argument exists: '{long}'"),
+                        usage(Some(f)),
+                    )
+                }
+                None => (
+                    format!("to pass '{name}' as a value, use '-- {name}'"),
+                    usage(None),
+                ),
+            };
+            format!(
+                "error: unexpected argument '{name}' found\n\n  tip: {tip}\n\nUsage: {program} {line}\n{MORE}"
+            )
+        }
+        GetoptError::NoValueAllowed(long, value) if form(long).is_some() => {
+            let named = form(long).unwrap_or_default();
+            // clap's usage line here: the flag and the FILEs, or, once an
+            // option came before (not one still waiting for its value),
+            // every argument as one group (after `--help`'s name)
+            let line = if resolved {
+                let all = B3SUM_LONGS[..B3SUM_LONGS.len() - 2].join("|");
+                match named {
+                    "--help" => format!("--help <FILE|{all}>"),
+                    _ => format!("<FILE|{all}>"),
+                }
+            } else {
+                format!("{named} [FILE]...")
+            };
+            format!(
+                "error: unexpected value '{}' for '{named}' found; no more were expected\n\n\
+                 Usage: {program} {line}\n{MORE}",
+                value.to_string_lossy(),
+            )
+        }
+        GetoptError::InvalidShort(c) => {
+            let name = format!("-{}", char::from(*c));
+            format!(
+                "error: unexpected argument '{name}' found\n\n  tip: to pass '{name}' as a value, \
+                 use '-- {name}'\n\nUsage: {program} [OPTIONS] [FILE]...\n{MORE}"
+            )
+        }
+        other => UsageError::Option(other.clone()).render_b3sum(program),
+    }
+}
+
+/// The Jaro similarity of two names, as clap's suggestions compute it
+/// (strsim's `jaro`).
+fn jaro(a: &str, b: &str) -> f64 {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.is_empty() || b.is_empty() {
+        return if a.is_empty() && b.is_empty() {
+            1.0
+        } else {
+            0.0
+        };
+    }
+    let range = (a.len().max(b.len()) / 2).saturating_sub(1);
+    let mut a_hit = vec![false; a.len()];
+    let mut b_hit = vec![false; b.len()];
+    let mut matches = 0usize;
+    for (i, ca) in a.iter().enumerate() {
+        let lo = i.saturating_sub(range);
+        let hi = b.len().min(i + range + 1);
+        for j in lo..hi {
+            if !b_hit[j] && b[j] == *ca {
+                a_hit[i] = true;
+                b_hit[j] = true;
+                matches += 1;
+                break;
+            }
+        }
+    }
+    if matches == 0 {
+        return 0.0;
+    }
+    let a_matched = a.iter().zip(&a_hit).filter(|(_, h)| **h).map(|(c, _)| c);
+    let b_matched = b.iter().zip(&b_hit).filter(|(_, h)| **h).map(|(c, _)| c);
+    let transpositions = a_matched.zip(b_matched).filter(|(x, y)| x != y).count() / 2;
+    let m = matches as f64;
+    (m / a.len() as f64 + m / b.len() as f64 + (m - transpositions as f64) / m) / 3.0
 }
 
 /// The restricted Damerau–Levenshtein distance (a swap of two neighbours
@@ -543,7 +755,7 @@ mod tests {
         assert_eq!(raw.code(Flavour::B3sum), 1);
         assert_eq!(
             String::from_utf8_lossy(&raw.render("b3sum", Flavour::B3sum)),
-            "b3sum: Only one filename can be provided when using --raw\n"
+            "Error: Only one filename can be provided when using --raw\n"
         );
     }
 }

@@ -153,6 +153,11 @@ fn short(mut letters: &[u8], exename: &str, args: &mut Args) -> Result<(), Stop>
                     3 => Algorithm::Xxh3,
                     _ => return Err(bad_usage(exename)),
                 }];
+                // xxhsum's -H3 also switches to tagged lines, and a later
+                // -H does not switch back (`-H3 -H1`: `XXH64 (f) = …`)
+                if n == 3 {
+                    args.tag = true;
+                }
             }
             _ => return Err(bad_usage(exename)),
         }

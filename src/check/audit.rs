@@ -15,7 +15,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::PathBuf;
 
 use super::parse::Expected;
@@ -34,10 +34,23 @@ use crate::walk::{self, Entry};
 /// What a hashed file of the audit is.
 #[derive(Debug)]
 enum Ctx {
-    /// Listed: the digests its lines expect, one per algorithm of its task.
-    Listed(Vec<Expected>),
+    /// Listed (on one line or several).
+    Listed(Listed),
     /// Found in a walked tree, listed nowhere.
     New,
+}
+
+/// A listed file: every digest its lines expect, and the name it is shown by.
+#[derive(Debug)]
+struct Listed {
+    /// The name as its first line gives it (the task opens its normal form).
+    name: Vec<u8>,
+    /// Each listed digest with its algorithm, in the manifest's order (one
+    /// algorithm may be listed twice: each digest is checked).
+    digests: Vec<(Algorithm, Expected)>,
+    /// Listed again on later lines: where its verdict is kept for their
+    /// [`Pass::Again`] markers.
+    again: Option<usize>,
 }
 
 /// What a pass-through job of the audit carries.
@@ -45,23 +58,43 @@ enum Ctx {
 enum Pass {
     /// One of `-c`'s (an improper line, a check file's end or error).
     Check(Event),
+    /// A line listing a file already listed (its digests joined that
+    /// file's job): it counts as a formatted line of its check file, and as
+    /// a verified one if that file was OK, so a check file whose lines all
+    /// joined another's is not "no properly formatted lines".
+    Again(usize),
     /// A path of the tree that could not be walked.
     Walk(PathBuf, io::Error),
     /// Every job is done: print what is still missing, and the summary.
     Finish,
 }
 
-/// `name` with `.` components and doubled or trailing slashes removed.
+/// `name` with `.` components, doubled or trailing slashes and `dir/..`
+/// pairs removed, lexically (as `realpath -s` does; `..` at the start of a
+/// relative name stays, `/..` is `/`).
 fn normal(name: &[u8]) -> Vec<u8> {
+    let absolute = name.first() == Some(&b'/');
+    let mut parts: Vec<&[u8]> = Vec::new();
+    for part in name.split(|&b| b == b'/') {
+        match part {
+            b"" | b"." => {}
+            b".." => match parts.last() {
+                Some(&last) if last != b".." => {
+                    parts.pop();
+                }
+                // above the root is the root
+                _ if absolute => {}
+                _ => parts.push(part),
+            },
+            _ => parts.push(part),
+        }
+    }
     let mut out = Vec::with_capacity(name.len());
-    if name.first() == Some(&b'/') {
+    if absolute {
         out.push(b'/');
     }
-    for part in name.split(|&b| b == b'/') {
-        if part.is_empty() || part == b"." {
-            continue;
-        }
-        if !matches!(out.last(), None | Some(b'/')) {
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
             out.push(b'/');
         }
         out.extend_from_slice(part);
@@ -95,9 +128,11 @@ struct Counts {
 struct Auditor {
     verifier: Verifier,
     missing: Vec<Missing>,
-    /// Missing files by their first algorithm and digest, in listed order.
+    /// Missing files by each of their listed digests, in listed order.
     by_digest: HashMap<(Algorithm, Vec<u8>), VecDeque<usize>>,
     counts: Counts,
+    /// The verdicts (OK or not) of files listed on more than one line.
+    again_ok: HashMap<usize, bool>,
 }
 
 impl Auditor {
@@ -148,78 +183,110 @@ impl Auditor {
         })
     }
 
-    /// A listed file: verified as `-c` does, unless it is not there.
+    /// A listed file: verified as `-c` does, unless it is not there; one
+    /// verdict however many digests are listed for it.
     fn listed(
         &mut self,
         p: &mut Printer<'_>,
         task: &Task<Ctx>,
-        expected: &[Expected],
+        listed: &Listed,
         r: &io::Result<Hashed>,
     ) -> io::Result<()> {
-        let algos = task.algos.as_slice();
+        let Some((first_algo, first_want)) = listed.digests.first() else {
+            return Ok(());
+        };
         if let Err(e) = r
             && e.kind() == io::ErrorKind::NotFound
         {
             self.verifier.tally.formatted = true;
-            let digests: Vec<(Algorithm, Expected)> = algos
-                .iter()
-                .copied()
-                .zip(expected.iter().cloned())
-                .collect();
-            if let Some((algo, first)) = digests.first() {
-                let key = (*algo, first.as_bytes().to_vec());
-                self.by_digest
-                    .entry(key)
-                    .or_default()
-                    .push_back(self.missing.len());
+            let i = self.missing.len();
+            for (algo, want) in &listed.digests {
+                let key = (*algo, want.as_bytes().to_vec());
+                let queue = self.by_digest.entry(key).or_default();
+                // listed twice with one digest: one entry
+                if queue.back() != Some(&i) {
+                    queue.push_back(i);
+                }
             }
             self.missing.push(Missing {
-                name: task.input.name().to_vec(),
-                digests,
+                name: listed.name.clone(),
+                digests: listed.digests.clone(),
                 claimed: false,
             });
+            if let Some(id) = listed.again {
+                self.again_ok.insert(id, false);
+            }
             return Ok(());
         }
-        for (i, (want, &algo)) in expected.iter().zip(algos).enumerate() {
-            let digest = match r {
-                Ok(hashed) => hashed.digests.get(i).ok_or(&*super::NO_DIGEST),
+        // the digest computed for `algo` (one per algorithm of the task)
+        let digest_of = |algo: Algorithm| -> Result<&Digest, &io::Error> {
+            match r {
+                Ok(hashed) => task
+                    .algos
+                    .as_slice()
+                    .iter()
+                    .position(|&a| a == algo)
+                    .and_then(|i| hashed.digests.get(i))
+                    .ok_or(&*super::NO_DIGEST),
                 Err(e) => Err(e),
-            };
-            let before = self.verifier.tally;
-            self.verifier
-                .verify(p, task.input.name(), algo, want, digest)?;
-            let after = self.verifier.tally;
-            if after.mismatched > before.mismatched {
-                self.counts.failed += 1;
-            } else if after.unreadable > before.unreadable {
-                self.counts.unreadable += 1;
-            } else {
-                self.counts.ok += 1;
             }
+        };
+        // the first digest that does not match decides; else the first
+        let (algo, want, digest) = listed
+            .digests
+            .iter()
+            .map(|(algo, want)| (*algo, want, digest_of(*algo)))
+            .find(|(_, want, d)| !d.is_ok_and(|d| d.as_bytes() == want.as_bytes()))
+            .unwrap_or((*first_algo, first_want, digest_of(*first_algo)));
+        let before = self.verifier.tally;
+        self.verifier.verify(p, &listed.name, algo, want, digest)?;
+        let after = self.verifier.tally;
+        let ok = if after.mismatched > before.mismatched {
+            self.counts.failed += 1;
+            false
+        } else if after.unreadable > before.unreadable {
+            self.counts.unreadable += 1;
+            false
+        } else {
+            self.counts.ok += 1;
+            true
+        };
+        if let Some(id) = listed.again {
+            self.again_ok.insert(id, ok);
         }
         Ok(())
     }
 
-    /// The missing file `digests` matches, if one is unclaimed: claimed now.
+    /// The missing file the new file's `digests` match, if one is
+    /// unclaimed: claimed now. Every digest listed for the missing file
+    /// must match; it is found by any one of them (a file listed only in a
+    /// manifest's SHA-256 block is found by the new file's SHA-256).
     fn moved_from(&mut self, algos: Algorithms, digests: &[Digest]) -> Option<usize> {
-        let (algo, first) = algos.as_slice().iter().zip(digests).next()?;
-        let queue = self
-            .by_digest
-            .get_mut(&(*algo, first.as_bytes().to_vec()))?;
+        let missing = &self.missing;
         let same = |m: &Missing| {
-            m.digests.iter().all(|(a, want)| {
-                algos
-                    .as_slice()
-                    .iter()
-                    .position(|x| x == a)
-                    .and_then(|i| digests.get(i))
-                    .is_some_and(|d| d.as_bytes() == want.as_bytes())
-            })
+            !m.claimed
+                && m.digests.iter().all(|(a, want)| {
+                    algos
+                        .as_slice()
+                        .iter()
+                        .position(|x| x == a)
+                        .and_then(|i| digests.get(i))
+                        .is_some_and(|d| d.as_bytes() == want.as_bytes())
+                })
         };
-        let at = queue.iter().position(|&i| same(&self.missing[i]))?;
-        let i = queue.remove(at)?;
-        self.missing[i].claimed = true;
-        Some(i)
+        for (algo, digest) in algos.as_slice().iter().zip(digests) {
+            let Some(queue) = self.by_digest.get_mut(&(*algo, digest.as_bytes().to_vec())) else {
+                continue;
+            };
+            // entries of files claimed through another digest go
+            queue.retain(|&i| !missing[i].claimed);
+            if let Some(at) = queue.iter().position(|&i| same(&missing[i])) {
+                let i = queue.remove(at)?;
+                self.missing[i].claimed = true;
+                return Some(i);
+            }
+        }
+        None
     }
 
     /// A file of the tree that no line lists: moved or new.
@@ -284,10 +351,17 @@ impl Render<Ctx, Pass> for Auditor {
     fn render(&mut self, outcome: Outcome<Ctx, Pass>, p: &mut Printer<'_>) -> io::Result<()> {
         match outcome {
             Outcome::Hashed(task, r) => match &task.context {
-                Ctx::Listed(expected) => self.listed(p, &task, expected, &r),
+                Ctx::Listed(listed) => self.listed(p, &task, listed, &r),
                 Ctx::New => self.unlisted(p, &task, r),
             },
             Outcome::Passed(Pass::Check(event)) => self.verifier.render(Outcome::Passed(event), p),
+            Outcome::Passed(Pass::Again(id)) => {
+                self.verifier.tally.formatted = true;
+                if self.again_ok.get(&id) == Some(&true) {
+                    self.verifier.tally.matched = true;
+                }
+                Ok(())
+            }
             Outcome::Passed(Pass::Walk(path, e)) => p.error(&format!(
                 "{}: {}",
                 crate::output::quote_name(path.as_os_str().as_bytes()),
@@ -343,12 +417,10 @@ pub(crate) fn run(
     stats: &Stats,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let listed: Vec<CheckJob> = feed(&opts.check, algos, files).collect();
-    let mut names = HashSet::new();
+    let (listed, names) = one_job_a_file(feed(&opts.check, algos, files));
     let mut found = None::<Algorithms>;
     for job in &listed {
         if let Job::Hash(task) = job {
-            names.insert(normal(task.input.name()));
             for &a in task.algos.as_slice() {
                 found = Some(match found {
                     None => Algorithms::one(a),
@@ -360,35 +432,127 @@ pub(crate) fn run(
     // new files are hashed with every algorithm the manifest uses (a move
     // is recognised by the digests its lines list)
     let new_algos = found.unwrap_or(Algorithms::one(algos.first()));
-    let listed = listed.into_iter().map(|job| match job {
-        Job::Hash(task) => Job::Hash(Task {
-            input: task.input,
-            algos: task.algos,
-            context: Ctx::Listed(task.context),
-        }),
-        Job::Pass(event) => Job::Pass(Pass::Check(event)),
-    });
     let check_files = CheckFiles::of(files);
-    let unlisted =
-        walk::expand(opts.dirs.clone(), &opts.walk).filter_map(move |entry| match entry {
-            Entry::Input(input @ Input::Path(_)) => (!names.contains(&normal(input.name()))
-                && !check_files.is(&input))
-            .then_some(Job::Hash(Task {
-                input,
-                algos: new_algos,
-                context: Ctx::New,
-            })),
-            Entry::Input(Input::Stdin) => None,
-            Entry::Error(path, e) => Some(Job::Pass(Pass::Walk(path, e))),
-        });
-    let jobs = listed.chain(unlisted).chain([Job::Pass(Pass::Finish)]);
+    // a directory given twice (`t` and `t/`) is walked once
+    let mut dirs = Vec::with_capacity(opts.dirs.len());
+    let mut given = HashSet::new();
+    for dir in &opts.dirs {
+        if given.insert(normal(dir.as_bytes())) {
+            dirs.push(dir.clone());
+        }
+    }
+    // a file two walks meet (`t` and `t/sub`) is new once
+    let mut met = HashSet::new();
+    let unlisted = walk::expand(dirs, &opts.walk).filter_map(move |entry| match entry {
+        Entry::Input(input @ Input::Path(_)) => {
+            let name = normal(input.name());
+            (!names.contains(&name) && !check_files.is(&input) && met.insert(name)).then_some(
+                Job::Hash(Task {
+                    input,
+                    algos: new_algos,
+                    context: Ctx::New,
+                }),
+            )
+        }
+        Entry::Input(Input::Stdin) => None,
+        Entry::Error(path, e) => Some(Job::Pass(Pass::Walk(path, e))),
+    });
+    let jobs = listed
+        .into_iter()
+        .chain(unlisted)
+        .chain([Job::Pass(Pass::Finish)]);
     let auditor = Auditor {
         verifier: verifier(opts.check, algos),
         missing: Vec::new(),
         by_digest: HashMap::new(),
         counts: Counts::default(),
+        again_ok: HashMap::new(),
     };
     print_all(plan, stats, jobs, JobSource::Operands, auditor, out, rep)
+}
+
+/// The audit's jobs from the check files' `lines`: one job a listed file,
+/// at its first line, holding the digests of every line that lists it
+/// (by the normal form of its name), and opening it by that normal form;
+/// each later line leaves an [`Pass::Again`] marker in its place. Also
+/// the normal names listed, which the walk leaves to those jobs.
+fn one_job_a_file(
+    lines: impl Iterator<Item = CheckJob>,
+) -> (Vec<Job<Ctx, Pass>>, HashSet<Vec<u8>>) {
+    let mut jobs: Vec<Job<Ctx, Pass>> = Vec::new();
+    // a listed file's normal name, and its job's place in `jobs`
+    let mut at: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut again = 0;
+    for line in lines {
+        let task = match line {
+            Job::Hash(task) => task,
+            Job::Pass(event) => {
+                jobs.push(Job::Pass(Pass::Check(event)));
+                continue;
+            }
+        };
+        let digests: Vec<(Algorithm, Expected)> = task
+            .algos
+            .as_slice()
+            .iter()
+            .copied()
+            .zip(task.context)
+            .collect();
+        // standard input (a `-` line) is read on from where it stands: each
+        // such line is a job of its own, as in `-c`
+        if task.input == Input::Stdin {
+            jobs.push(Job::Hash(Task {
+                input: Input::Stdin,
+                algos: task.algos,
+                context: Ctx::Listed(Listed {
+                    name: b"-".to_vec(),
+                    digests,
+                    again: None,
+                }),
+            }));
+            continue;
+        }
+        let shown = task.input.name().to_vec();
+        let key = normal(&shown);
+        if let Some(&i) = at.get(&key)
+            && let Some(Job::Hash(first)) = jobs.get_mut(i)
+            && let Ctx::Listed(listed) = &mut first.context
+        {
+            // every algorithm of the line joins the file's (a second
+            // length of BLAKE2b or SHA-3 cannot: that line keeps a job and
+            // a verdict of its own)
+            let joined = digests.iter().try_fold(first.algos, |set, &(a, _)| {
+                if set.contains(a) {
+                    Some(set)
+                } else {
+                    set.with(a)
+                }
+            });
+            if let Some(algos) = joined {
+                first.algos = algos;
+                listed.digests.extend(digests);
+                let id = *listed.again.get_or_insert_with(|| {
+                    again += 1;
+                    again
+                });
+                jobs.push(Job::Pass(Pass::Again(id)));
+                continue;
+            }
+        }
+        at.entry(key.clone()).or_insert(jobs.len());
+        jobs.push(Job::Hash(Task {
+            // the normal form, which is what the walk meets (not `-`)
+            input: Input::Path(PathBuf::from(OsString::from_vec(key))),
+            algos: task.algos,
+            context: Ctx::Listed(Listed {
+                name: shown,
+                digests,
+                again: None,
+            }),
+        }));
+    }
+    let names = at.into_keys().collect();
+    (jobs, names)
 }
 
 #[cfg(test)]
@@ -403,6 +567,12 @@ mod tests {
             ("/x/./y", "/x/y"),
             ("./", "."),
             ("../a", "../a"),
+            ("t/sub/../f2", "t/f2"),
+            ("t/sub/./../../f2", "f2"),
+            ("a/../../b", "../b"),
+            ("../../b", "../../b"),
+            ("/../a/..", "/"),
+            ("a/..", "."),
             ("a", "a"),
         ] {
             assert_eq!(normal(name.as_bytes()), want.as_bytes(), "{name}");

@@ -28,6 +28,7 @@ mod multicall;
 mod offset;
 mod procfs;
 mod progress;
+mod readme;
 mod stats;
 mod update;
 mod walk;

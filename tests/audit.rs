@@ -424,3 +424,47 @@ fn a_tree_given_twice_counts_each_file_once() {
         assert_eq!(o.status.code(), Some(1), "{what}");
     }
 }
+
+/// Two lengths of BLAKE2b listed for each file (one read cannot hash both:
+/// two jobs a file): still one line and one count a file.
+#[test]
+fn two_lengths_of_one_family_are_one_verdict() {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("t")).unwrap();
+    write_file(d, "t/f1", b"one\n");
+    write_file(d, "t/f2", b"two\n");
+    let short = run(fastsum()
+        .current_dir(d)
+        .args(["--tag", "-a", "blake2b", "-l", "256", "t/f1", "t/f2"]));
+    let long = run(fastsum()
+        .current_dir(d)
+        .args(["--tag", "-a", "blake2b", "t/f1", "t/f2"]));
+    assert!(short.status.success() && long.status.success());
+    let long = String::from_utf8(long.stdout).unwrap();
+    let sums = String::from_utf8(short.stdout).unwrap() + &long;
+    std::fs::write(d.join("SUMS"), &sums).unwrap();
+    let o = audit_t(d, &[]);
+    crate::util::assert_output(
+        "unchanged",
+        &o,
+        "t/f1: OK\nt/f2: OK\n",
+        &summary(2, 0, 0, 0, 0),
+        0,
+    );
+    // the long digest of t/f2 wrong: FAILED once
+    let line = long.lines().nth(1).unwrap();
+    let (tag, _) = line.split_once(" = ").unwrap();
+    let bad = format!("{tag} = {}", "0".repeat(128));
+    std::fs::write(d.join("SUMS"), sums.replace(line, &bad)).unwrap();
+    std::fs::remove_file(d.join("t/f1")).unwrap();
+    let o = audit_t(d, &[]);
+    crate::util::assert_output(
+        "one wrong, one gone",
+        &o,
+        "t/f2: FAILED\nt/f1: MISSING\n",
+        &("fastsum: WARNING: 1 computed checksum did NOT match\n".to_string()
+            + &summary(0, 1, 1, 0, 0)),
+        1,
+    );
+}

@@ -51,6 +51,33 @@ struct Listed {
     /// Listed again on later lines: where its verdict is kept for their
     /// [`Pass::Again`] markers.
     again: Option<usize>,
+    /// How many jobs of the same file follow this one (its lines name two
+    /// lengths of BLAKE2b or SHA-3, which one read cannot hash: one job a
+    /// length, adjacent, and one verdict when the last is hashed).
+    rest: usize,
+}
+
+/// What the jobs of one listed file found so far.
+struct Finding {
+    name: Vec<u8>,
+    /// Every digest listed for it (a missing file keeps them for a move).
+    digests: Vec<(Algorithm, Expected)>,
+    again: Option<usize>,
+    /// A job found it missing.
+    missing: bool,
+    /// The first digest that did not match, or the read error: the verdict.
+    bad: Option<(Algorithm, Expected, Result<Digest, io::Error>)>,
+    /// The first digest that matched: the verdict when nothing is bad.
+    good: Option<(Algorithm, Expected, Digest)>,
+}
+
+/// A copy of `e` (`io::Error` is not `Clone`): the same errno, or kind and
+/// text, so its message is the same.
+fn copy_error(e: &io::Error) -> io::Error {
+    match e.raw_os_error() {
+        Some(n) => io::Error::from_raw_os_error(n),
+        None => io::Error::new(e.kind(), e.to_string()),
+    }
 }
 
 /// What a pass-through job of the audit carries.
@@ -133,6 +160,8 @@ struct Auditor {
     counts: Counts,
     /// The verdicts (OK or not) of files listed on more than one line.
     again_ok: HashMap<usize, bool>,
+    /// The file whose next job is still to come.
+    finding: Option<Finding>,
 }
 
 impl Auditor {
@@ -183,8 +212,8 @@ impl Auditor {
         })
     }
 
-    /// A listed file: verified as `-c` does, unless it is not there; one
-    /// verdict however many digests are listed for it.
+    /// A listed file's job: what it found is added to the file's finding,
+    /// and the last job of the file gives its verdict.
     fn listed(
         &mut self,
         p: &mut Printer<'_>,
@@ -192,15 +221,61 @@ impl Auditor {
         listed: &Listed,
         r: &io::Result<Hashed>,
     ) -> io::Result<()> {
-        let Some((first_algo, first_want)) = listed.digests.first() else {
+        let f = self.finding.get_or_insert_with(|| Finding {
+            name: listed.name.clone(),
+            digests: Vec::new(),
+            again: listed.again,
+            missing: false,
+            bad: None,
+            good: None,
+        });
+        f.digests.extend(listed.digests.iter().cloned());
+        match r {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => f.missing = true,
+            Err(e) => {
+                if let (None, Some((algo, want))) = (&f.bad, listed.digests.first()) {
+                    f.bad = Some((*algo, *want, Err(copy_error(e))));
+                }
+            }
+            Ok(hashed) => {
+                for (algo, want) in &listed.digests {
+                    // the digest computed for `algo` (one per algorithm of the task)
+                    let digest = task
+                        .algos
+                        .as_slice()
+                        .iter()
+                        .position(|a| a == algo)
+                        .and_then(|i| hashed.digests.get(i));
+                    match digest {
+                        Some(d) if d.as_bytes() == want.as_bytes() => {
+                            if f.good.is_none() {
+                                f.good = Some((*algo, *want, d.clone()));
+                            }
+                        }
+                        _ if f.bad.is_some() => {}
+                        Some(d) => f.bad = Some((*algo, *want, Ok(d.clone()))),
+                        None => f.bad = Some((*algo, *want, Err(copy_error(&super::NO_DIGEST)))),
+                    }
+                }
+            }
+        }
+        if listed.rest > 0 {
             return Ok(());
-        };
-        if let Err(e) = r
-            && e.kind() == io::ErrorKind::NotFound
-        {
+        }
+        match self.finding.take() {
+            Some(f) => self.verdict(p, f),
+            None => Ok(()),
+        }
+    }
+
+    /// A listed file's one verdict: MISSING (for now: a move may claim
+    /// it), else FAILED or UNREADABLE by the first digest that did not
+    /// match or the read error, else OK.
+    fn verdict(&mut self, p: &mut Printer<'_>, f: Finding) -> io::Result<()> {
+        if f.missing {
             self.verifier.tally.formatted = true;
             let i = self.missing.len();
-            for (algo, want) in &listed.digests {
+            for (algo, want) in &f.digests {
                 let key = (*algo, want.as_bytes().to_vec());
                 let queue = self.by_digest.entry(key).or_default();
                 // listed twice with one digest: one entry
@@ -209,37 +284,24 @@ impl Auditor {
                 }
             }
             self.missing.push(Missing {
-                name: listed.name.clone(),
-                digests: listed.digests.clone(),
+                name: f.name,
+                digests: f.digests,
                 claimed: false,
             });
-            if let Some(id) = listed.again {
+            if let Some(id) = f.again {
                 self.again_ok.insert(id, false);
             }
             return Ok(());
         }
-        // the digest computed for `algo` (one per algorithm of the task)
-        let digest_of = |algo: Algorithm| -> Result<&Digest, &io::Error> {
-            match r {
-                Ok(hashed) => task
-                    .algos
-                    .as_slice()
-                    .iter()
-                    .position(|&a| a == algo)
-                    .and_then(|i| hashed.digests.get(i))
-                    .ok_or(&*super::NO_DIGEST),
-                Err(e) => Err(e),
-            }
+        let Some((algo, want, outcome)) = f
+            .bad
+            .or_else(|| f.good.map(|(algo, want, d)| (algo, want, Ok(d))))
+        else {
+            return Ok(());
         };
-        // the first digest that does not match decides; else the first
-        let (algo, want, digest) = listed
-            .digests
-            .iter()
-            .map(|(algo, want)| (*algo, want, digest_of(*algo)))
-            .find(|(_, want, d)| !d.is_ok_and(|d| d.as_bytes() == want.as_bytes()))
-            .unwrap_or((*first_algo, first_want, digest_of(*first_algo)));
         let before = self.verifier.tally;
-        self.verifier.verify(p, &listed.name, algo, want, digest)?;
+        self.verifier
+            .verify(p, &f.name, algo, &want, outcome.as_ref())?;
         let after = self.verifier.tally;
         let ok = if after.mismatched > before.mismatched {
             self.counts.failed += 1;
@@ -251,7 +313,7 @@ impl Auditor {
             self.counts.ok += 1;
             true
         };
-        if let Some(id) = listed.again {
+        if let Some(id) = f.again {
             self.again_ok.insert(id, ok);
         }
         Ok(())
@@ -467,6 +529,7 @@ pub(crate) fn run(
         by_digest: HashMap::new(),
         counts: Counts::default(),
         again_ok: HashMap::new(),
+        finding: None,
     };
     print_all(plan, stats, jobs, JobSource::Operands, auditor, out, rep)
 }
@@ -474,14 +537,19 @@ pub(crate) fn run(
 /// The audit's jobs from the check files' `lines`: one job a listed file,
 /// at its first line, holding the digests of every line that lists it
 /// (by the normal form of its name), and opening it by that normal form;
-/// each later line leaves an [`Pass::Again`] marker in its place. Also
-/// the normal names listed, which the walk leaves to those jobs.
+/// each later line leaves an [`Pass::Again`] marker in its place. Lines
+/// naming a second length of BLAKE2b or SHA-3 for a file (which one read
+/// cannot hash with the first) make a second job, placed right after the
+/// file's first (`Listed::rest`). Also the normal names listed, which the
+/// walk leaves to those jobs.
 fn one_job_a_file(
     lines: impl Iterator<Item = CheckJob>,
 ) -> (Vec<Job<Ctx, Pass>>, HashSet<Vec<u8>>) {
     let mut jobs: Vec<Job<Ctx, Pass>> = Vec::new();
     // a listed file's normal name, and its job's place in `jobs`
     let mut at: HashMap<Vec<u8>, usize> = HashMap::new();
+    // the further jobs of a file at a place (rare: see above)
+    let mut parts: HashMap<usize, Vec<Task<Ctx>>> = HashMap::new();
     let mut again = 0;
     for line in lines {
         let task = match line {
@@ -491,24 +559,28 @@ fn one_job_a_file(
                 continue;
             }
         };
-        let digests: Vec<(Algorithm, Expected)> = task
-            .algos
+        let line_algos = task.algos;
+        let digests: Vec<(Algorithm, Expected)> = line_algos
             .as_slice()
             .iter()
             .copied()
             .zip(task.context)
             .collect();
+        let listed = |name: Vec<u8>, digests| {
+            Ctx::Listed(Listed {
+                name,
+                digests,
+                again: None,
+                rest: 0,
+            })
+        };
         // standard input (a `-` line) is read on from where it stands: each
         // such line is a job of its own, as in `-c`
         if task.input == Input::Stdin {
             jobs.push(Job::Hash(Task {
                 input: Input::Stdin,
-                algos: task.algos,
-                context: Ctx::Listed(Listed {
-                    name: b"-".to_vec(),
-                    digests,
-                    again: None,
-                }),
+                algos: line_algos,
+                context: listed(b"-".to_vec(), digests),
             }));
             continue;
         }
@@ -516,43 +588,80 @@ fn one_job_a_file(
         let key = normal(&shown);
         if let Some(&i) = at.get(&key)
             && let Some(Job::Hash(first)) = jobs.get_mut(i)
-            && let Ctx::Listed(listed) = &mut first.context
+            && let Ctx::Listed(file) = &mut first.context
         {
-            // every algorithm of the line joins the file's (a second
-            // length of BLAKE2b or SHA-3 cannot: that line keeps a job and
-            // a verdict of its own)
-            let joined = digests.iter().try_fold(first.algos, |set, &(a, _)| {
-                if set.contains(a) {
-                    Some(set)
-                } else {
-                    set.with(a)
-                }
+            // the line's algorithms join a job of the file they fit
+            let fits = |set: Algorithms| {
+                digests.iter().try_fold(set, |set, &(a, _)| {
+                    if set.contains(a) {
+                        Some(set)
+                    } else {
+                        set.with(a)
+                    }
+                })
+            };
+            let id = *file.again.get_or_insert_with(|| {
+                again += 1;
+                again
             });
-            if let Some(algos) = joined {
+            if let Some(algos) = fits(first.algos) {
                 first.algos = algos;
-                listed.digests.extend(digests);
-                let id = *listed.again.get_or_insert_with(|| {
-                    again += 1;
-                    again
-                });
-                jobs.push(Job::Pass(Pass::Again(id)));
-                continue;
+                file.digests.extend(digests);
+            } else {
+                let more = parts.entry(i).or_default();
+                let joined = more
+                    .iter_mut()
+                    .find_map(|t| fits(t.algos).map(|algos| (t, algos)));
+                match joined {
+                    Some((t, algos)) => {
+                        t.algos = algos;
+                        if let Ctx::Listed(part) = &mut t.context {
+                            part.digests.extend(digests);
+                        }
+                    }
+                    None => more.push(Task {
+                        input: first.input.clone(),
+                        algos: line_algos,
+                        context: listed(file.name.clone(), digests),
+                    }),
+                }
             }
+            jobs.push(Job::Pass(Pass::Again(id)));
+            continue;
         }
-        at.entry(key.clone()).or_insert(jobs.len());
+        at.insert(key.clone(), jobs.len());
         jobs.push(Job::Hash(Task {
             // the normal form, which is what the walk meets (not `-`)
             input: Input::Path(PathBuf::from(OsString::from_vec(key))),
-            algos: task.algos,
-            context: Ctx::Listed(Listed {
-                name: shown,
-                digests,
-                again: None,
-            }),
+            algos: line_algos,
+            context: listed(shown, digests),
         }));
     }
     let names = at.into_keys().collect();
-    (jobs, names)
+    if parts.is_empty() {
+        return (jobs, names);
+    }
+    // each file's further jobs right after its first
+    let mut all = Vec::with_capacity(jobs.len() + parts.len());
+    for (i, mut job) in jobs.into_iter().enumerate() {
+        let more = parts.remove(&i).unwrap_or_default();
+        if let Job::Hash(Task {
+            context: Ctx::Listed(file),
+            ..
+        }) = &mut job
+        {
+            file.rest = more.len();
+        }
+        all.push(job);
+        let n = more.len();
+        for (k, mut task) in more.into_iter().enumerate() {
+            if let Ctx::Listed(part) = &mut task.context {
+                part.rest = n - 1 - k;
+            }
+            all.push(Job::Hash(task));
+        }
+    }
+    (all, names)
 }
 
 #[cfg(test)]

@@ -217,19 +217,19 @@ impl Auditor {
     fn listed(
         &mut self,
         p: &mut Printer<'_>,
-        task: &Task<Ctx>,
-        listed: &Listed,
+        algos: Algorithms,
+        listed: Listed,
         r: &io::Result<Hashed>,
     ) -> io::Result<()> {
-        let f = self.finding.get_or_insert_with(|| Finding {
-            name: listed.name.clone(),
+        // (moved, not copied, from the file's first job: no allocation)
+        let mut f = self.finding.take().unwrap_or_else(|| Finding {
+            name: Vec::new(),
             digests: Vec::new(),
             again: listed.again,
             missing: false,
             bad: None,
             good: None,
         });
-        f.digests.extend(listed.digests.iter().cloned());
         match r {
             Err(e) if e.kind() == io::ErrorKind::NotFound => f.missing = true,
             Err(e) => {
@@ -240,8 +240,7 @@ impl Auditor {
             Ok(hashed) => {
                 for (algo, want) in &listed.digests {
                     // the digest computed for `algo` (one per algorithm of the task)
-                    let digest = task
-                        .algos
+                    let digest = algos
                         .as_slice()
                         .iter()
                         .position(|a| a == algo)
@@ -259,13 +258,17 @@ impl Auditor {
                 }
             }
         }
+        if f.digests.is_empty() {
+            f.name = listed.name;
+            f.digests = listed.digests;
+        } else {
+            f.digests.extend(listed.digests);
+        }
         if listed.rest > 0 {
+            self.finding = Some(f);
             return Ok(());
         }
-        match self.finding.take() {
-            Some(f) => self.verdict(p, f),
-            None => Ok(()),
-        }
+        self.verdict(p, f)
     }
 
     /// A listed file's one verdict: MISSING (for now: a move may claim
@@ -412,8 +415,8 @@ impl Auditor {
 impl Render<Ctx, Pass> for Auditor {
     fn render(&mut self, outcome: Outcome<Ctx, Pass>, p: &mut Printer<'_>) -> io::Result<()> {
         match outcome {
-            Outcome::Hashed(task, r) => match &task.context {
-                Ctx::Listed(listed) => self.listed(p, &task, listed, &r),
+            Outcome::Hashed(task, r) => match task.context {
+                Ctx::Listed(listed) => self.listed(p, task.algos, listed, &r),
                 Ctx::New => self.unlisted(p, &task, r),
             },
             Outcome::Passed(Pass::Check(event)) => self.verifier.render(Outcome::Passed(event), p),

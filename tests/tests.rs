@@ -29,6 +29,7 @@ mod offset;
 mod procfs;
 mod progress;
 mod readme;
+mod skips;
 mod stats;
 mod update;
 mod walk;

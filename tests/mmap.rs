@@ -136,7 +136,7 @@ fn mmap_reads_a_fifo() {
     c.current_dir(dir.path())
         .args(["-m", "mmap", "-a", "blake3", "fifo"]);
     let got = run(&mut c);
-    writer.join().unwrap();
+    crate::util::join_fifo_writer(&fifo, writer);
     let want = format!("{}  fifo\n", blake3::hash(&data).to_hex());
     assert_output("mmap fifo", &got, want, "", 0);
 }

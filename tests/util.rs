@@ -342,6 +342,23 @@ impl Bounded for Command {
     }
 }
 
+/// Join `writer`, a thread writing into `fifo`, once the run that was to
+/// read it is over. A run that never opened the FIFO leaves the writer
+/// blocked in open(2) for ever: a reader opened (and closed) here releases
+/// it, its write then fails, and so does the test, instead of hanging.
+pub fn join_fifo_writer(fifo: &Path, writer: std::thread::JoinHandle<()>) {
+    use std::os::unix::fs::OpenOptionsExt;
+    drop(
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(fifo),
+    );
+    writer
+        .join()
+        .expect("the FIFO's writer failed: the run did not read it all");
+}
+
 /// Wait for `child`, killing it after [`child_limit`] (for a child the
 /// test talks to while it runs; [`within`] bounds a whole run).
 pub fn wait_bounded(child: &mut std::process::Child) -> std::process::ExitStatus {

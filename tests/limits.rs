@@ -288,6 +288,7 @@ fn peak_rss(dir: &Path, args: &[&str]) -> (Option<i32>, i64) {
     // polled, so a run that hangs is killed (after the tests' bound for a
     // child) instead of hanging the test
     let start = std::time::Instant::now();
+    let mut killed = false;
     loop {
         // SAFETY: the pointers are valid; `child` is never waited for again.
         let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
@@ -295,12 +296,18 @@ fn peak_rss(dir: &Path, args: &[&str]) -> (Option<i32>, i64) {
             break;
         }
         assert_eq!(r, 0, "wait4: {}", std::io::Error::last_os_error());
-        if start.elapsed() > crate::util::child_limit() {
+        if !killed && start.elapsed() > crate::util::child_limit() {
             // SAFETY: kill has no memory-safety preconditions
             unsafe { libc::kill(pid, libc::SIGKILL) };
+            killed = true;
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
+    assert!(
+        !killed,
+        "fastsum {args:?}: killed after {:?} (a hang?)",
+        crate::util::child_limit()
+    );
     let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
     (code, usage.ru_maxrss)
 }

@@ -374,6 +374,31 @@ fn sigterm_and_sighup_erase_the_line_and_kill() {
     }
 }
 
+/// The test above ends under a parent that ignores SIGHUP and SIGINT (as
+/// `nohup cargo test &` does; they stay ignored through exec): the test
+/// binary runs it in `sh -c "trap '' HUP INT; exec …"`, bounded. It waited
+/// forever there (issue 29).
+#[test]
+fn the_signal_test_ends_under_a_parent_that_ignores_signals() {
+    if !require_tool("script") {
+        return;
+    }
+    let me = std::env::current_exe().unwrap();
+    let mut c = Command::new("sh");
+    c.args([
+        "-c",
+        "trap '' HUP INT; exec \"$0\" --exact progress::sigterm_and_sighup_erase_the_line_and_kill",
+    ])
+    .arg(me);
+    let o = crate::util::within(&mut c, Duration::from_secs(90), |c| c.output().unwrap());
+    assert!(o.status.success(), "{}", crate::util::shown(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("test result: ok. 1 passed"),
+        "{}",
+        crate::util::shown(&o)
+    );
+}
+
 /// A signal the caller ignores stays ignored while the line is shown: under
 /// `nohup` (SIGHUP ignored) fastsum runs on to the end and exits 0.
 #[test]

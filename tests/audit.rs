@@ -248,3 +248,233 @@ fn a_read_error_is_unreadable_not_a_verdict() {
         );
     }
 }
+
+/// `t/f1` … `t/f4` and SUMS listing each twice: an MD5 block (untagged, as
+/// `md5sum t/*` writes it) then a SHA-256 block (`sha256sum --tag t/*`).
+fn two_blocks() -> tempfile::TempDir {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("t")).unwrap();
+    let names = ["t/f1", "t/f2", "t/f3", "t/f4"];
+    for (i, n) in names.iter().enumerate() {
+        write_file(d, n, format!("file {i}\n").as_bytes());
+    }
+    let md5 = run(fastsum().current_dir(d).args(names));
+    let sha = run(fastsum()
+        .current_dir(d)
+        .args(["--tag", "-a", "sha256"])
+        .args(names));
+    assert!(md5.status.success() && sha.status.success());
+    let sums = [md5.stdout, sha.stdout].concat();
+    // the bytes `md5sum t/*; sha256sum --tag t/*` write
+    if require_tool("md5sum") && require_tool("sha256sum") {
+        let md5 = run(gnu("md5sum").current_dir(d).args(names));
+        let sha = run(gnu("sha256sum").current_dir(d).arg("--tag").args(names));
+        assert_eq!(
+            String::from_utf8_lossy(&[md5.stdout, sha.stdout].concat()),
+            String::from_utf8_lossy(&sums)
+        );
+    }
+    std::fs::write(d.join("SUMS"), sums).unwrap();
+    dir
+}
+
+fn audit_t(d: &Path, extra: &[&str]) -> std::process::Output {
+    run(fastsum()
+        .current_dir(d)
+        .args(["-c", "SUMS", "--audit", "t"])
+        .args(extra))
+}
+
+fn summary(ok: u32, failed: u32, missing: u32, new: u32, moved: u32) -> String {
+    format!(
+        "fastsum: audit: {ok} OK, {failed} FAILED, 0 UNREADABLE, {missing} MISSING, \
+         {new} NEW, {moved} MOVED\n"
+    )
+}
+
+/// A file listed in two blocks is one file: one line, one count, checked
+/// against both digests; moved, it is MOVED once and never also MISSING
+/// (issue 29: `8 OK` for 4 files, and `t/f1: MISSING` beside the move).
+#[test]
+fn a_file_listed_in_two_blocks_has_one_verdict() {
+    let dir = two_blocks();
+    let d = dir.path();
+    for mode in MODES {
+        let o = audit_t(d, &["-m", mode]);
+        crate::util::assert_output(
+            mode,
+            &o,
+            "t/f1: OK\nt/f2: OK\nt/f3: OK\nt/f4: OK\n",
+            &summary(4, 0, 0, 0, 0),
+            0,
+        );
+    }
+    // moved: one MOVED line, nothing missing
+    std::fs::rename(d.join("t/f1"), d.join("t/g1")).unwrap();
+    let o = audit_t(d, &["--quiet"]);
+    crate::util::assert_output(
+        "moved",
+        &o,
+        "t/g1: MOVED from t/f1\n",
+        &summary(3, 0, 0, 0, 1),
+        1,
+    );
+    // gone: MISSING once
+    std::fs::remove_file(d.join("t/g1")).unwrap();
+    let o = audit_t(d, &["--quiet"]);
+    crate::util::assert_output("gone", &o, "t/f1: MISSING\n", &summary(3, 0, 1, 0, 0), 1);
+    // the SHA-256 block disagrees where the MD5 block matches: FAILED once
+    let sums = std::fs::read_to_string(d.join("SUMS")).unwrap();
+    let sha_f2 = sums
+        .lines()
+        .find(|l| l.starts_with("SHA256 (t/f2) = "))
+        .unwrap()
+        .to_string();
+    let bad = format!("SHA256 (t/f2) = {}", "0".repeat(64));
+    std::fs::write(d.join("SUMS"), sums.replace(&sha_f2, &bad)).unwrap();
+    write_file(d, "t/f1", b"file 0\n");
+    let o = audit_t(d, &[]);
+    crate::util::assert_output(
+        "one digest of two fails",
+        &o,
+        "t/f1: OK\nt/f2: FAILED\nt/f3: OK\nt/f4: OK\n",
+        &("fastsum: WARNING: 1 computed checksum did NOT match\n".to_string()
+            + &summary(3, 1, 0, 0, 0)),
+        1,
+    );
+}
+
+/// The two blocks in two check files: still one verdict a file, and the
+/// second file, all of whose lines joined the first's, is no "no properly
+/// formatted lines" and does not fail the run.
+#[test]
+fn a_file_listed_in_two_check_files_has_one_verdict() {
+    let dir = two_blocks();
+    let d = dir.path();
+    let sums = std::fs::read_to_string(d.join("SUMS")).unwrap();
+    let (md5, sha): (Vec<&str>, Vec<&str>) = sums.lines().partition(|l| !l.starts_with("SHA256"));
+    std::fs::write(d.join("MD5SUMS"), md5.join("\n") + "\n").unwrap();
+    std::fs::write(d.join("SHA256SUMS"), sha.join("\n") + "\n").unwrap();
+    let o = run(fastsum().current_dir(d).args([
+        "-c",
+        "MD5SUMS",
+        "SHA256SUMS",
+        "--audit",
+        "t",
+        "--quiet",
+    ]));
+    crate::util::assert_output("two files", &o, "", &summary(4, 0, 0, 0, 0), 0);
+}
+
+/// `t/sub/../f2` listed and `t/f2` walked are one file (names compare in
+/// a lexical normal form, and the listed file is opened by it), and so are
+/// `t/f2` and `./t//f2` listed twice.
+#[test]
+fn a_dotdot_name_and_the_walked_path_are_one_file() {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("t/sub")).unwrap();
+    write_file(d, "t/f1", b"one\n");
+    write_file(d, "t/f2", b"two\n");
+    let o = run(fastsum().current_dir(d).args(["t/f1", "t/f2"]));
+    let sums = String::from_utf8(o.stdout)
+        .unwrap()
+        .replace("  t/f2", "  t/sub/../f2");
+    std::fs::write(d.join("SUMS"), &sums).unwrap();
+    let o = audit_t(d, &[]);
+    crate::util::assert_output(
+        "t/sub/../f2",
+        &o,
+        "t/f1: OK\nt/sub/../f2: OK\n",
+        &summary(2, 0, 0, 0, 0),
+        0,
+    );
+    // listed twice, as t/f2 and t/sub/../f2: one file
+    std::fs::write(
+        d.join("SUMS"),
+        sums.clone() + &sums.replace("t/sub/../f2", "./t//f2"),
+    )
+    .unwrap();
+    let o = audit_t(d, &["--quiet"]);
+    crate::util::assert_output("two names", &o, "", &summary(2, 0, 0, 0, 0), 0);
+}
+
+/// A tree given twice (`t`, `t/`) is walked once, and one inside another
+/// (`t/sub`) reports each file once: a new file is NEW once.
+#[test]
+fn a_tree_given_twice_counts_each_file_once() {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("t/sub")).unwrap();
+    write_file(d, "t/f1", b"one\n");
+    write_file(d, "t/f2", b"two\n");
+    let o = run(fastsum().current_dir(d).args(["t/f1", "t/f2"]));
+    std::fs::write(d.join("SUMS"), &o.stdout).unwrap();
+    write_file(d, "t/sub/n", b"new\n");
+    for dirs in [
+        &["t", "t/"][..],
+        &["t", "./t"],
+        &["t", "t/sub"],
+        &["t/sub", "t"],
+    ] {
+        let mut c = fastsum();
+        c.current_dir(d).args(["-c", "SUMS", "--quiet"]);
+        for dir in dirs {
+            c.args(["--audit", dir]);
+        }
+        let o = run(&mut c);
+        let what = format!("{dirs:?}");
+        crate::util::assert_stdout(&what, &o, "t/sub/n: NEW\n");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            summary(2, 0, 0, 1, 0),
+            "{what}"
+        );
+        assert_eq!(o.status.code(), Some(1), "{what}");
+    }
+}
+
+/// Two lengths of BLAKE2b listed for each file (one read cannot hash both:
+/// two jobs a file): still one line and one count a file.
+#[test]
+fn two_lengths_of_one_family_are_one_verdict() {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("t")).unwrap();
+    write_file(d, "t/f1", b"one\n");
+    write_file(d, "t/f2", b"two\n");
+    let short = run(fastsum()
+        .current_dir(d)
+        .args(["--tag", "-a", "blake2b", "-l", "256", "t/f1", "t/f2"]));
+    let long = run(fastsum()
+        .current_dir(d)
+        .args(["--tag", "-a", "blake2b", "t/f1", "t/f2"]));
+    assert!(short.status.success() && long.status.success());
+    let long = String::from_utf8(long.stdout).unwrap();
+    let sums = String::from_utf8(short.stdout).unwrap() + &long;
+    std::fs::write(d.join("SUMS"), &sums).unwrap();
+    let o = audit_t(d, &[]);
+    crate::util::assert_output(
+        "unchanged",
+        &o,
+        "t/f1: OK\nt/f2: OK\n",
+        &summary(2, 0, 0, 0, 0),
+        0,
+    );
+    // the long digest of t/f2 wrong: FAILED once
+    let line = long.lines().nth(1).unwrap();
+    let (tag, _) = line.split_once(" = ").unwrap();
+    let bad = format!("{tag} = {}", "0".repeat(128));
+    std::fs::write(d.join("SUMS"), sums.replace(line, &bad)).unwrap();
+    std::fs::remove_file(d.join("t/f1")).unwrap();
+    let o = audit_t(d, &[]);
+    crate::util::assert_output(
+        "one wrong, one gone",
+        &o,
+        "t/f2: FAILED\nt/f1: MISSING\n",
+        &("fastsum: WARNING: 1 computed checksum did NOT match\n".to_string()
+            + &summary(0, 1, 1, 0, 0)),
+        1,
+    );
+}

@@ -3,11 +3,12 @@
 use std::ffi::OsStr;
 use std::process::Command;
 
+use crate::util::Bounded;
 use crate::util::{fastsum, multicall, os, shown, tempdir, write_file};
 
 #[test]
 fn help_and_version_exit_zero() {
-    let o = fastsum().arg("--help").output().unwrap();
+    let o = fastsum().arg("--help").bounded_output().unwrap();
     assert_eq!(o.status.code(), Some(0));
     let help = String::from_utf8_lossy(&o.stdout);
     for needle in [
@@ -21,7 +22,7 @@ fn help_and_version_exit_zero() {
     ] {
         assert!(help.contains(needle), "--help lacks {needle}");
     }
-    let o = fastsum().arg("--version").output().unwrap();
+    let o = fastsum().arg("--version").bounded_output().unwrap();
     assert_eq!(o.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&o.stdout).starts_with("fastsum "));
 }
@@ -41,7 +42,7 @@ fn usage_errors_exit_2_with_nothing_on_stdout() {
         &["-c", "--tag"],
         &["--strict"],
     ] {
-        let o = fastsum().args(args).output().unwrap();
+        let o = fastsum().args(args).bounded_output().unwrap();
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(o.stdout.is_empty(), "{args:?}");
         assert!(!o.stderr.is_empty(), "{args:?}");
@@ -70,7 +71,11 @@ fn bad_md5_kernel_only_stops_md5_runs() {
         (multicall(dir.path(), "sha256sum"), &[os(b"/dev/null")], ""),
     ];
     for (mut cmd, args, want) in runs {
-        let o = cmd.env("FASTSUM_MD5", "foo").args(args).output().unwrap();
+        let o = cmd
+            .env("FASTSUM_MD5", "foo")
+            .args(args)
+            .bounded_output()
+            .unwrap();
         assert_eq!(
             o.status.code(),
             Some(0),
@@ -90,7 +95,11 @@ fn bad_md5_kernel_only_stops_md5_runs() {
         (fastsum(), &["-a", "md5", "/dev/null"], 2),
         (multicall(dir.path(), "md5sum"), &["/dev/null"], 1),
     ] {
-        let o = cmd.env("FASTSUM_MD5", "foo").args(args).output().unwrap();
+        let o = cmd
+            .env("FASTSUM_MD5", "foo")
+            .args(args)
+            .bounded_output()
+            .unwrap();
         assert_eq!(o.status.code(), Some(code), "{args:?}");
         assert!(o.stdout.is_empty(), "{args:?}");
         assert!(
@@ -133,7 +142,7 @@ fn usage_errors_say_what_is_wrong() {
         (&["-/"], "fastsum: invalid option -- '/'"),
         (&["--raw"], "fastsum: unrecognized option '--raw'"),
     ] {
-        let o = fastsum().args(args).output().unwrap();
+        let o = fastsum().args(args).bounded_output().unwrap();
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(needle), "{args:?}: {err}");
@@ -150,7 +159,7 @@ fn usage_errors_say_what_is_wrong() {
             "-a", "sha1", "-a", "SHA256", "-j2", "-j3", "--chec", "--qui", "--qui",
         ])
         .args(["SUMS", "-c"])
-        .output()
+        .bounded_output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
     assert!(o.stdout.is_empty() && o.stderr.is_empty(), "{}", shown(&o));
@@ -195,7 +204,7 @@ fn fastsum_suggests_what_was_meant() {
              SIZE is 1 to 1G bytes: 16, 4K or 4KiB for 4096, 4KB for 4000, 1M, 1MB, 1G)",
         ),
     ] {
-        let o = fastsum().args(args).output().unwrap();
+        let o = fastsum().args(args).bounded_output().unwrap();
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(o.stdout.is_empty(), "{args:?}");
         assert_eq!(
@@ -217,7 +226,7 @@ fn sizes_read_kb_as_1000_and_kib_as_1024() {
         let o = fastsum()
             .current_dir(dir.path())
             .args(["-m", "sync", "--stats", "--chunk", chunk, "f"])
-            .output()
+            .bounded_output()
             .unwrap();
         assert_eq!(o.status.code(), Some(0), "{chunk}: {}", shown(&o));
         let err = String::from_utf8_lossy(&o.stderr);
@@ -231,14 +240,18 @@ fn sizes_read_kb_as_1000_and_kib_as_1024() {
 /// before the tuning ones and the examples right after the options.
 #[test]
 fn short_help_fits_a_screen_and_long_help_puts_common_options_first() {
-    let o = fastsum().arg("-h").env("COLUMNS", "80").output().unwrap();
+    let o = fastsum()
+        .arg("-h")
+        .env("COLUMNS", "80")
+        .bounded_output()
+        .unwrap();
     let short = String::from_utf8_lossy(&o.stdout);
     assert!(short.lines().count() <= 40, "{short}");
     assert!(
         short.contains("Examples:") && !short.contains("--readahead"),
         "{short}"
     );
-    let o = fastsum().arg("--help").output().unwrap();
+    let o = fastsum().arg("--help").bounded_output().unwrap();
     let long = String::from_utf8_lossy(&o.stdout);
     let at = |s: &str| long.find(s).unwrap_or_else(|| panic!("{s} in {long}"));
     assert!(at("--check") < at("--mode") && at("--jobs") < at("--chunk"));

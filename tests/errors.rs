@@ -541,24 +541,25 @@ fn a_file_truncated_while_read_is_an_error() {
     let dir = tempdir();
     for (mode, extra) in [("sync", &["--chunk", "1"][..]), ("bytewise", &[])] {
         let path = write_file(dir.path(), "f", &random_bytes(1 << 20, 9));
-        let child = fastsum()
-            .current_dir(dir.path())
+        let mut cmd = fastsum();
+        cmd.current_dir(dir.path())
             .args(["-m", mode])
             .args(extra)
             .arg("f")
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // one byte per call (or per hash update) takes far longer than this
-        std::thread::sleep(std::time::Duration::from_millis(30));
-        OpenOptions::new()
-            .write(true)
-            .open(&path)
-            .unwrap()
-            .set_len(1000)
-            .unwrap();
-        let o = child.wait_with_output().unwrap();
+            .stderr(Stdio::piped());
+        let o = crate::util::within(&mut cmd, crate::util::child_limit(), |cmd| {
+            let child = cmd.spawn().unwrap();
+            // one byte per call (or per hash update) takes far longer than this
+            std::thread::sleep(std::time::Duration::from_millis(30));
+            OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_len(1000)
+                .unwrap();
+            child.wait_with_output().unwrap()
+        });
         assert_output(
             &format!("-m {mode}"),
             &o,

@@ -10,6 +10,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use crate::util::Bounded;
 use crate::util::{
     assert_no_panic, assert_outputs_same, fastsum, gnu, multicall, random_bytes, require_strace,
     require_tool, run, shell, tempdir, write_file,
@@ -38,7 +39,11 @@ fn closed_pipe_never_hides_a_failure() {
     let dir = mismatch_fixture();
     let d = dir.path();
     // a mismatch after 20,000 good lines: `head -1` is long gone by then
-    let good = gnu("md5sum").current_dir(d).arg("h").output().unwrap();
+    let good = gnu("md5sum")
+        .current_dir(d)
+        .arg("h")
+        .bounded_output()
+        .unwrap();
     let mut many = good.stdout.repeat(20_000);
     many.extend_from_slice(b"00000000000000000000000000000000  h\n");
     write_file(d, "many.md5", &many);
@@ -89,14 +94,18 @@ fn mixed_fixture() -> tempfile::TempDir {
     let mut sums = Vec::new();
     for tool in ["md5sum", "sha1sum", "sha256sum"] {
         for tag in [&["--tag"][..], &[]] {
-            let o = gnu(tool).current_dir(d).args(tag).args(["a", "b"]).output();
+            let o = gnu(tool)
+                .current_dir(d)
+                .args(tag)
+                .args(["a", "b"])
+                .bounded_output();
             sums.extend_from_slice(&o.unwrap().stdout);
         }
     }
     let b3 = fastsum()
         .current_dir(d)
         .args(["-a", "blake3", "--tag", "a"])
-        .output()
+        .bounded_output()
         .unwrap();
     sums.extend_from_slice(&b3.stdout);
     // a tagged MD5 line with a wrong digest, and one for a missing file
@@ -126,14 +135,14 @@ fn chosen_algorithm_refuses_other_tags() {
                 .current_dir(d)
                 .args(flags)
                 .args(["-c", "sums"])
-                .output()
+                .bounded_output()
                 .unwrap();
             let by_flag = fastsum()
                 .current_dir(d)
                 .args(["-a", algo])
                 .args(flags)
                 .args(["-c", "sums"])
-                .output()
+                .bounded_output()
                 .unwrap();
             let what = format!("fastsum -a {algo} {flags:?}");
             assert_outputs_same(&what, &by_flag, &theirs, "fastsum", tool);
@@ -141,7 +150,7 @@ fn chosen_algorithm_refuses_other_tags() {
                 .current_dir(d)
                 .args(flags)
                 .args(["-c", "sums"])
-                .output()
+                .bounded_output()
                 .unwrap();
             let what = format!("{tool} (multi-call) {flags:?}");
             assert_outputs_same(&what, &by_name, &theirs, tool, tool);
@@ -156,7 +165,7 @@ fn chosen_algorithm_refuses_other_tags() {
     let o = fastsum()
         .current_dir(d)
         .args(["-a", "sha256", "-c", "only-md5"])
-        .output()
+        .bounded_output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&o.stdout), "");
     assert_eq!(
@@ -177,7 +186,7 @@ fn without_a_each_tag_picks() {
     let o = fastsum()
         .current_dir(dir.path())
         .args(["-c", "sums"])
-        .output()
+        .bounded_output()
         .unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
     // untagged SHA-1/SHA-256 lines are improper (MD5 is the default), every
@@ -201,7 +210,11 @@ fn stdin_check_file_and_listed_file_is_deterministic() {
     let dir = tempdir();
     let d = dir.path();
     write_file(d, "h", b"hello\n");
-    let s2 = gnu("md5sum").current_dir(d).arg("h").output().unwrap();
+    let s2 = gnu("md5sum")
+        .current_dir(d)
+        .arg("h")
+        .bounded_output()
+        .unwrap();
     write_file(d, "s2", &s2.stdout);
     let s1 = run_with_file_stdin(gnu("md5sum").current_dir(d), &d.join("s2"));
     write_file(d, "s1", &s1.stdout);
@@ -222,7 +235,9 @@ fn stdin_check_file_and_listed_file_is_deterministic() {
 }
 
 fn run_with_file_stdin(cmd: &mut Command, path: &Path) -> Output {
-    cmd.stdin(File::open(path).unwrap()).output().unwrap()
+    cmd.stdin(File::open(path).unwrap())
+        .bounded_output()
+        .unwrap()
 }
 
 // ---------------------------------------------------------------- dead stdout, --help and --version
@@ -348,7 +363,7 @@ fn finished_lines_are_not_held_behind_a_blocking_input() {
         let rx = line_reader(&mut child);
         let first = rx.recv_timeout(Duration::from_secs(3));
         drop(stdin);
-        let status = child.wait().unwrap();
+        let status = crate::util::wait_bounded(&mut child);
         assert_eq!(
             first.as_deref(),
             Ok(a_line),
@@ -373,7 +388,7 @@ fn finished_lines_are_not_held_behind_a_blocking_input() {
         let first = rx.recv_timeout(Duration::from_secs(3));
         // let fastsum finish: open the FIFO for writing and close it (EOF)
         drop(open_fifo_writer(&fifo, &mut child));
-        let status = child.wait().unwrap();
+        let status = crate::util::wait_bounded(&mut child);
         assert_eq!(
             first.as_deref(),
             Ok(a_line),
@@ -399,7 +414,7 @@ fn finished_lines_are_not_held_behind_a_blocking_input() {
             let rx = line_reader(&mut child);
             let first = rx.recv_timeout(Duration::from_secs(3));
             drop(stdin);
-            let status = child.wait().unwrap();
+            let status = crate::util::wait_bounded(&mut child);
             assert_eq!(
                 first.as_deref(),
                 Ok("a: OK"),
@@ -455,7 +470,7 @@ fn an_external_sigbus_kills() {
         let status = wait_until_exit(&mut child, Duration::from_secs(20));
         let _ = writer.write_all(b"");
         drop(writer);
-        let status = status.unwrap_or_else(|| child.wait().unwrap());
+        let status = status.unwrap_or_else(|| crate::util::wait_bounded(&mut child));
         assert_eq!(
             status.signal(),
             Some(libc::SIGBUS),
@@ -516,7 +531,7 @@ fn sigbus_sent_during_a_mapping_kills() {
         let pid = libc::pid_t::try_from(child.id()).unwrap();
         // SAFETY: kill has no memory-safety preconditions
         assert_eq!(unsafe { libc::kill(pid, libc::SIGBUS) }, 0);
-        let status = child.wait().unwrap();
+        let status = crate::util::wait_bounded(&mut child);
         assert_eq!(
             status.signal(),
             Some(libc::SIGBUS),
@@ -578,10 +593,10 @@ mod inject {
             fastsum()
                 .args(["-a", "blake3", "-m", "sync", "-j", "1"])
                 .args(&paths)
-                .output()
+                .bounded_output()
                 .unwrap()
         } else {
-            gnu("md5sum").args(&paths).output().unwrap()
+            gnu("md5sum").args(&paths).bounded_output().unwrap()
         };
         assert!(o.status.success());
         let hash_lines = String::from_utf8(o.stdout.clone())
@@ -790,7 +805,7 @@ mod inject {
         } else {
             c.args(&fx.paths);
         }
-        let o = c.stdout(out).output().unwrap();
+        let o = c.stdout(out).bounded_output().unwrap();
         let stdout = std::fs::read_to_string(&out_path).unwrap();
         let log = std::fs::read_to_string(&log_path).unwrap_or_default();
         let stderr: String = String::from_utf8_lossy(&o.stderr)

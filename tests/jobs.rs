@@ -7,6 +7,7 @@ use std::process::Command;
 
 use fastsum::internals::Algorithm;
 
+use crate::util::Bounded;
 use crate::util::{
     Pair, assert_output, assert_stdout, fastsum, files_of_sizes, gnu, modes_and_jobs, random_bytes,
     require_tool, run, tempdir, write_file,
@@ -89,7 +90,7 @@ fn recursive_matches_find_and_skips_fifo_and_links() {
         .current_dir(t.path())
         .arg("-c")
         .arg("find tree -type f | LC_ALL=C sort")
-        .output()
+        .bounded_output()
         .unwrap();
     let files: Vec<&[u8]> = find
         .stdout
@@ -102,12 +103,12 @@ fn recursive_matches_find_and_skips_fifo_and_links() {
     for f in &files {
         md5.arg(std::ffi::OsStr::from_bytes(f));
     }
-    let want = md5.output().unwrap();
+    let want = md5.bounded_output().unwrap();
     for jobs in ["1", "4"] {
         let got = fastsum()
             .current_dir(t.path())
             .args(["-r", "-j", jobs, "tree"])
-            .output()
+            .bounded_output()
             .unwrap();
         assert_eq!(
             String::from_utf8_lossy(&got.stdout),
@@ -125,7 +126,7 @@ fn recursive_matches_find_and_skips_fifo_and_links() {
     let got = fastsum()
         .current_dir(t.path())
         .arg("tree")
-        .output()
+        .bounded_output()
         .unwrap();
     assert_eq!(got.status.code(), Some(1));
     assert_eq!(got.stderr, b"fastsum: tree: Is a directory\n");
@@ -144,7 +145,7 @@ fn recursive_reports_missing_and_goes_on() {
     let got = fastsum()
         .current_dir(t.path())
         .args(["-r", "tree", "nowhere", "tree/c"])
-        .output()
+        .bounded_output()
         .unwrap();
     let want = run(gnu("md5sum")
         .current_dir(t.path())
@@ -164,13 +165,13 @@ fn progress_never_on_redirected_stderr() {
         let got = fastsum()
             .current_dir(t.path())
             .args([flag, "-m", "bytewise", "big"])
-            .output()
+            .bounded_output()
             .unwrap();
         assert!(got.stderr.is_empty(), "{flag}: {:?}", got.stderr);
         let want = gnu("md5sum")
             .current_dir(t.path())
             .arg("big")
-            .output()
+            .bounded_output()
             .unwrap();
         assert_stdout("", &got, &want.stdout);
     }
@@ -190,13 +191,13 @@ fn progress_on_a_terminal_is_drawn_and_erased() {
     let got = Command::new("script")
         .current_dir(t.path())
         .args(["-qec", &format!("stty cols 80 rows 24; {cmd}"), "/dev/null"])
-        .output()
+        .bounded_output()
         .unwrap();
     let screen = String::from_utf8_lossy(&got.stdout);
     let want = gnu("md5sum")
         .current_dir(t.path())
         .arg("big")
-        .output()
+        .bounded_output()
         .unwrap();
     let line = String::from_utf8_lossy(&want.stdout).trim_end().to_string();
     assert!(screen.contains(&line), "{screen:?}");

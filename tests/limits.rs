@@ -5,6 +5,7 @@ use std::fs::File;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+use crate::util::Bounded;
 use crate::util::{
     assert_no_panic, fastsum, gnu, random_bytes, require_strace, require_tool, shell, tempdir,
     write_file,
@@ -28,7 +29,11 @@ fn many_files(dir: &Path, n: usize, size: usize) -> Vec<String> {
 
 /// Md5sum's output for `names` (in `dir`).
 fn md5sum(dir: &Path, names: &[String]) -> String {
-    let o = gnu("md5sum").current_dir(dir).args(names).output().unwrap();
+    let o = gnu("md5sum")
+        .current_dir(dir)
+        .args(names)
+        .bounded_output()
+        .unwrap();
     assert!(o.status.success());
     String::from_utf8(o.stdout).unwrap()
 }
@@ -133,7 +138,7 @@ fn threads_only_for_work() {
             .arg(crate::util::fastsum_path())
             .args(["-m", mode, "-j", "1024", "f"])
             .stdout(Stdio::null())
-            .output()
+            .bounded_output()
             .unwrap();
         assert!(o.status.success(), "-m {mode} -j 1024 f failed");
         let log = std::fs::read_to_string(&log).unwrap();
@@ -173,7 +178,7 @@ fn thread_creation_failure_degrades() {
         .current_dir(d)
         .args(["-a", "blake3"])
         .args(&names)
-        .output()
+        .bounded_output()
         .unwrap();
     let blake3 = String::from_utf8(blake3.stdout).unwrap();
     let checked: String = names.iter().map(|n| format!("{n}: OK\n")).collect();
@@ -194,7 +199,7 @@ fn thread_creation_failure_degrades() {
                 .arg(format!("inject=clone,clone3:error=EAGAIN:when={n}"))
                 .arg(crate::util::fastsum_path())
                 .args(&args)
-                .output()
+                .bounded_output()
                 .unwrap();
             assert_degrades(&format!("{args:?}, thread {n} not created"), &o, want);
         }
@@ -280,9 +285,29 @@ fn peak_rss(dir: &Path, args: &[&str]) -> (Option<i32>, i64) {
     let mut status = 0;
     // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: the pointers are valid; `child` is never waited for again.
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(r, pid);
+    // polled, so a run that hangs is killed (after the tests' bound for a
+    // child) instead of hanging the test
+    let start = std::time::Instant::now();
+    let mut killed = false;
+    loop {
+        // SAFETY: the pointers are valid; `child` is never waited for again.
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if r == pid {
+            break;
+        }
+        assert_eq!(r, 0, "wait4: {}", std::io::Error::last_os_error());
+        if !killed && start.elapsed() > crate::util::child_limit() {
+            // SAFETY: kill has no memory-safety preconditions
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            killed = true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(
+        !killed,
+        "fastsum {args:?}: killed after {:?} (a hang?)",
+        crate::util::child_limit()
+    );
     let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
     (code, usage.ru_maxrss)
 }

@@ -17,6 +17,7 @@ use clap_mangen::Man;
 use fastsum::internals::{HELP_SECTIONS, HelpSection, ModeArg as Mode, command};
 use roff::{Roff, bold, italic, roman};
 
+use crate::util::Bounded;
 use crate::util::require_tool;
 
 /// The help section that the list of reading modes (`--mode` values) opens.
@@ -312,7 +313,7 @@ fn man_renders_cleanly() {
         .env("MANWIDTH", "80")
         .env("MAN_KEEP_FORMATTING", "0")
         .env("LC_ALL", "C.UTF-8")
-        .output()
+        .bounded_output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "", "groff warnings");
@@ -332,7 +333,7 @@ fn man_renders_cleanly() {
         let out = Command::new("groff")
             .args(["-ww", "-man", "-z"])
             .arg(&page)
-            .output()
+            .bounded_output()
             .unwrap();
         assert!(out.status.success());
         assert_eq!(
@@ -370,7 +371,11 @@ fn completions_parse() {
             continue;
         }
         let path: &Path = &root().join(rel);
-        let out = Command::new(shell).args(args).arg(path).output().unwrap();
+        let out = Command::new(shell)
+            .args(args)
+            .arg(path)
+            .bounded_output()
+            .unwrap();
         assert!(
             out.status.success(),
             "{rel}: {}",

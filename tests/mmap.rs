@@ -6,6 +6,7 @@ use std::process::Command;
 
 use fastsum::internals::{Algorithm, BLAKE3_MULTITHREAD_MIN, MMAP_MIN};
 
+use crate::util::Bounded;
 use crate::util::{
     Pair, assert_output, blake3_lines, fastsum, files_of_sizes, gnu, gnu_algorithms, random_bytes,
     require_tool, run, run_with_stdin, write_file,
@@ -135,7 +136,7 @@ fn mmap_reads_a_fifo() {
     c.current_dir(dir.path())
         .args(["-m", "mmap", "-a", "blake3", "fifo"]);
     let got = run(&mut c);
-    writer.join().unwrap();
+    crate::util::join_fifo_writer(&fifo, writer);
     let want = format!("{}  fifo\n", blake3::hash(&data).to_hex());
     assert_output("mmap fifo", &got, want, "", 0);
 }
@@ -151,7 +152,7 @@ fn mmap_maps_big_files_and_reads_others() {
         let o = fastsum()
             .current_dir(dir.path())
             .args(["-m", "mmap", "--stats", "-a", algo, file])
-            .output()
+            .bounded_output()
             .unwrap();
         assert_eq!(o.status.code(), Some(0));
         let stderr = String::from_utf8(o.stderr).unwrap();
@@ -207,7 +208,7 @@ fn big_files_one_after_another_hash_side_by_side() {
                 .current_dir(dir.path())
                 .args(["--stats", "-a", algo.name(), "-j", jobs])
                 .args(names)
-                .output()
+                .bounded_output()
                 .unwrap();
             assert_eq!(o.status.code(), Some(0), "{o:?}");
             read_calls(&o)

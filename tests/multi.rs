@@ -260,7 +260,7 @@ fn stdin_and_fifos_are_read_once() {
                 std::thread::spawn(move || std::fs::write(fifo, data).unwrap())
             };
             let out = run(fastsum().current_dir(d).args(args).arg("fifo"));
-            writer.join().unwrap();
+            crate::util::join_fifo_writer(&fifo, writer);
             assert_eq!(
                 String::from_utf8_lossy(&out.stdout),
                 want_for("fifo"),

@@ -448,7 +448,7 @@ fn b3sum_num_threads_and_no_mmap_are_honoured() {
             "-j 1: {j1} threads, default {default_threads}"
         );
     } else {
-        eprintln!("skipped the thread counts: one core here, rayon starts no thread anyway");
+        crate::util::skip("the thread counts: one core here, rayon starts no thread anyway");
     }
 }
 

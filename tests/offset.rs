@@ -10,6 +10,7 @@ use std::io::{Seek, SeekFrom};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+use crate::util::Bounded;
 use crate::util::{
     MODES, assert_output, fastsum, gnu, random_bytes, require_tool, run_with_stdin, shown, tempdir,
     write_file,
@@ -22,7 +23,7 @@ fn run_at(cmd: &mut Command, path: &Path, offset: u64) -> (Output, u64) {
     f.seek(SeekFrom::Start(offset)).unwrap();
     let o = cmd
         .stdin(Stdio::from(f.try_clone().unwrap()))
-        .output()
+        .bounded_output()
         .unwrap();
     (o, f.stream_position().unwrap())
 }

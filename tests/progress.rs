@@ -15,17 +15,31 @@ use crate::util::require_tool;
 const ERASE: &str = "\r\x1b[2K";
 
 /// Run `cmd` with `sh` in a pty `cols` columns wide, in `dir`; the raw
-/// terminal output and the wall time.
+/// terminal output and the wall time. SIGHUP, SIGINT and SIGTERM start at
+/// their default action, whatever the test's parent set (`nohup cargo test
+/// &` ignores SIGHUP and SIGINT, and an ignored signal stays ignored
+/// through exec, so a test that kills fastsum with one would wait forever);
+/// the run is bounded ([`crate::util::run`]).
 pub(crate) fn in_pty(dir: &Path, cols: u16, cmd: &str) -> (String, Duration) {
+    use std::os::unix::process::CommandExt;
     let bin = assert_cmd::cargo::cargo_bin("fastsum");
     let cmd = format!("stty cols {cols} rows 24; F={}; {cmd}", bin.display());
-    let t = Instant::now();
-    let got = Command::new("script")
+    let mut script = Command::new("script");
+    script
         .current_dir(dir)
         .env("LC_ALL", "C.UTF-8")
-        .args(["-qfec", &cmd, "/dev/null"])
-        .output()
-        .unwrap();
+        .args(["-qfec", &cmd, "/dev/null"]);
+    // SAFETY: signal(2) only, between fork and exec
+    unsafe {
+        script.pre_exec(|| {
+            for sig in [libc::SIGHUP, libc::SIGINT, libc::SIGTERM] {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+            Ok(())
+        });
+    }
+    let t = Instant::now();
+    let got = crate::util::run(&mut script);
     let wall = t.elapsed();
     (String::from_utf8_lossy(&got.stdout).into_owned(), wall)
 }
@@ -231,11 +245,11 @@ fn assert_the_line_moves(dir: &Path, cases: &[(&str, u64)]) {
 
 /// Write the check file `name` for `file` hashed with `algo`.
 fn sums(dir: &Path, name: &str, algo: &str, file: &str) {
-    let got = crate::util::fastsum()
-        .current_dir(dir)
-        .args(["-a", algo, file])
-        .output()
-        .unwrap();
+    let got = crate::util::run(
+        crate::util::fastsum()
+            .current_dir(dir)
+            .args(["-a", algo, file]),
+    );
     assert!(got.status.success());
     std::fs::write(dir.join(name), &got.stdout).unwrap();
 }
@@ -325,7 +339,9 @@ fn messages_start_on_a_clean_line() {
 /// SIGTERM, SIGHUP and SIGINT erase the line, then fastsum dies of the
 /// signal (the shell sees 128 + its number). The input never ends
 /// (/dev/zero), so only the signal stops it. `set -m`: a background job
-/// keeps SIGINT's default action (without job control it is ignored).
+/// keeps SIGINT's default action (without job control it is ignored). The
+/// wait is bounded: a fastsum the signal did not stop is killed after 20 s
+/// (status 137, a failure, not a hang).
 #[test]
 fn sigterm_and_sighup_erase_the_line_and_kill() {
     if !require_tool("script") {
@@ -335,7 +351,9 @@ fn sigterm_and_sighup_erase_the_line_and_kill() {
     for (sig, num) in [("TERM", 15), ("HUP", 1), ("INT", 2)] {
         let cmd = format!(
             "set -m; $F --progress /dev/zero & p=$!; exec 2>/dev/null; \
-             sleep 1; kill -{sig} $p; wait $p; echo $? > status"
+             sleep 1; kill -{sig} $p; \
+             (sleep 20; kill -KILL $p) </dev/null >/dev/null 2>&1 & w=$!; \
+             wait $p; echo $? > status; kill $w"
         );
         let (raw, _) = in_pty(t.path(), 100, &cmd);
         let status = std::fs::read_to_string(t.path().join("status")).unwrap();
@@ -354,6 +372,31 @@ fn sigterm_and_sighup_erase_the_line_and_kill() {
             "SIG{sig}: left on screen: {lines:?}"
         );
     }
+}
+
+/// The test above ends under a parent that ignores SIGHUP and SIGINT (as
+/// `nohup cargo test &` does; they stay ignored through exec): the test
+/// binary runs it in `sh -c "trap '' HUP INT; exec …"`, bounded. It waited
+/// forever there (issue 29).
+#[test]
+fn the_signal_test_ends_under_a_parent_that_ignores_signals() {
+    if !require_tool("script") {
+        return;
+    }
+    let me = std::env::current_exe().unwrap();
+    let mut c = Command::new("sh");
+    c.args([
+        "-c",
+        "trap '' HUP INT; exec \"$0\" --exact progress::sigterm_and_sighup_erase_the_line_and_kill",
+    ])
+    .arg(me);
+    let o = crate::util::within(&mut c, Duration::from_secs(90), |c| c.output().unwrap());
+    assert!(o.status.success(), "{}", crate::util::shown(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("test result: ok. 1 passed"),
+        "{}",
+        crate::util::shown(&o)
+    );
 }
 
 /// A signal the caller ignores stays ignored while the line is shown: under

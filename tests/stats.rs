@@ -211,7 +211,7 @@ fn md5_lanes_are_reported_and_change_no_digest() {
     let forced = if runs_avx2 {
         "avx2"
     } else {
-        eprintln!("skipped forcing the avx2 lane path: this CPU lacks avx2; forcing scalar");
+        crate::util::skip("forcing the avx2 lane path: this CPU lacks avx2; forcing scalar");
         "scalar"
     };
     for lanes in ["auto", forced, "off"] {

@@ -30,6 +30,8 @@ mod multicall;
 mod offset;
 mod procfs;
 mod progress;
+mod readme;
+mod skips;
 mod stats;
 mod update;
 mod walk;

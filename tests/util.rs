@@ -5,6 +5,9 @@ use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
 use assert_cmd::cargo::CommandCargoExt;
 use fastsum::internals::Algorithm;
@@ -57,7 +60,7 @@ pub fn oracle_path(tool: &str) -> PathBuf {
 
 /// `major.minor` of the first version-looking word of `tool --version`.
 fn version_of(tool: &Path) -> Option<(u32, u32)> {
-    let o = Command::new(tool).arg("--version").output().ok()?;
+    let o = Command::new(tool).arg("--version").bounded_output().ok()?;
     if !o.status.success() {
         return None;
     }
@@ -82,7 +85,7 @@ fn version_of(tool: &Path) -> Option<(u32, u32)> {
 pub fn cmd_exists(tool: &str) -> bool {
     Command::new(tool)
         .arg("--version")
-        .output()
+        .bounded_output()
         .is_ok_and(|o| o.status.success())
 }
 
@@ -111,8 +114,48 @@ pub fn require_tool(tool: &str) -> bool {
         std::env::var_os("CI").is_none(),
         "{why}: required under CI, .ci/run must install it"
     );
-    eprintln!("skipped: {why}");
+    skip(&why);
     false
+}
+
+/// Every skip of this run of the test binary, for the summary at its exit.
+static SKIPS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Say that the running test skips something (`why`: what is missing or
+/// too old), where a user of plain `cargo test` sees it: libtest captures
+/// what `eprintln!` prints in a passing test (shown only under
+/// `--nocapture`), but not a write to the stderr handle itself. The line
+/// goes out at once, named by the test, and again in a list printed when
+/// the test binary exits, after libtest's result line.
+pub fn skip(why: &str) {
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    let line = format!("{test}: skipped: {why}");
+    let _ = writeln!(std::io::stderr(), "{line}");
+    let mut skips = SKIPS.lock().unwrap_or_else(|e| e.into_inner());
+    if skips.is_empty() {
+        // SAFETY: registers a function that takes no argument and does
+        // not unwind (it only writes to fd 2)
+        unsafe { libc::atexit(print_skips) };
+    }
+    skips.push(line);
+}
+
+/// At exit: the skips of the run, one a line, on stderr.
+extern "C" fn print_skips() {
+    let skips = SKIPS.lock().unwrap_or_else(|e| e.into_inner());
+    let mut text = format!(
+        "\nSKIPPED ({} in all, each with its reason; .ci/run installs what the tests need):\n",
+        skips.len()
+    );
+    for s in skips.iter() {
+        text.push_str("  ");
+        text.push_str(s);
+        text.push('\n');
+    }
+    let _ = std::io::stderr().write_all(text.as_bytes());
 }
 
 /// The MD5 lane paths this CPU runs (the `Off` and `Scalar` paths
@@ -155,11 +198,11 @@ fn runnable<P: Copy>(
         .into_iter()
         .filter(|&p| {
             if !available(p) {
-                eprintln!(
-                    "skipped {what} path {}: this CPU lacks {}",
+                skip(&format!(
+                    "{what} path {}: this CPU lacks {}",
                     name(p),
                     needs(p).unwrap_or("it")
-                );
+                ));
             }
             available(p)
         })
@@ -203,29 +246,157 @@ pub fn tempdir() -> tempfile::TempDir {
     tempfile::tempdir().expect("temp dir")
 }
 
-/// Run `cmd` to completion, capturing stdout and stderr.
+/// How long one child of a test may run: no test waits on a child without
+/// a bound. Generous (a loaded CI machine hashes gigabytes in some tests);
+/// `FASTSUM_TEST_CHILD_SECS` sets another.
+pub fn child_limit() -> Duration {
+    let secs = std::env::var("FASTSUM_TEST_CHILD_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
+    Duration::from_secs(secs)
+}
+
+/// Names the processes of one bounded run: every process it starts
+/// inherits the variable, so a timeout finds the whole tree (a shell's
+/// children, strace's tracee, script's session) in /proc, whatever process
+/// group or session each is in, without changing how any of them runs.
+const WATCH: &str = "FASTSUM_TEST_WATCH";
+
+/// Kill every process whose environment holds `WATCH=token`.
+fn kill_watched(token: &str) {
+    let needle = format!("{WATCH}={token}\0");
+    let me = std::process::id();
+    // twice: a process may fork while the first pass kills its parent
+    for _ in 0..2 {
+        let Ok(procs) = std::fs::read_dir("/proc") else {
+            return;
+        };
+        for p in procs.flatten() {
+            let Some(pid) = p.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+                continue;
+            };
+            if pid == me {
+                continue;
+            }
+            let Ok(env) = std::fs::read(p.path().join("environ")) else {
+                continue;
+            };
+            if env.windows(needle.len()).any(|w| w == needle.as_bytes()) {
+                // SAFETY: kill(2) with a pid read from /proc and SIGKILL
+                unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Run `wait` (which waits on a child `cmd` started) with a bound: after
+/// `limit` every process of the run is killed and the test fails, naming
+/// the command, instead of hanging.
+pub fn within<T>(cmd: &mut Command, limit: Duration, wait: impl FnOnce(&mut Command) -> T) -> T {
+    static RUNS: AtomicU64 = AtomicU64::new(0);
+    let token = format!(
+        "{}-{}",
+        std::process::id(),
+        RUNS.fetch_add(1, Ordering::Relaxed)
+    );
+    cmd.env(WATCH, &token);
+    let shown = format!("{cmd:?}");
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    let timed_out = std::sync::Arc::new(AtomicBool::new(false));
+    let flag = timed_out.clone();
+    let watchdog = std::thread::spawn(move || {
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(limit) {
+            flag.store(true, Ordering::SeqCst);
+            kill_watched(&token);
+        }
+    });
+    let out = wait(cmd);
+    let _ = done.send(());
+    let _ = watchdog.join();
+    assert!(
+        !timed_out.load(Ordering::SeqCst),
+        "killed after {limit:?} (a hang?): {shown}"
+    );
+    out
+}
+
+/// Run `cmd` to completion, capturing stdout and stderr (standard input
+/// empty unless `cmd` sets it), killed after [`child_limit`].
 pub fn run(cmd: &mut Command) -> Output {
-    cmd.output().expect("run command")
+    within(cmd, child_limit(), |c| c.output().expect("run command"))
+}
+
+/// [`Command::output`] with a bound: after [`child_limit`] every process
+/// of the run is killed and the test fails. For a run whose spawn error a
+/// test looks at; else [`run`].
+pub trait Bounded {
+    /// As [`Command::output`] (standard input empty unless set), bounded.
+    fn bounded_output(&mut self) -> std::io::Result<Output>;
+}
+
+impl Bounded for Command {
+    fn bounded_output(&mut self) -> std::io::Result<Output> {
+        within(self, child_limit(), Command::output)
+    }
+}
+
+/// Join `writer`, a thread writing into `fifo`, once the run that was to
+/// read it is over. A run that never opened the FIFO leaves the writer
+/// blocked in open(2) for ever: a reader opened (and closed) here releases
+/// it, its write then fails, and so does the test, instead of hanging.
+pub fn join_fifo_writer(fifo: &Path, writer: std::thread::JoinHandle<()>) {
+    use std::os::unix::fs::OpenOptionsExt;
+    drop(
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(fifo),
+    );
+    writer
+        .join()
+        .expect("the FIFO's writer failed: the run did not read it all");
+}
+
+/// Wait for `child`, killing it after [`child_limit`] (for a child the
+/// test talks to while it runs; [`within`] bounds a whole run).
+pub fn wait_bounded(child: &mut std::process::Child) -> std::process::ExitStatus {
+    let limit = child_limit();
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait for child") {
+            return status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("killed after {limit:?} (a hang?): pid {}", child.id());
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// Run `cmd` with `data` on its standard input through a pipe (as in
 /// `cat x | cmd`), written by a separate thread so a large input cannot
 /// deadlock against the child's output.
 pub fn run_with_stdin(cmd: &mut Command, data: &[u8]) -> Output {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn command");
-    let mut stdin = child.stdin.take().expect("child stdin");
-    std::thread::scope(|s| {
-        // the child may stop reading early (an error, or a closed pipe): that is
-        // the child's behaviour to check, not a test failure, so ignore it here
-        s.spawn(move || {
-            let _ = stdin.write_all(data);
-        });
-        child.wait_with_output().expect("wait for command")
+    within(cmd, child_limit(), |cmd| {
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn command");
+        let mut stdin = child.stdin.take().expect("child stdin");
+        std::thread::scope(|s| {
+            // the child may stop reading early (an error, or a closed pipe): that is
+            // the child's behaviour to check, not a test failure, so ignore it here
+            s.spawn(move || {
+                let _ = stdin.write_all(data);
+            });
+            child.wait_with_output().expect("wait for command")
+        })
     })
 }
 
@@ -498,7 +669,7 @@ pub fn require_strace() -> bool {
             std::env::var_os("CI").is_none(),
             "strace cannot trace here (ptrace denied?): CI must allow it"
         );
-        eprintln!("skipped: strace cannot trace here");
+        skip("strace cannot trace here (ptrace denied?)");
     }
     traces
 }

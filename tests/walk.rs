@@ -6,6 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use crate::util::Bounded;
 use crate::util::{
     MODES, assert_stdout, fastsum, gnu, multicall, os, require_strace, require_tool, run, shown,
     tempdir, write_file,
@@ -157,10 +158,10 @@ fn one_file_system_stays_on_the_operands_file_system() {
     let mounted = Command::new("mount")
         .args(["-t", "tmpfs", "tmpfs"])
         .arg(d.join("other"))
-        .output()
+        .bounded_output()
         .is_ok_and(|o| o.status.success());
     if !mounted {
-        eprintln!("skipped: cannot mount a tmpfs here (needs root)");
+        crate::util::skip("cannot mount a tmpfs here (needs root)");
         return;
     }
     write_file(&d.join("other"), "there", b"t");
@@ -281,14 +282,7 @@ fn tree_digest_is_the_digest_of_the_z_manifest() {
             .arg("-z")
             .args(names.iter().map(|n| os(n).to_owned())))
         .stdout;
-        let mut digest = gnu(tool)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        digest.stdin.take().unwrap().write_all(&manifest).unwrap();
-        let hex = digest.wait_with_output().unwrap().stdout[..]
+        let hex = crate::util::run_with_stdin(&mut gnu(tool), &manifest).stdout[..]
             .split(|&b| b == b' ')
             .next()
             .unwrap()
@@ -316,18 +310,7 @@ fn tree_digest_is_the_digest_of_the_z_manifest() {
             "*.tmp",
             ".",
         ]));
-        let mut digest = gnu(tool)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        digest
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(&ours.stdout)
-            .unwrap();
-        let out = digest.wait_with_output().unwrap().stdout;
+        let out = crate::util::run_with_stdin(&mut gnu(tool), &ours.stdout).stdout;
         let hex = out.split(|&b| b == b' ').next().unwrap().to_vec();
         let got = run(fastsum().current_dir(dir.path()).args([
             "-r",

@@ -15,7 +15,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::PathBuf;
 
 use super::parse::Expected;
@@ -34,10 +34,50 @@ use crate::walk::{self, Entry};
 /// What a hashed file of the audit is.
 #[derive(Debug)]
 enum Ctx {
-    /// Listed: the digests its lines expect, one per algorithm of its task.
-    Listed(Vec<Expected>),
+    /// Listed (on one line or several).
+    Listed(Listed),
     /// Found in a walked tree, listed nowhere.
     New,
+}
+
+/// A listed file: every digest its lines expect, and the name it is shown by.
+#[derive(Debug)]
+struct Listed {
+    /// The name as its first line gives it (the task opens its normal form).
+    name: Vec<u8>,
+    /// Each listed digest with its algorithm, in the manifest's order (one
+    /// algorithm may be listed twice: each digest is checked).
+    digests: Vec<(Algorithm, Expected)>,
+    /// Listed again on later lines: where its verdict is kept for their
+    /// [`Pass::Again`] markers.
+    again: Option<usize>,
+    /// How many jobs of the same file follow this one (its lines name two
+    /// lengths of BLAKE2b or SHA-3, which one read cannot hash: one job a
+    /// length, adjacent, and one verdict when the last is hashed).
+    rest: usize,
+}
+
+/// What the jobs of one listed file found so far.
+struct Finding {
+    name: Vec<u8>,
+    /// Every digest listed for it (a missing file keeps them for a move).
+    digests: Vec<(Algorithm, Expected)>,
+    again: Option<usize>,
+    /// A job found it missing.
+    missing: bool,
+    /// The first digest that did not match, or the read error: the verdict.
+    bad: Option<(Algorithm, Expected, Result<Digest, io::Error>)>,
+    /// The first digest that matched: the verdict when nothing is bad.
+    good: Option<(Algorithm, Expected, Digest)>,
+}
+
+/// A copy of `e` (`io::Error` is not `Clone`): the same errno, or kind and
+/// text, so its message is the same.
+fn copy_error(e: &io::Error) -> io::Error {
+    match e.raw_os_error() {
+        Some(n) => io::Error::from_raw_os_error(n),
+        None => io::Error::new(e.kind(), e.to_string()),
+    }
 }
 
 /// What a pass-through job of the audit carries.
@@ -45,24 +85,44 @@ enum Ctx {
 enum Pass {
     /// One of `-c`'s (an improper line, a check file's end or error).
     Check(Event),
+    /// A line listing a file already listed (its digests joined that
+    /// file's job): it counts as a formatted line of its check file, and as
+    /// a verified one if that file was OK, so a check file whose lines all
+    /// joined another's is not "no properly formatted lines".
+    Again(usize),
     /// A path of the tree that could not be walked.
     Walk(PathBuf, io::Error),
     /// Every job is done: print what is still missing, and the summary.
     Finish,
 }
 
-/// `name` with `.` components and doubled or trailing slashes removed
-/// (also how `--update` compares the names it lists with those it walks).
+/// `name` with `.` components, doubled or trailing slashes and `dir/..`
+/// pairs removed, lexically (as `realpath -s` does; `..` at the start of a
+/// relative name stays, `/..` is `/`); also how `--update` compares the
+/// names it lists with those it walks.
 pub(crate) fn normal(name: &[u8]) -> Vec<u8> {
+    let absolute = name.first() == Some(&b'/');
+    let mut parts: Vec<&[u8]> = Vec::new();
+    for part in name.split(|&b| b == b'/') {
+        match part {
+            b"" | b"." => {}
+            b".." => match parts.last() {
+                Some(&last) if last != b".." => {
+                    parts.pop();
+                }
+                // above the root is the root
+                _ if absolute => {}
+                _ => parts.push(part),
+            },
+            _ => parts.push(part),
+        }
+    }
     let mut out = Vec::with_capacity(name.len());
-    if name.first() == Some(&b'/') {
+    if absolute {
         out.push(b'/');
     }
-    for part in name.split(|&b| b == b'/') {
-        if part.is_empty() || part == b"." {
-            continue;
-        }
-        if !matches!(out.last(), None | Some(b'/')) {
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
             out.push(b'/');
         }
         out.extend_from_slice(part);
@@ -106,9 +166,13 @@ struct Counts {
 struct Auditor {
     verifier: Verifier,
     missing: Vec<Missing>,
-    /// Missing files by their first algorithm and digest, in listed order.
+    /// Missing files by each of their listed digests, in listed order.
     by_digest: HashMap<(Algorithm, Vec<u8>), VecDeque<usize>>,
     counts: Counts,
+    /// The verdicts (OK or not) of files listed on more than one line.
+    again_ok: HashMap<usize, bool>,
+    /// The file whose next job is still to come.
+    finding: Option<Finding>,
 }
 
 impl Auditor {
@@ -159,78 +223,146 @@ impl Auditor {
         })
     }
 
-    /// A listed file: verified as `-c` does, unless it is not there.
+    /// A listed file's job: what it found is added to the file's finding,
+    /// and the last job of the file gives its verdict.
     fn listed(
         &mut self,
         p: &mut Printer<'_>,
-        task: &Task<Ctx>,
-        expected: &[Expected],
+        algos: Algorithms,
+        listed: Listed,
         r: &io::Result<Hashed>,
     ) -> io::Result<()> {
-        let algos = task.algos.as_slice();
-        if let Err(e) = r
-            && e.kind() == io::ErrorKind::NotFound
-        {
-            self.verifier.tally.formatted = true;
-            let digests: Vec<(Algorithm, Expected)> = algos
-                .iter()
-                .copied()
-                .zip(expected.iter().cloned())
-                .collect();
-            if let Some((algo, first)) = digests.first() {
-                let key = (*algo, first.as_bytes().to_vec());
-                self.by_digest
-                    .entry(key)
-                    .or_default()
-                    .push_back(self.missing.len());
+        // (moved, not copied, from the file's first job: no allocation)
+        let mut f = self.finding.take().unwrap_or_else(|| Finding {
+            name: Vec::new(),
+            digests: Vec::new(),
+            again: listed.again,
+            missing: false,
+            bad: None,
+            good: None,
+        });
+        match r {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => f.missing = true,
+            Err(e) => {
+                if let (None, Some((algo, want))) = (&f.bad, listed.digests.first()) {
+                    f.bad = Some((*algo, *want, Err(copy_error(e))));
+                }
             }
-            self.missing.push(Missing {
-                name: task.input.name().to_vec(),
-                digests,
-                claimed: false,
-            });
+            Ok(hashed) => {
+                for (algo, want) in &listed.digests {
+                    // the digest computed for `algo` (one per algorithm of the task)
+                    let digest = algos
+                        .as_slice()
+                        .iter()
+                        .position(|a| a == algo)
+                        .and_then(|i| hashed.digests.get(i));
+                    match digest {
+                        Some(d) if d.as_bytes() == want.as_bytes() => {
+                            if f.good.is_none() {
+                                f.good = Some((*algo, *want, d.clone()));
+                            }
+                        }
+                        _ if f.bad.is_some() => {}
+                        Some(d) => f.bad = Some((*algo, *want, Ok(d.clone()))),
+                        None => f.bad = Some((*algo, *want, Err(copy_error(&super::NO_DIGEST)))),
+                    }
+                }
+            }
+        }
+        if f.digests.is_empty() {
+            f.name = listed.name;
+            f.digests = listed.digests;
+        } else {
+            f.digests.extend(listed.digests);
+        }
+        if listed.rest > 0 {
+            self.finding = Some(f);
             return Ok(());
         }
-        for (i, (want, &algo)) in expected.iter().zip(algos).enumerate() {
-            let digest = match r {
-                Ok(hashed) => hashed.digests.get(i).ok_or(&*super::NO_DIGEST),
-                Err(e) => Err(e),
-            };
-            let before = self.verifier.tally;
-            self.verifier
-                .verify(p, task.input.name(), algo, want, digest)?;
-            let after = self.verifier.tally;
-            if after.mismatched > before.mismatched {
-                self.counts.failed += 1;
-            } else if after.unreadable > before.unreadable {
-                self.counts.unreadable += 1;
-            } else {
-                self.counts.ok += 1;
+        self.verdict(p, f)
+    }
+
+    /// A listed file's one verdict: MISSING (for now: a move may claim
+    /// it), else FAILED or UNREADABLE by the first digest that did not
+    /// match or the read error, else OK.
+    fn verdict(&mut self, p: &mut Printer<'_>, f: Finding) -> io::Result<()> {
+        if f.missing {
+            self.verifier.tally.formatted = true;
+            let i = self.missing.len();
+            for (algo, want) in &f.digests {
+                let key = (*algo, want.as_bytes().to_vec());
+                let queue = self.by_digest.entry(key).or_default();
+                // listed twice with one digest: one entry
+                if queue.back() != Some(&i) {
+                    queue.push_back(i);
+                }
             }
+            self.missing.push(Missing {
+                name: f.name,
+                digests: f.digests,
+                claimed: false,
+            });
+            if let Some(id) = f.again {
+                self.again_ok.insert(id, false);
+            }
+            return Ok(());
+        }
+        let Some((algo, want, outcome)) = f
+            .bad
+            .or_else(|| f.good.map(|(algo, want, d)| (algo, want, Ok(d))))
+        else {
+            return Ok(());
+        };
+        let before = self.verifier.tally;
+        self.verifier
+            .verify(p, &f.name, algo, &want, outcome.as_ref())?;
+        let after = self.verifier.tally;
+        let ok = if after.mismatched > before.mismatched {
+            self.counts.failed += 1;
+            false
+        } else if after.unreadable > before.unreadable {
+            self.counts.unreadable += 1;
+            false
+        } else {
+            self.counts.ok += 1;
+            true
+        };
+        if let Some(id) = f.again {
+            self.again_ok.insert(id, ok);
         }
         Ok(())
     }
 
-    /// The missing file `digests` matches, if one is unclaimed: claimed now.
+    /// The missing file the new file's `digests` match, if one is
+    /// unclaimed: claimed now. Every digest listed for the missing file
+    /// must match; it is found by any one of them (a file listed only in a
+    /// manifest's SHA-256 block is found by the new file's SHA-256).
     fn moved_from(&mut self, algos: Algorithms, digests: &[Digest]) -> Option<usize> {
-        let (algo, first) = algos.as_slice().iter().zip(digests).next()?;
-        let queue = self
-            .by_digest
-            .get_mut(&(*algo, first.as_bytes().to_vec()))?;
+        let missing = &self.missing;
         let same = |m: &Missing| {
-            m.digests.iter().all(|(a, want)| {
-                algos
-                    .as_slice()
-                    .iter()
-                    .position(|x| x == a)
-                    .and_then(|i| digests.get(i))
-                    .is_some_and(|d| d.as_bytes() == want.as_bytes())
-            })
+            !m.claimed
+                && m.digests.iter().all(|(a, want)| {
+                    algos
+                        .as_slice()
+                        .iter()
+                        .position(|x| x == a)
+                        .and_then(|i| digests.get(i))
+                        .is_some_and(|d| d.as_bytes() == want.as_bytes())
+                })
         };
-        let at = queue.iter().position(|&i| same(&self.missing[i]))?;
-        let i = queue.remove(at)?;
-        self.missing[i].claimed = true;
-        Some(i)
+        for (algo, digest) in algos.as_slice().iter().zip(digests) {
+            let Some(queue) = self.by_digest.get_mut(&(*algo, digest.as_bytes().to_vec())) else {
+                continue;
+            };
+            // entries of files claimed through another digest go
+            queue.retain(|&i| !missing[i].claimed);
+            if let Some(at) = queue.iter().position(|&i| same(&missing[i])) {
+                let i = queue.remove(at)?;
+                self.missing[i].claimed = true;
+                return Some(i);
+            }
+        }
+        None
     }
 
     /// A file of the tree that no line lists: moved or new.
@@ -294,11 +426,18 @@ impl Auditor {
 impl Render<Ctx, Pass> for Auditor {
     fn render(&mut self, outcome: Outcome<Ctx, Pass>, p: &mut Printer<'_>) -> io::Result<()> {
         match outcome {
-            Outcome::Hashed(task, r) => match &task.context {
-                Ctx::Listed(expected) => self.listed(p, &task, expected, &r),
+            Outcome::Hashed(task, r) => match task.context {
+                Ctx::Listed(listed) => self.listed(p, task.algos, listed, &r),
                 Ctx::New => self.unlisted(p, &task, r),
             },
             Outcome::Passed(Pass::Check(event)) => self.verifier.render(Outcome::Passed(event), p),
+            Outcome::Passed(Pass::Again(id)) => {
+                self.verifier.tally.formatted = true;
+                if self.again_ok.get(&id) == Some(&true) {
+                    self.verifier.tally.matched = true;
+                }
+                Ok(())
+            }
             Outcome::Passed(Pass::Walk(path, e)) => p.error(&format!(
                 "{}: {}",
                 crate::output::quote_name(path.as_os_str().as_bytes()),
@@ -355,12 +494,10 @@ pub(crate) fn run(
     stats: &Stats,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let listed: Vec<CheckJob> = feed(&opts.check, algos, files).collect();
-    let mut names = HashSet::new();
+    let (listed, names) = one_job_a_file(feed(&opts.check, algos, files));
     let mut found = None::<Algorithms>;
     for job in &listed {
         if let Job::Hash(task) = job {
-            names.insert(normal(task.input.name()));
             for &a in task.algos.as_slice() {
                 found = Some(match found {
                     None => Algorithms::one(a),
@@ -372,35 +509,174 @@ pub(crate) fn run(
     // new files are hashed with every algorithm the manifest uses (a move
     // is recognised by the digests its lines list)
     let new_algos = found.unwrap_or(Algorithms::one(algos.first()));
-    let listed = listed.into_iter().map(|job| match job {
-        Job::Hash(task) => Job::Hash(Task {
-            input: task.input,
-            algos: task.algos,
-            context: Ctx::Listed(task.context.expected),
-        }),
-        Job::Pass(event) => Job::Pass(Pass::Check(event)),
-    });
     let check_files = CheckFiles::of(files);
-    let unlisted =
-        walk::expand(opts.dirs.clone(), &opts.walk).filter_map(move |entry| match entry {
-            Entry::Input(input @ Input::Path(_)) => (!names.contains(&normal(input.name()))
-                && !check_files.is(&input))
-            .then_some(Job::Hash(Task {
-                input,
-                algos: new_algos,
-                context: Ctx::New,
-            })),
-            Entry::Input(Input::Stdin) => None,
-            Entry::Error(path, e) => Some(Job::Pass(Pass::Walk(path, e))),
-        });
-    let jobs = listed.chain(unlisted).chain([Job::Pass(Pass::Finish)]);
+    // a directory given twice (`t` and `t/`) is walked once
+    let mut dirs = Vec::with_capacity(opts.dirs.len());
+    let mut given = HashSet::new();
+    for dir in &opts.dirs {
+        if given.insert(normal(dir.as_bytes())) {
+            dirs.push(dir.clone());
+        }
+    }
+    // a file two walks meet (`t` and `t/sub`) is new once
+    let mut met = HashSet::new();
+    let unlisted = walk::expand(dirs, &opts.walk).filter_map(move |entry| match entry {
+        Entry::Input(input @ Input::Path(_)) => {
+            let name = normal(input.name());
+            (!names.contains(&name) && !check_files.is(&input) && met.insert(name)).then_some(
+                Job::Hash(Task {
+                    input,
+                    algos: new_algos,
+                    context: Ctx::New,
+                }),
+            )
+        }
+        Entry::Input(Input::Stdin) => None,
+        Entry::Error(path, e) => Some(Job::Pass(Pass::Walk(path, e))),
+    });
+    let jobs = listed
+        .into_iter()
+        .chain(unlisted)
+        .chain([Job::Pass(Pass::Finish)]);
     let auditor = Auditor {
         verifier: verifier(opts.check),
         missing: Vec::new(),
         by_digest: HashMap::new(),
         counts: Counts::default(),
+        again_ok: HashMap::new(),
+        finding: None,
     };
     print_all(plan, stats, jobs, JobSource::Operands, auditor, out, rep)
+}
+
+/// The audit's jobs from the check files' `lines`: one job a listed file,
+/// at its first line, holding the digests of every line that lists it
+/// (by the normal form of its name), and opening it by that normal form;
+/// each later line leaves an [`Pass::Again`] marker in its place. Lines
+/// naming a second length of BLAKE2b or SHA-3 for a file (which one read
+/// cannot hash with the first) make a second job, placed right after the
+/// file's first (`Listed::rest`). Also the normal names listed, which the
+/// walk leaves to those jobs.
+fn one_job_a_file(
+    lines: impl Iterator<Item = CheckJob>,
+) -> (Vec<Job<Ctx, Pass>>, HashSet<Vec<u8>>) {
+    let mut jobs: Vec<Job<Ctx, Pass>> = Vec::new();
+    // a listed file's normal name, and its job's place in `jobs`
+    let mut at: HashMap<Vec<u8>, usize> = HashMap::new();
+    // the further jobs of a file at a place (rare: see above)
+    let mut parts: HashMap<usize, Vec<Task<Ctx>>> = HashMap::new();
+    let mut again = 0;
+    for line in lines {
+        let task = match line {
+            Job::Hash(task) => task,
+            Job::Pass(event) => {
+                jobs.push(Job::Pass(Pass::Check(event)));
+                continue;
+            }
+        };
+        let line_algos = task.algos;
+        let digests: Vec<(Algorithm, Expected)> = line_algos
+            .as_slice()
+            .iter()
+            .copied()
+            .zip(task.context.expected)
+            .collect();
+        let listed = |name: Vec<u8>, digests| {
+            Ctx::Listed(Listed {
+                name,
+                digests,
+                again: None,
+                rest: 0,
+            })
+        };
+        // standard input (a `-` line) is read on from where it stands: each
+        // such line is a job of its own, as in `-c`
+        if task.input == Input::Stdin {
+            jobs.push(Job::Hash(Task {
+                input: Input::Stdin,
+                algos: line_algos,
+                context: listed(b"-".to_vec(), digests),
+            }));
+            continue;
+        }
+        let shown = task.input.name().to_vec();
+        let key = normal(&shown);
+        if let Some(&i) = at.get(&key)
+            && let Some(Job::Hash(first)) = jobs.get_mut(i)
+            && let Ctx::Listed(file) = &mut first.context
+        {
+            // the line's algorithms join a job of the file they fit
+            let fits = |set: Algorithms| {
+                digests.iter().try_fold(set, |set, &(a, _)| {
+                    if set.contains(a) {
+                        Some(set)
+                    } else {
+                        set.with(a)
+                    }
+                })
+            };
+            let id = *file.again.get_or_insert_with(|| {
+                again += 1;
+                again
+            });
+            if let Some(algos) = fits(first.algos) {
+                first.algos = algos;
+                file.digests.extend(digests);
+            } else {
+                let more = parts.entry(i).or_default();
+                let joined = more
+                    .iter_mut()
+                    .find_map(|t| fits(t.algos).map(|algos| (t, algos)));
+                match joined {
+                    Some((t, algos)) => {
+                        t.algos = algos;
+                        if let Ctx::Listed(part) = &mut t.context {
+                            part.digests.extend(digests);
+                        }
+                    }
+                    None => more.push(Task {
+                        input: first.input.clone(),
+                        algos: line_algos,
+                        context: listed(file.name.clone(), digests),
+                    }),
+                }
+            }
+            jobs.push(Job::Pass(Pass::Again(id)));
+            continue;
+        }
+        at.insert(key.clone(), jobs.len());
+        jobs.push(Job::Hash(Task {
+            // the normal form, which is what the walk meets (not `-`)
+            input: Input::Path(PathBuf::from(OsString::from_vec(key))),
+            algos: line_algos,
+            context: listed(shown, digests),
+        }));
+    }
+    let names = at.into_keys().collect();
+    if parts.is_empty() {
+        return (jobs, names);
+    }
+    // each file's further jobs right after its first
+    let mut all = Vec::with_capacity(jobs.len() + parts.len());
+    for (i, mut job) in jobs.into_iter().enumerate() {
+        let more = parts.remove(&i).unwrap_or_default();
+        if let Job::Hash(Task {
+            context: Ctx::Listed(file),
+            ..
+        }) = &mut job
+        {
+            file.rest = more.len();
+        }
+        all.push(job);
+        let n = more.len();
+        for (k, mut task) in more.into_iter().enumerate() {
+            if let Ctx::Listed(part) = &mut task.context {
+                part.rest = n - 1 - k;
+            }
+            all.push(Job::Hash(task));
+        }
+    }
+    (all, names)
 }
 
 #[cfg(test)]
@@ -415,6 +691,12 @@ mod tests {
             ("/x/./y", "/x/y"),
             ("./", "."),
             ("../a", "../a"),
+            ("t/sub/../f2", "t/f2"),
+            ("t/sub/./../../f2", "f2"),
+            ("a/../../b", "../b"),
+            ("../../b", "../../b"),
+            ("/../a/..", "/"),
+            ("a/..", "."),
             ("a", "a"),
         ] {
             assert_eq!(normal(name.as_bytes()), want.as_bytes(), "{name}");

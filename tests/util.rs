@@ -23,7 +23,10 @@ pub fn fastsum() -> Command {
 /// fastsum: the pinned binary when one is named (see [`oracle_path`]).
 pub fn gnu(tool: &str) -> Command {
     let mut c = Command::new(oracle_path(tool));
-    c.env("LC_ALL", "C.UTF-8");
+    // (b3sum, a Rust program, adds a backtrace to its errors under these)
+    c.env("LC_ALL", "C.UTF-8")
+        .env_remove("RUST_BACKTRACE")
+        .env_remove("RUST_LIB_BACKTRACE");
     c
 }
 

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Storage with latency (issue 30): fastsum against its peers on a network-
+# like file system, benches/slowfs (FUSE, direct_io, every read request
+# answered after --latency ms), side by side in one hyperfine run per
+# workload: 1,000 files of 1-64 KiB (hash and -c), one 64 MiB file with
+# each algorithm, and what the storage allows (16 md5sum at once; four dd
+# of the file's quarters at once).
+#
+#   sudo benches/netfs.sh [LATENCY_MS] [MB/S]    # defaults: 1 ms, unlimited
+#
+# Needs root (or a user allowed to mount FUSE), /dev/fuse, fusermount3
+# (Debian: fuse3) and hyperfine; builds fastsum and slowfs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+latency=${1:-1}
+bandwidth=${2:-}
+for tool in hyperfine fusermount3; do
+  command -v "$tool" >/dev/null || { echo "$tool is needed" >&2; exit 1; }
+done
+cargo build --release --quiet
+(cd benches/slowfs && cargo build --release --quiet)
+fastsum=$(realpath target/release/fastsum)
+slowfs=$(realpath benches/slowfs/target/release/slowfs)
+work=$(mktemp -d)
+mnt="$work/mnt"
+mkdir -p "$work/src/many" "$mnt"
+cleanup() { fusermount3 -u "$mnt" 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+python3 - "$work/src" <<'EOF'
+import os, random, sys
+root = sys.argv[1]
+rnd = random.Random(30)
+for i in range(1000):
+    with open(os.path.join(root, "many", "f%04d" % i), "wb") as f:
+        f.write(os.urandom(rnd.randint(1024, 64 * 1024)))
+with open(os.path.join(root, "big"), "wb") as f:
+    f.write(os.urandom(64 << 20))
+EOF
+(cd "$work/src/many" && md5sum f* > ../many.md5)
+args=(--latency "$latency")
+[ -n "$bandwidth" ] && args+=(--bandwidth "$bandwidth")
+"$slowfs" "$work/src" "$mnt" "${args[@]}" &
+for _ in $(seq 100); do mountpoint -q "$mnt" && break; sleep 0.05; done
+mountpoint -q "$mnt" || { echo "slowfs did not mount" >&2; exit 1; }
+echo "# slowfs: ${latency} ms a request${bandwidth:+, $bandwidth MB/s}, direct_io"
+cd "$mnt/many"
+hyperfine -N -w 1 -r 3 --style basic \
+  -n 'md5sum *' "sh -c 'md5sum f* >/dev/null'" \
+  -n 'ls | xargs -P16 md5sum' "sh -c 'ls | xargs -P16 -n 63 md5sum >/dev/null'" \
+  -n 'fastsum *' "sh -c '$fastsum f* >/dev/null'" \
+  -n 'md5sum -c' "md5sum --quiet -c ../many.md5" \
+  -n 'fastsum -c' "$fastsum --quiet -c ../many.md5" \
+  -n 'fastsum -r .' "sh -c '$fastsum -r . >/dev/null'"
+cd "$mnt"
+quarters="for q in 0 1 2 3; do dd if=big of=/dev/null bs=1M skip=\$((q*16)) count=16 status=none & done; wait"
+cmds=(-n 'four dd of the quarters' "bash -c '$quarters'" -n 'md5sum big' "md5sum big")
+for a in md5 sha256 blake3 xxh3 crc32b; do
+  cmds+=(-n "fastsum -a $a big" "$fastsum -a $a big")
+done
+hyperfine -N -w 1 -r 3 --style basic "${cmds[@]}"

@@ -1,0 +1,482 @@
+//! slowfs: a read-only FUSE file system serving a directory as a network
+//! file system would, for fastsum's storage benchmarks and tests
+//! (issue 30): every read request is answered after a set latency, the
+//! bytes of all requests share a set bandwidth, at most a set number of
+//! requests are served at once, files are opened with `direct_io` (no page
+//! cache: every read reaches the server), and faults can be injected (EIO
+//! at an offset of a file, short reads).
+//!
+//! The handler threads never sleep: a read is served from the backing file
+//! at once and its reply is handed to a timer thread with the moment it is
+//! due, so requests in flight are answered concurrently and the server's
+//! own cost (a few microseconds a request) stays far below what it
+//! emulates.
+//!
+//! ```text
+//! slowfs SOURCE MOUNTPOINT [--latency MS] [--bandwidth MB/S] [--concurrency N]
+//!        [--eio NAME:OFFSET]... [--short NAME]... [--threads N]
+//! ```
+//!
+//! `--latency` is per request (default 1 ms); `--bandwidth` in MB/s
+//! (10^6 bytes; default unlimited); `--concurrency` the requests served at
+//! once (default unlimited: each waits only its latency); `--eio NAME:OFFSET`
+//! fails every read of the file NAME (relative to SOURCE) that covers
+//! OFFSET; `--short NAME` answers reads of NAME with half the bytes asked.
+//! It runs in the foreground until unmounted (`fusermount3 -u MOUNTPOINT`
+//! or `umount MOUNTPOINT`) or killed.
+
+use std::collections::{BinaryHeap, HashMap};
+use std::ffi::OsStr;
+use std::fs::File;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{FileExt, MetadataExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use fuser::{
+    Config, Errno, FileAttr, FileHandle, FileType, Filesystem, FopenFlags, Generation, INodeNo,
+    LockOwner, MountOption, OpenFlags, ReplyAttr, ReplyData, ReplyDirectory, ReplyEmpty,
+    ReplyEntry, ReplyOpen, Request, SessionACL,
+};
+
+/// How long the kernel may keep names and attributes: the tree is not
+/// changed while served.
+const TTL: Duration = Duration::from_secs(60);
+
+/// What the emulated storage is like.
+#[derive(Clone, Debug)]
+struct Profile {
+    latency: Duration,
+    /// Bytes per second, all requests together; `None`: unlimited.
+    bandwidth: Option<f64>,
+    /// Requests served at once; `None`: unlimited.
+    concurrency: Option<usize>,
+    /// Files whose reads covering an offset fail with EIO.
+    eio: Vec<(PathBuf, u64)>,
+    /// Files whose reads return half the bytes asked.
+    short: Vec<PathBuf>,
+}
+
+/// When each emulated server (of `concurrency`) is free again, and when
+/// the shared link has sent every byte asked so far.
+struct Clock {
+    servers: Vec<Instant>,
+    link: Instant,
+}
+
+impl Clock {
+    /// When a request of `bytes` arriving `now` is answered.
+    fn due(&mut self, profile: &Profile, now: Instant, bytes: usize) -> Instant {
+        // served by the server free first, once it is free
+        let start = match self.servers.iter_mut().min() {
+            Some(free) => (*free).max(now),
+            None => now,
+        };
+        let sent = match profile.bandwidth {
+            Some(bps) => {
+                let from = self.link.max(start);
+                self.link = from + Duration::from_secs_f64(bytes as f64 / bps);
+                self.link
+            }
+            None => start,
+        };
+        let due = (start + profile.latency).max(sent);
+        if let Some(free) = self.servers.iter_mut().min() {
+            *free = due;
+        }
+        due
+    }
+}
+
+/// A reply waiting for its moment.
+struct Due {
+    at: Instant,
+    seq: u64,
+    reply: ReplyData,
+    answer: Result<Vec<u8>, Errno>,
+}
+
+impl PartialEq for Due {
+    fn eq(&self, other: &Self) -> bool {
+        (self.at, self.seq) == (other.at, other.seq)
+    }
+}
+impl Eq for Due {}
+impl PartialOrd for Due {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Due {
+    /// The earliest first out of a max-heap.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (other.at, other.seq).cmp(&(self.at, self.seq))
+    }
+}
+
+/// Answer each reply at its moment, in the order of their moments.
+fn timer(rx: Receiver<Due>) {
+    let mut heap: BinaryHeap<Due> = BinaryHeap::new();
+    loop {
+        let next = heap.peek().map(|d| d.at);
+        let got = match next {
+            None => rx.recv().map_err(|_| ()),
+            Some(at) => match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                Ok(d) => Ok(d),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(()),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) if heap.is_empty() => return,
+                Err(_) => Err(()),
+            },
+        };
+        match got {
+            Ok(d) => heap.push(d),
+            Err(()) if heap.is_empty() => return,
+            Err(()) => {}
+        }
+        let now = Instant::now();
+        while heap.peek().is_some_and(|d| d.at <= now) {
+            let Some(d) = heap.pop() else { break };
+            match d.answer {
+                Ok(bytes) => d.reply.data(&bytes),
+                Err(e) => d.reply.error(e),
+            }
+        }
+    }
+}
+
+/// The served tree: inode numbers to paths below the source, open files.
+struct SlowFs {
+    source: PathBuf,
+    profile: Profile,
+    names: Mutex<HashMap<u64, PathBuf>>,
+    files: Mutex<HashMap<u64, (Arc<File>, PathBuf)>>,
+    next_fh: AtomicU64,
+    seq: AtomicU64,
+    clock: Mutex<Clock>,
+    timer: Mutex<Sender<Due>>,
+}
+
+impl SlowFs {
+    /// The path (relative to the source) of inode `ino`.
+    fn path_of(&self, ino: INodeNo) -> Option<PathBuf> {
+        let ino = u64::from(ino);
+        if ino == 1 {
+            return Some(PathBuf::new());
+        }
+        self.names.lock().ok()?.get(&ino).cloned()
+    }
+
+    /// The attributes of `rel`, with its inode number as served.
+    fn attr(&self, rel: &Path, ino: u64) -> std::io::Result<FileAttr> {
+        let m = std::fs::symlink_metadata(self.source.join(rel))?;
+        let kind = if m.is_dir() {
+            FileType::Directory
+        } else if m.file_type().is_symlink() {
+            FileType::Symlink
+        } else {
+            FileType::RegularFile
+        };
+        let time = |s: i64, ns: i64| {
+            SystemTime::UNIX_EPOCH + Duration::new(s.max(0) as u64, ns.clamp(0, 999_999_999) as u32)
+        };
+        Ok(FileAttr {
+            ino: INodeNo(ino),
+            size: m.len(),
+            blocks: m.blocks(),
+            atime: time(m.atime(), m.atime_nsec()),
+            mtime: time(m.mtime(), m.mtime_nsec()),
+            ctime: time(m.ctime(), m.ctime_nsec()),
+            crtime: time(m.mtime(), m.mtime_nsec()),
+            kind,
+            perm: (m.mode() & 0o7777) as u16,
+            nlink: m.nlink() as u32,
+            uid: m.uid(),
+            gid: m.gid(),
+            rdev: 0,
+            flags: 0,
+            blksize: 4096,
+        })
+    }
+
+    /// The inode number served for the backing file `m` (its own, but the
+    /// root's 1 moved aside).
+    fn ino_of(m: &std::fs::Metadata) -> u64 {
+        match m.ino() {
+            1 => u64::MAX - 1,
+            n => n,
+        }
+    }
+
+    /// What a read of `size` bytes at `offset` of `rel` answers.
+    fn answer(&self, file: &File, rel: &Path, offset: u64, size: u32) -> Result<Vec<u8>, Errno> {
+        let size = size as u64;
+        for (name, at) in &self.profile.eio {
+            if name == rel && (offset..offset + size.max(1)).contains(at) {
+                return Err(Errno::EIO);
+            }
+        }
+        let want = if self.profile.short.iter().any(|n| n == rel) {
+            (size / 2).max(1)
+        } else {
+            size
+        };
+        let mut buf = vec![0u8; want as usize];
+        let mut got = 0;
+        while got < buf.len() {
+            match file.read_at(&mut buf[got..], offset + got as u64) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        buf.truncate(got);
+        Ok(buf)
+    }
+}
+
+impl Filesystem for SlowFs {
+    fn lookup(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEntry) {
+        let Some(dir) = self.path_of(parent) else {
+            return reply.error(Errno::ENOENT);
+        };
+        let rel = dir.join(name);
+        let meta = match std::fs::symlink_metadata(self.source.join(&rel)) {
+            Ok(m) => m,
+            Err(e) => return reply.error(e.into()),
+        };
+        let ino = Self::ino_of(&meta);
+        if let Ok(mut names) = self.names.lock() {
+            names.insert(ino, rel.clone());
+        }
+        match self.attr(&rel, ino) {
+            Ok(attr) => reply.entry(&TTL, &attr, Generation(0)),
+            Err(e) => reply.error(e.into()),
+        }
+    }
+
+    fn getattr(&self, _req: &Request, ino: INodeNo, _fh: Option<FileHandle>, reply: ReplyAttr) {
+        let Some(rel) = self.path_of(ino) else {
+            return reply.error(Errno::ENOENT);
+        };
+        match self.attr(&rel, u64::from(ino)) {
+            Ok(attr) => reply.attr(&TTL, &attr),
+            Err(e) => reply.error(e.into()),
+        }
+    }
+
+    fn open(&self, _req: &Request, ino: INodeNo, _flags: OpenFlags, reply: ReplyOpen) {
+        let Some(rel) = self.path_of(ino) else {
+            return reply.error(Errno::ENOENT);
+        };
+        let file = match File::open(self.source.join(&rel)) {
+            Ok(f) => f,
+            Err(e) => return reply.error(e.into()),
+        };
+        let fh = self.next_fh.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut files) = self.files.lock() {
+            files.insert(fh, (Arc::new(file), rel));
+        }
+        reply.opened(FileHandle(fh), FopenFlags::FOPEN_DIRECT_IO);
+    }
+
+    fn read(
+        &self,
+        _req: &Request,
+        _ino: INodeNo,
+        fh: FileHandle,
+        offset: u64,
+        size: u32,
+        _flags: OpenFlags,
+        _lock_owner: Option<LockOwner>,
+        reply: ReplyData,
+    ) {
+        let now = Instant::now();
+        let open = self
+            .files
+            .lock()
+            .ok()
+            .and_then(|f| f.get(&u64::from(fh)).cloned());
+        let Some((file, rel)) = open else {
+            return reply.error(Errno::EBADF);
+        };
+        let answer = self.answer(&file, &rel, offset, size);
+        let bytes = answer.as_ref().map_or(0, Vec::len);
+        let at = match self.clock.lock() {
+            Ok(mut c) => c.due(&self.profile, now, bytes),
+            Err(_) => now,
+        };
+        let due = Due {
+            at,
+            seq: self.seq.fetch_add(1, Ordering::Relaxed),
+            reply,
+            answer,
+        };
+        if let Ok(tx) = self.timer.lock()
+            && let Err(std::sync::mpsc::SendError(d)) = tx.send(due)
+        {
+            d.reply.error(Errno::EIO);
+        }
+    }
+
+    fn release(
+        &self,
+        _req: &Request,
+        _ino: INodeNo,
+        fh: FileHandle,
+        _flags: OpenFlags,
+        _lock_owner: Option<LockOwner>,
+        _flush: bool,
+        reply: ReplyEmpty,
+    ) {
+        if let Ok(mut files) = self.files.lock() {
+            files.remove(&u64::from(fh));
+        }
+        reply.ok();
+    }
+
+    fn readdir(
+        &self,
+        _req: &Request,
+        ino: INodeNo,
+        _fh: FileHandle,
+        offset: u64,
+        mut reply: ReplyDirectory,
+    ) {
+        let Some(rel) = self.path_of(ino) else {
+            return reply.error(Errno::ENOENT);
+        };
+        let mut entries: Vec<(u64, FileType, std::ffi::OsString)> = vec![
+            (u64::from(ino), FileType::Directory, ".".into()),
+            (u64::from(ino), FileType::Directory, "..".into()),
+        ];
+        let dir = match std::fs::read_dir(self.source.join(&rel)) {
+            Ok(d) => d,
+            Err(e) => return reply.error(e.into()),
+        };
+        let mut found: Vec<_> = dir
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                let m = e.metadata().ok()?;
+                let kind = if m.is_dir() {
+                    FileType::Directory
+                } else if m.file_type().is_symlink() {
+                    FileType::Symlink
+                } else {
+                    FileType::RegularFile
+                };
+                Some((Self::ino_of(&m), kind, e.file_name()))
+            })
+            .collect();
+        found.sort_by(|a, b| a.2.as_bytes().cmp(b.2.as_bytes()));
+        entries.extend(found);
+        for (i, (ino, kind, name)) in entries.into_iter().enumerate().skip(offset as usize) {
+            if reply.add(INodeNo(ino), (i + 1) as u64, kind, &name) {
+                break;
+            }
+        }
+        reply.ok();
+    }
+}
+
+/// The value of option `flag` at `args[i + 1]`, or exit with usage.
+fn value<'a>(args: &'a [String], i: usize, flag: &str) -> &'a str {
+    args.get(i + 1)
+        .map(String::as_str)
+        .unwrap_or_else(|| usage(&format!("{flag} needs a value")))
+}
+
+fn usage(why: &str) -> ! {
+    eprintln!(
+        "slowfs: {why}\nusage: slowfs SOURCE MOUNTPOINT [--latency MS] [--bandwidth MB/S] \
+         [--concurrency N] [--eio NAME:OFFSET]... [--short NAME]... [--threads N]"
+    );
+    std::process::exit(2)
+}
+
+fn number<T: std::str::FromStr>(s: &str, flag: &str) -> T {
+    s.parse()
+        .unwrap_or_else(|_| usage(&format!("{flag}: not a number: {s}")))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut positional = Vec::new();
+    let mut profile = Profile {
+        latency: Duration::from_millis(1),
+        bandwidth: None,
+        concurrency: None,
+        eio: Vec::new(),
+        short: Vec::new(),
+    };
+    let mut threads = 4;
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        match a {
+            "--latency" => {
+                let ms: f64 = number(value(&args, i, a), a);
+                profile.latency = Duration::from_secs_f64(ms / 1000.0);
+            }
+            "--bandwidth" => {
+                let mbs: f64 = number(value(&args, i, a), a);
+                profile.bandwidth = Some(mbs * 1e6);
+            }
+            "--concurrency" => profile.concurrency = Some(number(value(&args, i, a), a)),
+            "--threads" => threads = number(value(&args, i, a), a),
+            "--eio" => {
+                let v = value(&args, i, a);
+                let Some((name, off)) = v.rsplit_once(':') else {
+                    usage("--eio takes NAME:OFFSET")
+                };
+                profile.eio.push((PathBuf::from(name), number(off, a)));
+            }
+            "--short" => profile.short.push(PathBuf::from(value(&args, i, a))),
+            _ if a.starts_with("--") => usage(&format!("unknown option {a}")),
+            _ => {
+                positional.push(PathBuf::from(a));
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    let [source, mountpoint] = &positional[..] else {
+        usage("SOURCE and MOUNTPOINT are needed")
+    };
+    let source = source
+        .canonicalize()
+        .unwrap_or_else(|e| usage(&format!("{}: {e}", source.display())));
+    let servers = profile.concurrency.unwrap_or(0);
+    let (tx, rx) = channel();
+    let timer_thread = std::thread::spawn(move || timer(rx));
+    let fs = SlowFs {
+        source,
+        names: Mutex::new(HashMap::new()),
+        files: Mutex::new(HashMap::new()),
+        next_fh: AtomicU64::new(1),
+        seq: AtomicU64::new(0),
+        clock: Mutex::new(Clock {
+            servers: vec![Instant::now(); servers],
+            link: Instant::now(),
+        }),
+        timer: Mutex::new(tx),
+        profile,
+    };
+    let mut config = Config::default();
+    config.mount_options.extend([
+        MountOption::RO,
+        MountOption::FSName("slowfs".into()),
+        MountOption::AutoUnmount,
+    ]);
+    config.acl = SessionACL::All;
+    config.n_threads = Some(threads.max(1));
+    if let Err(e) = fuser::mount(fs, mountpoint, &config) {
+        eprintln!("slowfs: mount {}: {e}", mountpoint.display());
+        std::process::exit(1);
+    }
+    let _ = timer_thread.join();
+}

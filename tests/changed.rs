@@ -224,6 +224,12 @@ fn a_file_rewritten_while_hashed_gets_no_digest_on_any_route() {
             vec!["small"],
         ),
         (
+            "sync, several algorithms fanned out",
+            vec!["-m", "sync", "-a", "md5,sha256", "mid", "small"],
+            "mid",
+            vec!["small"],
+        ),
+        (
             "bytewise",
             vec!["-m", "bytewise", "small", "s00"],
             "small",

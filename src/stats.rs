@@ -23,6 +23,9 @@ pub struct Stats {
     lane_single_blocks: AtomicU64,
     /// SHA blocks hashed 16, 4, 2 and 1 message(s) per kernel call.
     sha_blocks: [AtomicU64; 4],
+    /// Small files handed to the far readers, and how many of those ran.
+    far_files: AtomicU64,
+    far_readers: AtomicU64,
 }
 
 impl Stats {
@@ -52,6 +55,14 @@ impl Stats {
         self.reader_hashed_ns
             .fetch_add(d.as_nanos() as u64, Relaxed);
         self.reader_batches.fetch_add(1, Relaxed);
+    }
+    /// Count one small file handed to the far readers.
+    pub(crate) fn add_far_file(&self) {
+        self.far_files.fetch_add(1, Relaxed);
+    }
+    /// Count one far reader started.
+    pub(crate) fn add_far_reader(&self) {
+        self.far_readers.fetch_add(1, Relaxed);
     }
     /// Count the multi-lane MD5 work done between two snapshots of an
     /// engine's counters.
@@ -124,6 +135,13 @@ impl Stats {
                 self.reader_batches.load(Relaxed),
                 ms(&self.reader_hashed_ns),
             ));
+            let far = self.far_files.load(Relaxed);
+            if far > 0 {
+                s.push_str(&format!(
+                    "{program}: stats: small files read far (slow storage): {far} by {} readers\n",
+                    self.far_readers.load(Relaxed),
+                ));
+            }
         }
         if md5 {
             let calls = self.lane_calls.load(Relaxed);

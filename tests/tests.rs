@@ -32,6 +32,7 @@ mod procfs;
 mod progress;
 mod readme;
 mod skips;
+mod slowfs;
 mod stats;
 mod update;
 mod walk;

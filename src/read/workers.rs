@@ -30,7 +30,7 @@ use crate::input::Opened;
 use crate::stats::Stats;
 
 /// An opened input on its way to a worker.
-type Work<T> = (usize, Task<T>, Opened);
+pub(super) type Work<T> = (usize, Task<T>, Opened);
 
 /// Start the dispatching thread (which starts workers as needed).
 pub(super) fn spawn<'scope, 'env, T, P, I>(
@@ -107,8 +107,9 @@ where
     Ok(())
 }
 
-/// Start one worker taking inputs from `work`.
-fn start_worker<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
+/// Start one worker taking inputs from `work` (also the pipeline's far
+/// readers: `pipeline::reader::Far`).
+pub(super) fn start_worker<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
     s: &'scope Scope<'scope, 'env>,
     router: &'env Router,
     stats: &'env Stats,

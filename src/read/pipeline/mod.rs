@@ -60,6 +60,11 @@ use hasher::{Helper, hasher_loop};
 use reader::pump;
 use reader::{Batch, Pool, Reader};
 
+/// The most far readers (`reader::Latency`) a run starts: requests in
+/// flight to storage with latency. Each holds one open file and a buffer
+/// of at most `--chunk` bytes.
+const FAR_READERS: usize = 64;
+
 /// What travels down a streamed input's block channel.
 enum Block {
     /// A pool block whose first `n` bytes are data.
@@ -173,6 +178,9 @@ impl<T> WorkRx<T> {
 
 /// The most hashers batches start, with `-j` at `jobs` on `cores` cores:
 /// one per core but the reader's, at most `jobs`, at least one.
+///
+/// (And the far readers, at most [`FAR_READERS`]: threads that mostly wait
+/// on storage, not cores.)
 fn batch_hashers(jobs: usize, cores: usize) -> usize {
     jobs.min(cores.saturating_sub(1)).max(1)
 }
@@ -254,6 +262,23 @@ where
             }
             handed
         };
+        // The far readers: started as small files wait for them, up to
+        // FAR_READERS, each reading and hashing whole files as the sync
+        // mode's workers do; only on storage that makes reads wait
+        // (`reader::Latency`), where one reader keeps one request in flight.
+        let (far_tx, far_rx) = bounded(FAR_READERS);
+        let mut far_readers = 0;
+        let mut far = |idx, task, opened| {
+            if far_readers < FAR_READERS
+                && (far_readers == 0 || !far_tx.is_empty())
+                && crate::read::workers::start_worker(s, router, stats, cancel, &far_rx, &done)
+                    .is_ok()
+            {
+                far_readers += 1;
+                stats.add_far_reader();
+            }
+            hand_over(&far_tx, (idx, task, opened), cancel)
+        };
         let mut reader = Reader {
             router,
             stats,
@@ -262,6 +287,8 @@ where
             done: done.clone(),
             hand: &mut hand,
             batch: None,
+            far: &mut far,
+            latency: Default::default(),
         };
         let Some(jobs) = take_jobs(jobs) else {
             return;

@@ -4,7 +4,7 @@
 use std::io::{self, Read};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvError, Sender, bounded};
 
@@ -311,6 +311,58 @@ pub(super) struct Reader<'a, T, P> {
     pub(super) hand: &'a mut dyn FnMut(Work<T>) -> bool,
     /// The batch being packed.
     pub(super) batch: Option<Batch<T>>,
+    /// Hands a small input to the far readers (false when the run is
+    /// being torn down).
+    pub(super) far: &'a mut dyn FnMut(usize, Task<T>, Opened) -> bool,
+    /// What the reader has seen of its small files' reads.
+    pub(super) latency: Latency,
+}
+
+/// A read of a small file that takes longer than this waited on the
+/// storage, not on a copy from the page cache (a copy of 64 KiB takes a few
+/// microseconds; a cold read of an NVMe drive about 100, a round trip to a
+/// file server or a disk's seek, from a few hundred to thousands).
+const SLOW_READ: Duration = Duration::from_micros(250);
+
+/// This many slow reads in a row of the small files timed turn the far
+/// readers on.
+const SLOW_READS: u32 = 4;
+
+/// One small file in this many is timed (two clock reads each).
+const TIME_EVERY: u32 = 4;
+
+/// Files smaller than this go to the far readers once they are on; larger
+/// ones are streamed by the reader.
+pub(super) const FAR_MAX: u64 = 4 << 20;
+
+/// Whether the storage makes the reader wait: on storage with latency (a
+/// network file system, a cold disk) one reader keeps one request in
+/// flight, so small files are then handed to the far readers, which read
+/// and hash many at once (as many as keep work waiting for them, see
+/// `pipeline::spawn`).
+#[derive(Debug, Default)]
+pub(super) struct Latency {
+    seen: u32,
+    slow: u32,
+    on: bool,
+}
+
+impl Latency {
+    /// Time this small file's reads?
+    fn times(&mut self) -> bool {
+        self.seen = self.seen.wrapping_add(1);
+        !self.on && self.seen.is_multiple_of(TIME_EVERY)
+    }
+
+    /// A timed small file took `took` to read.
+    fn saw(&mut self, took: Duration) {
+        if took >= SLOW_READ {
+            self.slow += 1;
+            self.on |= self.slow >= SLOW_READS;
+        } else {
+            self.slow = 0;
+        }
+    }
 }
 
 impl<T, P> TakeOpened<T> for Reader<'_, T, P> {
@@ -361,6 +413,15 @@ impl<T, P> Reader<'_, T, P> {
             }
             Err((_, src)) => src,
         };
+        // On storage that makes each read wait, a small file goes to the far
+        // readers, many of which wait at once.
+        if self.latency.on
+            && !src.is_shared()
+            && matches!(kind, Kind::Regular { len } if len < FAR_MAX)
+        {
+            self.stats.add_far_file();
+            return self.flush() && (self.far)(idx, task, src);
+        }
         // A stream may block (a pipe nobody writes to yet): what is packed goes
         // to a hasher first, so finished lines are not held back behind it. A
         // file known not to fit in what is left starts a block of its own (the
@@ -383,7 +444,12 @@ impl<T, P> Reader<'_, T, P> {
             },
         };
         let start = batch.len;
-        match batch.pack(idx, task, &mut src, self.pool.step, self.stats) {
+        let timed = self.latency.times().then(Instant::now);
+        let packed = batch.pack(idx, task, &mut src, self.pool.step, self.stats);
+        if let (Some(t), Ok(())) = (timed, &packed) {
+            self.latency.saw(t.elapsed());
+        }
+        match packed {
             Ok(()) => {
                 // a 1-block pool cannot pack: the next input would need a second block
                 let full = batch.is_full() || self.pool.max_blocks() < 2;
@@ -510,6 +576,27 @@ mod tests {
                 .report("t", Default::default(), true, false, false)
                 .contains("stats: batches the reader hashed while it waited: 1\n")
         );
+    }
+
+    /// The far readers turn on after SLOW_READS slow timed reads in a row,
+    /// one file in TIME_EVERY timed; a fast one starts the count again;
+    /// once on, nothing is timed.
+    #[test]
+    fn far_readers_turn_on_after_slow_reads_in_a_row() {
+        let (slow, fast) = (SLOW_READ, SLOW_READ / 10);
+        let mut l = Latency::default();
+        let timed: Vec<bool> = (0..8).map(|_| l.times()).collect();
+        assert_eq!(
+            timed.iter().filter(|&&t| t).count(),
+            8 / TIME_EVERY as usize
+        );
+        for took in [slow, slow, slow, fast, slow, slow, slow] {
+            l.saw(took);
+            assert!(!l.on);
+        }
+        l.saw(slow);
+        assert!(l.on);
+        assert!((0..16).all(|_| !l.times()));
     }
 
     /// Returns at most `step` bytes per read, from `data`.

@@ -1,0 +1,241 @@
+//! Over storage with latency: benches/slowfs (a FUSE file system answering
+//! every read after a set latency, with direct_io) serves a tree, and
+//! fastsum must give md5sum's answers there, in order, byte for byte: with
+//! many small files read by the far readers (many requests in flight), in
+//! check mode, with a read failing mid-file (EIO) and with short reads.
+//! Needs root, /dev/fuse, fusermount3 and the slowfs binary
+//! (`$FASTSUM_TEST_SLOWFS`, else benches/slowfs/target/release/slowfs;
+//! `.ci/run` builds it): a laptop without them skips, CI fails.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::util::{fastsum, gnu, random_bytes, run, shown, skip, tempdir, write_file};
+
+/// The slowfs binary, if the tests can mount it here.
+fn slowfs() -> Option<PathBuf> {
+    let bin = std::env::var_os("FASTSUM_TEST_SLOWFS").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/slowfs/target/release/slowfs"),
+        PathBuf::from,
+    );
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let why = if !bin.is_file() {
+        format!(
+            "{} is not built (cargo build --release in benches/slowfs, as .ci/run does)",
+            bin.display()
+        )
+    } else if !root {
+        "mounting FUSE needs root".to_string()
+    } else if !Path::new("/dev/fuse").exists() {
+        "/dev/fuse is missing".to_string()
+    } else if Command::new("fusermount3").arg("-V").output().is_err() {
+        "fusermount3 is not installed (Debian: fuse3)".to_string()
+    } else {
+        return Some(bin);
+    };
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{why}: required under CI, .ci/run must provide it"
+    );
+    skip(&why);
+    None
+}
+
+/// A mounted slowfs, unmounted when dropped.
+struct Mount {
+    child: Child,
+    dir: PathBuf,
+}
+
+impl Mount {
+    /// Serve `source` at `dir` with slowfs's `args` (a test failure when
+    /// it does not mount within 10 s).
+    fn new(bin: &Path, source: &Path, dir: &Path, args: &[&str]) -> Mount {
+        std::fs::create_dir_all(dir).unwrap();
+        let child = Command::new(bin)
+            .arg(source)
+            .arg(dir)
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut m = Mount {
+            child,
+            dir: dir.to_path_buf(),
+        };
+        let start = Instant::now();
+        while !m.mounted() {
+            if start.elapsed() > Duration::from_secs(10) || m.child.try_wait().unwrap().is_some() {
+                let _ = m.child.kill();
+                let o = m.child.wait_with_output_bounded();
+                panic!("slowfs did not mount at {}:\n{}", dir.display(), shown(&o));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        m
+    }
+
+    fn mounted(&self) -> bool {
+        let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap_or_default();
+        let dir = self.dir.to_string_lossy();
+        mounts
+            .lines()
+            .any(|l| l.split(' ').nth(1) == Some(&dir) && l.contains("fuse"))
+    }
+}
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = Command::new("fusermount3")
+            .arg("-u")
+            .arg(&self.dir)
+            .status();
+        let start = Instant::now();
+        while self.child.try_wait().ok().flatten().is_none() {
+            if start.elapsed() > Duration::from_secs(10) {
+                let _ = self.child.kill();
+                let _ = Command::new("umount").arg("-l").arg(&self.dir).status();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.wait();
+    }
+}
+
+trait WaitBounded {
+    fn wait_with_output_bounded(&mut self) -> Output;
+}
+
+impl WaitBounded for Child {
+    /// The output of a child already killed or ended.
+    fn wait_with_output_bounded(&mut self) -> Output {
+        use std::io::Read;
+        let status = self.wait().unwrap();
+        let mut stderr = Vec::new();
+        if let Some(mut e) = self.stderr.take() {
+            let _ = e.read_to_end(&mut stderr);
+        }
+        Output {
+            status,
+            stdout: Vec::new(),
+            stderr,
+        }
+    }
+}
+
+/// `n` files of 1–64 KiB under `dir/src`.
+fn small_tree(dir: &Path, n: usize) -> PathBuf {
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    for i in 0..n {
+        let len = 1024 + (i * 7919) % (63 * 1024);
+        write_file(&src, format!("f{i:04}"), &random_bytes(len, i as u64));
+    }
+    src
+}
+
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    v.sort();
+    v
+}
+
+/// stdout, stderr with the program's name made `PROG`, and the status.
+fn normal(o: &Output, prog: &str) -> (String, String, Option<i32>) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).replace(&format!("{prog}: "), "PROG: "),
+        o.status.code(),
+    )
+}
+
+/// Many small files, 1 ms a read: fastsum hands them to its far readers
+/// (`--stats` says so) and prints md5sum's lines in md5sum's order; `-c`
+/// verifies them there.
+#[test]
+fn many_small_files_over_latency_match_md5sum() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = small_tree(dir.path(), 300);
+    let mnt = dir.path().join("mnt");
+    let m = Mount::new(&bin, &src, &mnt, &["--latency", "1"]);
+    let files = names(&m.dir);
+    let want = run(gnu("md5sum").current_dir(&src).args(&files));
+    assert!(want.status.success(), "{}", shown(&want));
+    let got = run(fastsum().current_dir(&m.dir).arg("--stats").args(&files));
+    assert_eq!(
+        String::from_utf8_lossy(&got.stdout),
+        String::from_utf8_lossy(&want.stdout),
+        "{}",
+        shown(&got)
+    );
+    assert_eq!(got.status.code(), Some(0), "{}", shown(&got));
+    let err = String::from_utf8_lossy(&got.stderr);
+    assert!(
+        err.contains("small files read far (slow storage)"),
+        "the far readers never started:\n{err}"
+    );
+    let sums = dir.path().join("sums");
+    std::fs::write(&sums, &want.stdout).unwrap();
+    for extra in [&[][..], &["-j", "1"][..]] {
+        let check = run(fastsum()
+            .current_dir(&m.dir)
+            .args(extra)
+            .arg("-c")
+            .arg(&sums));
+        let oracle = run(gnu("md5sum").current_dir(&src).arg("-c").arg(&sums));
+        assert_eq!(
+            normal(&check, "fastsum"),
+            normal(&oracle, "md5sum"),
+            "-c {extra:?}"
+        );
+    }
+}
+
+/// A read failing mid-file (EIO at an offset) and a file answered in
+/// short reads, among many small files and one bigger one: fastsum's
+/// stdout, stderr and exit status are md5sum's over the same mount.
+#[test]
+fn errors_and_short_reads_over_latency_match_md5sum() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = small_tree(dir.path(), 120);
+    write_file(&src, "big", &random_bytes(3 << 20, 99));
+    let mnt = dir.path().join("mnt");
+    let m = Mount::new(
+        &bin,
+        &src,
+        &mnt,
+        &[
+            "--latency",
+            "1",
+            "--eio",
+            "f0060:1500",
+            "--eio",
+            "big:2000000",
+            "--short",
+            "f0090",
+            "--short",
+            "f0100",
+        ],
+    );
+    let files = names(&m.dir);
+    let want = run(gnu("md5sum").current_dir(&m.dir).args(&files));
+    assert_eq!(want.status.code(), Some(1), "{}", shown(&want));
+    for opts in [&[][..], &["-j", "1"][..], &["-m", "sync"][..]] {
+        let got = run(fastsum().current_dir(&m.dir).args(opts).args(&files));
+        assert_eq!(
+            normal(&got, "fastsum"),
+            normal(&want, "md5sum"),
+            "fastsum {opts:?}"
+        );
+    }
+}

@@ -239,3 +239,33 @@ fn errors_and_short_reads_over_latency_match_md5sum() {
         );
     }
 }
+
+/// One file hashed on the calling thread (an algorithm faster than a copy,
+/// XXH3, CRC-32b): `--chunk` reads until one waits on the storage, then
+/// reads of a pool block, which the kernel answers with many requests in
+/// flight; the digest is the page cache's.
+#[test]
+fn one_file_over_latency_is_read_in_blocks() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    write_file(&src, "big", &random_bytes(8 << 20, 7));
+    let mnt = dir.path().join("mnt");
+    let m = Mount::new(&bin, &src, &mnt, &["--latency", "1"]);
+    for algo in ["xxh3", "crc32b"] {
+        let want = run(fastsum().current_dir(&src).args(["-a", algo, "big"]));
+        let got = run(fastsum()
+            .current_dir(&m.dir)
+            .args(["--stats", "-a", algo, "big"]));
+        assert_eq!(got.stdout, want.stdout, "{algo}: {}", shown(&got));
+        let err = String::from_utf8_lossy(&got.stderr);
+        let calls: u64 = err
+            .lines()
+            .find_map(|l| l.split_once("stats: read calls: ").map(|(_, n)| n.trim()))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(u64::MAX);
+        // 128 calls of 64 KiB; in 4 MiB blocks after the first, 4
+        assert!(calls < 16, "{algo}: {calls} read calls\n{err}");
+    }
+}

@@ -124,6 +124,14 @@ pub enum Mode {
     Mmap,
 }
 
+/// A read that takes longer than this waited on the storage, not on a copy
+/// from the page cache (a copy of 64 KiB takes a few microseconds; a cold
+/// read of an NVMe drive about 100, a round trip to a file server or a
+/// disk's seek from a few hundred to thousands): the reading paths then
+/// keep more requests in flight (`pipeline::reader::Latency`,
+/// `sync::hash_blocks`).
+pub(crate) const SLOW_READ: std::time::Duration = std::time::Duration::from_micros(250);
+
 /// Default `--chunk` (how it was chosen: docs/BENCHMARKS.md, "Defaults").
 pub(crate) const DEFAULT_CHUNK: Size = Size::kib(64);
 /// Default `--readahead` (docs/BENCHMARKS.md, "Defaults").

@@ -81,6 +81,37 @@ pub(crate) fn hash_chunks(
     read_loop(src, buf, stats, |piece| hasher.update(piece))
 }
 
+/// The threaded mode's reads on one thread (an algorithm faster than a
+/// copy, or a file no bigger than a pool block): `--chunk` reads, whose
+/// bytes are still in the CPU's cache when hashed, until a read waits on
+/// the storage ([`super::SLOW_READ`]); then reads of `block` bytes, which a
+/// network or FUSE file system answers with many requests in flight where
+/// a `--chunk` read is one round trip.
+pub(crate) fn hash_blocks(
+    mut src: impl Read,
+    hasher: &mut Hashers,
+    buf: &mut Vec<u8>,
+    chunk: usize,
+    block: usize,
+    stats: &Stats,
+) -> io::Result<()> {
+    let mut len = chunk;
+    loop {
+        let piece = sized(buf, len)?;
+        let start = std::time::Instant::now();
+        let n = read_retry(&mut src, piece)?;
+        stats.add_read_call();
+        if n == 0 {
+            return Ok(());
+        }
+        if len < block && start.elapsed() >= super::SLOW_READ {
+            len = block;
+        }
+        hasher.update(&piece[..n]);
+        stats.add_bytes(n);
+    }
+}
+
 /// How many bytes of `--chunk` buffers a fanned-out sync read may keep in
 /// flight (at least 3 buffers, at most 128): small chunks need many buffers
 /// so that a group falling behind does not stop the reader at every read.

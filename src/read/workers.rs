@@ -23,7 +23,7 @@ use super::deliver::{Finished, hand_over, send_one};
 use super::mmap::Mapped;
 use super::opener::{JobSource, Opener, take_jobs};
 use super::route::{Next, Reads, Route, Router, Threads};
-use super::sync::{buffer_len, hash_bytewise, hash_chunks, hash_chunks_fanned, sized};
+use super::sync::{buffer_len, hash_blocks, hash_bytewise, hash_chunks, hash_chunks_fanned, sized};
 use super::{Hashed, Job, Outcome, Sink, Task};
 use crate::algo::Hashers;
 use crate::input::Opened;
@@ -171,7 +171,13 @@ fn hash_opened<T>(
         (Reads::Blocks | Reads::Chunks, Threads::Fanned(_)) => {
             hash_chunks_fanned(&mut src, algos, threads.count(), len, stats)?
         }
-        (Reads::Blocks | Reads::Chunks, Threads::One | Threads::Wide(_)) => {
+        (Reads::Blocks, Threads::One | Threads::Wide(_)) => {
+            let mut hasher = Hashers::new(algos);
+            let block = router.plan().readahead.get().max(len);
+            hash_blocks(&mut src, &mut hasher, buf, len, block, stats)?;
+            hasher.finalize()
+        }
+        (Reads::Chunks, Threads::One | Threads::Wide(_)) => {
             let mut hasher = Hashers::new(algos);
             let buf = sized(buf, len)?;
             hash_chunks(&mut src, &mut hasher, buf, stats)?;

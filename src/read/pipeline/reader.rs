@@ -318,12 +318,6 @@ pub(super) struct Reader<'a, T, P> {
     pub(super) latency: Latency,
 }
 
-/// A read of a small file that takes longer than this waited on the
-/// storage, not on a copy from the page cache (a copy of 64 KiB takes a few
-/// microseconds; a cold read of an NVMe drive about 100, a round trip to a
-/// file server or a disk's seek, from a few hundred to thousands).
-const SLOW_READ: Duration = Duration::from_micros(250);
-
 /// This many slow reads in a row of the small files timed turn the far
 /// readers on.
 const SLOW_READS: u32 = 4;
@@ -356,7 +350,7 @@ impl Latency {
 
     /// A timed small file took `took` to read.
     fn saw(&mut self, took: Duration) {
-        if took >= SLOW_READ {
+        if took >= crate::read::SLOW_READ {
             self.slow += 1;
             self.on |= self.slow >= SLOW_READS;
         } else {
@@ -583,7 +577,7 @@ mod tests {
     /// once on, nothing is timed.
     #[test]
     fn far_readers_turn_on_after_slow_reads_in_a_row() {
-        let (slow, fast) = (SLOW_READ, SLOW_READ / 10);
+        let (slow, fast) = (crate::read::SLOW_READ, crate::read::SLOW_READ / 10);
         let mut l = Latency::default();
         let timed: Vec<bool> = (0..8).map(|_| l.times()).collect();
         assert_eq!(

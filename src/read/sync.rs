@@ -82,33 +82,42 @@ pub(crate) fn hash_chunks(
 }
 
 /// The threaded mode's reads on one thread (an algorithm faster than a
-/// copy, or a file no bigger than a pool block): `--chunk` reads, whose
-/// bytes are still in the CPU's cache when hashed, until a read waits on
-/// the storage ([`super::SLOW_READ`]); then reads of `block` bytes, which a
-/// network or FUSE file system answers with many requests in flight where
-/// a `--chunk` read is one round trip.
+/// copy, a file no bigger than a pool block, a far reader's small file):
+/// `--chunk` reads, whose bytes are still in the CPU's cache when hashed,
+/// until a read waits on the storage ([`super::SLOW_READ`]); then reads of
+/// `block` bytes, which a network or FUSE file system answers with many
+/// requests in flight where a `--chunk` read is one round trip. A regular
+/// file of `known` length ends when the bytes read reach it with a read
+/// that returned less than asked, which saves the read that would return 0
+/// (a round trip, on such storage): then `Ok(true)`, and the caller checks
+/// the file is unchanged, as that read would have.
 pub(crate) fn hash_blocks(
     mut src: impl Read,
     hasher: &mut Hashers,
     buf: &mut Vec<u8>,
-    chunk: usize,
-    block: usize,
+    (chunk, block): (usize, usize),
+    known: Option<u64>,
     stats: &Stats,
-) -> io::Result<()> {
+) -> io::Result<bool> {
     let mut len = chunk;
+    let mut total = 0u64;
     loop {
         let piece = sized(buf, len)?;
         let start = std::time::Instant::now();
         let n = read_retry(&mut src, piece)?;
         stats.add_read_call();
         if n == 0 {
-            return Ok(());
+            return Ok(false);
         }
         if len < block && start.elapsed() >= super::SLOW_READ {
             len = block;
         }
         hasher.update(&piece[..n]);
         stats.add_bytes(n);
+        total += n as u64;
+        if n < piece.len() && known == Some(total) {
+            return Ok(true);
+        }
     }
 }
 

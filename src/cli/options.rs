@@ -70,7 +70,9 @@ pub enum ModeArg {
     /// hashing, memory stays bounded. Regular files of 1 MiB or more are memory-mapped when
     /// the algorithm is BLAKE3 (hashed on up to -j threads) or when several algorithms hash
     /// them, and a file of 16 MiB or more followed by another such file when it is all in the
-    /// page cache: several big files then hash at once.
+    /// page cache: several big files then hash at once. Where reads wait on the storage (a
+    /// network or FUSE file system, a cold disk), small files are read by many threads at
+    /// once.
     Threaded,
     /// The hashing thread reads exactly --chunk bytes per read call into one reused buffer,
     /// then hashes it: read what you consume, one call at a time.

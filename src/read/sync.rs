@@ -110,7 +110,12 @@ pub(crate) fn hash_blocks(
             return Ok(false);
         }
         if len < block && start.elapsed() >= super::SLOW_READ {
-            len = block;
+            // (no larger than what is left of a file of known length, and
+            // one byte to see it end)
+            let left = known.map_or(u64::MAX, |k| k.saturating_sub(total + n as u64) + 1);
+            len = block
+                .min(usize::try_from(left).unwrap_or(usize::MAX))
+                .max(len);
         }
         hasher.update(&piece[..n]);
         stats.add_bytes(n);

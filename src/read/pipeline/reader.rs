@@ -326,8 +326,13 @@ const SLOW_READS: u32 = 4;
 const TIME_EVERY: u32 = 4;
 
 /// Files smaller than this go to the far readers once they are on; larger
-/// ones are streamed by the reader.
-pub(super) const FAR_MAX: u64 = 4 << 20;
+/// ones are streamed by the reader. So that memory stays within the pool's
+/// (`--pool` × `--readahead`) whatever they hold, a far reader's share of it:
+/// a far reader's buffer grows no larger than its file
+/// (`sync::hash_blocks`).
+fn far_max(plan: &Plan) -> u64 {
+    (plan.pool.saturating_mul(plan.readahead.get()) / super::FAR_READERS) as u64
+}
 
 /// Whether the storage makes the reader wait: on storage with latency (a
 /// network file system, a cold disk) one reader keeps one request in
@@ -411,7 +416,7 @@ impl<T, P> Reader<'_, T, P> {
         // readers, many of which wait at once.
         if self.latency.on
             && !src.is_shared()
-            && matches!(kind, Kind::Regular { len } if len < FAR_MAX)
+            && matches!(kind, Kind::Regular { len } if len < far_max(self.router.plan()))
         {
             self.stats.add_far_file();
             return self.flush() && (self.far)(idx, task, src);

@@ -14,9 +14,11 @@
 //!
 //! ```text
 //! slowfs SOURCE MOUNTPOINT [--latency MS] [--bandwidth MB/S] [--concurrency N]
-//!        [--eio NAME:OFFSET]... [--short NAME]... [--threads N]
+//!        [--eio NAME:OFFSET]... [--short NAME]... [--threads N] [--cache]
 //! ```
 //!
+//! `--cache` lets the kernel cache and read ahead what is read, as an NFS
+//! client does (default: `direct_io`, every read a request).
 //! `--latency` is per request (default 1 ms); `--bandwidth` in MB/s
 //! (10^6 bytes; default unlimited); `--concurrency` the requests served at
 //! once (default unlimited: each waits only its latency); `--eio NAME:OFFSET`
@@ -58,6 +60,9 @@ struct Profile {
     eio: Vec<(PathBuf, u64)>,
     /// Files whose reads return half the bytes asked.
     short: Vec<PathBuf>,
+    /// Let the kernel cache what is read (and read ahead), as an NFS
+    /// client does, instead of `direct_io`.
+    cache: bool,
 }
 
 /// When each emulated server (of `concurrency`) is free again, and when
@@ -280,7 +285,12 @@ impl Filesystem for SlowFs {
         if let Ok(mut files) = self.files.lock() {
             files.insert(fh, (Arc::new(file), rel));
         }
-        reply.opened(FileHandle(fh), FopenFlags::FOPEN_DIRECT_IO);
+        let flags = if self.profile.cache {
+            FopenFlags::empty()
+        } else {
+            FopenFlags::FOPEN_DIRECT_IO
+        };
+        reply.opened(FileHandle(fh), flags);
     }
 
     fn read(
@@ -392,7 +402,7 @@ fn value<'a>(args: &'a [String], i: usize, flag: &str) -> &'a str {
 fn usage(why: &str) -> ! {
     eprintln!(
         "slowfs: {why}\nusage: slowfs SOURCE MOUNTPOINT [--latency MS] [--bandwidth MB/S] \
-         [--concurrency N] [--eio NAME:OFFSET]... [--short NAME]... [--threads N]"
+         [--concurrency N] [--eio NAME:OFFSET]... [--short NAME]... [--threads N] [--cache]"
     );
     std::process::exit(2)
 }
@@ -411,6 +421,7 @@ fn main() {
         concurrency: None,
         eio: Vec::new(),
         short: Vec::new(),
+        cache: false,
     };
     let mut threads = 4;
     let mut i = 0;
@@ -435,6 +446,11 @@ fn main() {
                 profile.eio.push((PathBuf::from(name), number(off, a)));
             }
             "--short" => profile.short.push(PathBuf::from(value(&args, i, a))),
+            "--cache" => {
+                profile.cache = true;
+                i += 1;
+                continue;
+            }
             _ if a.starts_with("--") => usage(&format!("unknown option {a}")),
             _ => {
                 positional.push(PathBuf::from(a));

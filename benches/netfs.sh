@@ -24,7 +24,8 @@ slowfs=$(realpath benches/slowfs/target/release/slowfs)
 work=$(mktemp -d)
 mnt="$work/mnt"
 mkdir -p "$work/src/many" "$mnt"
-cleanup() { fusermount3 -u "$mnt" 2>/dev/null || true; rm -rf "$work"; }
+# (from outside the mount: a shell standing in it keeps it busy)
+cleanup() { cd /; fusermount3 -u "$mnt" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 python3 - "$work/src" <<'EOF'
 import os, random, sys

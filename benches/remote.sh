@@ -23,7 +23,7 @@ slowfs=$(realpath benches/slowfs/target/release/slowfs)
 work=$(mktemp -d)
 mnt="$work/mnt"
 mkdir -p "$work/src" "$mnt"
-cleanup() { fusermount3 -u "$mnt" 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { cd /; fusermount3 -u "$mnt" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 head -c $((size << 20)) /dev/urandom > "$work/src/file"
 "$slowfs" "$work/src" "$mnt" --cache --latency "$latency" --bandwidth "$mbs" &

@@ -96,6 +96,18 @@ impl Clock {
     }
 }
 
+/// What a backing file is served as: a directory, a link, or a file (a
+/// device or FIFO below the source is served as a file).
+fn kind_of(m: &std::fs::Metadata) -> FileType {
+    if m.is_dir() {
+        FileType::Directory
+    } else if m.file_type().is_symlink() {
+        FileType::Symlink
+    } else {
+        FileType::RegularFile
+    }
+}
+
 /// A reply waiting for its moment.
 struct Due {
     at: Instant,
@@ -177,13 +189,7 @@ impl SlowFs {
     /// The attributes of `rel`, with its inode number as served.
     fn attr(&self, rel: &Path, ino: u64) -> std::io::Result<FileAttr> {
         let m = std::fs::symlink_metadata(self.source.join(rel))?;
-        let kind = if m.is_dir() {
-            FileType::Directory
-        } else if m.file_type().is_symlink() {
-            FileType::Symlink
-        } else {
-            FileType::RegularFile
-        };
+        let kind = kind_of(&m);
         let time = |s: i64, ns: i64| {
             SystemTime::UNIX_EPOCH + Duration::new(s.max(0) as u64, ns.clamp(0, 999_999_999) as u32)
         };
@@ -371,14 +377,7 @@ impl Filesystem for SlowFs {
             .filter_map(Result::ok)
             .filter_map(|e| {
                 let m = e.metadata().ok()?;
-                let kind = if m.is_dir() {
-                    FileType::Directory
-                } else if m.file_type().is_symlink() {
-                    FileType::Symlink
-                } else {
-                    FileType::RegularFile
-                };
-                Some((Self::ino_of(&m), kind, e.file_name()))
+                Some((Self::ino_of(&m), kind_of(&m), e.file_name()))
             })
             .collect();
         found.sort_by(|a, b| a.2.as_bytes().cmp(b.2.as_bytes()));

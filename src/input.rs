@@ -48,6 +48,8 @@ pub(crate) struct Opened {
     /// whether it changed while read (`None`: a stream, or a file that
     /// says 0 bytes, as /proc's do whatever they hold).
     stamp: Option<Stamp>,
+    /// Bytes read through `read` so far.
+    read: u64,
     shared: bool,
     /// A FIFO opened without waiting for a writer: the wait (GNU's open
     /// waits) happens at the first read, once the scheduler has handed on
@@ -137,6 +139,7 @@ impl Input {
             kind,
             start,
             stamp,
+            read: 0,
             shared,
             fifo_wait,
         })
@@ -211,7 +214,17 @@ impl Read for Opened {
             self.fifo_wait = false;
         }
         let n = self.file.read(buf)?;
+        self.read += n as u64;
         if n == 0 {
+            // a file of its own that ends short of (or past) its length at
+            // open changed, whatever its attributes say, on a network file
+            // system, which may answer fstat from a cache for seconds
+            if let (Some(_), Kind::Regular { len }, false) = (self.stamp, self.kind, self.shared)
+                && self.read != len
+                && attributes_cached(&self.file)
+            {
+                return Err(changed());
+            }
             self.ensure_unchanged()?;
         }
         Ok(n)
@@ -261,6 +274,39 @@ impl Opened {
             Err(changed())
         }
     }
+}
+
+/// Is `file` on a file system whose clients answer `fstat` from a cache of
+/// the server's attributes (NFS, SMB, 9P, Ceph, Lustre, FUSE)? There a
+/// file's size at open can be seconds old, and a read that ends short of it
+/// is the sign it changed. (Not on sysfs and the like, whose files say 4096
+/// bytes whatever they hold, nor on local file systems, whose `fstat` is
+/// exact.)
+fn attributes_cached(file: &File) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        const NETWORK: [i64; 9] = [
+            0x6969,      // NFS
+            0xfe53_4d42, // SMB2
+            0xff53_4d42, // CIFS
+            0x0102_1997, // 9P
+            0x00c3_6400, // Ceph
+            0x0bd0_0bd0, // Lustre
+            0x4750_4653, // GPFS
+            0x5346_414f, // AFS
+            0x6573_5546, // FUSE
+        ];
+        // SAFETY: a zeroed statfs is a valid buffer, filled by the call.
+        let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
+        // SAFETY: the descriptor is open for the life of `file`; `fs` is ours.
+        if unsafe { libc::fstatfs(file.as_raw_fd(), &mut fs) } == 0 {
+            #[allow(clippy::unnecessary_cast)] // (its type differs by target)
+            return NETWORK.contains(&(fs.f_type as i64));
+        }
+    }
+    let _ = file;
+    false
 }
 
 /// The error of a file that changed while it was hashed: the same words

@@ -26,6 +26,16 @@ pub struct Stats {
     /// Small files handed to the far readers, and how many of those ran.
     far_files: AtomicU64,
     far_readers: AtomicU64,
+    /// Files read in ranges several at once (`read::ranges`), the ranges
+    /// read, their total time and the most in flight at once.
+    ranged_files: AtomicU64,
+    ranges: AtomicU64,
+    range_ns: AtomicU64,
+    ranges_at_once: AtomicU64,
+    /// Reads that waited on the storage (`read::SLOW_READ` or more) and
+    /// their total time.
+    slow_reads: AtomicU64,
+    slow_read_ns: AtomicU64,
 }
 
 impl Stats {
@@ -59,6 +69,24 @@ impl Stats {
     /// Count one small file handed to the far readers.
     pub(crate) fn add_far_file(&self) {
         self.far_files.fetch_add(1, Relaxed);
+    }
+    /// Count one file read in ranges several at once.
+    pub(crate) fn add_ranged_file(&self) {
+        self.ranged_files.fetch_add(1, Relaxed);
+    }
+    /// Count one range read, which took `d`.
+    pub(crate) fn add_range(&self, d: Duration) {
+        self.ranges.fetch_add(1, Relaxed);
+        self.range_ns.fetch_add(d.as_nanos() as u64, Relaxed);
+    }
+    /// `n` ranges are in flight now.
+    pub(crate) fn note_ranges(&self, n: usize) {
+        self.ranges_at_once.fetch_max(n as u64, Relaxed);
+    }
+    /// Count one read call that waited on the storage, for `d`.
+    pub(crate) fn add_slow_read(&self, d: Duration) {
+        self.slow_reads.fetch_add(1, Relaxed);
+        self.slow_read_ns.fetch_add(d.as_nanos() as u64, Relaxed);
     }
     /// Count one far reader started.
     pub(crate) fn add_far_reader(&self) {
@@ -142,6 +170,24 @@ impl Stats {
                     self.far_readers.load(Relaxed),
                 ));
             }
+        }
+        let mean_ms = |n: u64, ns: &AtomicU64| ns.load(Relaxed) as f64 / 1e6 / n.max(1) as f64;
+        let slow = self.slow_reads.load(Relaxed);
+        if slow > 0 {
+            s.push_str(&format!(
+                "{program}: stats: reads that waited on the storage: {slow}, {:.2} ms each on average\n",
+                mean_ms(slow, &self.slow_read_ns),
+            ));
+        }
+        let ranged = self.ranged_files.load(Relaxed);
+        if ranged > 0 {
+            let ranges = self.ranges.load(Relaxed);
+            s.push_str(&format!(
+                "{program}: stats: files read in ranges at once (slow storage): {ranged}, \
+                 {ranges} ranges, up to {} in flight, {:.2} ms each on average\n",
+                self.ranges_at_once.load(Relaxed),
+                mean_ms(ranges, &self.range_ns),
+            ));
         }
         if md5 {
             let calls = self.lane_calls.load(Relaxed);

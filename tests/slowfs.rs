@@ -2,7 +2,9 @@
 //! every read after a set latency, with direct_io) serves a tree, and
 //! fastsum must give md5sum's answers there, in order, byte for byte: with
 //! many small files read by the far readers (many requests in flight), in
-//! check mode, with a read failing mid-file (EIO) and with short reads.
+//! check mode, with big files read in ranges several at once, with a read
+//! failing mid-file (EIO), with short reads, and with a file that shrinks
+//! while it is read.
 //! Needs root, /dev/fuse, fusermount3 and the slowfs binary
 //! (`$FASTSUM_TEST_SLOWFS`, else benches/slowfs/target/release/slowfs;
 //! `.ci/run` builds it): a laptop without them skips, CI fails.
@@ -200,8 +202,8 @@ fn many_small_files_over_latency_match_md5sum() {
     }
 }
 
-/// A read failing mid-file (EIO at an offset) and a file answered in
-/// short reads, among many small files and one bigger one: fastsum's
+/// A read failing mid-file (EIO at an offset) and files answered in short
+/// reads, among many small files and big ones read in ranges: fastsum's
 /// stdout, stderr and exit status are md5sum's over the same mount.
 #[test]
 fn errors_and_short_reads_over_latency_match_md5sum() {
@@ -209,6 +211,8 @@ fn errors_and_short_reads_over_latency_match_md5sum() {
     let dir = tempdir();
     let src = small_tree(dir.path(), 120);
     write_file(&src, "big", &random_bytes(3 << 20, 99));
+    write_file(&src, "huge", &random_bytes(24 << 20, 98));
+    write_file(&src, "long", &random_bytes((20 << 20) + 12345, 97));
     let mnt = dir.path().join("mnt");
     let m = Mount::new(
         &bin,
@@ -221,6 +225,10 @@ fn errors_and_short_reads_over_latency_match_md5sum() {
             "f0060:1500",
             "--eio",
             "big:2000000",
+            "--eio",
+            "huge:13000000",
+            "--short",
+            "long",
             "--short",
             "f0090",
             "--short",
@@ -235,6 +243,66 @@ fn errors_and_short_reads_over_latency_match_md5sum() {
         assert_eq!(
             normal(&got, "fastsum"),
             normal(&want, "md5sum"),
+            "fastsum {opts:?}"
+        );
+    }
+    // the big files alone, in ranges: by the pipeline (MD5) and on the
+    // calling thread (XXH3, whose answers are the page cache's)
+    for algo in ["md5", "xxh3"] {
+        let got = run(fastsum()
+            .current_dir(&m.dir)
+            .args(["--stats", "-a", algo, "long", "huge"]));
+        let want = run(fastsum().current_dir(&src).args(["-a", algo, "long"]));
+        assert_eq!(got.stdout, want.stdout, "{algo}: {}", shown(&got));
+        assert_eq!(got.status.code(), Some(1), "{algo}: {}", shown(&got));
+        let err = String::from_utf8_lossy(&got.stderr);
+        assert!(
+            err.starts_with("fastsum: huge: Input/output error\n"),
+            "{algo}: {err}"
+        );
+        assert!(
+            err.contains("stats: files read in ranges at once (slow storage): 2,"),
+            "{algo}: not read in ranges:\n{err}"
+        );
+    }
+}
+
+/// A big file that shrinks while it is read (slowfs truncates it when a
+/// read first reaches past an offset; the mount's attributes still say
+/// its old size): fastsum prints no digest for it, says it changed, and
+/// exits 1, whether its ranges are read at once or one read after
+/// another.
+#[test]
+fn a_file_that_shrinks_over_latency_is_reported() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let data = random_bytes(24 << 20, 5);
+    write_file(&src, "big", &data);
+    let mnt = dir.path().join("mnt");
+    let m = Mount::new(
+        &bin,
+        &src,
+        &mnt,
+        &["--latency", "1", "--shrink", "big:10000000"],
+    );
+    for opts in [
+        &["-a", "md5"][..],
+        &["-a", "xxh3"][..],
+        &["-a", "sha256", "-m", "sync"][..],
+        &["-a", "md5", "-m", "mmap"][..],
+    ] {
+        // (each run shrinks it: it is whole again first)
+        write_file(&src, "big", &data);
+        let got = run(fastsum().current_dir(&m.dir).args(opts).arg("big"));
+        assert_eq!(
+            normal(&got, "fastsum"),
+            (
+                String::new(),
+                "PROG: big: file changed as we read it\n".to_string(),
+                Some(1)
+            ),
             "fastsum {opts:?}"
         );
     }

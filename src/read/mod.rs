@@ -21,6 +21,7 @@ pub(crate) mod fanout;
 pub(crate) mod mmap;
 mod opener;
 pub(crate) mod pipeline;
+pub(crate) mod ranges;
 pub(crate) mod route;
 mod sigbus;
 pub(crate) mod sync;

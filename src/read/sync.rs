@@ -3,10 +3,12 @@
 //! and mmap's fallback), and the naive byte iterator ([`hash_bytewise`]).
 
 use std::io::{self, BufReader, Read};
+use std::time::Instant;
 
 use crossbeam_channel::bounded;
 
 use super::fanout::{SharedBuf, hash_fanned};
+use super::ranges::{self, Ended, Lender, Ranged};
 use crate::algo::{Algorithms, Digest, Hashers};
 use crate::input::{Kind, read_retry};
 use crate::stats::Stats;
@@ -86,43 +88,117 @@ pub(crate) fn hash_chunks(
 /// `--chunk` reads, whose bytes are still in the CPU's cache when hashed,
 /// until a read waits on the storage ([`super::SLOW_READ`]); then reads of
 /// `block` bytes, which a network or FUSE file system answers with many
-/// requests in flight where a `--chunk` read is one round trip. A regular
-/// file of `known` length ends when the bytes read reach it with a read
-/// that returned less than asked, which saves the read that would return 0
-/// (a round trip, on such storage): then `Ok(true)`, and the caller checks
-/// the file is unchanged, as that read would have.
+/// requests in flight where a `--chunk` read is one round trip, and, for a
+/// regular file with ranges left to read, ranges read several at once
+/// ([`ranges`], into at most `pool` buffers of `block` bytes). A regular file
+/// of known length ends when the bytes read reach it with a read that
+/// returned less than asked, which saves the read that would return 0 (a
+/// round trip, on such storage); it is then checked unchanged, as that read
+/// would have. Returns the number of bytes hashed.
 pub(crate) fn hash_blocks(
-    mut src: impl Read,
+    src: &mut (impl Read + Ranged),
     hasher: &mut Hashers,
     buf: &mut Vec<u8>,
-    (chunk, block): (usize, usize),
-    known: Option<u64>,
+    (chunk, block, pool): (usize, usize, usize),
     stats: &Stats,
-) -> io::Result<bool> {
+) -> io::Result<u64> {
     let mut len = chunk;
     let mut total = 0u64;
     loop {
         let piece = sized(buf, len)?;
-        let start = std::time::Instant::now();
-        let n = read_retry(&mut src, piece)?;
+        let start = Instant::now();
+        let n = read_retry(src, piece)?;
+        let took = start.elapsed();
         stats.add_read_call();
-        if n == 0 {
-            return Ok(false);
+        if ranges::waits(n, took) {
+            stats.add_slow_read(took);
         }
-        if len < block && start.elapsed() >= super::SLOW_READ {
-            // (no larger than what is left of a file of known length, and
-            // one byte to see it end)
-            let left = known.map_or(u64::MAX, |k| k.saturating_sub(total + n as u64) + 1);
-            len = block
-                .min(usize::try_from(left).unwrap_or(usize::MAX))
-                .max(len);
+        if n == 0 {
+            return Ok(total);
         }
         hasher.update(&piece[..n]);
         stats.add_bytes(n);
         total += n as u64;
+        let known = src.ranged().map(|(_, _, len)| len);
         if n < piece.len() && known == Some(total) {
-            return Ok(true);
+            src.unchanged()?;
+            return Ok(total);
         }
+        if let Some((file, at, end)) = src.ranged()
+            && ranges::worth(file, at + total, (n, took), end.saturating_sub(total))
+        {
+            stats.add_ranged_file();
+            let mut lender = Hashing {
+                hasher: &mut *hasher,
+                stats,
+                free: vec![std::mem::take(buf)],
+                made: 1,
+                max: pool,
+                size: block,
+            };
+            let seen = (n, n as f64 / took.as_secs_f64());
+            let ended = ranges::read(file, at + total, at + end, seen, &mut lender, stats);
+            *buf = lender.free.pop().unwrap_or_default();
+            return match ended? {
+                Ended::Done => src.unchanged().map(|()| end),
+                Ended::Stopped => Err(io::ErrorKind::OutOfMemory.into()),
+            };
+        }
+        if len < block && took >= super::SLOW_READ {
+            // (no larger than what is left of a file of known length, and
+            // one byte to see it end)
+            let left = known.map_or(u64::MAX, |k| k.saturating_sub(total) + 1);
+            len = block
+                .min(usize::try_from(left).unwrap_or(usize::MAX))
+                .max(len);
+        }
+    }
+}
+
+/// Ranges read on the hashing thread's behalf: hashed as they come, in at
+/// most `max` buffers of `size` bytes.
+struct Hashing<'a> {
+    hasher: &'a mut Hashers,
+    stats: &'a Stats,
+    free: Vec<Vec<u8>>,
+    made: usize,
+    max: usize,
+    size: usize,
+}
+
+impl Lender for Hashing<'_> {
+    fn try_take(&mut self) -> Option<Vec<u8>> {
+        let mut b = match self.free.pop() {
+            Some(b) => b,
+            None if self.made < self.max => {
+                self.made += 1;
+                Vec::new()
+            }
+            None => return None,
+        };
+        match sized(&mut b, self.size) {
+            Ok(_) => Some(b),
+            Err(_) => {
+                self.made -= 1;
+                None
+            }
+        }
+    }
+
+    fn take(&mut self) -> Option<Vec<u8>> {
+        // (nothing else gives blocks back: waiting would never end)
+        self.try_take()
+    }
+
+    fn deliver(&mut self, block: Vec<u8>, n: usize) -> bool {
+        self.hasher.update(&block[..n]);
+        self.stats.add_bytes(n);
+        self.free.push(block);
+        true
+    }
+
+    fn give_back(&mut self, block: Vec<u8>) {
+        self.free.push(block);
     }
 }
 

@@ -26,7 +26,7 @@ use super::route::{Next, Reads, Route, Router, Threads};
 use super::sync::{buffer_len, hash_blocks, hash_bytewise, hash_chunks, hash_chunks_fanned, sized};
 use super::{Hashed, Job, Outcome, Sink, Task};
 use crate::algo::Hashers;
-use crate::input::{Kind, Opened};
+use crate::input::Opened;
 use crate::stats::Stats;
 
 /// An opened input on its way to a worker.
@@ -173,14 +173,9 @@ fn hash_opened<T>(
         }
         (Reads::Blocks, Threads::One | Threads::Wide(_)) => {
             let mut hasher = Hashers::new(algos);
-            let block = router.plan().readahead.get().max(len);
-            let known = match kind {
-                Kind::Regular { len } if !src.inner.is_shared() => Some(len),
-                _ => None,
-            };
-            if hash_blocks(&mut src, &mut hasher, buf, (len, block), known, stats)? {
-                src.inner.ensure_unchanged()?;
-            }
+            let plan = router.plan();
+            let sizes = (len, plan.readahead.get().max(len), plan.pool);
+            src.bytes = hash_blocks(&mut *src.inner, &mut hasher, buf, sizes, stats)?;
             hasher.finalize()
         }
         (Reads::Chunks, Threads::One | Threads::Wide(_)) => {

@@ -4,7 +4,7 @@
 //! bytes of all requests share a set bandwidth, at most a set number of
 //! requests are served at once, files are opened with `direct_io` (no page
 //! cache: every read reaches the server), and faults can be injected (EIO
-//! at an offset of a file, short reads).
+//! at an offset of a file, short reads, a file that shrinks while read).
 //!
 //! The handler threads never sleep: a read is served from the backing file
 //! at once and its reply is handed to a timer thread with the moment it is
@@ -14,7 +14,8 @@
 //!
 //! ```text
 //! slowfs SOURCE MOUNTPOINT [--latency MS] [--bandwidth MB/S] [--concurrency N]
-//!        [--eio NAME:OFFSET]... [--short NAME]... [--threads N] [--cache]
+//!        [--eio NAME:OFFSET]... [--short NAME]... [--shrink NAME:OFFSET]...
+//!        [--threads N] [--cache]
 //! ```
 //!
 //! `--cache` lets the kernel cache and read ahead what is read, as an NFS
@@ -23,7 +24,9 @@
 //! (10^6 bytes; default unlimited); `--concurrency` the requests served at
 //! once (default unlimited: each waits only its latency); `--eio NAME:OFFSET`
 //! fails every read of the file NAME (relative to SOURCE) that covers
-//! OFFSET; `--short NAME` answers reads of NAME with half the bytes asked.
+//! OFFSET; `--short NAME` answers reads of NAME with half the bytes asked;
+//! `--shrink NAME:OFFSET` truncates the source file NAME to OFFSET bytes
+//! when a read first reaches past OFFSET (it changes SOURCE: for tests).
 //! It runs in the foreground until unmounted (`fusermount3 -u MOUNTPOINT`
 //! or `umount MOUNTPOINT`) or killed.
 
@@ -60,6 +63,8 @@ struct Profile {
     eio: Vec<(PathBuf, u64)>,
     /// Files whose reads return half the bytes asked.
     short: Vec<PathBuf>,
+    /// Files truncated to an offset when a read first reaches past it.
+    shrink: Vec<(PathBuf, u64)>,
     /// Let the kernel cache what is read (and read ahead), as an NFS
     /// client does, instead of `direct_io`.
     cache: bool,
@@ -227,6 +232,18 @@ impl SlowFs {
         for (name, at) in &self.profile.eio {
             if name == rel && (offset..offset + size.max(1)).contains(at) {
                 return Err(Errno::EIO);
+            }
+        }
+        for (name, at) in &self.profile.shrink {
+            if name == rel && offset + size > *at {
+                // (set_len is idempotent: later reads see the shorter file)
+                let shorter = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(self.source.join(rel))
+                    .and_then(|f| f.set_len(*at));
+                if let Err(e) = shorter {
+                    return Err(e.into());
+                }
             }
         }
         let want = if self.profile.short.iter().any(|n| n == rel) {
@@ -401,9 +418,18 @@ fn value<'a>(args: &'a [String], i: usize, flag: &str) -> &'a str {
 fn usage(why: &str) -> ! {
     eprintln!(
         "slowfs: {why}\nusage: slowfs SOURCE MOUNTPOINT [--latency MS] [--bandwidth MB/S] \
-         [--concurrency N] [--eio NAME:OFFSET]... [--short NAME]... [--threads N] [--cache]"
+         [--concurrency N] [--eio NAME:OFFSET]... [--short NAME]... [--shrink NAME:OFFSET]... \
+         [--threads N] [--cache]"
     );
     std::process::exit(2)
+}
+
+/// `NAME:OFFSET`, the value of `flag`.
+fn name_offset(v: &str, flag: &str) -> (PathBuf, u64) {
+    let Some((name, off)) = v.rsplit_once(':') else {
+        usage(&format!("{flag} takes NAME:OFFSET"))
+    };
+    (PathBuf::from(name), number(off, flag))
 }
 
 fn number<T: std::str::FromStr>(s: &str, flag: &str) -> T {
@@ -420,6 +446,7 @@ fn main() {
         concurrency: None,
         eio: Vec::new(),
         short: Vec::new(),
+        shrink: Vec::new(),
         cache: false,
     };
     let mut threads = 4;
@@ -437,14 +464,9 @@ fn main() {
             }
             "--concurrency" => profile.concurrency = Some(number(value(&args, i, a), a)),
             "--threads" => threads = number(value(&args, i, a), a),
-            "--eio" => {
-                let v = value(&args, i, a);
-                let Some((name, off)) = v.rsplit_once(':') else {
-                    usage("--eio takes NAME:OFFSET")
-                };
-                profile.eio.push((PathBuf::from(name), number(off, a)));
-            }
+            "--eio" => profile.eio.push(name_offset(value(&args, i, a), a)),
             "--short" => profile.short.push(PathBuf::from(value(&args, i, a))),
+            "--shrink" => profile.shrink.push(name_offset(value(&args, i, a), a)),
             "--cache" => {
                 profile.cache = true;
                 i += 1;

@@ -52,6 +52,8 @@ use super::mmap::Mapped;
 use super::opener::{JobSource, Opener, take_jobs};
 use super::route::{Router, Threads};
 use super::{Job, Plan, Task};
+#[cfg(any(test, feature = "internals"))]
+use crate::read::ranges::InOrder;
 use crate::stats::Stats;
 #[cfg(any(test, feature = "internals"))]
 use hasher::for_each_piece;
@@ -328,7 +330,7 @@ fn pipe_reader<R: Read + Send>(
     let (btx, brx) = bounded(pool.max_blocks() + 1);
     std::thread::scope(|s| {
         s.spawn(|| {
-            pump(src, &mut pool, &btx, stats, &cancel);
+            pump(InOrder(src), &mut pool, &btx, stats, &cancel, (0, None));
             drop(btx);
         });
         match for_each_piece(&brx, plan.chunk.get(), &returns, stats, update) {
@@ -519,7 +521,14 @@ mod tests {
         let mut h = Hasher::new(Algorithm::Md5);
         std::thread::scope(|s| {
             s.spawn(|| {
-                assert!(pump(src, &mut pool, &btx, &stats, &cancel));
+                assert!(pump(
+                    InOrder(src),
+                    &mut pool,
+                    &btx,
+                    &stats,
+                    &cancel,
+                    (0, None)
+                ));
                 // at most pool blocks may ever be queued
                 assert!(btx.len() <= 3);
             });

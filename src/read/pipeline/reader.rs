@@ -13,6 +13,7 @@ use crate::input::{Kind, Opened, read_retry};
 use crate::read::deliver::{Finished, send_one};
 use crate::read::mmap::Mapped;
 use crate::read::opener::TakeOpened;
+use crate::read::ranges::{self, Ranged};
 use crate::read::route::{Next, Route, Router, Threads};
 use crate::read::{Outcome, Plan, Task};
 use crate::stats::Stats;
@@ -99,20 +100,17 @@ impl<'h> Pool<'h> {
         self.max
     }
 
-    /// A free block: a spare, a returned one, a new one while fewer than
-    /// `--pool` exist, else wait for one to come back.
+    /// A free block: one to be had at once ([`Pool::try_take`]), else wait
+    /// for one to come back.
     pub(super) fn take(&mut self, stats: &Stats) -> Result<Vec<u8>, NoBlock> {
-        if let Some(b) = self.spare.take() {
-            return Ok(b);
-        }
-        if let Ok(b) = self.free.try_recv() {
-            return Ok(b);
-        }
-        while self.made < self.max {
-            if let Some(b) = crate::read::zeroed(self.size) {
-                self.made += 1;
+        loop {
+            if let Some(b) = self.try_take() {
                 return Ok(b);
             }
+            if self.made >= self.max {
+                break;
+            }
+            // no memory for another block
             if self.made > 0 {
                 // make do with the blocks there are
                 self.max = self.made;
@@ -138,6 +136,33 @@ impl<'h> Pool<'h> {
         blocks.extend(self.spare.take());
         assert!(blocks.len() <= self.made);
         blocks
+    }
+
+    /// A free block if one can be had without waiting: a spare, a returned
+    /// one, or a new one while fewer than `--pool` exist.
+    pub(super) fn try_take(&mut self) -> Option<Vec<u8>> {
+        if let Some(b) = self.spare.take() {
+            return Some(b);
+        }
+        if let Ok(b) = self.free.try_recv() {
+            return Some(b);
+        }
+        if self.made < self.max {
+            let b = crate::read::zeroed(self.size)?;
+            self.made += 1;
+            return Some(b);
+        }
+        None
+    }
+
+    /// Give back a block not sent to a hasher (never blocks: the return
+    /// channel has room for every block of the pool).
+    pub(super) fn give_back(&mut self, block: Vec<u8>) {
+        match self.spare {
+            None => self.spare = Some(block),
+            // (never full: it has room for every block of the pool)
+            Some(_) => drop(self.returns.send(block)),
+        }
     }
 
     /// Keep `block` for the next `take`.
@@ -179,15 +204,39 @@ fn fill(
 
 /// Read the rest of `src` into pool blocks sent down `blocks`, then `End`,
 /// or `Err` in place of the rest on a read error. False when the run is
-/// being torn down.
+/// being torn down. `read` bytes of it were read before; `seen`, if
+/// timed, how long the last of those reads took and how many bytes it
+/// brought. A regular file of its own whose reads wait on the storage
+/// goes on in ranges read several at once ([`ranges`]).
 pub(super) fn pump(
-    mut src: impl Read,
+    mut src: impl Read + Ranged,
     pool: &mut Pool<'_>,
     blocks: &Sender<Block>,
     stats: &Stats,
     cancel: &AtomicBool,
+    (mut read, mut seen): (u64, Option<(usize, Duration)>),
 ) -> bool {
     loop {
+        if let (Some(seen), Some((file, start, len))) = (seen, src.ranged())
+            && ranges::worth(file, start + read, seen, len.saturating_sub(read))
+        {
+            let (n, took) = seen;
+            stats.add_ranged_file();
+            let seen = (n, n as f64 / took.as_secs_f64());
+            let mut lender = PoolLender {
+                pool: &mut *pool,
+                blocks,
+                stats,
+                cancel,
+            };
+            let last = match ranges::read(file, start + read, start + len, seen, &mut lender, stats)
+            {
+                Ok(ranges::Ended::Done) => src.unchanged().map_or_else(Block::Err, |()| Block::End),
+                Ok(ranges::Ended::Stopped) => return false,
+                Err(e) => Block::Err(e),
+            };
+            return blocks.send(last).is_ok();
+        }
         if cancel.load(Ordering::Relaxed) {
             return false;
         }
@@ -199,6 +248,7 @@ pub(super) fn pump(
                 return blocks.send(Block::Err(e)).is_ok();
             }
         };
+        let t = Instant::now();
         let (n, at_end) = match fill(&mut src, &mut buf, None, pool.step, stats) {
             Ok(r) => r,
             Err(e) => {
@@ -206,6 +256,12 @@ pub(super) fn pump(
                 return blocks.send(Block::Err(e)).is_ok();
             }
         };
+        let took = t.elapsed();
+        if ranges::waits(n, took) {
+            stats.add_slow_read(took);
+        }
+        seen = Some((n, took));
+        read += n as u64;
         if n > 0 {
             if blocks.send(Block::Data(buf, n)).is_err() {
                 return false;
@@ -216,6 +272,36 @@ pub(super) fn pump(
         if at_end {
             return blocks.send(Block::End).is_ok();
         }
+    }
+}
+
+/// The pool lends the ranges their blocks; a block read goes down the
+/// input's block channel to its hasher, which gives it back to the pool.
+struct PoolLender<'p, 'h> {
+    pool: &'p mut Pool<'h>,
+    blocks: &'p Sender<Block>,
+    stats: &'p Stats,
+    cancel: &'p AtomicBool,
+}
+
+impl ranges::Lender for PoolLender<'_, '_> {
+    fn try_take(&mut self) -> Option<Vec<u8>> {
+        self.pool.try_take()
+    }
+
+    fn take(&mut self) -> Option<Vec<u8>> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        self.pool.take(self.stats).ok()
+    }
+
+    fn deliver(&mut self, block: Vec<u8>, n: usize) -> bool {
+        !self.cancel.load(Ordering::Relaxed) && self.blocks.send(Block::Data(block, n)).is_ok()
+    }
+
+    fn give_back(&mut self, block: Vec<u8>) {
+        self.pool.give_back(block);
     }
 }
 
@@ -443,10 +529,15 @@ impl<T, P> Reader<'_, T, P> {
             },
         };
         let start = batch.len;
-        let timed = self.latency.times().then(Instant::now);
+        // (a file of several ranges is timed too: if it is streamed, that
+        // read tells whether to read its ranges at once)
+        let sampled = self.latency.times();
+        let ranges = matches!(kind, Kind::Regular { len } if len >= 2 * ranges::RANGE as u64);
+        let timed = (sampled || ranges).then(Instant::now);
         let packed = batch.pack(idx, task, &mut src, self.pool.step, self.stats);
-        if let (Some(t), Ok(())) = (timed, &packed) {
-            self.latency.saw(t.elapsed());
+        let took = timed.map(|t| t.elapsed());
+        if let (true, Some(took), Ok(())) = (sampled, took, &packed) {
+            self.latency.saw(took);
         }
         match packed {
             Ok(()) => {
@@ -459,13 +550,17 @@ impl<T, P> Reader<'_, T, P> {
                 self.batch = Some(batch);
                 self.fail(idx, task, e)
             }
-            Err((task, Ok(n))) => self.stream(idx, task, threads, src, (batch, start, n)),
+            Err((task, Ok(n))) => {
+                let seen = took.map(|t| (n, t));
+                self.stream(idx, task, threads, src, (batch, start, n), seen)
+            }
         }
     }
 
     /// The input did not fit in the batch block (its first `n` bytes are at
-    /// `start`): send it as a stream, its first block being either the whole
-    /// batch block (nothing else was packed) or a copy of those bytes.
+    /// `start`; `seen`, how long reading them took, if timed): send it as a
+    /// stream, its first block being either the whole batch block (nothing
+    /// else was packed) or a copy of those bytes.
     fn stream(
         &mut self,
         idx: usize,
@@ -473,6 +568,7 @@ impl<T, P> Reader<'_, T, P> {
         threads: Threads,
         src: Opened,
         (mut batch, start, n): (Batch<T>, usize, usize),
+        seen: Option<(usize, Duration)>,
     ) -> bool {
         let first = if batch.items.is_empty() {
             batch.block
@@ -506,7 +602,14 @@ impl<T, P> Reader<'_, T, P> {
         }
         // the block channel has room for the whole pool: no send blocks
         btx.send(Block::Data(first, n)).is_ok()
-            && pump(src, &mut self.pool, &btx, self.stats, self.cancel)
+            && pump(
+                src,
+                &mut self.pool,
+                &btx,
+                self.stats,
+                self.cancel,
+                (n as u64, seen),
+            )
     }
 }
 

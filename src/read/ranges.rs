@@ -1,0 +1,574 @@
+//! Several ranges of one regular file in flight at once, for storage that
+//! makes every request wait (a network or FUSE file system, a cloud
+//! mount): one reader keeps one request in flight, and a 4 MiB read is
+//! split by the kernel into requests sent one after another. Here a crew
+//! of threads reads the next ranges of [`RANGE`] bytes at their offsets
+//! (`pread`) into the blocks the caller lends, and the blocks are handed
+//! back in file order as their ranges arrive.
+//!
+//! How many ranges are in flight is measured, not set: the crew starts at
+//! two and doubles while a doubling brings at least a fifth more bytes a
+//! second (at most [`MAX_RANGES`], and no more than the caller's blocks
+//! hold: `--pool` × `--readahead` still bounds memory). Rounds in which the
+//! hashing, not the storage, set the pace (no block free for the next
+//! range) are not judged. This is what fio's `iodepth` and bfs's I/O queue do by hand, with
+//! the depth found by the run; it is only started where a read of a whole
+//! block was slow ([`waits`]), so the page cache and local disks, whose
+//! kernel read-ahead already keeps requests in flight, never see it.
+//!
+//! Reading stops at the length the file had when opened; the caller then
+//! checks the file is unchanged (a range that ends early means it shrank:
+//! [`crate::input::changed`]).
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io;
+use std::os::unix::fs::FileExt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender, unbounded};
+
+use crate::stats::Stats;
+
+/// Bytes per range: NFS's usual `rsize` and the largest FUSE request
+/// (`max_pages` 256), so that one range is one request.
+pub(crate) const RANGE: usize = 1 << 20;
+
+/// The most ranges in flight (threads in the crew).
+pub(crate) const MAX_RANGES: usize = 16;
+
+/// A read slower than this (bytes a second) waited on the storage: a copy
+/// from the page cache runs at several GB/s, a local NVMe drive streams
+/// (with the kernel's read-ahead) at 1.5 GB/s or more.
+const SLOW_BYTES_PER_SEC: f64 = 1e9;
+
+/// A doubling of the ranges in flight is kept when it brings this much
+/// more bytes a second.
+const GAIN: f64 = 1.2;
+
+/// Did a read of `n` bytes that took `took` wait on the storage (or on a
+/// busy machine: see [`worth`]), so that more requests in flight may bring
+/// more bytes a second? (`--stats` counts such reads.)
+pub(crate) fn waits(n: usize, took: Duration) -> bool {
+    took >= super::SLOW_READ && (n as f64) < SLOW_BYTES_PER_SEC * took.as_secs_f64()
+}
+
+/// Should reading `file` go on in ranges at `at`, after a read of `n` bytes
+/// that took `took`, with `left` bytes still to read? When the read waited
+/// on the storage, at least two ranges are left, and the next byte is not
+/// in the page cache (a read slowed by a busy machine, not the storage,
+/// finds it there).
+pub(crate) fn worth(file: &File, at: u64, (n, took): (usize, Duration), left: u64) -> bool {
+    left >= 2 * RANGE as u64 && waits(n, took) && !cached(file, at)
+}
+
+/// Is the byte of `file` at `at` in the page cache? A read that must not
+/// wait for the storage says (`RWF_NOWAIT`); where it cannot be asked, no.
+fn cached(file: &File, at: u64) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let mut byte = 0u8;
+        let iov = libc::iovec {
+            iov_base: (&raw mut byte).cast(),
+            iov_len: 1,
+        };
+        let Ok(at) = libc::off_t::try_from(at) else {
+            return false;
+        };
+        // SAFETY: one iovec of one byte, ours; the descriptor is open for
+        // the life of `file`.
+        let n = unsafe { libc::preadv2(file.as_raw_fd(), &iov, 1, at, libc::RWF_NOWAIT) };
+        return n == 1;
+    }
+    #[allow(unreachable_code)]
+    {
+        let _ = (file, at);
+        false
+    }
+}
+
+/// An input whose ranges may be read at once: a regular file of its own
+/// (not standard input, whose position others share).
+pub(crate) trait Ranged {
+    /// The file, the offset its bytes start at, and how many there are;
+    /// `None` for anything else.
+    fn ranged(&self) -> Option<(&File, u64, u64)>;
+    /// An error if the file changed since it was opened (the end of every
+    /// route: `Opened::ensure_unchanged`).
+    fn unchanged(&self) -> io::Result<()>;
+}
+
+impl Ranged for crate::input::Opened {
+    fn ranged(&self) -> Option<(&File, u64, u64)> {
+        match self.kind() {
+            crate::input::Kind::Regular { .. } if !self.is_shared() => {
+                let (start, len) = self.span().ok()?;
+                Some((self.file(), start, len))
+            }
+            _ => None,
+        }
+    }
+
+    fn unchanged(&self) -> io::Result<()> {
+        self.ensure_unchanged()
+    }
+}
+
+/// Where the blocks ranges are read into come from and go to.
+pub(crate) trait Lender {
+    /// A free block now, if one can be had without waiting.
+    fn try_take(&mut self) -> Option<Vec<u8>>;
+    /// A free block, waiting for one if need be (called only while the
+    /// crew holds no block: nothing can be waiting on them); `None` when
+    /// there will be none (the run is being torn down, or no memory).
+    fn take(&mut self) -> Option<Vec<u8>>;
+    /// The next `n` bytes of the file, in order, in `block`; false to stop
+    /// (the run is being torn down).
+    fn deliver(&mut self, block: Vec<u8>, n: usize) -> bool;
+    /// A block not delivered (reading stopped before it was full).
+    fn give_back(&mut self, block: Vec<u8>);
+}
+
+/// How reading a file's ranges ended.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Ended {
+    /// Every byte up to the file's length was delivered.
+    Done,
+    /// The lender said stop, or had no block.
+    Stopped,
+}
+
+/// A block in flight: its ranges are out with the crew.
+struct Flight {
+    block: Vec<u8>,
+    /// The bytes of the file it will hold.
+    len: usize,
+    /// How many of those are asked for so far.
+    issued: usize,
+    /// Ranges not back yet.
+    pending: usize,
+    /// The first error of its ranges.
+    failed: Option<io::Error>,
+}
+
+impl Flight {
+    /// Are all its ranges asked for and back?
+    fn complete(&self) -> bool {
+        self.pending == 0 && self.issued == self.len
+    }
+}
+
+/// One range for the crew: read `len` bytes of the file at `at` into `ptr`.
+struct Job {
+    flight: u64,
+    at: u64,
+    ptr: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the pointer is into a block the reading thread keeps alive and
+// does not touch until this job's result is back (see `read`).
+unsafe impl Send for Job {}
+
+/// A range read: its flight, its length, its outcome, how long it took.
+type Done = (u64, usize, io::Result<()>, Duration);
+
+/// The depth search: ranges in flight now, and whether to try more.
+struct Depth {
+    now: usize,
+    max: usize,
+    /// Bytes a second at the depth before (the single reader's at first).
+    before: f64,
+    settled: bool,
+    /// Since when, and how many bytes arrived, in this round of measure.
+    since: Instant,
+    bytes: u64,
+    /// A range could not be asked for in this round for want of a block:
+    /// the hashing, not the storage, set the pace.
+    starved: bool,
+}
+
+impl Depth {
+    /// The search after a read of `n` bytes at `before` bytes a second:
+    /// from twice the bytes that read had in flight (the kernel splits a
+    /// big read into requests, some of them at once), in ranges.
+    fn new(max: usize, (n, before): (usize, f64)) -> Depth {
+        let now = (2 * n).div_ceil(RANGE).clamp(2, max.max(2));
+        Depth {
+            now,
+            max,
+            before,
+            settled: now >= max,
+            since: Instant::now(),
+            bytes: 0,
+            starved: false,
+        }
+    }
+
+    /// `n` more bytes arrived: after two rounds at this depth that the
+    /// storage set the pace of, double it if it paid, else stay. (Never
+    /// down: when the hashing sets the pace, fewer in flight would make the
+    /// storage set it again.)
+    fn arrived(&mut self, n: usize) {
+        self.bytes += n as u64;
+        if self.settled || self.bytes < (2 * self.now * RANGE) as u64 {
+            return;
+        }
+        let rate = self.bytes as f64 / self.since.elapsed().as_secs_f64().max(1e-9);
+        if !self.starved {
+            if rate >= GAIN * self.before {
+                self.before = rate;
+                self.now = (self.now * 2).min(self.max);
+                self.settled = self.now == self.max;
+            } else {
+                self.settled = true;
+            }
+        }
+        self.since = Instant::now();
+        self.bytes = 0;
+        self.starved = false;
+    }
+}
+
+/// Read `file` from `at` to `end` (its length at open) into blocks from
+/// `lender`, several ranges at once, delivering them in order. `seen`: the
+/// bytes of the read that waited and how many a second it brought (the
+/// depth search starts from it).
+/// An error (a read error, or the file ended early: it shrank) is returned
+/// once every block before it was delivered; blocks not delivered go back
+/// to the lender.
+pub(crate) fn read(
+    file: &File,
+    at: u64,
+    end: u64,
+    seen: (usize, f64),
+    lender: &mut dyn Lender,
+    stats: &Stats,
+) -> io::Result<Ended> {
+    let stop = AtomicBool::new(false);
+    let mut flights: VecDeque<Flight> = VecDeque::new();
+    // (the blocks outlive the crew, which writes into them: see `Job`)
+    let ended = std::thread::scope(|s| {
+        let (jobs, job_rx) = unbounded::<Job>();
+        let (done_tx, done) = unbounded::<Done>();
+        let mut crew = 0;
+        let mut depth = Depth::new(MAX_RANGES, seen);
+        let mut first = 0u64; // the id of flights[0]
+        let mut next = at;
+        let mut out = 0; // ranges with the crew
+        let ended = 'run: loop {
+            // hand on every block whose ranges are all back, in order
+            while flights.front().is_some_and(Flight::complete) {
+                let Some(f) = flights.pop_front() else { break };
+                first += 1;
+                if let Some(e) = f.failed {
+                    lender.give_back(f.block);
+                    break 'run Err(e);
+                }
+                if !lender.deliver(f.block, f.len) {
+                    break 'run Ok(Ended::Stopped);
+                }
+            }
+            if next >= end && flights.is_empty() {
+                break Ok(Ended::Done);
+            }
+            // ask for more while fewer ranges than the depth are out
+            while out < depth.now && next < end {
+                if flights.back().is_none_or(|f| f.issued >= f.len) {
+                    let block = if flights.is_empty() {
+                        lender.take()
+                    } else {
+                        lender.try_take()
+                    };
+                    let Some(block) = block else {
+                        depth.starved = true;
+                        break;
+                    };
+                    let len =
+                        usize::try_from(end - next).map_or(block.len(), |l| l.min(block.len()));
+                    flights.push_back(Flight {
+                        block,
+                        len,
+                        issued: 0,
+                        pending: 0,
+                        failed: None,
+                    });
+                }
+                let id = first + flights.len() as u64 - 1;
+                let Some(f) = flights.back_mut() else { break };
+                let len = RANGE.min(f.len - f.issued);
+                // SAFETY: `issued + len <= f.len <= block.len()`: the range
+                // is inside the block, disjoint from every other range.
+                let ptr = unsafe { f.block.as_mut_ptr().add(f.issued) };
+                if crew < depth.now
+                    && crate::read::spawn_thread(s, "range", {
+                        let (job_rx, done_tx, stop) = (job_rx.clone(), done_tx.clone(), &stop);
+                        move || serve(file, &job_rx, &done_tx, stop)
+                    })
+                    .is_ok()
+                {
+                    crew += 1;
+                }
+                let job = Job {
+                    flight: id,
+                    at: next,
+                    ptr,
+                    len,
+                };
+                // (no thread could be started: this one reads it, below)
+                let _ = jobs.send(job);
+                f.issued += len;
+                f.pending += 1;
+                next += len as u64;
+                out += 1;
+                stats.note_ranges(out);
+            }
+            if out == 0 {
+                // no block to read into, and none out: the lender said stop
+                break Ok(Ended::Stopped);
+            }
+            let got = if crew == 0 {
+                job_rx
+                    .try_recv()
+                    .ok()
+                    .map(|job| serve_one(file, job, &stop))
+            } else {
+                done.recv().ok()
+            };
+            let Some((id, len, r, took)) = got else {
+                break Err(io::Error::other("range readers gone"));
+            };
+            out -= 1;
+            stats.add_read_call();
+            stats.add_range(took);
+            let f = &mut flights[(id - first) as usize];
+            f.pending -= 1;
+            match r {
+                Ok(()) => depth.arrived(len),
+                Err(e) => {
+                    f.failed.get_or_insert(e);
+                }
+            }
+        };
+        // let the crew go, and wait for every range out (their blocks are
+        // written until then)
+        stop.store(true, Ordering::Relaxed);
+        drop(jobs);
+        for _ in 0..out {
+            let _ = done.recv();
+        }
+        ended
+    });
+    for f in flights {
+        lender.give_back(f.block);
+    }
+    ended
+}
+
+/// A crew thread: read each range asked for, until the jobs end.
+fn serve(file: &File, jobs: &Receiver<Job>, done: &Sender<Done>, stop: &AtomicBool) {
+    for job in jobs {
+        if done.send(serve_one(file, job, stop)).is_err() {
+            return;
+        }
+    }
+}
+
+/// Read one range (unless reading was stopped).
+fn serve_one(file: &File, job: Job, stop: &AtomicBool) -> Done {
+    let t = Instant::now();
+    let r = if stop.load(Ordering::Relaxed) {
+        Err(io::Error::other("stopped"))
+    } else {
+        // SAFETY: the block behind `ptr` stays alive and untouched by any
+        // other thread until this job's result is received, and `len`
+        // bytes from `ptr` are this job's alone.
+        let buf = unsafe { std::slice::from_raw_parts_mut(job.ptr, job.len) };
+        read_exact_at(file, buf, job.at)
+    };
+    (job.flight, job.len, r, t.elapsed())
+}
+
+/// `buf.len()` bytes of `file` at `at`; a read that returns 0 before them
+/// means the file shrank since it was opened.
+fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> io::Result<()> {
+    while !buf.is_empty() {
+        match file.read_at(buf, at) {
+            Ok(0) => return Err(crate::input::changed()),
+            Ok(n) => {
+                buf = &mut buf[n..];
+                at += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// A stream read in order only, for tests and benches of the reading paths.
+#[cfg(any(test, feature = "internals"))]
+pub(crate) struct InOrder<R>(pub(crate) R);
+
+#[cfg(any(test, feature = "internals"))]
+impl<R: io::Read> io::Read for InOrder<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf)
+    }
+}
+
+#[cfg(any(test, feature = "internals"))]
+impl<R> Ranged for InOrder<R> {
+    fn ranged(&self) -> Option<(&File, u64, u64)> {
+        None
+    }
+
+    fn unchanged(&self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lends at most `max` blocks of `size` bytes and keeps what is
+    /// delivered, in order.
+    struct Keep {
+        size: usize,
+        made: usize,
+        max: usize,
+        free: Vec<Vec<u8>>,
+        got: Vec<u8>,
+    }
+
+    impl Lender for Keep {
+        fn try_take(&mut self) -> Option<Vec<u8>> {
+            self.free.pop().or_else(|| {
+                (self.made < self.max).then(|| {
+                    self.made += 1;
+                    vec![0; self.size]
+                })
+            })
+        }
+        fn take(&mut self) -> Option<Vec<u8>> {
+            self.try_take()
+        }
+        fn deliver(&mut self, block: Vec<u8>, n: usize) -> bool {
+            self.got.extend_from_slice(&block[..n]);
+            self.free.push(block);
+            true
+        }
+        fn give_back(&mut self, block: Vec<u8>) {
+            self.free.push(block);
+        }
+    }
+
+    fn file_of(data: &[u8]) -> (tempfile::NamedTempFile, File) {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        std::io::Write::write_all(&mut f, data).unwrap();
+        let file = f.reopen().unwrap();
+        (f, file)
+    }
+
+    /// Every byte from the offset to the end arrives once, in order,
+    /// whatever the block size (a multiple of a range or not, smaller than
+    /// one) and however few blocks there are; the lender gets every block
+    /// back.
+    #[test]
+    fn ranges_arrive_in_order_within_the_blocks_lent() {
+        let data: Vec<u8> = (0..(5 * RANGE + 12345))
+            .map(|i| (i * 31 % 251) as u8)
+            .collect();
+        let (_dir, file) = file_of(&data);
+        for (size, max, at) in [
+            (4 * RANGE, 4, 0),
+            (3 * RANGE + 7, 2, 100),
+            (RANGE / 3, 5, RANGE as u64 + 1),
+            (2 * RANGE, 1, 0),
+        ] {
+            let mut keep = Keep {
+                size,
+                made: 0,
+                max,
+                free: Vec::new(),
+                got: Vec::new(),
+            };
+            let stats = Stats::default();
+            let end = data.len() as u64;
+            let r = read(&file, at, end, (4 << 20, 1e8), &mut keep, &stats).unwrap();
+            assert_eq!(r, Ended::Done, "{size} {max}");
+            assert!(keep.got == data[at as usize..], "{size} {max} {at}");
+            assert!(keep.made <= max);
+            assert_eq!(keep.free.len(), keep.made, "every block back");
+        }
+    }
+
+    /// A file shorter than the length it had at open: what comes before
+    /// the missing bytes is delivered, then the file is reported changed.
+    #[test]
+    fn a_file_that_shrank_is_reported_changed() {
+        let data = vec![7u8; 3 * RANGE];
+        let (_dir, file) = file_of(&data);
+        let mut keep = Keep {
+            size: RANGE,
+            made: 0,
+            max: 3,
+            free: Vec::new(),
+            got: Vec::new(),
+        };
+        let end = 5 * RANGE as u64;
+        let e = read(&file, 0, end, (RANGE, 1e8), &mut keep, &Stats::default()).unwrap_err();
+        assert_eq!(e.to_string(), crate::input::changed().to_string());
+        assert_eq!(keep.got, data);
+        assert_eq!(keep.free.len(), keep.made, "every block back");
+    }
+
+    /// The depth starts from twice what the slow read had in flight,
+    /// doubles while that brings a fifth more bytes a second, stays when
+    /// it does not, never goes down, and judges no round the hashing held
+    /// back.
+    #[test]
+    fn the_depth_doubles_while_it_pays() {
+        assert_eq!(Depth::new(16, (4 * RANGE, 1.0)).now, 8);
+        assert_eq!(Depth::new(16, (64 << 10, 1.0)).now, 2);
+        assert_eq!(Depth::new(4, (64 * RANGE, 1.0)).now, 4);
+        // "before" so low that any rate pays: it doubles up to the most
+        let mut d = Depth::new(16, (RANGE, 1e-9));
+        let round = |d: &mut Depth| {
+            for _ in 0..2 * d.now {
+                d.arrived(RANGE);
+            }
+        };
+        round(&mut d);
+        assert_eq!((d.now, d.settled), (4, false));
+        // a round held back by the hashing is not judged
+        d.starved = true;
+        d.before = f64::MAX;
+        round(&mut d);
+        assert_eq!((d.now, d.settled), (4, false));
+        // a round that does not pay: stay, and stop searching
+        round(&mut d);
+        assert_eq!((d.now, d.settled), (4, true));
+        round(&mut d);
+        assert_eq!(d.now, 4);
+    }
+
+    #[test]
+    fn only_slow_reads_with_ranges_left_are_worth_it() {
+        let ms = Duration::from_millis;
+        // 4 MiB in 8 ms (500 MB/s) waited; in 1 ms (4 GB/s) it did not
+        assert!(waits(4 << 20, ms(8)));
+        assert!(!waits(4 << 20, ms(1)));
+        // a fast small read
+        assert!(!waits(64 << 10, Duration::from_micros(20)));
+        // a file just written is in the page cache: a slow read of it was
+        // the machine's, not the storage's; and too little left
+        let (_f, file) = file_of(&vec![1u8; 4 * RANGE]);
+        assert!(cached(&file, 0));
+        assert!(!worth(&file, 0, (4 << 20, ms(8)), 8 << 20));
+        assert!(!worth(&file, 0, (4 << 20, ms(8)), RANGE as u64));
+    }
+}

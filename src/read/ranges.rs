@@ -7,7 +7,7 @@
 //! back in file order as their ranges arrive.
 //!
 //! How many ranges are in flight is measured, not set: the crew starts at
-//! two and doubles while a doubling brings at least a fifth more bytes a
+//! [`START`] or twice what the slow read had in flight, and doubles while a doubling brings at least a fifth more bytes a
 //! second (at most [`MAX_RANGES`], and no more than the caller's blocks
 //! hold: `--pool` × `--readahead` still bounds memory). Rounds in which the
 //! hashing, not the storage, set the pace (no block free for the next
@@ -34,6 +34,10 @@ use crate::stats::Stats;
 /// Bytes per range: NFS's usual `rsize` and the largest FUSE request
 /// (`max_pages` 256), so that one range is one request.
 pub(crate) const RANGE: usize = 1 << 20;
+
+/// The fewest ranges in flight a crew starts with: four `dd` of a file's
+/// quarters at once is what a user would try.
+const START: usize = 4;
 
 /// The most ranges in flight (threads in the crew).
 pub(crate) const MAX_RANGES: usize = 16;
@@ -193,9 +197,10 @@ struct Depth {
 impl Depth {
     /// The search after a read of `n` bytes at `before` bytes a second:
     /// from twice the bytes that read had in flight (the kernel splits a
-    /// big read into requests, some of them at once), in ranges.
+    /// big read into requests, some of them at once), in ranges, and at
+    /// least [`START`].
     fn new(max: usize, (n, before): (usize, f64)) -> Depth {
-        let now = (2 * n).div_ceil(RANGE).clamp(2, max.max(2));
+        let now = (2 * n).div_ceil(RANGE).clamp(START, max.max(START));
         Depth {
             now,
             max,
@@ -207,13 +212,14 @@ impl Depth {
         }
     }
 
-    /// `n` more bytes arrived: after two rounds at this depth that the
-    /// storage set the pace of, double it if it paid, else stay. (Never
+    /// `n` more bytes arrived: after a round at this depth (as many ranges
+    /// as are in flight) that the storage set the pace of, double it if it
+    /// paid, else stay. (Never
     /// down: when the hashing sets the pace, fewer in flight would make the
     /// storage set it again.)
     fn arrived(&mut self, n: usize) {
         self.bytes += n as u64;
-        if self.settled || self.bytes < (2 * self.now * RANGE) as u64 {
+        if self.settled || self.bytes < (self.now * RANGE) as u64 {
             return;
         }
         let rate = self.bytes as f64 / self.since.elapsed().as_secs_f64().max(1e-9);
@@ -533,27 +539,27 @@ mod tests {
     #[test]
     fn the_depth_doubles_while_it_pays() {
         assert_eq!(Depth::new(16, (4 * RANGE, 1.0)).now, 8);
-        assert_eq!(Depth::new(16, (64 << 10, 1.0)).now, 2);
+        assert_eq!(Depth::new(16, (64 << 10, 1.0)).now, START);
         assert_eq!(Depth::new(4, (64 * RANGE, 1.0)).now, 4);
         // "before" so low that any rate pays: it doubles up to the most
         let mut d = Depth::new(16, (RANGE, 1e-9));
         let round = |d: &mut Depth| {
-            for _ in 0..2 * d.now {
+            for _ in 0..d.now {
                 d.arrived(RANGE);
             }
         };
         round(&mut d);
-        assert_eq!((d.now, d.settled), (4, false));
+        assert_eq!((d.now, d.settled), (8, false));
         // a round held back by the hashing is not judged
         d.starved = true;
         d.before = f64::MAX;
         round(&mut d);
-        assert_eq!((d.now, d.settled), (4, false));
+        assert_eq!((d.now, d.settled), (8, false));
         // a round that does not pay: stay, and stop searching
         round(&mut d);
-        assert_eq!((d.now, d.settled), (4, true));
+        assert_eq!((d.now, d.settled), (8, true));
         round(&mut d);
-        assert_eq!(d.now, 4);
+        assert_eq!(d.now, 8);
     }
 
     #[test]

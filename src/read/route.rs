@@ -3,7 +3,10 @@
 //! algorithms, what the input is ([`Kind`]) and the run's fan-out budget,
 //! then passed down to whatever reads and hashes it (`workers`, the
 //! pipeline's reader and hashers, `mmap`, `fanout`), which follow it and
-//! decide nothing of it again. Every read rule is in this file.
+//! decide nothing of it again. Every read rule decided at open is in this
+//! file; the two made while reading, from what the reads are seen to take
+//! on storage with latency, are in `pipeline::reader::Latency` (small files
+//! to the far readers) and `ranges::worth` (a file's ranges at once).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -35,9 +35,10 @@ use crate::stats::Stats;
 /// (`max_pages` 256), so that one range is one request.
 pub(crate) const RANGE: usize = 1 << 20;
 
-/// The fewest ranges in flight a crew starts with: four `dd` of a file's
-/// quarters at once is what a user would try.
-const START: usize = 4;
+/// The fewest ranges in flight a crew starts with (on slowfs at 1 ms, a
+/// depth of 8 to 12 read a 64 MiB file fastest, 4 took a third longer:
+/// docs/BENCHMARKS.md, "Several ranges of one file at once").
+const START: usize = 8;
 
 /// The most ranges in flight (threads in the crew).
 pub(crate) const MAX_RANGES: usize = 16;
@@ -200,7 +201,7 @@ impl Depth {
     /// big read into requests, some of them at once), in ranges, and at
     /// least [`START`].
     fn new(max: usize, (n, before): (usize, f64)) -> Depth {
-        let now = (2 * n).div_ceil(RANGE).clamp(START, max.max(START));
+        let now = (2 * n).div_ceil(RANGE).max(START).min(max.max(1));
         Depth {
             now,
             max,
@@ -538,28 +539,31 @@ mod tests {
     /// back.
     #[test]
     fn the_depth_doubles_while_it_pays() {
-        assert_eq!(Depth::new(16, (4 * RANGE, 1.0)).now, 8);
-        assert_eq!(Depth::new(16, (64 << 10, 1.0)).now, START);
+        assert_eq!(Depth::new(64, (8 * RANGE, 1.0)).now, 16);
+        assert_eq!(Depth::new(64, (64 << 10, 1.0)).now, START);
         assert_eq!(Depth::new(4, (64 * RANGE, 1.0)).now, 4);
         // "before" so low that any rate pays: it doubles up to the most
-        let mut d = Depth::new(16, (RANGE, 1e-9));
+        let mut d = Depth::new(64, (RANGE, 1e-9));
+        assert_eq!(d.now, 8);
         let round = |d: &mut Depth| {
             for _ in 0..d.now {
                 d.arrived(RANGE);
             }
         };
         round(&mut d);
-        assert_eq!((d.now, d.settled), (8, false));
+        assert_eq!((d.now, d.settled), (16, false));
         // a round held back by the hashing is not judged
         d.starved = true;
         d.before = f64::MAX;
         round(&mut d);
-        assert_eq!((d.now, d.settled), (8, false));
+        assert_eq!((d.now, d.settled), (16, false));
         // a round that does not pay: stay, and stop searching
         round(&mut d);
-        assert_eq!((d.now, d.settled), (8, true));
+        assert_eq!((d.now, d.settled), (16, true));
         round(&mut d);
-        assert_eq!(d.now, 8);
+        assert_eq!(d.now, 16);
+        // at the most: no search
+        assert!(Depth::new(16, (16 * RANGE, 1.0)).settled);
     }
 
     #[test]

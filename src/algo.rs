@@ -639,7 +639,7 @@ impl Hasher {
     pub(crate) fn update_wide(&mut self, data: &[u8], threads: usize) {
         match self {
             Hasher::Blake3(h) if threads > 1 && data.len() >= BLAKE3_MULTITHREAD_MIN => {
-                let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                let cores = crate::cores::available();
                 if threads >= cores {
                     h.update_rayon(data);
                 } else {

@@ -506,6 +506,30 @@ impl std::fmt::Debug for Digest {
 /// reading and BLAKE3").
 pub const BLAKE3_MULTITHREAD_MIN: usize = 1024 * 1024;
 
+/// Run `work` where rayon's joins in it (BLAKE3's tree, the parts of
+/// cksum's CRC) spread over up to `threads` threads, and tell it how many
+/// it has: on the rayon pool it is called on, if any; on rayon's global
+/// pool (one thread a core) when `threads` covers every core; else on a
+/// pool of `threads` made for this call; on this thread alone (1) when
+/// no pool can be made. Called around all the updates of an input, it
+/// hands them to the pool once (one pool made, one wait for it) where each
+/// update would hand itself over.
+pub(crate) fn on_threads<R: Send>(threads: usize, work: impl FnOnce(usize) -> R + Send) -> R {
+    if threads <= 1 || rayon_core::current_thread_index().is_some() {
+        return work(threads);
+    }
+    if threads >= crate::cores::available() {
+        return rayon_core::scope(|_| work(threads));
+    }
+    match rayon_core::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+    {
+        Ok(pool) => pool.install(|| work(threads)),
+        Err(_) => work(1),
+    }
+}
+
 /// A running hash computation of any supported algorithm.
 #[derive(Clone)]
 pub enum Hasher {
@@ -632,31 +656,34 @@ impl Hasher {
         }
     }
 
+    /// Does [`Hasher::update_wide`] spread `len` bytes over rayon's threads
+    /// when given `threads`? BLAKE3 (its tree) from
+    /// [`BLAKE3_MULTITHREAD_MIN`] bytes on, and cksum's CRC (in parts).
+    pub(crate) fn is_wide(&self, len: usize, threads: usize) -> bool {
+        threads > 1
+            && match self {
+                Hasher::Blake3(_) => len >= BLAKE3_MULTITHREAD_MIN,
+                Hasher::Crc(_) => true,
+                _ => false,
+            }
+    }
+
     /// Feed `data` on up to `threads` threads where that pays: BLAKE3's
     /// tree lets rayon hash parts of one big input in parallel (bounded as
     /// b3sum's `--num-threads` bounds it); the other algorithms are
-    /// sequential by nature and take a plain `update`.
+    /// sequential by nature and take a plain `update`. Called inside
+    /// [`on_threads`], it hashes on that call's threads.
     pub(crate) fn update_wide(&mut self, data: &[u8], threads: usize) {
-        match self {
-            Hasher::Blake3(h) if threads > 1 && data.len() >= BLAKE3_MULTITHREAD_MIN => {
-                let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-                if threads >= cores {
-                    h.update_rayon(data);
-                } else {
-                    // fewer threads than rayon's global pool has: a pool of
-                    // that many (none can start: one thread)
-                    match rayon_core::ThreadPoolBuilder::new()
-                        .num_threads(threads)
-                        .build()
-                    {
-                        Ok(pool) => pool.install(|| h.update_rayon(data)),
-                        Err(_) => h.update(data),
-                    };
-                }
-            }
-            Hasher::Crc(h) if threads > 1 => h.update_wide(data, threads),
-            _ => self.update(data),
+        if !self.is_wide(data.len(), threads) {
+            return self.update(data);
         }
+        on_threads(threads, |threads| match self {
+            Hasher::Blake3(h) if threads > 1 => {
+                h.update_rayon(data);
+            }
+            Hasher::Crc(h) => h.update_wide(data, threads),
+            h => h.update(data),
+        });
     }
 
     /// Finish the computation.
@@ -721,6 +748,12 @@ impl Hashers {
         }
     }
 
+    /// Does any of the hashes spread `len` bytes over `threads` threads
+    /// ([`Hasher::is_wide`])?
+    pub(crate) fn is_wide(&self, len: usize, threads: usize) -> bool {
+        self.0.iter().any(|(_, h)| h.is_wide(len, threads))
+    }
+
     /// Feed `data` to every hash, BLAKE3 on up to `threads` threads where
     /// that pays.
     pub(crate) fn update_wide(&mut self, data: &[u8], threads: usize) {
@@ -756,6 +789,56 @@ mod tests {
 
     fn hex(algo: Algorithm, data: &[u8]) -> String {
         hash_bytes(algo, data).to_hex()
+    }
+
+    /// `on_threads` hands its work the threads asked for: one on this
+    /// thread, on a pool of their own when fewer than the cores, else on
+    /// rayon's global pool; called on a pool, it stays on that pool.
+    #[test]
+    fn on_threads_runs_on_the_threads_asked_for() {
+        let pool_size =
+            || rayon_core::current_thread_index().map(|_| rayon_core::current_num_threads());
+        let cores = crate::cores::available();
+        let global = rayon_core::current_num_threads();
+        for n in 1..=cores + 1 {
+            let (given, pool) = on_threads(n, |t| (t, pool_size()));
+            assert_eq!(given, n);
+            let want = match n {
+                1 => None,
+                n if n < cores => Some(n),
+                _ => Some(global),
+            };
+            assert_eq!(pool, want, "{n} threads, {cores} cores");
+        }
+        let pool = rayon_core::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let inner = pool.install(|| on_threads(2, |_| pool_size()));
+        assert_eq!(inner, Some(3));
+    }
+
+    /// A wide update hashes as a plain one, on any number of threads, for
+    /// the algorithms that split (BLAKE3, cksum's CRC) and one that does
+    /// not; `is_wide` says which split.
+    #[test]
+    fn wide_updates_hash_as_plain_ones() {
+        let data: Vec<u8> = (0..(9usize << 20) + 333)
+            .map(|i| (i * 7 + i / 4099) as u8)
+            .collect();
+        for algo in [Algorithm::Blake3, Algorithm::Crc, Algorithm::Md5] {
+            let want = hash_bytes(algo, &data);
+            for threads in 1..=3 {
+                let mut h = Hasher::new(algo);
+                h.update(&data[..100]);
+                h.update_wide(&data[100..], threads);
+                assert_eq!(h.finalize(), want, "{algo:?} on {threads} threads");
+                let wide = Hasher::new(algo).is_wide(data.len(), threads);
+                assert_eq!(wide, threads > 1 && algo != Algorithm::Md5, "{algo:?}");
+            }
+        }
+        let small = BLAKE3_MULTITHREAD_MIN - 1;
+        assert!(!Hasher::new(Algorithm::Blake3).is_wide(small, 2));
     }
 
     /// Each `(algorithm, input, hex)` hashes as it says.

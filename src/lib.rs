@@ -13,6 +13,7 @@ mod algo;
 mod check;
 mod cli;
 mod config;
+mod cores;
 mod cpu_path;
 mod hash;
 mod input;

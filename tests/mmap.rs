@@ -230,3 +230,36 @@ fn big_files_one_after_another_hash_side_by_side() {
         );
     }
 }
+
+/// The number of cores is asked for once a run, not once a window: a
+/// BLAKE3 file of many windows, mapped and hashed on two threads, costs
+/// no more `sched_getaffinity` calls and cgroup files opened (std's
+/// `available_parallelism`, which rayon's pool also asks once) than a file
+/// of one window. Counted with strace.
+#[test]
+fn the_cores_are_asked_for_once_not_per_window() {
+    if !crate::util::require_strace() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // sparse: 200 MiB of zeros is several windows and costs no writing
+    for (name, len) in [("one", 4 << 20), ("many", 200 << 20)] {
+        let f = std::fs::File::create(dir.path().join(name)).unwrap();
+        f.set_len(len).unwrap();
+    }
+    let asked = |name: &str| {
+        let log = dir.path().join("trace");
+        let o = run(Command::new("strace")
+            .current_dir(dir.path())
+            .args(["-f", "-qq", "-e", "trace=sched_getaffinity,openat", "-o"])
+            .arg(&log)
+            .arg(crate::util::fastsum_path())
+            .args(["-a", "blake3", "-j", "2", name]));
+        assert!(o.status.success(), "{name}: {}", crate::util::shown(&o));
+        let text = std::fs::read_to_string(&log).unwrap();
+        let count = |what: &str| text.lines().filter(|l| l.contains(what)).count();
+        (count("sched_getaffinity("), count("cgroup"))
+    };
+    let (one, many) = (asked("one"), asked("many"));
+    assert_eq!(many, one, "(sched_getaffinity calls, cgroup opens)");
+}

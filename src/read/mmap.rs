@@ -6,8 +6,9 @@
 //!
 //! Memory stays bounded whatever the file size: the mapping is hashed in
 //! windows of [`WINDOW`] bytes, and the pages of each window are released
-//! once hashed (they stay in the page cache, not in fastsum's RSS); with
-//! several algorithms, in pieces released when every group is done.
+//! once hashed, while the next is hashed (they stay in the page cache, not
+//! in fastsum's RSS); with several algorithms, in pieces released when
+//! every group is done.
 //!
 //! The mapping is a snapshot of the file's length when it was opened. A
 //! file that changes while mapped gives no digest: once the last byte is
@@ -31,8 +32,10 @@ use crate::input::{Kind, Opened};
 use crate::stats::Stats;
 
 /// How much of a mapping is hashed before its pages are released: large
-/// enough for BLAKE3 to spread over every core, small enough to bound RSS.
-const WINDOW: usize = 64 << 20;
+/// enough for BLAKE3 to spread over every core, small enough to bound RSS
+/// (two windows are resident at most: one hashed, the last one released
+/// meanwhile).
+const WINDOW: usize = 32 << 20;
 
 /// What each algorithm group is handed at a time when several algorithms
 /// hash one mapping.
@@ -177,13 +180,33 @@ impl Mapped {
     }
 
     /// Hash the whole mapping into `hasher`, window by window, on up to
-    /// `threads` threads where the algorithm can.
+    /// `threads` threads where the algorithm can. Hashed on several
+    /// threads, the window hashed last is released on one of them while
+    /// the others start on the next: released between windows, its
+    /// `madvise` (a few milliseconds) would run alone with the other cores
+    /// idle, a cost b3sum (one update over its whole mapping) does not pay
+    /// (docs/BENCHMARKS.md, "One 1 GiB file against b3sum 1.8.7"). The
+    /// whole loop goes to the pool once (`on_threads`), not once a window.
     fn hash_into(&self, hasher: &mut Hashers, threads: usize, stats: &Stats) -> io::Result<()> {
-        for (i, window) in self.map.chunks(WINDOW).enumerate() {
-            hasher.update_wide(window, threads);
-            stats.add_bytes(window.len());
-            self.release(i * WINDOW, window.len());
-        }
+        let wide = hasher.is_wide(self.map.len().min(WINDOW), threads);
+        let threads = if wide { threads } else { 1 };
+        crate::algo::on_threads(threads, |threads| {
+            // (the bytes hashed and not yet released)
+            let mut behind = 0..0;
+            for (i, window) in self.map.chunks(WINDOW).enumerate() {
+                let release = || self.release(behind.start, behind.len());
+                let mut hash = || hasher.update_wide(window, threads);
+                if threads > 1 {
+                    rayon_core::join(hash, release);
+                } else {
+                    release();
+                    hash();
+                }
+                stats.add_bytes(window.len());
+                behind = i * WINDOW..i * WINDOW + window.len();
+            }
+            self.release(behind.start, behind.len());
+        });
         self.check()
     }
 
@@ -210,8 +233,11 @@ impl Mapped {
     }
 
     /// Drop the pages of `len` bytes at `start` from this mapping (they
-    /// stay in the page cache, not in fastsum's RSS).
+    /// stay in the page cache, not in fastsum's RSS); none if `len` is 0.
     fn release(&self, start: usize, len: usize) {
+        if len == 0 {
+            return;
+        }
         // SAFETY: callers release only bytes that are hashed and never read
         // again; dropping pages from a private read-only file mapping only
         // means a later read would fault them back in from the file.
@@ -248,23 +274,33 @@ mod tests {
     }
 
     fn hash_file(algo: Algorithm, path: &std::path::Path) -> io::Result<crate::algo::Digest> {
+        hash_file_on(algo, path, 2)
+    }
+
+    fn hash_file_on(
+        algo: Algorithm,
+        path: &std::path::Path,
+        threads: usize,
+    ) -> io::Result<crate::algo::Digest> {
         let mut h = Hashers::new(crate::algo::Algorithms::one(algo));
-        map(path).hash_into(&mut h, 2, &Stats::default())?;
+        map(path).hash_into(&mut h, threads, &Stats::default())?;
         Ok(h.finalize().remove(0))
     }
 
+    /// Mapped files of one window or less, of two, and of three (each
+    /// released while the next is hashed), on one thread and on several.
     #[test]
     fn mapped_and_read_files_hash_as_bytes() {
-        for len in [1, 4096, 1 << 20, WINDOW + 4097] {
+        for len in [1, 4096, 1 << 20, WINDOW + 4097, 2 * WINDOW + 1] {
             let bytes = data(len);
             let mut f = tempfile::NamedTempFile::new().unwrap();
             f.write_all(&bytes).unwrap();
-            for algo in [Algorithm::Sha256, Algorithm::Blake3] {
-                assert_eq!(
-                    hash_file(algo, f.path()).unwrap(),
-                    hash_bytes(algo, &bytes),
-                    "{algo:?} len {len}"
-                );
+            for algo in [Algorithm::Sha256, Algorithm::Blake3, Algorithm::Crc] {
+                let want = hash_bytes(algo, &bytes);
+                for threads in [1, 2, 3] {
+                    let got = hash_file_on(algo, f.path(), threads).unwrap();
+                    assert_eq!(got, want, "{algo:?} len {len} on {threads} threads");
+                }
             }
         }
     }

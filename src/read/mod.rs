@@ -149,29 +149,7 @@ pub(crate) const MAX_IN_FLIGHT: usize = 4 << 30;
 /// cores available to this process (how it was chosen: docs/BENCHMARKS.md,
 /// "Defaults").
 pub(crate) fn default_jobs() -> usize {
-    cores()
-}
-
-/// The number of cores available to this process.
-pub(crate) fn cores() -> usize {
-    // the CPUs this process may run on: one system call, where std's
-    // available_parallelism also reads cgroup files (a tenth of a one-file
-    // call's time; docs/BENCHMARKS.md, "One call per file")
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: a zeroed cpu_set_t is a valid empty set, filled by the call.
-        let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-        // SAFETY: the size passed is the set's own.
-        let ok = unsafe { libc::sched_getaffinity(0, std::mem::size_of_val(&set), &mut set) } == 0;
-        if ok {
-            // SAFETY: the set was filled by the kernel.
-            let n = unsafe { libc::CPU_COUNT(&set) };
-            if let Ok(n @ 1..) = usize::try_from(n) {
-                return n;
-            }
-        }
-    }
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    crate::cores::available()
 }
 
 /// Everything that decides how inputs are read.

@@ -227,7 +227,7 @@ where
     // cores two hashers and the reader were slower than one and the reader
     // (docs/BENCHMARKS.md, "The reader hashes while it waits").
     let reader_hashes = Arc::new(AtomicBool::new(plan.jobs > 1));
-    let for_batches = batch_hashers(plan.jobs, crate::read::cores());
+    let for_batches = batch_hashers(plan.jobs, crate::cores::available());
     let helper = Helper::new(
         work_rx.batches.clone(),
         done.clone(),

@@ -76,22 +76,22 @@ for window in ${windows//,/ }; do
        # above the kernel's offer: set on the mount's bdi
        [ "$(cat "$bdi")" = "$window" ] || echo "$window" > "$bdi" ;;
   esac
-  kib=direct shown=direct
+  window_kib=direct shown=direct
   if [ "$window" != direct ]; then
-    kib=$(cat "/sys/class/bdi/$(mountpoint -d "$mnt")/read_ahead_kb")
-    shown="$kib KiB"
+    window_kib=$(cat "/sys/class/bdi/$(mountpoint -d "$mnt")/read_ahead_kb")
+    shown="$window_kib KiB"
   fi
   for chunk in $chunks; do
-    bytes=$(size_kib "$kib" "$chunk")
+    file_kib=$(size_kib "$window_kib" "$chunk")
     # a new name each time: the kernel keeps a name's attributes (its size)
     file="f-$window-$chunk"
-    head -c $((bytes << 10)) "$work/src/full" > "$work/src/$file"
+    head -c $((file_kib << 10)) "$work/src/full" > "$work/src/$file"
     json="$work/$chunk.json"
     locked hyperfine -N -r "$runs" --export-json "$json" \
       --prepare "sh -c 'echo 3 > /proc/sys/vm/drop_caches'" \
       -n sync "$fastsum -m sync --chunk $chunk $mnt/$file" \
       -n threaded "$fastsum -m threaded --chunk $chunk $mnt/$file" >/dev/null
-    python3 - "$json" "$shown" "$chunk" "$bytes" <<'EOF'
+    python3 - "$json" "$shown" "$chunk" "$file_kib" <<'EOF'
 import json, math, sys
 r = {x["command"]: (x["mean"], x["stddev"] or 0) for x in json.load(open(sys.argv[1]))["results"]}
 (s, ds), (t, dt) = r["sync"], r["threaded"]

@@ -12,9 +12,11 @@
 #
 # Profiles (seed 000's disks, from its sync column: 64 MiB in 975 ms and in
 # 121 ms): hdd = 70 MB/s and 150 read requests a second, ssd = 550 MB/s and
-# 20,000. Needs root, losetup, mkfs.ext4, vmtouch and hyperfine.
+# 20,000. Needs root, losetup, mkfs.ext4, vmtouch and hyperfine. Each
+# hyperfine run holds /tmp/fastsum-bench.lock (benches/lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benches/lib.sh
 profile=${1:-hdd}
 runs=${2:-5}
 case "$profile" in
@@ -23,9 +25,7 @@ case "$profile" in
   *:*) bps=$((${profile%%:*} * 1000000)) iops=${profile#*:} ;;
   *) echo "usage: $0 [hdd|ssd|MB/S:IOPS] [RUNS]" >&2; exit 2 ;;
 esac
-for tool in hyperfine vmtouch losetup mkfs.ext4; do
-  command -v "$tool" >/dev/null || { echo "$tool is needed" >&2; exit 1; }
-done
+need hyperfine vmtouch losetup mkfs.ext4 flock
 cargo build --release --quiet
 fastsum=$(realpath target/release/fastsum)
 work=$(mktemp -d)
@@ -70,14 +70,14 @@ fi
 in_cg() { echo "sh -c 'echo \$\$ > $cg/cgroup.procs && $*'"; }
 file="$mnt/random_bytes.bin"
 echo "# $profile: $((bps / 1000000)) MB/s, $iops reads/s; cold 64 MiB file; MD5"
-hyperfine -N --style basic -r "$runs" --prepare "vmtouch -qe $file" \
+locked hyperfine -N --style basic -r "$runs" --prepare "vmtouch -qe $file" \
   -n bytewise "$(in_cg "$fastsum" -m bytewise "$file")" \
   -n sync "$(in_cg "$fastsum" -m sync "$file")" \
   -n threaded "$(in_cg "$fastsum" "$file")" \
   -n md5sum "$(in_cg md5sum "$file")"
 many="$mnt/many"
 echo "# $profile: 1,000 files of 1-64 KiB, cold; MD5"
-hyperfine -N --style basic -r "$runs" --prepare "vmtouch -qe $many" \
+locked hyperfine -N --style basic -r "$runs" --prepare "vmtouch -qe $many" \
   -n 'fastsum -r' "$(in_cg "$fastsum" -r "$many")" \
   -n 'fastsum DIR/*' "$(in_cg "cd $many && $fastsum f*")" \
   -n 'md5sum DIR/*' "$(in_cg "cd $many && md5sum f*")" \

@@ -9,24 +9,17 @@
 #   sudo benches/netfs.sh [LATENCY_MS] [MB/S]    # defaults: 1 ms, unlimited
 #
 # Needs root (or a user allowed to mount FUSE), /dev/fuse, fusermount3
-# (Debian: fuse3) and hyperfine; builds fastsum and slowfs.
+# (Debian: fuse3) and hyperfine; builds fastsum and slowfs. Each hyperfine
+# run holds /tmp/fastsum-bench.lock (benches/lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 latency=${1:-1}
 bandwidth=${2:-}
-for tool in hyperfine fusermount3; do
-  command -v "$tool" >/dev/null || { echo "$tool is needed" >&2; exit 1; }
-done
-cargo build --release --quiet
-(cd benches/slowfs && cargo build --release --quiet)
-fastsum=$(realpath target/release/fastsum)
-slowfs=$(realpath benches/slowfs/target/release/slowfs)
-work=$(mktemp -d)
-mnt="$work/mnt"
-mkdir -p "$work/src/many" "$mnt"
-# (from outside the mount: a shell standing in it keeps it busy)
-cleanup() { cd /; fusermount3 -u "$mnt" 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
+. benches/lib.sh
+need hyperfine fusermount3 flock
+build_slowfs
+slowfs_workdir
+mkdir "$work/src/many"
 python3 - "$work/src" <<'EOF'
 import os, random, sys
 root = sys.argv[1]
@@ -40,12 +33,10 @@ EOF
 (cd "$work/src/many" && md5sum f* > ../many.md5)
 args=(--latency "$latency")
 [ -n "$bandwidth" ] && args+=(--bandwidth "$bandwidth")
-"$slowfs" "$work/src" "$mnt" "${args[@]}" &
-for _ in $(seq 100); do mountpoint -q "$mnt" && break; sleep 0.05; done
-mountpoint -q "$mnt" || { echo "slowfs did not mount" >&2; exit 1; }
+mount_slowfs "${args[@]}"
 echo "# slowfs: ${latency} ms a request${bandwidth:+, $bandwidth MB/s}, direct_io"
 cd "$mnt/many"
-hyperfine -N -w 1 -r 3 --style basic \
+locked hyperfine -N -w 1 -r 3 --style basic \
   -n 'md5sum *' "sh -c 'md5sum f* >/dev/null'" \
   -n 'ls | xargs -P16 md5sum' "sh -c 'ls | xargs -P16 -n 63 md5sum >/dev/null'" \
   -n 'fastsum *' "sh -c '$fastsum f* >/dev/null'" \
@@ -58,4 +49,4 @@ cmds=(-n 'four dd of the quarters' "bash -c '$quarters'" -n 'md5sum big' "md5sum
 for a in md5 sha256 blake3 xxh3 crc32b; do
   cmds+=(-n "fastsum -a $a big" "$fastsum -a $a big")
 done
-hyperfine -N -w 1 -r 3 --style basic "${cmds[@]}"
+locked hyperfine -N -w 1 -r 3 --style basic "${cmds[@]}"

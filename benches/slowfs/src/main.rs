@@ -15,11 +15,17 @@
 //! ```text
 //! slowfs SOURCE MOUNTPOINT [--latency MS] [--bandwidth MB/S] [--concurrency N]
 //!        [--eio NAME:OFFSET]... [--short NAME]... [--shrink NAME:OFFSET]...
-//!        [--threads N] [--cache]
+//!        [--threads N] [--cache] [--readahead KIB]
 //! ```
 //!
 //! `--cache` lets the kernel cache and read ahead what is read, as an NFS
 //! client does (default: `direct_io`, every read a request).
+//! `--readahead KIB` sets the kernel's read-ahead window for the mount (the
+//! `max_readahead` of the FUSE init reply; 0: none, each page missed is one
+//! request waited for); it can only shrink the window the kernel offers
+//! (its bdi's `read_ahead_kb`, 128 KiB by default): a larger one is set in
+//! `/sys/class/bdi/MAJOR:MINOR/read_ahead_kb` after mounting. Only with
+//! `--cache` (direct_io reads are not read ahead).
 //! `--latency` is per request (default 1 ms); `--bandwidth` in MB/s
 //! (10^6 bytes; default unlimited); `--concurrency` the requests served at
 //! once (default unlimited: each waits only its latency); `--eio NAME:OFFSET`
@@ -43,8 +49,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 use fuser::{
     Config, Errno, FileAttr, FileHandle, FileType, Filesystem, FopenFlags, Generation, INodeNo,
-    LockOwner, MountOption, OpenFlags, ReplyAttr, ReplyData, ReplyDirectory, ReplyEmpty,
-    ReplyEntry, ReplyOpen, Request, SessionACL,
+    KernelConfig, LockOwner, MountOption, OpenFlags, ReplyAttr, ReplyData, ReplyDirectory,
+    ReplyEmpty, ReplyEntry, ReplyOpen, Request, SessionACL,
 };
 
 /// How long the kernel may keep names and attributes: the tree is not
@@ -68,6 +74,8 @@ struct Profile {
     /// Let the kernel cache what is read (and read ahead), as an NFS
     /// client does, instead of `direct_io`.
     cache: bool,
+    /// The kernel's read-ahead window in bytes; `None`: its default.
+    readahead: Option<u32>,
 }
 
 /// When each emulated server (of `concurrency`) is free again, and when
@@ -267,6 +275,21 @@ impl SlowFs {
 }
 
 impl Filesystem for SlowFs {
+    fn init(&mut self, _req: &Request, config: &mut KernelConfig) -> std::io::Result<()> {
+        if let Some(bytes) = self.profile.readahead {
+            // 0 is refused; 1 byte is a window of 0 pages to the kernel
+            if let Err(max) = config.set_max_readahead(bytes.max(1)) {
+                eprintln!(
+                    "slowfs: --readahead: the kernel offers at most {} KiB; \
+                     a larger window goes in /sys/class/bdi/<dev>/read_ahead_kb",
+                    max / 1024
+                );
+                let _ = config.set_max_readahead(max);
+            }
+        }
+        Ok(())
+    }
+
     fn lookup(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEntry) {
         let Some(dir) = self.path_of(parent) else {
             return reply.error(Errno::ENOENT);
@@ -419,7 +442,7 @@ fn usage(why: &str) -> ! {
     eprintln!(
         "slowfs: {why}\nusage: slowfs SOURCE MOUNTPOINT [--latency MS] [--bandwidth MB/S] \
          [--concurrency N] [--eio NAME:OFFSET]... [--short NAME]... [--shrink NAME:OFFSET]... \
-         [--threads N] [--cache]"
+         [--threads N] [--cache] [--readahead KIB]"
     );
     std::process::exit(2)
 }
@@ -448,6 +471,7 @@ fn main() {
         short: Vec::new(),
         shrink: Vec::new(),
         cache: false,
+        readahead: None,
     };
     let mut threads = 4;
     let mut i = 0;
@@ -464,6 +488,10 @@ fn main() {
             }
             "--concurrency" => profile.concurrency = Some(number(value(&args, i, a), a)),
             "--threads" => threads = number(value(&args, i, a), a),
+            "--readahead" => {
+                let kib: u32 = number(value(&args, i, a), a);
+                profile.readahead = Some(kib.saturating_mul(1024));
+            }
             "--eio" => profile.eio.push(name_offset(value(&args, i, a), a)),
             "--short" => profile.short.push(PathBuf::from(value(&args, i, a))),
             "--shrink" => profile.shrink.push(name_offset(value(&args, i, a), a)),

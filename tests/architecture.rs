@@ -5,7 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// Every source file of the library as (module path, text before its tests).
+/// Every source file of the library as (module path, its code but its
+/// test modules: [`code_of`]).
 fn modules() -> Vec<(Vec<String>, String)> {
     let mut out = Vec::new();
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -32,14 +33,106 @@ fn modules() -> Vec<(Vec<String>, String)> {
                 continue;
             }
             let text = std::fs::read_to_string(&path).unwrap();
-            let code = match text.find("#[cfg(test)]") {
-                Some(i) => text[..i].to_string(),
-                None => text,
-            };
-            out.push((parts, code));
+            out.push((parts, code_of(&text)));
         }
     }
     out
+}
+
+/// A file's text without its test modules (`#[cfg(test)] mod NAME { … }`
+/// or `mod NAME;`): everything else is checked, items under `cfg(test)`
+/// outside them and whatever follows them included.
+fn code_of(text: &str) -> String {
+    const TEST: &str = "#[cfg(test)]";
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(TEST) {
+        let after = &rest[i + TEST.len()..];
+        let item = after.trim_start();
+        if item.starts_with("mod ") {
+            out.push_str(&rest[..i]);
+            rest = &item[module_len(item)..];
+        } else {
+            out.push_str(&rest[..i + TEST.len()]);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The length of the module item `s` starts with: up to its `;`, or to the
+/// brace that closes its body (braces in string and character literals
+/// and comments do not count).
+fn module_len(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b';' if depth == 0 => return i + 1,
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'\'' if b.get(i + 2) == Some(&b'\'') => i += 2,
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+/// The guard reads past a file's test module: a use placed after it, or
+/// in a `cfg(test)` item before it, is seen; the module's own are not.
+#[test]
+fn the_guard_reads_whole_files() {
+    let text = r#"
+use crate::algo::Digest;
+#[cfg(test)]
+fn helper() -> &'static str { "}" }
+#[cfg(test)]
+mod tests {
+    use crate::cli::Options;
+    fn f() { let _ = ('{', "{{", '}'); } // }
+}
+use crate::report::Exit;
+"#;
+    let code = code_of(text);
+    assert!(!code.contains("crate::cli"), "{code}");
+    for seen in ["crate::algo", "fn helper", "crate::report::Exit"] {
+        assert!(code.contains(seen), "{seen} not seen in:\n{code}");
+    }
+    let known: BTreeSet<Vec<String>> = [["report"], ["algo"], ["cli"]]
+        .iter()
+        .map(|m| m.iter().map(|s| s.to_string()).collect())
+        .collect();
+    let refs = references(&["hash".to_string()], &code, &known);
+    assert!(refs.contains(&vec!["report".to_string()]), "{refs:?}");
+    // and in the tree: lines past a first cfg(test) item are read
+    let walk = modules()
+        .into_iter()
+        .find(|(m, _)| m == &["walk"])
+        .expect("src/walk.rs");
+    assert!(
+        walk.1.lines().count() > 500,
+        "{} lines of walk.rs read",
+        walk.1.lines().count()
+    );
 }
 
 /// The module paths a file's code names: `crate::a::b…` and `super::…`.

@@ -61,15 +61,12 @@ fn file_mib() -> usize {
 /// filesystem shortcut) to `path`.
 fn write_random(path: &Path, len: usize) -> std::io::Result<()> {
     let mut f = File::create(path)?;
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut rng = fastsum::internals::Rng::new(1);
     let mut block = vec![0u8; 1 << 20];
     let mut left = len;
     while left > 0 {
         for word in block.chunks_exact_mut(8) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            word.copy_from_slice(&x.to_le_bytes());
+            word.copy_from_slice(&rng.next_u64().to_le_bytes());
         }
         let n = left.min(block.len());
         f.write_all(&block[..n])?;

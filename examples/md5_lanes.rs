@@ -179,13 +179,8 @@ fn main() {
 
     // Trees of files, as whole messages: many tiny ones (1-2 blocks each,
     // padding included), and 1-200 KiB ones.
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    let mut rand = |n: usize| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % n as u64) as usize
-    };
+    let mut rng = fastsum::internals::Rng::new(0x2545_f491_4f6c_dd1d);
+    let mut rand = |n: usize| rng.below(n);
     let pool: Vec<u8> = (0..256 * 1024).map(|i| (i * 7 + i / 251) as u8).collect();
     let tiny: Vec<&[u8]> = (0..20_000).map(|i| &pool[i..i + rand(65)]).collect();
     let mixed: Vec<&[u8]> = (0..200)

@@ -72,16 +72,13 @@ enum Sizes {
 
 /// Messages of `sizes`, about `SAMPLE` bytes in all.
 fn messages(sizes: Sizes) -> Vec<Vec<u8>> {
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = fastsum::internals::Rng::new(1);
     let mut total = 0;
     let mut msgs = Vec::new();
     while total < SAMPLE {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
         let len = match sizes {
             Sizes::Fixed(n) => n,
-            Sizes::UpTo(max) => (x % (max as u64 + 1)) as usize,
+            Sizes::UpTo(max) => rng.below(max + 1),
         };
         let m = msgs.len();
         msgs.push((0..len).map(|i| (i * 131 + i / 7 + m * 17) as u8).collect());

@@ -9,7 +9,7 @@ use crate::output::{LineFormat, Terminator};
 use crate::read::Plan;
 
 /// How much check mode prints (`--status` < `--quiet` < default < `--warn`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Verbosity {
     /// `--status`: nothing on stdout, exit status only.
     Status,

@@ -1,6 +1,6 @@
-//! fastsum: print or check MD5, SHA-1, SHA-2 and BLAKE3 checksums, as GNU
-//! coreutils' md5sum / sha*sum and b3sum do, through a threaded read-ahead
-//! pipeline. The layers, the data flow and where each decision is made are
+//! fastsum: print or check checksums (MD5, SHA-1, SHA-2, SHA-3, BLAKE2b,
+//! BLAKE3, SM3, xxHash, CRC-32, cksum's and sum's) as GNU coreutils' tools,
+//! b3sum and xxhsum do, through a threaded read-ahead pipeline. The layers, the data flow and where each decision is made are
 //! described in docs/ARCHITECTURE.md; in short:
 //!
 //! ```text
@@ -31,6 +31,8 @@ mod size;
 mod stats;
 mod stdio;
 mod sum;
+#[cfg(any(test, feature = "internals"))]
+mod testing;
 mod update;
 mod walk;
 
@@ -67,6 +69,7 @@ pub mod internals {
     };
     pub use crate::size::Size;
     pub use crate::stats::Stats;
+    pub use crate::testing::{Rng, random_bytes};
 }
 
 /// Run fastsum with these arguments (`argv[0]` included) and return how it

@@ -821,23 +821,14 @@ mod tests {
         b"\xc3\xa9x",
     ];
 
-    /// A small seeded generator (xorshift).
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
-    }
+    use crate::testing::Rng;
 
     /// A random tree under `d`: files, directories, links to files and to
     /// an ancestor (a loop if followed), FIFOs, `depth` levels deep.
-    fn random_tree(d: &Path, rng: &mut Rng, depth: u32, width: u64) {
+    fn random_tree(d: &Path, rng: &mut Rng, depth: u32, width: usize) {
         let count = rng.below(width) + 1;
         for _ in 0..count {
-            let name = OsStr::from_bytes(NAMES[rng.below(NAMES.len() as u64) as usize]);
+            let name = OsStr::from_bytes(NAMES[rng.below(NAMES.len())]);
             let path = d.join(name);
             if path.symlink_metadata().is_ok() {
                 continue;
@@ -866,7 +857,7 @@ mod tests {
             let t = tempfile::tempdir().unwrap();
             let d = t.path().join("t");
             std::fs::create_dir(&d).unwrap();
-            let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let mut rng = Rng::new(seed);
             // deep and narrow, then shallow and wide
             let (depth, width) = if seed % 2 == 0 { (7, 5) } else { (3, 16) };
             while walkdir_walk(&d, &walks[0]).len() < 5 {

@@ -41,7 +41,7 @@ fn fixture_files() -> Vec<(Vec<u8>, Vec<u8>)> {
 /// A temp dir holding the fixture files and a directory `dir`.
 fn fixture() -> TempDir {
     use std::os::unix::ffi::OsStrExt;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     for (name, data) in fixture_files() {
         write_file(dir.path(), std::ffi::OsStr::from_bytes(&name), &data);
     }
@@ -273,7 +273,7 @@ fn round_trips_through_fastsum_and_gnu() {
 fn multicall_name_checks_like_gnu() {
     let dir = fixture();
     let d = dir.path();
-    let bin = tempfile::tempdir().unwrap();
+    let bin = tempdir();
     for algo in [Algorithm::Sha256, Algorithm::Md5] {
         let Some(pair) = Pair::new(d, algo) else {
             continue;

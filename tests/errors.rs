@@ -511,7 +511,7 @@ fn a_failed_write_to_stderr_fails_the_run() {
     let mut sums = sum.stdout.clone();
     sums.extend_from_slice(b"garbage\n");
     write_file(dir.path(), "SUMS", &sums);
-    let ours = assert_cmd::cargo::cargo_bin("fastsum");
+    let ours = fastsum_path();
     for redirect in ["2>&-", "2>/dev/full"] {
         for args in ["-c -w SUMS", "-c SUMS", "f"] {
             let status = |prog: &std::ffi::OsStr| {

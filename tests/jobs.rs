@@ -8,6 +8,7 @@ use std::process::Command;
 use fastsum::internals::Algorithm;
 
 use crate::util::Bounded;
+use crate::util::fastsum_path;
 use crate::util::{
     Pair, assert_output, assert_stdout, fastsum, files_of_sizes, gnu, modes_and_jobs, random_bytes,
     require_tool, run, tempdir, write_file,
@@ -68,7 +69,7 @@ fn recursive_matches_find_and_skips_fifo_and_links() {
     if !require_tool("md5sum") {
         return;
     }
-    let t = tempfile::tempdir().unwrap();
+    let t = tempdir();
     let d = t.path().join("tree");
     std::fs::create_dir_all(d.join("a/deeper")).unwrap();
     std::fs::create_dir_all(d.join("b")).unwrap();
@@ -137,7 +138,7 @@ fn recursive_reports_missing_and_goes_on() {
     if !require_tool("md5sum") {
         return;
     }
-    let t = tempfile::tempdir().unwrap();
+    let t = tempdir();
     let d = t.path().join("tree");
     std::fs::create_dir_all(&d).unwrap();
     write_file(&d, "a", b"a");
@@ -159,7 +160,7 @@ fn progress_never_on_redirected_stderr() {
     if !require_tool("md5sum") {
         return;
     }
-    let t = tempfile::tempdir().unwrap();
+    let t = tempdir();
     write_file(t.path(), "big", &random_bytes(4 << 20, 1));
     for flag in ["--progress", "--no-progress"] {
         let got = fastsum()
@@ -184,9 +185,9 @@ fn progress_on_a_terminal_is_drawn_and_erased() {
     if !crate::util::require_tool("script") {
         return;
     }
-    let t = tempfile::tempdir().unwrap();
+    let t = tempdir();
     write_file(t.path(), "big", &random_bytes(8 << 20, 2));
-    let bin = assert_cmd::cargo::cargo_bin("fastsum");
+    let bin = fastsum_path();
     let cmd = format!("{} --progress -m bytewise big", bin.display());
     let got = Command::new("script")
         .current_dir(t.path())

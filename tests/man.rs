@@ -19,6 +19,7 @@ use roff::{Roff, bold, italic, roman};
 
 use crate::util::Bounded;
 use crate::util::require_tool;
+use crate::util::tempdir;
 
 /// The help section that the list of reading modes (`--mode` values) opens.
 const MODES_SECTION: &str = "Reading modes";
@@ -215,7 +216,7 @@ fn generated_files_are_fresh() {
 /// the first differing line), blessing rewrites it, then it is fresh.
 #[test]
 fn stale_files_are_caught_and_blessed() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let path = dir.path().join("man/x.1");
     let want = b".TH X 1\n.SH NAME\nx\n";
     let e = check_fresh(&path, want, false).unwrap_err();

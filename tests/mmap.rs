@@ -7,6 +7,7 @@ use std::process::Command;
 use fastsum::internals::{Algorithm, BLAKE3_MULTITHREAD_MIN, MMAP_MIN};
 
 use crate::util::Bounded;
+use crate::util::tempdir;
 use crate::util::{
     Pair, assert_output, blake3_lines, fastsum, files_of_sizes, gnu, gnu_algorithms, random_bytes,
     require_tool, run, run_with_stdin, write_file,
@@ -41,7 +42,7 @@ const MMAP_OPTS: [&[&str]; 3] = [&["-m", "mmap", "-j1"], &["-m", "mmap", "-j3"],
 
 #[test]
 fn mmap_matches_gnu_and_threaded_for_every_algorithm() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let names = files_of_sizes(dir.path(), &sizes(), 1);
     for algo in gnu_algorithms() {
         let Some(pair) = Pair::new(dir.path(), algo) else {
@@ -67,7 +68,7 @@ fn mmap_matches_gnu_and_threaded_for_every_algorithm() {
 /// it is installed.
 #[test]
 fn blake3_multithreaded_matches_one_thread() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let t = BLAKE3_MULTITHREAD_MIN;
     let sizes = [t - 1024, t - 1, t, t + 1, t + 1024, 2 * t + 7, 8 << 20];
     let names = files_of_sizes(dir.path(), &sizes, 1);
@@ -93,7 +94,7 @@ fn blake3_multithreaded_matches_one_thread() {
 /// `-j`.
 #[test]
 fn mmap_falls_back_to_reads_like_gnu() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let (Some(md5), Some(sha256)) = (
         Pair::new(dir.path(), Algorithm::Md5),
         Pair::new(dir.path(), Algorithm::Sha256),
@@ -123,7 +124,7 @@ fn mmap_falls_back_to_reads_like_gnu() {
 
 #[test]
 fn mmap_reads_a_fifo() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let fifo = dir.path().join("fifo");
     let status = Command::new("mkfifo").arg(&fifo).status().unwrap();
     assert!(status.success());
@@ -146,7 +147,7 @@ fn mmap_reads_a_fifo() {
 /// fallback), a /proc file costs two (data, then end of file).
 #[test]
 fn mmap_maps_big_files_and_reads_others() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     write_file(dir.path(), "big", &random_bytes(1 << 20, 5));
     let read_calls = |file: &str, algo: &str| {
         let o = fastsum()
@@ -179,7 +180,7 @@ fn mmap_maps_big_files_and_reads_others() {
 /// stdin among them.
 #[test]
 fn big_files_one_after_another_hash_side_by_side() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     // 16 MiB: the smallest file the route calls big
     let big = 16 << 20;
     let names = ["b1", "b2", "b3"];
@@ -241,7 +242,7 @@ fn the_cores_are_asked_for_once_not_per_window() {
     if !crate::util::require_strace() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     // sparse: 200 MiB of zeros is several windows and costs no writing
     for (name, len) in [("one", 4 << 20), ("many", 200 << 20)] {
         let f = std::fs::File::create(dir.path().join(name)).unwrap();

@@ -127,14 +127,11 @@ fn every_pair_and_sampled_orders_match_the_tools() {
         }
     }
     // a seeded sample: shuffles of the seven, cut to 3..=7
-    let mut x = 0x5eed_u64;
+    let mut rng = fastsum::internals::Rng::new(0x5eed);
     for k in 0..12 {
         let mut perm = all.clone();
         for i in (1..perm.len()).rev() {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            perm.swap(i, (x % (i as u64 + 1)) as usize);
+            perm.swap(i, rng.below(i + 1));
         }
         perm.truncate(3 + k % 5);
         orders.push(perm);

@@ -2,6 +2,7 @@
 //! sha512sum or b3sum defaults to that algorithm, prefixes its messages with
 //! that name, and prints what that tool prints.
 
+use crate::util::fastsum_path;
 use crate::util::{
     MODES, assert_output, assert_outputs_same, assert_stdout, fastsum, gnu, gnu_algorithms,
     multicall, os, random_bytes, require_tool, run, run_with_stdin, shown, tempdir, tool_of,
@@ -428,7 +429,7 @@ fn b3sum_num_threads_and_no_mmap_are_honoured() {
             .sum();
         (threads, read)
     };
-    let fastsum_bin = assert_cmd::cargo::cargo_bin("fastsum");
+    let fastsum_bin = fastsum_path();
     let (default_threads, default_read) = traced(&link, &[]);
     let (one, _) = traced(&link, &["--num-threads", "1"]);
     let (j1, _) = traced(&fastsum_bin, &["-a", "blake3", "-j", "1"]);

@@ -11,6 +11,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use crate::util::Bounded;
+use crate::util::fastsum_path;
 use crate::util::{
     MODES, assert_output, fastsum, gnu, random_bytes, require_tool, run_with_stdin, shown, tempdir,
     write_file,
@@ -173,7 +174,7 @@ fn b3sum_name_reads_stdin_from_its_offset() {
     let data = random_bytes(2 << 20, 11);
     let path = write_file(dir.path(), "f", &data);
     let link = dir.path().join("b3sum");
-    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("fastsum"), &link).unwrap();
+    std::os::unix::fs::symlink(fastsum_path(), &link).unwrap();
     let expected = format!("{}  -\n", blake3::hash(&data[100..]).to_hex());
     for extra in [&[][..], &["--no-mmap"]] {
         let (o, after) = run_at(Command::new(&link).args(extra), &path, 100);

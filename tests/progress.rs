@@ -10,6 +10,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::util::require_tool;
+use crate::util::{fastsum_path, tempdir};
 
 /// The erase sequence that starts every redraw and ends the display.
 const ERASE: &str = "\r\x1b[2K";
@@ -22,7 +23,7 @@ const ERASE: &str = "\r\x1b[2K";
 /// the run is bounded ([`crate::util::run`]).
 pub(crate) fn in_pty(dir: &Path, cols: u16, cmd: &str) -> (String, Duration) {
     use std::os::unix::process::CommandExt;
-    let bin = assert_cmd::cargo::cargo_bin("fastsum");
+    let bin = fastsum_path();
     let cmd = format!("stty cols {cols} rows 24; F={}; {cmd}", bin.display());
     let mut script = Command::new("script");
     script
@@ -195,7 +196,7 @@ fn first_frame_shows_the_real_rate() {
     if !require_tool("script") {
         return;
     }
-    let t = tempfile::tempdir().unwrap();
+    let t = tempdir();
     let chunks = 30;
     let cmd = format!(
         "for i in $(seq {chunks}); do head -c 8388608 /dev/zero; sleep 0.1; done | $F -a sha256 -"
@@ -262,7 +263,7 @@ fn the_line_moves_while_a_mapped_file_is_hashed() {
     if !require_tool("script") {
         return;
     }
-    let t = tempfile::tempdir().unwrap();
+    let t = tempdir();
     sparse(t.path(), "s1", 1 << 30);
     sparse(t.path(), "b2", 2 << 30);
     sums(t.path(), "SUMS", "sha256", "s1");
@@ -286,7 +287,7 @@ fn the_line_moves_in_every_reading_mode() {
     if !require_tool("script") {
         return;
     }
-    let t = tempfile::tempdir().unwrap();
+    let t = tempdir();
     sparse(t.path(), "h", 512 * MIB);
     sparse(t.path(), "w", 16 * MIB);
     sums(t.path(), "SUMS", "sha256", "h");
@@ -309,7 +310,7 @@ fn messages_start_on_a_clean_line() {
     if !require_tool("script") {
         return;
     }
-    let t = tempfile::tempdir().unwrap();
+    let t = tempdir();
     sparse(t.path(), "s1", 512 * MIB);
     sparse(t.path(), "s2", 512 * MIB);
     let (raw, _) = in_pty(t.path(), 100, "$F --progress -a sha256 s1 nonexist s2");
@@ -347,7 +348,7 @@ fn sigterm_and_sighup_erase_the_line_and_kill() {
     if !require_tool("script") {
         return;
     }
-    let t = tempfile::tempdir().unwrap();
+    let t = tempdir();
     for (sig, num) in [("TERM", 15), ("HUP", 1), ("INT", 2)] {
         let cmd = format!(
             "set -m; $F --progress /dev/zero & p=$!; exec 2>/dev/null; \
@@ -406,7 +407,7 @@ fn an_ignored_sighup_is_left_ignored() {
     if !require_tool("script") {
         return;
     }
-    let t = tempfile::tempdir().unwrap();
+    let t = tempdir();
     let cmd = "for i in $(seq 15); do head -c 1048576 /dev/zero; sleep 0.1; done \
          | (trap '' HUP; exec $F --progress -) & p=$!; exec 2>/dev/null; \
          sleep 0.7; kill -HUP $p; wait $p; echo $? > status";
@@ -429,7 +430,7 @@ fn a_narrow_terminal_gets_one_line() {
     if !require_tool("script") {
         return;
     }
-    let t = tempfile::tempdir().unwrap();
+    let t = tempdir();
     sparse(t.path(), "s1", 1 << 30);
     for cols in [30u16, 12] {
         let (raw, _) = in_pty(t.path(), cols, "$F --progress -a sha256 s1 >/dev/null");

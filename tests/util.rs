@@ -213,17 +213,7 @@ fn runnable<P: Copy>(
 }
 
 /// Deterministic pseudo-random bytes (xorshift), so failures reproduce.
-pub fn random_bytes(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
+pub use fastsum::internals::random_bytes;
 
 /// Write `data` to `dir/name` (name given as raw bytes) and return the path.
 pub fn write_file(dir: &Path, name: impl AsRef<OsStr>, data: &[u8]) -> PathBuf {

@@ -22,21 +22,7 @@ fn ours_split(kernel: Kernel, data: &[u8], cuts: &[usize]) -> [u8; 16] {
     h.finalize()
 }
 
-/// Deterministic pseudo-random bytes (xorshift), so failures reproduce.
-/// The same generator as `tests/util.rs`'s, which this unit test cannot
-/// use: that file belongs to the integration-test crate (it links
-/// assert_cmd and reaches the library through `fastsum::internals`).
-fn random_bytes(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
+use crate::testing::random_bytes;
 
 fn hex(d: [u8; 16]) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()

@@ -21,22 +21,7 @@ fn hex(d: &[u8]) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Deterministic pseudo-random generator (xorshift64).
-struct Rng(u64);
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn bytes(&mut self, len: usize) -> Vec<u8> {
-        (0..len).map(|_| (self.next() >> 24) as u8).collect()
-    }
-}
+use crate::testing::Rng;
 
 /// Every path this build knows that this CPU runs; each one it cannot run
 /// is named on stderr with the reason (CI hosts vary).

@@ -24,25 +24,7 @@ fn hex(d: [u8; 16]) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Deterministic pseudo-random generator (xorshift64).
-struct Rng(u64);
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn bytes(&mut self, len: usize) -> Vec<u8> {
-        (0..len).map(|_| (self.next() >> 24) as u8).collect()
-    }
-}
+use crate::testing::Rng;
 
 /// Every path this build knows that this CPU runs; each path it cannot run
 /// is named on stderr with the reason, never assumed (CI hosts vary).
@@ -113,7 +95,7 @@ fn kernels_agree_with_scalar_lanes() {
     for _ in 0..200 {
         let mut start: State = [[0; LANES]; 4];
         for w in start.iter_mut().flatten() {
-            *w = rng.next() as u32;
+            *w = rng.next_u64() as u32;
         }
         let data = rng.bytes(64 * LANES);
         let chunks = data.as_chunks::<64>().0;

@@ -35,9 +35,10 @@ use crate::stats::Stats;
 /// (`max_pages` 256), so that one range is one request.
 pub(crate) const RANGE: usize = 1 << 20;
 
-/// The fewest ranges in flight a crew starts with (on slowfs at 1 ms, a
-/// depth of 8 to 12 read a 64 MiB file fastest, 4 took a third longer:
-/// docs/BENCHMARKS.md, "Several ranges of one file at once").
+/// The fewest ranges in flight a crew starts with: where it starts is
+/// where the search usually ends, and each round below the best depth is
+/// lost time (how it was chosen: docs/BENCHMARKS.md, "Several ranges of one
+/// file at once").
 const START: usize = 8;
 
 /// The most ranges in flight (threads in the crew).

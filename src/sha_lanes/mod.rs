@@ -7,18 +7,10 @@
 //! generic kernel per hash, instantiated for 1, 2 and 4 messages) fill
 //! those cycles. With sixteen messages in flight, sixteen lanes of AVX-512
 //! registers (`avx512.rs`, the rounds in plain vector operations) go
-//! further still. Measured with examples/sha_lanes.rs on an AMD EPYC Zen
-//! 5, CPU-time ratios to one SHA-NI stream:
-//!
-//! | messages           | SHA-256: 2 / 4 / 16 lanes | SHA-1: 2 / 4 / 16 |
-//! |--------------------|---------------------------|-------------------|
-//! | 64 KiB each        | 1.45 / 1.71 / 3.10        | 1.80 / 2.58 / 5.59|
-//! | 4 KiB each         | 1.39 / 1.64 / 2.78        | 1.74 / 2.43 / 4.94|
-//! | 0 to 16 KiB        | 1.43 / 1.66 / 2.53        | 1.77 / 2.46 / 4.47|
-//! | 0 to 1 KiB         | 1.39 / 1.39 / 1.78        | 1.43 / 1.63 / 2.18|
-//!
-//! (Small messages pay the engine's work per message and per call: a
-//! padded tail, a digest, calls a block or two long.)
+//! further still (examples/sha_lanes.rs measures each against one SHA-NI
+//! stream: docs/BENCHMARKS.md, "SHA-1/SHA-256 across files"). Small
+//! messages gain less: they pay the engine's work per message and per call
+//! (a padded tail, a digest, calls a block or two long).
 //!
 //! [`Engine`] on top has the MD5 lane engine's shape: whole messages in,
 //! given as (id, bytes); each is padded as FIPS 180-4 says (0x80, zeros,
@@ -28,10 +20,9 @@
 //! the AVX-512 path while enough messages are in flight, their chaining
 //! values kept lane-major between calls; then four, two, one), so a lone
 //! message runs through the one-message kernel. Only the sixteen-lane
-//! kernel ever computes idle lanes: from 9 messages in flight for
-//! SHA-256, 7 for SHA-1 (`Sha::MIN_WIDE`, where it starts to beat the
-//! SHA-NI kernels on them: 16 / 3.1 one-stream blocks of time against
-//! k / 1.71 for SHA-256).
+//! kernel ever computes idle lanes: from `Sha::MIN_WIDE` messages in
+//! flight, where one sixteen-lane call starts to beat the SHA-NI kernels
+//! on them (the example's cross-over rows).
 //!
 //! The path is chosen at run time from what the CPU has, unless the
 //! environment variable `FASTSUM_SHA_LANES` forces one: `avx512-16`,
@@ -368,8 +359,7 @@ macro_rules! sha256_family {
             }
             #[cfg(target_arch = "x86_64")]
             const LANES16: bool = true;
-            // examples/sha_lanes.rs, cross-over, Zen 5: 7 and 8 busy 1.04x
-            // and 1.03x the SHA-NI kernels, 9 busy 1.25x
+            // (examples/sha_lanes.rs's cross-over: docs/BENCHMARKS.md)
             const MIN_WIDE: usize = 9;
             #[cfg(target_arch = "x86_64")]
             unsafe fn compress16(wide: &mut [[u32; 16]; 8], blocks: [&[[u8; 64]]; 16]) -> usize {
@@ -427,8 +417,7 @@ impl Sha for Sha1 {
     }
     #[cfg(target_arch = "x86_64")]
     const LANES16: bool = true;
-    // examples/sha_lanes.rs, cross-over, Zen 5: 6 busy 0.93x the SHA-NI
-    // kernels, 7 busy 1.29x
+    // (examples/sha_lanes.rs's cross-over: docs/BENCHMARKS.md)
     const MIN_WIDE: usize = 7;
     #[cfg(target_arch = "x86_64")]
     unsafe fn compress16(wide: &mut [[u32; 16]; 5], blocks: [&[[u8; 64]]; 16]) -> usize {

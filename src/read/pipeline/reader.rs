@@ -340,17 +340,19 @@ impl<T> Batch<T> {
         self.block.len() - self.len
     }
 
-    /// Read all of `src` into the rest of the block: true if it fitted
-    /// (then it is packed), false with the `n` bytes read so far otherwise.
+    /// Read all of `src` into the rest of the block, `limit` bytes at most:
+    /// true if it fitted (then it is packed), false with the `n` bytes read
+    /// so far otherwise.
     fn pack(
         &mut self,
         idx: usize,
         task: Task<T>,
         src: &mut Opened,
-        step: usize,
+        (step, limit): (usize, usize),
         stats: &Stats,
     ) -> Result<(), (Task<T>, io::Result<usize>)> {
         let start = self.len;
+        let end = start + self.room().min(limit);
         // (stdin, even a regular file, is read to its 0 as GNU reads it)
         let len = match src.kind() {
             Kind::Regular { len } if !src.is_shared() => Some(len),
@@ -359,10 +361,11 @@ impl<T> Batch<T> {
         // A file read to its known length, with no read returning 0, is
         // checked here, as the 0 would have checked it (a stamp compare: one
         // fstat, the cost of the read it replaces).
-        let ended = fill(src, &mut self.block[start..], len, step, stats).and_then(|r| match r {
-            (_, true) if len.is_some() => src.ensure_unchanged().map(|()| r),
-            r => Ok(r),
-        });
+        let ended =
+            fill(src, &mut self.block[start..end], len, step, stats).and_then(|r| match r {
+                (_, true) if len.is_some() => src.ensure_unchanged().map(|()| r),
+                r => Ok(r),
+            });
         match ended {
             Ok((n, true)) => {
                 self.len = start + n;
@@ -529,12 +532,16 @@ impl<T, P> Reader<'_, T, P> {
             },
         };
         let start = batch.len;
-        // (a file of several ranges is timed too: if it is streamed, that
-        // read tells whether to read its ranges at once)
+        // A file of several ranges that will not fit is streamed: its first
+        // read, of one range, is timed, and tells whether to read the rest
+        // in ranges at once (`pump`), before a whole block waited alone.
         let sampled = self.latency.times();
-        let ranges = matches!(kind, Kind::Regular { len } if len >= 2 * ranges::RANGE as u64);
+        let ranges = matches!(kind, Kind::Regular { len }
+            if len >= 2 * ranges::RANGE as u64 && len >= batch.room() as u64 && !src.is_shared());
         let timed = (sampled || ranges).then(Instant::now);
-        let packed = batch.pack(idx, task, &mut src, self.pool.step, self.stats);
+        let limit = if ranges { ranges::RANGE } else { usize::MAX };
+        let step = self.pool.step;
+        let packed = batch.pack(idx, task, &mut src, (step, limit), self.stats);
         let took = timed.map(|t| t.elapsed());
         if let (true, Some(took), Ok(())) = (sampled, took, &packed) {
             self.latency.saw(took);

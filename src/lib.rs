@@ -1,10 +1,12 @@
 //! fastsum: print or check checksums (MD5, SHA-1, SHA-2, SHA-3, BLAKE2b,
 //! BLAKE3, SM3, xxHash, CRC-32, cksum's and sum's) as GNU coreutils' tools,
-//! b3sum and xxhsum do, through a threaded read-ahead pipeline. The layers, the data flow and where each decision is made are
-//! described in docs/ARCHITECTURE.md; in short:
+//! b3sum and xxhsum do, through a threaded read-ahead pipeline. The layers,
+//! the data flow and where each decision is made are described in
+//! docs/ARCHITECTURE.md; in short:
 //!
 //! ```text
-//! argv ─ cli (clap, multi-call name) ─> Config ─ run (here): Hash or Check
+//! argv ─ cli (clap, multi-call name) ─> Config ─ run (here): Hash, Check,
+//!      Update, Audit or XxhCheck
 //!      ─ hash / check: jobs in output order ─ printer ─ read (schedulers,
 //!        strategies) ─ algo (Hasher) ─> Digest ─ output (GNU lines) ─ stdio
 //! ```

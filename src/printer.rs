@@ -1,4 +1,4 @@
-//! The one ordered printer behind both commands: each command says what an
+//! The one ordered printer behind every command: each command says what an
 //! outcome looks like ([`Render`]); the printer runs the jobs, receives
 //! their outcomes in order, and keeps stdout and stderr in step (stdout is
 //! flushed before any message, so the two interleave on a terminal as they

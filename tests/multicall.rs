@@ -1,5 +1,6 @@
 //! Multi-call: fastsum run through a symlink named md5sum, sha1sum, …,
-//! sha512sum or b3sum defaults to that algorithm, prefixes its messages with
+//! sha512sum, b2sum, cksum, sum, b3sum or an xxhsum name defaults to that
+//! algorithm, prefixes its messages with
 //! that name, and prints what that tool prints.
 
 use crate::util::fastsum_path;

@@ -688,8 +688,10 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
     }
     // A FASTSUM_MD5 that names no kernel is a usage error when MD5 runs.
     if algorithms.contains(Algorithm::Md5) {
-        crate::md5::Kernel::check_env().map_err(|e| UsageError::Environment(e.to_string()))?;
-        crate::md5::lanes::Path::check_env().map_err(|e| UsageError::Environment(e.to_string()))?;
+        crate::algo::md5::Kernel::check_env()
+            .map_err(|e| UsageError::Environment(e.to_string()))?;
+        crate::algo::md5::lanes::Path::check_env()
+            .map_err(|e| UsageError::Environment(e.to_string()))?;
     }
     // A FASTSUM_SHA_LANES that names no path the CPU runs, when SHA-1 or
     // SHA-224/256 runs.
@@ -697,7 +699,8 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         .into_iter()
         .any(|a| algorithms.contains(a))
     {
-        crate::sha_lanes::Path::check_env().map_err(|e| UsageError::Environment(e.to_string()))?;
+        crate::algo::sha_lanes::Path::check_env()
+            .map_err(|e| UsageError::Environment(e.to_string()))?;
     }
     Ok(Config {
         command,

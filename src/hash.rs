@@ -8,12 +8,12 @@ use std::path::PathBuf;
 
 use std::os::unix::ffi::OsStrExt;
 
-use crate::algo::{Algorithm, Algorithms, Digest, Hasher};
+use crate::algo::{Algorithm, Algorithms, Digest, Hasher, push_hex};
 use crate::config::{Encoding, HashOptions, XofOutput, XxhOutput};
 use crate::input::Input;
 use crate::json::Record;
 use crate::output::{
-    LineFormat, Terminator, base64, format_line, legacy_line, push_hex, quote_name, xxhsum_name,
+    LineFormat, Terminator, base64, format_line, legacy_line, quote_name, xxhsum_name,
 };
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Hashed, Job, JobSource, Outcome, Plan, Task};

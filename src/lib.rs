@@ -16,23 +16,17 @@ mod check;
 mod cli;
 mod config;
 mod cores;
-mod cpu_path;
 mod hash;
 mod input;
 mod json;
-mod md5;
 mod output;
 mod printer;
 mod progress;
 mod read;
 mod report;
-mod sha3;
-mod sha512;
-mod sha_lanes;
 mod size;
 mod stats;
 mod stdio;
-mod sum;
 #[cfg(any(test, feature = "internals"))]
 mod testing;
 mod update;
@@ -56,19 +50,19 @@ use crate::stdio::{CheckedWriter, OnWriteError, Stdout, is_broken_pipe, write_st
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals {
+    pub use crate::algo::md5::lanes::{Engine, LANES, Path as LanePath, compress_lanes};
+    pub use crate::algo::md5::{Kernel, Md5};
+    pub use crate::algo::sha_lanes::{
+        Engine as ShaEngine, EnvError as ShaLanesEnvError, LaneStats as ShaLaneStats,
+        Path as ShaLanePath, Sha, Sha1, Sha1Engine, Sha224, Sha224Engine, Sha256, Sha256Engine,
+    };
     pub use crate::algo::{Algorithm, Algorithms, BLAKE3_MULTITHREAD_MIN, Hasher, hash_bytes};
     pub use crate::cli::{HELP_SECTIONS, HelpSection, ModeArg, command};
     pub use crate::input::Input;
-    pub use crate::md5::lanes::{Engine, LANES, Path as LanePath, compress_lanes};
-    pub use crate::md5::{Kernel, Md5};
     pub use crate::read::pipeline::drain_reader;
     pub use crate::read::route::MMAP_MIN;
     pub use crate::read::sync::drain_sync;
     pub use crate::read::{Mode, Plan, hash_one};
-    pub use crate::sha_lanes::{
-        Engine as ShaEngine, EnvError as ShaLanesEnvError, LaneStats as ShaLaneStats,
-        Path as ShaLanePath, Sha, Sha1, Sha1Engine, Sha224, Sha224Engine, Sha256, Sha256Engine,
-    };
     pub use crate::size::Size;
     pub use crate::stats::Stats;
     pub use crate::testing::{Rng, random_bytes};
@@ -92,7 +86,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
         },
     };
     if cfg.debug && cfg.algorithms.contains(algo::Algorithm::Crc) {
-        rep.message(sum::PosixCrc::implementation());
+        rep.message(algo::sum::PosixCrc::implementation());
     }
     let stats = Stats::default();
     let start = Instant::now();

@@ -1,7 +1,7 @@
 //! What fastsum writes: checksum lines byte-for-byte as GNU coreutils writes
 //! them, and file names quoted in messages as GNU quotes them.
 
-use crate::sum::Legacy;
+use crate::algo::sum::Legacy;
 
 /// How a checksum line is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,15 +28,6 @@ pub(crate) enum Terminator {
     /// not UTF-8 is written as Rust's `to_string_lossy` writes it (each
     /// invalid sequence as U+FFFD), because b3sum prints that.
     LossyNewline,
-}
-
-/// Append `bytes` in lower-case hexadecimal.
-pub(crate) fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    for &b in bytes {
-        out.push(DIGITS[usize::from(b >> 4)]);
-        out.push(DIGITS[usize::from(b & 15)]);
-    }
 }
 
 /// The standard base64 of `bytes`, with `=` padding (cksum's `--base64`).

@@ -1,7 +1,8 @@
 //! The option table: every option of every name (fastsum, md5sum …
 //! sha512sum, b2sum, cksum, sum, b3sum; xxhsum's names scan their own
-//! options in `cli/xxhsum.rs` but accept these long ones), declared once, with its letter, its value, its help
-//! text, the names that have it and what it sets in [`Args`]. Everything
+//! options in `cli/xxhsum.rs` but accept these long ones), declared
+//! once, with its letter, its value, its help text, the names that have
+//! it and what it sets in [`Args`]. Everything
 //! else is derived from it: the getopt model's table for each name
 //! ([`table`]), the clap `Command` that `--help`, the man page and the
 //! completions render (in the help module), and the parse itself

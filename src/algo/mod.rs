@@ -2,6 +2,13 @@
 //! them without boxing (an enum, so the hot `update` call is a jump, not a
 //! virtual call through a `dyn Digest`).
 
+pub(crate) mod cpu_path;
+pub(crate) mod md5;
+pub(crate) mod sha3;
+pub(crate) mod sha512;
+pub(crate) mod sha_lanes;
+pub(crate) mod sum;
+
 use std::borrow::Cow;
 use std::num::NonZeroU8;
 
@@ -11,9 +18,9 @@ use blake2::digest::block_api::{Buffer, UpdateCore as _, VariableOutputCore as _
 use sha2::Digest as _;
 use strum::EnumCount;
 
-pub use crate::sha3::Sha3Size;
-use crate::sha512::{Out, Sha512};
-pub use crate::sum::Legacy;
+pub use crate::algo::sha3::Sha3Size;
+use crate::algo::sha512::{Out, Sha512};
+pub use crate::algo::sum::Legacy;
 
 /// A BLAKE2b output length: a whole number of bytes from 1 to 64 (8 to 512
 /// bits), as b2sum's `-l` takes it. Part of the algorithm's identity:
@@ -316,7 +323,7 @@ impl Algorithm {
             Algorithm::Sha3(s) => 2856 / (200 - s.bits() / 4),
             Algorithm::Crc32b | Algorithm::Xxh32 | Algorithm::Xxh64 => 1,
             Algorithm::Xxh3 | Algorithm::Xxh128 => 1,
-            // (crate::sum: BSD's is a chain of two operations a byte)
+            // (crate::algo::sum: BSD's is a chain of two operations a byte)
             Algorithm::Crc | Algorithm::Sysv => 1,
             Algorithm::Bsd => 8,
         }
@@ -488,7 +495,7 @@ impl Digest {
     /// Lower-case hexadecimal, as every GNU tool prints it.
     pub fn to_hex(&self) -> String {
         let mut hex = Vec::with_capacity(self.as_bytes().len() * 2);
-        crate::output::push_hex(&mut hex, self.as_bytes());
+        push_hex(&mut hex, self.as_bytes());
         // hex digits are ASCII
         String::from_utf8(hex).unwrap_or_default()
     }
@@ -533,8 +540,8 @@ pub(crate) fn on_threads<R: Send>(threads: usize, work: impl FnOnce(usize) -> R 
 /// A running hash computation of any supported algorithm.
 #[derive(Clone)]
 pub enum Hasher {
-    /// MD5: fastsum's own kernels (`crate::md5`), faster than the md-5 crate.
-    Md5(crate::md5::Md5),
+    /// MD5: fastsum's own kernels (`crate::algo::md5`), faster than the md-5 crate.
+    Md5(crate::algo::md5::Md5),
     /// SHA-1.
     Sha1(sha1::Sha1),
     /// SHA-224.
@@ -542,9 +549,9 @@ pub enum Hasher {
     /// SHA-256.
     Sha256(sha2::Sha256),
     /// SHA-384.
-    Sha384(crate::sha512::Sha512),
+    Sha384(crate::algo::sha512::Sha512),
     /// SHA-512.
-    Sha512(crate::sha512::Sha512),
+    Sha512(crate::algo::sha512::Sha512),
     /// BLAKE3 (boxed: its state is ~2 KiB).
     Blake3(Box<blake3::Hasher>),
     /// BLAKE2b of any length.
@@ -552,7 +559,7 @@ pub enum Hasher {
     /// SM3.
     Sm3(Box<sm3::Sm3>),
     /// SHA-3, one of four sizes (libcrypto's or the sha3 crate's).
-    Sha3(Box<crate::sha3::Sha3>),
+    Sha3(Box<crate::algo::sha3::Sha3>),
     /// CRC-32 (crc32fast: PCLMULQDQ picked at run time).
     Crc32b(crc32fast::Hasher),
     /// XXH32.
@@ -564,11 +571,11 @@ pub enum Hasher {
     /// XXH3-128.
     Xxh128(Box<twox_hash::XxHash3_128>),
     /// `cksum`'s CRC.
-    Crc(Box<crate::sum::PosixCrc>),
+    Crc(Box<crate::algo::sum::PosixCrc>),
     /// BSD `sum`.
-    Bsd(crate::sum::Bsd),
+    Bsd(crate::algo::sum::Bsd),
     /// System V `sum`.
-    Sysv(crate::sum::Sysv),
+    Sysv(crate::algo::sum::Sysv),
 }
 
 /// A running BLAKE2b of a length chosen at run time: the blake2 crate's
@@ -608,7 +615,7 @@ impl Hasher {
     /// A fresh hasher for `algo`.
     pub fn new(algo: Algorithm) -> Hasher {
         match algo {
-            Algorithm::Md5 => Hasher::Md5(crate::md5::Md5::new()),
+            Algorithm::Md5 => Hasher::Md5(crate::algo::md5::Md5::new()),
             Algorithm::Sha1 => Hasher::Sha1(sha1::Sha1::new()),
             Algorithm::Sha224 => Hasher::Sha224(sha2::Sha224::new()),
             Algorithm::Sha256 => Hasher::Sha256(sha2::Sha256::new()),
@@ -617,15 +624,15 @@ impl Hasher {
             Algorithm::Blake3 => Hasher::Blake3(Box::new(blake3::Hasher::new())),
             Algorithm::Blake2b(b) => Hasher::Blake2b(Box::new(Blake2b::new(b))),
             Algorithm::Sm3 => Hasher::Sm3(Box::default()),
-            Algorithm::Sha3(size) => Hasher::Sha3(Box::new(crate::sha3::Sha3::new(size))),
+            Algorithm::Sha3(size) => Hasher::Sha3(Box::new(crate::algo::sha3::Sha3::new(size))),
             Algorithm::Crc32b => Hasher::Crc32b(crc32fast::Hasher::new()),
             Algorithm::Xxh32 => Hasher::Xxh32(twox_hash::XxHash32::with_seed(0)),
             Algorithm::Xxh64 => Hasher::Xxh64(Box::new(twox_hash::XxHash64::with_seed(0))),
             Algorithm::Xxh3 => Hasher::Xxh3(Box::new(twox_hash::XxHash3_64::new())),
             Algorithm::Xxh128 => Hasher::Xxh128(Box::new(twox_hash::XxHash3_128::new())),
             Algorithm::Crc => Hasher::Crc(Box::default()),
-            Algorithm::Bsd => Hasher::Bsd(crate::sum::Bsd::default()),
-            Algorithm::Sysv => Hasher::Sysv(crate::sum::Sysv::default()),
+            Algorithm::Bsd => Hasher::Bsd(crate::algo::sum::Bsd::default()),
+            Algorithm::Sysv => Hasher::Sysv(crate::algo::sum::Sysv::default()),
         }
     }
 
@@ -776,6 +783,15 @@ impl Hashers {
 }
 
 /// Hash a whole slice in one call.
+/// Append `bytes` in lower-case hexadecimal (a digest as the tools print it).
+pub(crate) fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for &b in bytes {
+        out.push(DIGITS[usize::from(b >> 4)]);
+        out.push(DIGITS[usize::from(b & 15)]);
+    }
+}
+
 #[cfg(any(test, feature = "internals"))]
 pub fn hash_bytes(algo: Algorithm, data: &[u8]) -> Digest {
     let mut h = Hasher::new(algo);
@@ -851,7 +867,7 @@ mod tests {
     /// RFC 1321, appendix A.5: the MD5 test suite.
     #[test]
     fn md5_rfc1321_suite() {
-        let cases = crate::md5::tests::RFC1321_SUITE;
+        let cases = crate::algo::md5::tests::RFC1321_SUITE;
         for (input, want) in cases {
             assert_eq!(hex(Algorithm::Md5, input.as_bytes()), want, "{input:?}");
         }

@@ -8,7 +8,7 @@
 use core::arch::x86_64::*;
 
 use super::{Blocks, LANES, State};
-use crate::md5::K;
+use crate::algo::md5::K;
 
 /// 8 x 8 transpose of 32-bit words: `r[l]` holds 8 words of lane `l`; on
 /// return `r[w]` holds word `w` of every lane.

@@ -185,7 +185,7 @@ impl Path {
     /// `auto`; an error when the value names no path or one this CPU cannot
     /// run.
     pub fn from_env_value(value: Option<&std::ffi::OsStr>) -> Result<Option<Path>, EnvError> {
-        crate::cpu_path::from_env_value(value)
+        crate::algo::cpu_path::from_env_value(value)
     }
 
     /// The path every `Engine::selected()` uses: `FASTSUM_MD5_LANES` if it
@@ -211,9 +211,9 @@ impl Path {
 }
 
 /// A `FASTSUM_MD5_LANES` value that cannot be used.
-pub type EnvError = crate::cpu_path::EnvError<Path>;
+pub type EnvError = crate::algo::cpu_path::EnvError<Path>;
 
-impl crate::cpu_path::CpuPath for Path {
+impl crate::algo::cpu_path::CpuPath for Path {
     const ENV: &'static str = LANES_ENV;
     const WHAT: &'static str = "MD5";
     fn name(self) -> &'static str {

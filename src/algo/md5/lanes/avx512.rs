@@ -8,7 +8,7 @@
 use core::arch::x86_64::*;
 
 use super::{Blocks, LANES, State};
-use crate::md5::K;
+use crate::algo::md5::K;
 
 /// 16 x 16 transpose of 32-bit words: `rows[l]` holds the 16 words of lane
 /// `l`'s block; on return `rows[w]` holds word `w` of every lane.

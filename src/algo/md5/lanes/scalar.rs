@@ -5,7 +5,7 @@
 //! single-stream kernel's speed, so CPUs without AVX2 use that kernel.
 
 use super::{Blocks, LANES, State};
-use crate::md5::{K, S};
+use crate::algo::md5::{K, S};
 
 /// Message word index of step `j`.
 const fn word(j: usize) -> usize {

@@ -26,7 +26,7 @@ use crate::testing::Rng;
 /// Every path this build knows that this CPU runs; each one it cannot run
 /// is named on stderr with the reason (CI hosts vary).
 fn paths() -> Vec<Path> {
-    crate::cpu_path::runnable()
+    crate::algo::cpu_path::runnable()
 }
 
 /// `messages` through every available path for hash `H`, against `reference`.

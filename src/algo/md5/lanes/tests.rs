@@ -3,8 +3,8 @@
 //! skipped with a line on stderr).
 
 use super::{Engine, LANES, Path, State, Status, compress_lanes, digests};
-use crate::md5::Md5;
-use crate::md5::tests::RFC1321_SUITE;
+use crate::algo::md5::Md5;
+use crate::algo::md5::tests::RFC1321_SUITE;
 use ::md5::Digest as _;
 use proptest::prelude::*;
 
@@ -29,7 +29,7 @@ use crate::testing::Rng;
 /// Every path this build knows that this CPU runs; each path it cannot run
 /// is named on stderr with the reason, never assumed (CI hosts vary).
 fn paths() -> Vec<Path> {
-    crate::cpu_path::runnable()
+    crate::algo::cpu_path::runnable()
 }
 
 /// Engines on every path, each with the multi-lane call forced for any

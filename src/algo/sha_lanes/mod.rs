@@ -174,7 +174,7 @@ impl Path {
     /// The path `FASTSUM_SHA_LANES` asks for: `None` when unset, empty or
     /// `auto`.
     pub fn from_env_value(value: Option<&std::ffi::OsStr>) -> Result<Option<Path>, EnvError> {
-        crate::cpu_path::from_env_value(value)
+        crate::algo::cpu_path::from_env_value(value)
     }
 
     /// The path `Engine::selected()` uses: `FASTSUM_SHA_LANES` if it names
@@ -210,9 +210,9 @@ fn has_sha_ni() -> bool {
 }
 
 /// A `FASTSUM_SHA_LANES` value that cannot be used.
-pub type EnvError = crate::cpu_path::EnvError<Path>;
+pub type EnvError = crate::algo::cpu_path::EnvError<Path>;
 
-impl crate::cpu_path::CpuPath for Path {
+impl crate::algo::cpu_path::CpuPath for Path {
     const ENV: &'static str = LANES_ENV;
     const WHAT: &'static str = "SHA";
     fn name(self) -> &'static str {

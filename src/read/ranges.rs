@@ -7,14 +7,16 @@
 //! back in file order as their ranges arrive.
 //!
 //! How many ranges are in flight is measured, not set: the crew starts at
-//! [`START`] or twice what the slow read had in flight, and doubles while a doubling brings at least a fifth more bytes a
-//! second (at most [`MAX_RANGES`], and no more than the caller's blocks
-//! hold: `--pool` × `--readahead` still bounds memory). Rounds in which the
-//! hashing, not the storage, set the pace (no block free for the next
-//! range) are not judged. This is what fio's `iodepth` and bfs's I/O queue do by hand, with
-//! the depth found by the run; it is only started where a read of a whole
-//! block was slow ([`waits`]), so the page cache and local disks, whose
-//! kernel read-ahead already keeps requests in flight, never see it.
+//! [`START`] or twice what the slow read had in flight, and doubles while
+//! a doubling brings at least a fifth more bytes a second (at most
+//! [`MAX_RANGES`], and no more than the caller's blocks hold: `--pool` ×
+//! `--readahead` still bounds memory). Rounds in which the hashing, not the
+//! storage, set the pace (no block free for the next range) are not
+//! judged. This is what fio's `iodepth` and bfs's I/O queue set by hand,
+//! with the depth found by the run. It starts only where a read waited
+//! ([`waits`]) and the next byte is not in the page cache ([`worth`]), so
+//! the page cache and local disks, whose kernel read-ahead already keeps
+//! requests in flight, do not see it.
 //!
 //! Reading stops at the length the file had when opened; the caller then
 //! checks the file is unchanged (a range that ends early means it shrank:
@@ -31,8 +33,10 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 
 use crate::stats::Stats;
 
-/// Bytes per range: NFS's usual `rsize` and the largest FUSE request
-/// (`max_pages` 256), so that one range is one request.
+/// Bytes per range: NFS's usual `rsize` (one request), a few FUSE requests
+/// (128 KiB each unless the server raises `max_pages`); more ranges in
+/// flight beat bigger ones within the same memory (docs/BENCHMARKS.md,
+/// "Several ranges of one file at once").
 pub(crate) const RANGE: usize = 1 << 20;
 
 /// The fewest ranges in flight a crew starts with: where it starts is

@@ -409,21 +409,13 @@ fn serve_one(file: &File, job: Job, stop: &AtomicBool) -> Done {
     (job.flight, job.len, r, t.elapsed())
 }
 
-/// `buf.len()` bytes of `file` at `at`; a read that returns 0 before them
-/// means the file shrank since it was opened.
-fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> io::Result<()> {
-    while !buf.is_empty() {
-        match file.read_at(buf, at) {
-            Ok(0) => return Err(crate::input::changed()),
-            Ok(n) => {
-                buf = &mut buf[n..];
-                at += n as u64;
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
+/// `buf.len()` bytes of `file` at `at`; a file that ends before them
+/// shrank since it was opened.
+fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<()> {
+    file.read_exact_at(buf, at).map_err(|e| match e.kind() {
+        io::ErrorKind::UnexpectedEof => crate::input::changed(),
+        _ => e,
+    })
 }
 
 /// A stream read in order only, for tests and benches of the reading paths.

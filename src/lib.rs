@@ -86,7 +86,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
         },
     };
     if cfg.debug && cfg.algorithms.contains(algo::Algorithm::Crc) {
-        rep.message(algo::sum::PosixCrc::implementation());
+        rep.message(algo::legacy::PosixCrc::implementation());
     }
     let stats = Stats::default();
     let start = Instant::now();

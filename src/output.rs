@@ -1,7 +1,7 @@
 //! What fastsum writes: checksum lines byte-for-byte as GNU coreutils writes
 //! them, and file names quoted in messages as GNU quotes them.
 
-use crate::algo::sum::Legacy;
+use crate::algo::Legacy;
 
 /// How a checksum line is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

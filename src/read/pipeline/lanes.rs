@@ -10,14 +10,6 @@ use crate::algo::sha_lanes::{Engine as ShaEngine, Sha, Sha1, Sha224, Sha256};
 use crate::algo::{Algorithm, Digest};
 use crate::stats::Stats;
 
-/// Whether `algo` has a multi-message engine.
-pub(super) fn has_lanes(algo: Algorithm) -> bool {
-    matches!(
-        algo,
-        Algorithm::Md5 | Algorithm::Sha1 | Algorithm::Sha224 | Algorithm::Sha256
-    )
-}
-
 /// One hasher thread's multi-message engines.
 #[derive(Default)]
 pub(super) struct Lanes {
@@ -30,7 +22,8 @@ pub(super) struct Lanes {
 impl Lanes {
     /// Hash `messages` (a slot in `out`, the message's bytes), all with
     /// `algo`, side by side, each digest into its slot. Nothing for an
-    /// algorithm without lanes (see [`has_lanes`]).
+    /// algorithm without lanes ([`Algorithm::has_lanes`]): its slots stay
+    /// empty, and the caller hashes those messages one by one.
     pub(super) fn hash<'a>(
         &mut self,
         algo: Algorithm,
@@ -57,20 +50,7 @@ impl Lanes {
             Algorithm::Sha1 => sha(&mut self.sha1, messages, &mut put, stats),
             Algorithm::Sha224 => sha(&mut self.sha224, messages, &mut put, stats),
             Algorithm::Sha256 => sha(&mut self.sha256, messages, &mut put, stats),
-            Algorithm::Sha384
-            | Algorithm::Sha512
-            | Algorithm::Blake3
-            | Algorithm::Blake2b(_)
-            | Algorithm::Sm3
-            | Algorithm::Sha3(_)
-            | Algorithm::Crc32b
-            | Algorithm::Xxh32
-            | Algorithm::Xxh64
-            | Algorithm::Xxh3
-            | Algorithm::Xxh128
-            | Algorithm::Crc
-            | Algorithm::Bsd
-            | Algorithm::Sysv => {}
+            _ => {}
         }
     }
 }

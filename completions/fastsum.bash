@@ -23,18 +23,22 @@ _fastsum() {
 
     case "${cmd}" in
         fastsum)
-            opts="-a -c -r -j -z -b -t -l -w -m -h -V --algorithm --check --recursive --exclude --exclude-from --max-depth --one-file-system --tree-digest --update --prune --jobs --tag --zero --binary --text --length --quiet --status --warn --strict --ignore-missing --audit --json --mode --chunk --readahead --pool --stats --progress --no-progress --help --version"
+            opts="-a -c -r -j -z -b -t -l -w -m -h -V --algorithm --part-size --check --recursive --exclude --exclude-from --max-depth --one-file-system --tree-digest --update --prune --jobs --tag --zero --binary --text --length --quiet --status --warn --strict --ignore-missing --audit --json --mode --chunk --readahead --pool --stats --progress --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --algorithm)
-                    COMPREPLY=($(compgen -W "md5 sha1 sha224 sha256 sha384 sha512 blake3 blake2b sm3 sha3 crc32b xxh32 xxh64 xxh3 xxh128 crc bsd sysv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "md5 sha1 sha224 sha256 sha384 sha512 blake3 blake2b sm3 sha3 crc32b xxh32 xxh64 xxh3 xxh128 crc bsd sysv crc32c crc64nvme" -- "${cur}"))
                     return 0
                     ;;
                 -a)
-                    COMPREPLY=($(compgen -W "md5 sha1 sha224 sha256 sha384 sha512 blake3 blake2b sm3 sha3 crc32b xxh32 xxh64 xxh3 xxh128 crc bsd sysv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "md5 sha1 sha224 sha256 sha384 sha512 blake3 blake2b sm3 sha3 crc32b xxh32 xxh64 xxh3 xxh128 crc bsd sysv crc32c crc64nvme" -- "${cur}"))
+                    return 0
+                    ;;
+                --part-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --exclude)

@@ -15,7 +15,10 @@ xxh3\t'XXH3, 64 bits, as xxhsum -H3 (not cryptographic)'
 xxh128\t'XXH3, 128 bits, as xxhsum -H2 (not cryptographic)'
 crc\t'the POSIX CRC and the size, as cksum'
 bsd\t'BSD sum and the size in KiB, as sum -r'
-sysv\t'System V sum and the size in 512-byte blocks, as sum -s'"
+sysv\t'System V sum and the size in 512-byte blocks, as sum -s'
+crc32c\t'CRC-32C (Castagnoli), as GCS and S3 report it'
+crc64nvme\t'CRC-64/NVME, S3\'s default full-object checksum'"
+complete -c fastsum -l part-size -d 'S3\'s ETag and composite checksums over SIZE parts' -r
 complete -c fastsum -l exclude -d 'With -r, leave out what PATTERN matches (repeatable)' -r
 complete -c fastsum -l exclude-from -d 'With -r, leave out what the patterns in FILE match, one a line' -r
 complete -c fastsum -l max-depth -d 'With -r, go at most N directories below the operand (1: its own files)' -r

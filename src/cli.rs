@@ -14,7 +14,7 @@
 
 use std::ffi::OsString;
 
-use crate::algo::{Algorithm, Algorithms, Bits, Sha3Size};
+use crate::algo::{Algorithm, Algorithms, Bits, MAX_ALGORITHMS, Sha3Size};
 use crate::config::{
     AuditOptions, CheckOptions, Command, Config, Dialect, Encoding, HashOptions, Progress, Tags,
     UpdateOptions, Verbosity, XofOutput,
@@ -412,12 +412,30 @@ fn exclude(patterns: &[String]) -> Result<Exclude, UsageError> {
 
 /// Resolve `args` under the invocation's name: defaults, multi-call
 /// defaults, and the combinations GNU (or b3sum) refuses.
-fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
+fn resolve(mut args: Args, inv: &Invocation) -> Result<Config, UsageError> {
     if inv.flavour() == Flavour::Xxhsum {
         return Ok(xxhsum::resolve(args, inv));
     }
     let reading = plan(&args);
     let refuse = |c| Err(UsageError::Conflict(c));
+    over_parts(&mut args).map_err(UsageError::Conflict)?;
+    let parts = args.algorithms.iter().any(|a| a.parts().is_some());
+    if parts {
+        let with = [
+            args.check
+                .then_some(Conflict::NotWhenChecking("--part-size")),
+            args.update
+                .as_ref()
+                .map(|_| Conflict::UpdateWith("a part size")),
+            args.tree_digest
+                .then_some(Conflict::TreeDigestWith("a part size")),
+            args.raw_digest.then_some(Conflict::PartsWith("--raw")),
+            args.base64.then_some(Conflict::PartsWith("--base64")),
+        ];
+        if let Some(c) = with.into_iter().flatten().next() {
+            return refuse(c);
+        }
+    }
     // -l first, as GNU checks it right after the options
     let length = length(&args, inv)?;
     let b3sum = inv.flavour() == Flavour::B3sum;
@@ -568,11 +586,18 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         }
         let hash = HashOptions {
             // XXH3 lines are always tagged, as xxhsum 0.8 writes them (its
-            // 16 hex digits would read as XXH64's untagged)
+            // 16 hex digits would read as XXH64's untagged); so are the
+            // CRCs of object stores (CRC-32C's 8 would read as XXH32's,
+            // CRC-64/NVME's 16 as XXH64's) and the digests over parts
+            // (the tag carries the part size)
             format: if args.tag
                 || (cksum && !args.untagged)
                 || args.algorithms.len() > 1
-                || args.algorithms == [Algorithm::Xxh3]
+                || matches!(
+                    args.algorithms.as_slice(),
+                    [Algorithm::Xxh3 | Algorithm::Crc32c | Algorithm::Crc64Nvme]
+                )
+                || parts
             {
                 LineFormat::Tagged
             } else {
@@ -666,6 +691,9 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         Algorithm::Sha384,
         Algorithm::Sha512,
     ];
+    if args.algorithms.len() > MAX_ALGORITHMS {
+        return refuse(Conflict::TooManyAlgorithms);
+    }
     let algorithms = match Algorithms::new(sized) {
         Ok(_) if args.sha2 && length.is_none() => {
             Algorithms::new(sha2_any).unwrap_or(Algorithms::one(Algorithm::Sha256))
@@ -711,6 +739,30 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         debug: args.debug,
         files,
     })
+}
+
+/// `--part-size`: each algorithm named (md5 if none) over each part size,
+/// as S3 composes it (the ones named with a part size, `md5@8M`, keep it);
+/// refused for an algorithm S3 does not compose.
+fn over_parts(args: &mut Args) -> Result<(), Conflict> {
+    if args.part_sizes.is_empty() {
+        return Ok(());
+    }
+    let named = match std::mem::take(&mut args.algorithms) {
+        none if none.is_empty() => vec![Algorithm::Md5],
+        named => named,
+    };
+    for algo in named {
+        if algo.parts().is_some() {
+            args.algorithms.push(algo);
+            continue;
+        }
+        for &size in &args.part_sizes {
+            let over = options::composed(algo, size).map_err(|_| Conflict::NotComposed(algo))?;
+            args.algorithms.push(over);
+        }
+    }
+    Ok(())
 }
 
 /// `-l BITS` (fastsum, b2sum) checked against the algorithms it sizes, in
@@ -884,8 +936,8 @@ mod tests {
                 &["-a", "sha265"],
                 "fastsum: invalid value 'sha265' for '--algorithm <ALGO>': 'sha265' is no \
                  algorithm (algorithms: md5, sha1, sha224, sha256, sha384, sha512, blake3, \
-                 blake2b, sm3, sha3, crc32b, xxh32, xxh64, xxh3, xxh128, crc, bsd, sysv); \
-                 did you mean 'sha256'?\n",
+                 blake2b, sm3, sha3, crc32b, xxh32, xxh64, xxh3, xxh128, crc, bsd, sysv, \
+                 crc32c, crc64nvme); did you mean 'sha256'?\n",
             ),
             (&["--bogus"], "fastsum: unrecognized option '--bogus'\n"),
         ] {

@@ -13,7 +13,7 @@ use crate::config::{Encoding, HashOptions, XofOutput, XxhOutput};
 use crate::input::Input;
 use crate::json::Record;
 use crate::output::{
-    LineFormat, Terminator, base64, format_line, legacy_line, quote_name, xxhsum_name,
+    LineFormat, Terminator, base64, format_line, legacy_line, parts_text, quote_name, xxhsum_name,
 };
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Hashed, Job, JobSource, Outcome, Plan, Task};
@@ -54,9 +54,10 @@ impl Lines {
                 p.line(|line| legacy_line(line, legacy, value, hashed.size, name, term))?;
                 continue;
             }
-            let text = match self.opts.encoding {
-                Encoding::Base64 => base64(digest.as_bytes()),
-                _ => digest.to_hex(),
+            let text = match (algo.parts(), self.opts.encoding) {
+                (Some(parts), _) => parts_text(parts, digest),
+                (None, Encoding::Base64) => base64(digest.as_bytes()),
+                (None, _) => digest.to_hex(),
             };
             p.line(|line| format_line(line, &algo.tag(), &text, name, format, term))?;
         }
@@ -141,11 +142,15 @@ fn json_lines(
 ) -> io::Result<()> {
     for (&algo, digest) in algos.as_slice().iter().zip(&hashed.digests) {
         p.line(|line| {
-            Record::new("path", name)
-                .algorithm(algo)
-                .text("digest", &digest.to_hex())
-                .number("size", hashed.size)
-                .write(line)
+            let record = Record::new("path", name).algorithm(algo);
+            let record = match algo.parts() {
+                Some(parts) => record
+                    .number("part_size", parts.size.bytes())
+                    .text("encoding", if parts.hex() { "hex" } else { "base64" })
+                    .text("digest", &parts_text(parts, digest)),
+                None => record.text("digest", &digest.to_hex()),
+            };
+            record.number("size", hashed.size).write(line)
         })?;
     }
     Ok(())

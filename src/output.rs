@@ -1,7 +1,7 @@
 //! What fastsum writes: checksum lines byte-for-byte as GNU coreutils writes
 //! them, and file names quoted in messages as GNU quotes them.
 
-use crate::algo::Legacy;
+use crate::algo::{Digest, Legacy, Parts};
 
 /// How a checksum line is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +28,21 @@ pub(crate) enum Terminator {
     /// not UTF-8 is written as Rust's `to_string_lossy` writes it (each
     /// invalid sequence as U+FFFD), because b3sum prints that.
     LossyNewline,
+}
+
+/// An S3 digest over parts as S3 shows it: the ETag in hex, a composite
+/// checksum in base64, then `-N` when `N` parts were composed (none for a
+/// single PUT's plain digest).
+pub(crate) fn parts_text(parts: Parts, digest: &Digest) -> String {
+    let mut text = if parts.hex() {
+        digest.to_hex()
+    } else {
+        base64(digest.as_bytes())
+    };
+    if digest.parts() > 0 {
+        text.push_str(&format!("-{}", digest.parts()));
+    }
+    text
 }
 
 /// The standard base64 of `bytes`, with `=` padding (cksum's `--base64`).

@@ -112,6 +112,15 @@ fn letter_power(c: char) -> Option<u32> {
 
 /// Parse a SIZE: `16`, `4K`, `4k`, `64KiB`, `4KB` (4000), `1M`, `1MB`, `K`.
 fn parse_size(s: &str) -> Result<usize, SizeError> {
+    match parse_bytes(s)? {
+        b if b <= MAX_SIZE as u64 => Ok(b as usize),
+        _ => Err(SizeError::TooLarge),
+    }
+}
+
+/// A SIZE of any number of bytes that fits 64 bits (`--part-size`: S3's
+/// parts go to 5 GiB), read as [`Size`] reads one.
+pub(crate) fn parse_bytes(s: &str) -> Result<u64, SizeError> {
     // strtoumax skips leading white space; a sign is refused
     let t = s.trim_start();
     let digits_end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
@@ -140,9 +149,9 @@ fn parse_size(s: &str) -> Result<usize, SizeError> {
         .checked_pow(power.unwrap_or(0))
         .and_then(|unit| n.checked_mul(unit))
         .ok_or(SizeError::TooLarge)?;
-    match usize::try_from(bytes) {
+    match u64::try_from(bytes) {
         Ok(0) => Err(SizeError::Zero),
-        Ok(b) if b <= MAX_SIZE => Ok(b),
+        Ok(b) => Ok(b),
         _ => Err(SizeError::TooLarge),
     }
 }

@@ -288,7 +288,8 @@ fn read_manifest(text: &[u8], asked: Algorithm, opts: &UpdateOptions) -> Result<
 /// names it; an untagged line's hex length fits one algorithm that writes
 /// such lines, or several (then `-a` must choose). Every algorithm counts
 /// that writes untagged hex: BLAKE2b at any length (`b2sum -l`), SHA-3 at
-/// its four, xxHash (not XXH3, whose lines are always tagged) — so 32 hex
+/// its four, xxHash (not XXH3, whose lines are always tagged, nor CRC-32C
+/// and CRC-64/NVME) — so 32 hex
 /// digits are MD5, BLAKE2b-128 or XXH128, and a wrong guess never appends
 /// lines the manifest's own tool fails.
 fn untagged_algorithm(body: &[u8], asked: Algorithm) -> Result<Algorithm, Refusal> {
@@ -298,7 +299,14 @@ fn untagged_algorithm(body: &[u8], asked: Algorithm) -> Result<Algorithm, Refusa
     }
     let fits: Vec<Algorithm> = Algorithm::ALL
         .into_iter()
-        .filter(|&a| a.legacy().is_none() && a != Algorithm::Xxh3)
+        // (XXH3 and the CRCs of object stores write tagged lines only)
+        .filter(|&a| {
+            a.legacy().is_none()
+                && !matches!(
+                    a,
+                    Algorithm::Xxh3 | Algorithm::Crc32c | Algorithm::Crc64Nvme
+                )
+        })
         .filter_map(|a| parse_check_line(body, a, Accept::Any).ok().map(|l| l.algo))
         .collect();
     match fits.as_slice() {

@@ -12,6 +12,7 @@ mod changed;
 mod check;
 mod cksum_sum;
 mod cli;
+mod cloud;
 mod dialects;
 mod errors;
 mod family;

@@ -7,11 +7,14 @@ pub struct Digest {
     bytes: [u8; 64],
     len: u8,
     xof: Option<Box<blake3::OutputReader>>,
+    /// Over parts (S3's multipart digests): how many parts were composed;
+    /// 0 for a digest of the whole input (one part or none: a single PUT).
+    parts: u64,
 }
 
 impl PartialEq for Digest {
     fn eq(&self, other: &Digest) -> bool {
-        self.as_bytes() == other.as_bytes()
+        self.as_bytes() == other.as_bytes() && self.parts == other.parts
     }
 }
 
@@ -25,7 +28,22 @@ impl Digest {
             bytes,
             len: s.len() as u8,
             xof: None,
+            parts: 0,
         }
+    }
+
+    /// A digest composed over `parts` parts (S3's `-N`).
+    pub(crate) fn composed(s: &[u8], parts: u64) -> Digest {
+        Digest {
+            parts,
+            ..Digest::from_slice(s)
+        }
+    }
+
+    /// How many parts it was composed over (S3's `-N`), 0 for a digest of
+    /// the whole input.
+    pub fn parts(&self) -> u64 {
+        self.parts
     }
 
     /// A digest computed elsewhere (the multi-message engines): at most 64

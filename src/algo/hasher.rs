@@ -79,6 +79,12 @@ pub enum Hasher {
     Bsd(crate::algo::legacy::Bsd),
     /// System V `sum`.
     Sysv(crate::algo::legacy::Sysv),
+    /// CRC-32C (crc-fast: its folding kernels picked at run time).
+    Crc32c(crc_fast::Digest),
+    /// CRC-64/NVME (crc-fast).
+    Crc64Nvme(crc_fast::Digest),
+    /// An algorithm over parts, as S3 composes it.
+    Parts(Box<crate::algo::parts::Composer>),
 }
 
 /// A running BLAKE2b of a length chosen at run time: the blake2 crate's
@@ -136,6 +142,13 @@ impl Hasher {
             Algorithm::Crc => Hasher::Crc(Box::default()),
             Algorithm::Bsd => Hasher::Bsd(crate::algo::legacy::Bsd::default()),
             Algorithm::Sysv => Hasher::Sysv(crate::algo::legacy::Sysv::default()),
+            Algorithm::Crc32c => {
+                Hasher::Crc32c(crc_fast::Digest::new(crc_fast::CrcAlgorithm::Crc32Iscsi))
+            }
+            Algorithm::Crc64Nvme => {
+                Hasher::Crc64Nvme(crc_fast::Digest::new(crc_fast::CrcAlgorithm::Crc64Nvme))
+            }
+            Algorithm::Parts(p) => Hasher::Parts(Box::new(crate::algo::parts::Composer::new(p))),
         }
     }
 
@@ -163,6 +176,8 @@ impl Hasher {
             Hasher::Crc(h) => h.update(data),
             Hasher::Bsd(h) => h.update(data),
             Hasher::Sysv(h) => h.update(data),
+            Hasher::Crc32c(h) | Hasher::Crc64Nvme(h) => h.update(data),
+            Hasher::Parts(h) => h.update(data),
         }
     }
 
@@ -225,6 +240,10 @@ impl Hasher {
             Hasher::Crc(h) => Digest::from_slice(&h.value().to_be_bytes()),
             Hasher::Bsd(h) => Digest::from_slice(&h.value().to_be_bytes()),
             Hasher::Sysv(h) => Digest::from_slice(&h.value().to_be_bytes()),
+            // big-endian, as S3 and GCS encode them (and as crc32b)
+            Hasher::Crc32c(h) => Digest::from_slice(&(h.finalize() as u32).to_be_bytes()),
+            Hasher::Crc64Nvme(h) => Digest::from_slice(&h.finalize().to_be_bytes()),
+            Hasher::Parts(h) => h.finalize(),
         }
     }
 }

@@ -106,6 +106,139 @@ pub enum Algorithm {
     /// System V `sum` (`sum -s`, `cksum -a sysv`): 16 bits, printed with
     /// the size in 512-byte blocks.
     Sysv,
+    /// CRC-32C (Castagnoli, iSCSI: RFC 3720), as GCS and S3 report it.
+    Crc32c,
+    /// CRC-64/NVME (reflected 0xAD93D23594C93659, init and xorout all
+    /// ones): S3's default full-object checksum.
+    Crc64Nvme,
+    /// An algorithm over fixed-size parts, as S3 composes a multipart
+    /// upload's digest (`--part-size`): the ETag (MD5) or a composite
+    /// checksum. Not a family of its own: its properties are its base's
+    /// (but for its tag and line), and it has no row; so it is the last
+    /// variant, out of [`Algorithm::ALL`].
+    Parts(Parts),
+}
+
+/// The algorithms S3 composes over the parts of a multipart upload: the
+/// ETag's MD5, and the composite checksums.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Composed {
+    /// The ETag: `hex(MD5(MD5(p1) ‖ … ‖ MD5(pN)))-N`.
+    Md5,
+    /// Composite SHA-1.
+    Sha1,
+    /// Composite SHA-256.
+    Sha256,
+    /// Composite CRC-32 (zlib's).
+    Crc32b,
+    /// Composite CRC-32C.
+    Crc32c,
+}
+
+impl Composed {
+    /// The algorithm of each part and of the parts' digests.
+    pub fn algorithm(self) -> Algorithm {
+        match self {
+            Composed::Md5 => Algorithm::Md5,
+            Composed::Sha1 => Algorithm::Sha1,
+            Composed::Sha256 => Algorithm::Sha256,
+            Composed::Crc32b => Algorithm::Crc32b,
+            Composed::Crc32c => Algorithm::Crc32c,
+        }
+    }
+
+    /// The one S3 composes as `algo`, if it does.
+    pub fn of(algo: Algorithm) -> Option<Composed> {
+        Some(match algo {
+            Algorithm::Md5 => Composed::Md5,
+            Algorithm::Sha1 => Composed::Sha1,
+            Algorithm::Sha256 => Composed::Sha256,
+            Algorithm::Crc32b => Composed::Crc32b,
+            Algorithm::Crc32c => Composed::Crc32c,
+            _ => return None,
+        })
+    }
+}
+
+/// The size of an upload's parts (the last one may be shorter): a whole
+/// number of KiB below 32 MiB, of MiB from 32 MiB to 32 GiB (uploaders
+/// use whole MiB; S3 takes parts of 5 MiB to 5 GiB). fastsum takes smaller
+/// parts than S3 too, so that files of a few bytes can be tested over many
+/// parts (docs/GUIDE.md, "Object stores"). Two bytes, byte-aligned (KiB
+/// below `0x8000`, else MiB above it): it makes [`Algorithm::Parts`], so
+/// `Algorithm` stays four bytes and `Algorithms`, carried by every task,
+/// small.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PartSize([u8; 2]);
+
+impl PartSize {
+    /// The flag of a size in MiB.
+    const MIB: u16 = 0x8000;
+
+    /// `bytes`, if it is a part size (see [`PartSize`]).
+    pub fn new(bytes: u64) -> Option<PartSize> {
+        let code = if bytes < 32 << 20 {
+            if bytes == 0 || !bytes.is_multiple_of(1 << 10) {
+                return None;
+            }
+            bytes >> 10
+        } else {
+            if !bytes.is_multiple_of(1 << 20) || bytes >> 20 >= u64::from(PartSize::MIB) {
+                return None;
+            }
+            (bytes >> 20) | u64::from(PartSize::MIB)
+        };
+        Some(PartSize(u16::try_from(code).ok()?.to_le_bytes()))
+    }
+
+    /// `n` MiB (`n` from 1 to 32767).
+    pub fn mib(n: u32) -> Option<PartSize> {
+        PartSize::new(u64::from(n) << 20)
+    }
+
+    /// The size in bytes.
+    pub fn bytes(self) -> u64 {
+        let code = u16::from_le_bytes(self.0);
+        match code & PartSize::MIB {
+            0 => u64::from(code) << 10,
+            _ => u64::from(code & !PartSize::MIB) << 20,
+        }
+    }
+}
+
+impl std::fmt::Display for PartSize {
+    /// As SIZE is written: `8M`, `5G`, `1536K`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kib = self.bytes() >> 10;
+        for (shift, suffix) in [(20, "G"), (10, "M")] {
+            if kib.is_multiple_of(1 << shift) {
+                return write!(f, "{}{suffix}", kib >> shift);
+            }
+        }
+        write!(f, "{kib}K")
+    }
+}
+
+/// An algorithm S3 composes, over parts of one size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Parts {
+    /// What is computed over each part and over the parts' digests.
+    pub of: Composed,
+    /// The size of each part (the last one may be shorter).
+    pub size: PartSize,
+}
+
+impl Parts {
+    /// The S3 ETag (`of` MD5) or composite checksum of `of` over parts of `size`.
+    pub fn new(of: Composed, size: PartSize) -> Parts {
+        Parts { of, size }
+    }
+
+    /// Is the digest written in hex (the ETag), not in base64 (the composite
+    /// checksums, as S3 shows them)?
+    pub fn hex(self) -> bool {
+        self.of == Composed::Md5
+    }
 }
 
 /// What fastsum knows of an algorithm family besides how to compute it:
@@ -194,11 +327,14 @@ impl Row {
     }
 }
 
+/// How many families have a row: every variant but [`Algorithm::Parts`].
+const FAMILIES: usize = Algorithm::COUNT - 1;
+
 /// Every algorithm family's identity, in the order of [`Algorithm`]'s
 /// variants (a test holds the two in step): name (`-a`), GNU's name, digest
 /// bytes, cost, help; then its tool name, its line of its own, its lanes.
 #[rustfmt::skip]
-const ROWS: [Row; Algorithm::COUNT] = {
+const ROWS: [Row; FAMILIES] = {
     use Algorithm as A;
     [
         row(A::Md5, "md5", "MD5", 16, 15,
@@ -250,6 +386,10 @@ const ROWS: [Row; Algorithm::COUNT] = {
         row(A::Sysv, "sysv", "SYSV", 2, 1,
             "System V sum and the size in 512-byte blocks, as sum -s")
             .legacy(Legacy::Sysv),
+        row(A::Crc32c, "crc32c", "CRC32C", 4, 1,
+            "CRC-32C (Castagnoli), as GCS and S3 report it"),
+        row(A::Crc64Nvme, "crc64nvme", "CRC64NVME", 8, 1,
+            "CRC-64/NVME, S3's default full-object checksum"),
     ]
 };
 
@@ -257,8 +397,8 @@ impl Algorithm {
     /// Every algorithm, in the order of the enum; the ones with a length
     /// at their default (BLAKE2b-512; SHA3-256, though `-a sha3` asks for
     /// `-l` as GNU cksum does).
-    pub const ALL: [Algorithm; Algorithm::COUNT] = {
-        let mut all = [Algorithm::Md5; Algorithm::COUNT];
+    pub const ALL: [Algorithm; FAMILIES] = {
+        let mut all = [Algorithm::Md5; FAMILIES];
         let mut i = 0;
         while i < all.len() {
             all[i] = ROWS[i].algo;
@@ -267,10 +407,22 @@ impl Algorithm {
         all
     };
 
-    /// This algorithm's row of [`ROWS`].
+    /// This algorithm's row of [`ROWS`] (over parts: its base's).
     fn row(self) -> &'static Row {
-        static TABLE: [Row; Algorithm::COUNT] = ROWS;
-        &TABLE[Family::from(self) as usize]
+        static TABLE: [Row; FAMILIES] = ROWS;
+        let family = match self {
+            Algorithm::Parts(p) => p.of.algorithm(),
+            a => a,
+        };
+        &TABLE[Family::from(family) as usize]
+    }
+
+    /// The parts it is computed over, if S3 composes it (`--part-size`).
+    pub fn parts(self) -> Option<Parts> {
+        match self {
+            Algorithm::Parts(p) => Some(p),
+            _ => None,
+        }
     }
 
     /// The name GNU writes for its family: the word in check-mode warnings
@@ -282,14 +434,20 @@ impl Algorithm {
 
     /// Is it one of the checksums that print their own line?
     pub fn legacy(self) -> Option<Legacy> {
-        self.row().legacy
+        match self {
+            // a composite CRC-32 is S3's line, not cksum's
+            Algorithm::Parts(_) => None,
+            _ => self.row().legacy,
+        }
     }
 
     /// The label of tagged lines (`SHA256 (f) = …`): the family name, with
     /// the length where GNU writes it: `BLAKE2b-256` (none for 512, as
-    /// b2sum), `SHA3-256` (always, as cksum 9.8).
+    /// b2sum), `SHA3-256` (always, as cksum 9.8); over parts, the base's
+    /// and the part size: `MD5@8M` (docs/check.md).
     pub fn tag(self) -> Cow<'static, str> {
         match self {
+            Algorithm::Parts(p) => format!("{}@{}", self.gnu_name(), p.size).into(),
             Algorithm::Blake2b(b) if b != Bits::MAX => format!("BLAKE2b-{}", b.bits()).into(),
             Algorithm::Sha3(s) => format!("SHA3-{}", s.bits()).into(),
             _ => self.gnu_name().into(),
@@ -318,7 +476,8 @@ impl Algorithm {
     /// Does it have a multi-message engine (a batch of small inputs hashed
     /// side by side)?
     pub(crate) fn has_lanes(self) -> bool {
-        self.row().lanes
+        // a composed digest is no single message
+        !matches!(self, Algorithm::Parts(_)) && self.row().lanes
     }
 
     /// The same family at `bits` bits (`-l`, a tag's `-N`).
@@ -361,13 +520,21 @@ impl Algorithm {
 
     /// The same family (whatever the lengths): what a run may not name
     /// twice, and what a tag is matched against.
+    /// Over parts, each base and part size is one of its own (a run may
+    /// compute the ETag over several part sizes).
     pub fn same_family(self, other: Algorithm) -> bool {
-        std::mem::discriminant(&self) == std::mem::discriminant(&other)
+        match (self, other) {
+            (Algorithm::Parts(a), Algorithm::Parts(b)) => a == b,
+            _ => std::mem::discriminant(&self) == std::mem::discriminant(&other),
+        }
     }
     /// The name of the stand-alone tool this algorithm replaces (multi-call),
     /// if fastsum answers to one for it.
     pub fn tool_name(self) -> Option<&'static str> {
-        self.row().tool
+        match self {
+            Algorithm::Parts(_) => None,
+            _ => self.row().tool,
+        }
     }
 
     /// Relative hashing cost per byte on one core: what the fan-out
@@ -397,11 +564,18 @@ impl Algorithm {
     }
 }
 
+/// How many algorithms a run (or an input) may compute: as many as there
+/// are families (one of each, or several part sizes of those S3 composes,
+/// the part sizes a bare ETag may have been made with). Every task carries
+/// an array of them: more would make each job bigger for runs that are
+/// nearly never made.
+pub const MAX_ALGORITHMS: usize = FAMILIES;
+
 /// The algorithms of a run (or of one input), in the order given: never
 /// empty, never the same algorithm twice. `Copy`, no allocation.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Algorithms {
-    list: [Algorithm; Algorithm::COUNT],
+    list: [Algorithm; MAX_ALGORITHMS],
     len: u8,
 }
 
@@ -409,7 +583,7 @@ impl Algorithms {
     /// Just `algo`.
     pub fn one(algo: Algorithm) -> Algorithms {
         Algorithms {
-            list: [algo; Algorithm::COUNT],
+            list: [algo; MAX_ALGORITHMS],
             len: 1,
         }
     }
@@ -426,10 +600,10 @@ impl Algorithms {
     }
 
     /// These and `algo` after them; `None` if `algo`'s family is already
-    /// in (one length of BLAKE2b or SHA-3 a run: the array has one place a
-    /// family).
+    /// in (one length of BLAKE2b or SHA-3 a run), or if there are
+    /// [`MAX_ALGORITHMS`] already.
     pub fn with(self, algo: Algorithm) -> Option<Algorithms> {
-        if self.as_slice().iter().any(|a| a.same_family(algo)) {
+        if self.len() == MAX_ALGORITHMS || self.as_slice().iter().any(|a| a.same_family(algo)) {
             return None;
         }
         let mut next = self;
@@ -443,7 +617,7 @@ impl Algorithms {
         self.list[0]
     }
 
-    /// How many (1 to [`Algorithm::COUNT`]).
+    /// How many (1 to [`MAX_ALGORITHMS`]).
     #[allow(clippy::len_without_is_empty)]
     pub fn len(self) -> usize {
         usize::from(self.len)

@@ -14,6 +14,7 @@ mod hasher;
 mod identity;
 pub(crate) mod legacy;
 pub(crate) mod md5;
+mod parts;
 pub(crate) mod sha3;
 pub(crate) mod sha512;
 pub(crate) mod sha_lanes;
@@ -24,7 +25,9 @@ pub(crate) use crate::algo::digest::push_hex;
 pub use crate::algo::hasher::hash_bytes;
 pub use crate::algo::hasher::{BLAKE3_MULTITHREAD_MIN, Hasher};
 pub(crate) use crate::algo::hasher::{Hashers, on_threads};
-pub use crate::algo::identity::{Algorithm, Algorithms, Bits};
+pub use crate::algo::identity::{
+    Algorithm, Algorithms, Bits, Composed, MAX_ALGORITHMS, PartSize, Parts,
+};
 pub use crate::algo::legacy::Legacy;
 pub use crate::algo::sha3::Sha3Size;
 
@@ -32,7 +35,6 @@ pub use crate::algo::sha3::Sha3Size;
 mod tests {
     use super::*;
     use crate::algo::identity::LengthError;
-    use strum::EnumCount;
 
     fn hex(algo: Algorithm, data: &[u8]) -> String {
         hash_bytes(algo, data).to_hex()
@@ -259,7 +261,7 @@ mod tests {
         assert_eq!(Algorithms::new([]), Err(None));
         assert_eq!(
             Algorithms::new(Algorithm::ALL).unwrap().len(),
-            Algorithm::COUNT
+            Algorithm::ALL.len()
         );
         let mut h = Hashers::new(set);
         h.update(b"ab");
@@ -290,7 +292,7 @@ mod tests {
     #[test]
     fn new_algorithms_official_vectors() {
         let sha3 = |bits| Algorithm::Sha3(Sha3Size::new(bits).unwrap());
-        let cases: [(Algorithm, &[u8], &str); 16] = [
+        let cases: [(Algorithm, &[u8], &str); 18] = [
             (
                 Algorithm::Blake2b(Bits::MAX),
                 b"abc",
@@ -333,6 +335,9 @@ mod tests {
                 "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0",
             ),
             (Algorithm::Crc32b, b"123456789", "cbf43926"),
+            // the catalogue's check values (reveng.sourceforge.io)
+            (Algorithm::Crc32c, b"123456789", "e3069283"),
+            (Algorithm::Crc64Nvme, b"123456789", "ae8b14860a799888"),
             (Algorithm::Xxh32, b"", "02cc5d05"),
             (Algorithm::Xxh32, b"abc", "32d153ff"),
             (Algorithm::Xxh64, b"", "ef46db3751d8e999"),
@@ -372,7 +377,8 @@ mod tests {
         // the 256-bit function is its own, not the 512-bit one cut short
         let long = hash_bytes(Algorithm::Blake2b(Bits::MAX), b"abc");
         assert_ne!(&long.as_bytes()[..32], hash_bytes(b256, b"abc").as_bytes());
-        assert!(std::mem::size_of::<Algorithm>() <= 2);
+        // (over parts, the part size is carried too: 4 bytes)
+        assert!(std::mem::size_of::<Algorithm>() <= 4);
     }
 
     /// Every algorithm fed in odd pieces gives the one-call digest.
@@ -387,6 +393,70 @@ mod tests {
                 }
             }
             assert_eq!(h.finalize(), hash_bytes(a, &data), "{a:?}");
+        }
+    }
+
+    /// S3's digests over parts, by their definition: the parts' digests
+    /// concatenated and hashed again, `-N`; one part or none, the plain
+    /// digest. Fed in updates of every odd size, so a part ends inside an
+    /// update, at its end, and at its start.
+    #[test]
+    fn parts_compose_as_s3_defines_them() {
+        let data: Vec<u8> = (0..10_000u32).map(|i| (i * 31 + i / 7) as u8).collect();
+        let size = PartSize::new(1024).unwrap();
+        for of in [
+            Composed::Md5,
+            Composed::Sha1,
+            Composed::Sha256,
+            Composed::Crc32b,
+            Composed::Crc32c,
+        ] {
+            let base = of.algorithm();
+            let parts = Algorithm::Parts(Parts::new(of, size));
+            for len in [0, 1, 1023, 1024, 1025, 2048, 2049, 10_000] {
+                let data = &data[..len];
+                let chunks: Vec<&[u8]> = data.chunks(1024).collect();
+                let want = if chunks.len() <= 1 {
+                    hash_bytes(base, data)
+                } else {
+                    let mut outer = Hasher::new(base);
+                    for c in &chunks {
+                        outer.update(hash_bytes(base, c).as_bytes());
+                    }
+                    Digest::composed(outer.finalize().as_bytes(), chunks.len() as u64)
+                };
+                for step in [1, 7, 1000, 1024, 1025, 4096] {
+                    let mut h = Hasher::new(parts);
+                    for piece in data.chunks(step) {
+                        h.update(piece);
+                    }
+                    let got = h.finalize();
+                    assert_eq!(got, want, "{of:?} {len} bytes in {step}");
+                    assert_eq!(got.parts(), want.parts());
+                }
+            }
+        }
+    }
+
+    /// Part sizes: whole KiB below 32 MiB, whole MiB from there to 32
+    /// GiB, each kept exactly and written as SIZE is.
+    #[test]
+    fn part_sizes_round_trip() {
+        for (bytes, text) in [
+            (1 << 10, "1K"),
+            (1536 << 10, "1536K"),
+            (5 << 20, "5M"),
+            ((32 << 20) - 1024, "32767K"),
+            (32 << 20, "32M"),
+            (100 << 20, "100M"),
+            (5 << 30, "5G"),
+            ((32 << 30) - (1 << 20), "32767M"),
+        ] {
+            let size = PartSize::new(bytes).unwrap();
+            assert_eq!((size.bytes(), size.to_string()), (bytes, text.to_string()));
+        }
+        for bytes in [0, 1000, (32 << 20) + 1024, 32 << 30] {
+            assert_eq!(PartSize::new(bytes), None, "{bytes}");
         }
     }
 }

@@ -257,7 +257,7 @@ impl Auditor {
                         .position(|a| a == algo)
                         .and_then(|i| hashed.digests.get(i));
                     match digest {
-                        Some(d) if d.as_bytes() == want.as_bytes() => {
+                        Some(d) if want.matches(d) => {
                             if f.good.is_none() {
                                 f.good = Some((*algo, *want, d.clone()));
                             }
@@ -347,7 +347,7 @@ impl Auditor {
                         .iter()
                         .position(|x| x == a)
                         .and_then(|i| digests.get(i))
-                        .is_some_and(|d| d.as_bytes() == want.as_bytes())
+                        .is_some_and(|d| want.matches(d))
                 })
         };
         for (algo, digest) in algos.as_slice().iter().zip(digests) {

@@ -32,7 +32,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::sync::Arc;
 
-use crate::algo::{Algorithm, Algorithms, Digest};
+use crate::algo::{Algorithm, Algorithms, Composed, Digest, PartSize, Parts};
 use crate::config::{CheckOptions, Dialect, Verbosity};
 use crate::input::{Input, Opened};
 use crate::json::Record;
@@ -158,6 +158,9 @@ struct Feed<'a> {
 pub(crate) struct Listed {
     /// One digest per algorithm of the task.
     pub(crate) expected: Vec<Expected>,
+    /// A bare S3 ETag: the algorithms are its candidate part sizes, and
+    /// one line's verdict is whether any matched.
+    pub(crate) etag: bool,
     /// b3sum: the name as the line writes it.
     shown: Option<Box<[u8]>>,
 }
@@ -221,14 +224,52 @@ fn line_job(
     if cur.is_stdin && name == b"-" {
         return improper();
     }
+    let etag = line.algo.parts().is_none() && line.expected.parts() > 0;
+    let algos = if etag {
+        etag_candidates(&name, line.expected.parts())
+    } else {
+        Algorithms::one(line.algo)
+    };
     Job::Hash(Task {
         input: Input::from_arg(OsString::from_vec(name)),
-        algos: Algorithms::one(line.algo),
+        algos,
         context: Listed {
-            expected: vec![line.expected],
+            expected: vec![line.expected; algos.len()],
+            etag,
             shown: None,
         },
     })
+}
+
+/// The part sizes S3 uploaders use, in MiB: AWS CLI's and boto3's 8, the
+/// others' 5, 15, 16, 64 and 100, and the powers of two S3 takes (to 4
+/// GiB).
+const COMMON_PART_MIB: [u32; 13] = [5, 8, 15, 16, 32, 64, 100, 128, 256, 512, 1024, 2048, 4096];
+
+/// The ETags a bare `HEX-N` line may be, to compute in one read: the
+/// common part sizes that cut the file `name` (as it is now) into `n`
+/// parts; a file of one part (`-1`) any size it fits in, the smallest.
+/// When none does (or the file cannot be examined: reading it will say
+/// why), AWS CLI's 8 MiB, which then does not match.
+fn etag_candidates(name: &[u8], n: u64) -> Algorithms {
+    let over =
+        |mib| PartSize::mib(mib).map(|size| Algorithm::Parts(Parts::new(Composed::Md5, size)));
+    let len = std::fs::metadata(OsStr::from_bytes(name)).map(|m| m.len());
+    let fits = |&mib: &u32| {
+        let part = u64::from(mib) << 20;
+        len.as_ref().is_ok_and(|&len| match n {
+            1 => len <= part,
+            n => len.div_ceil(part) == n,
+        })
+    };
+    let mut fitting = COMMON_PART_MIB.iter().filter(|m| fits(m)).copied();
+    let sizes: Vec<u32> = match n {
+        // one part: every size that holds it gives the same digest
+        1 => fitting.next().into_iter().collect(),
+        _ => fitting.collect(),
+    };
+    let default = over(8).unwrap_or(Algorithm::Md5);
+    Algorithms::new(sizes.into_iter().filter_map(over)).unwrap_or(Algorithms::one(default))
 }
 
 /// The job for one raw line of a check file under b3sum's rules.
@@ -241,6 +282,7 @@ fn b3sum_job(raw: &[u8]) -> CheckJob {
             algos: Algorithms::one(Algorithm::Blake3),
             context: Listed {
                 expected: vec![line.expected],
+                etag: false,
                 shown: Some(line.shown.into()),
             },
         }),
@@ -361,13 +403,16 @@ impl Iterator for Feed<'_> {
                 continue;
             };
             match next {
-                Job::Hash(t) if t.input == task.input => match task.algos.with(t.algos.first()) {
-                    Some(algos) => {
-                        task.algos = algos;
-                        task.context.expected.extend(t.context.expected);
+                // (a bare ETag's candidates are one line's)
+                Job::Hash(t) if t.input == task.input && !task.context.etag && !t.context.etag => {
+                    match task.algos.with(t.algos.first()) {
+                        Some(algos) => {
+                            task.algos = algos;
+                            task.context.expected.extend(t.context.expected);
+                        }
+                        None => self.pending = Some(Job::Hash(t)),
                     }
-                    None => self.pending = Some(Job::Hash(t)),
-                },
+                }
                 other => self.pending = Some(other),
             }
         }
@@ -456,6 +501,10 @@ impl Verifier {
             let r = Record::new("path", name)
                 .text("status", status.word())
                 .algorithm(algo);
+            let r = match algo.parts() {
+                Some(parts) => r.number("part_size", parts.size.bytes()),
+                None => r,
+            };
             match error {
                 Some(e) => r.text("error", &error_text(e)),
                 None => r,
@@ -464,15 +513,54 @@ impl Verifier {
         })
     }
 
+    /// A bare ETag's line: OK, saying the part size, when one of its
+    /// candidates matched; else as one algorithm's line.
+    fn verify_etag(
+        &mut self,
+        p: &mut Printer<'_>,
+        name: &[u8],
+        algos: &[Algorithm],
+        expected: &[Expected],
+        r: &io::Result<crate::read::Hashed>,
+    ) -> io::Result<()> {
+        let matched = r.as_ref().ok().and_then(|hashed| {
+            let mut each = algos.iter().zip(expected).zip(&hashed.digests);
+            each.find(|((a, e), d)| e.matches_as(d, **a))
+                .map(|((a, e), d)| (*a, *e, d))
+        });
+        let Some((algo, expected, digest)) = matched else {
+            let digest = match r {
+                Ok(hashed) => hashed.digests.first().ok_or(&*NO_DIGEST),
+                Err(e) => Err(e),
+            };
+            return match (algos.first(), expected.first()) {
+                (Some(&a), Some(e)) => self.verify(p, name, a, e, digest),
+                _ => Ok(()),
+            };
+        };
+        let Some(status) = self.judge(&expected, algo, Ok(digest)) else {
+            return Ok(());
+        };
+        if self.opts.verbosity == Verbosity::Quiet {
+            return Ok(());
+        }
+        if self.opts.json {
+            return self.json_line(p, name, algo, status, None);
+        }
+        let size = algo.parts().map(|p| p.size.to_string()).unwrap_or_default();
+        self.status_line(p, name, &format!("OK (S3 ETag of {size} parts)"))
+    }
+
     /// What one line's outcome is, and the counts it adds to.
     fn judge(
         &mut self,
         expected: &Expected,
+        algo: Algorithm,
         outcome: Result<&Digest, &io::Error>,
     ) -> Option<Status> {
         self.tally.formatted = true;
         match outcome {
-            Ok(digest) if digest.as_bytes() == expected.as_bytes() => {
+            Ok(digest) if expected.matches_as(digest, algo) => {
                 self.tally.matched = true;
                 Some(Status::Ok)
             }
@@ -504,7 +592,7 @@ impl Verifier {
         expected: &Expected,
         outcome: Result<&Digest, &io::Error>,
     ) -> io::Result<()> {
-        let Some(status) = self.judge(expected, outcome) else {
+        let Some(status) = self.judge(expected, algo, outcome) else {
             return Ok(());
         };
         let error = outcome.err();
@@ -538,6 +626,9 @@ impl Render<Listed, Event> for Verifier {
                 // one status per line, in the check file's order
                 let algos = task.algos.as_slice();
                 let name = task.context.shown.as_deref().unwrap_or(task.input.name());
+                if task.context.etag {
+                    return self.verify_etag(p, name, algos, &task.context.expected, &r);
+                }
                 for (i, (expected, &algo)) in task.context.expected.iter().zip(algos).enumerate() {
                     let digest = match &r {
                         Ok(hashed) => hashed.digests.get(i).ok_or(&*NO_DIGEST),

@@ -20,7 +20,7 @@
 //! cut at its first NUL byte (unless escaped, where a NUL is an error), and
 //! a tagged line's hex ends at a NUL. Both are copied here.
 
-use crate::algo::{Algorithm, Algorithms};
+use crate::algo::{Algorithm, Algorithms, Digest, PartSize, Parts};
 use crate::config::Tags;
 
 /// A line GNU calls "improperly formatted".
@@ -43,6 +43,8 @@ pub(crate) enum Form {
 pub(crate) struct Expected {
     bytes: [u8; 64],
     len: u8,
+    /// S3's `-N` over parts; 0 for a digest of the whole file.
+    parts: u64,
 }
 
 impl Expected {
@@ -61,7 +63,60 @@ impl Expected {
             bytes,
             // digest_len() is at most 64
             len: len as u8,
+            parts: 0,
         })
+    }
+
+    /// Decode an S3 digest over parts as S3 shows it (see
+    /// `output::parts_text`): the ETag's hex or a composite checksum's
+    /// base64, then `-N` for `N` parts (none: a single PUT's digest).
+    fn from_parts_text(text: &[u8], algo: Algorithm, parts: Parts) -> Option<Expected> {
+        let (value, n) = match text.iter().rposition(|&c| c == b'-') {
+            Some(dash) => {
+                let n = std::str::from_utf8(&text[dash + 1..]).ok()?;
+                if n.is_empty() || !n.bytes().all(|c| c.is_ascii_digit()) {
+                    return None;
+                }
+                (&text[..dash], n.parse::<u64>().ok().filter(|&n| n > 0)?)
+            }
+            None => (text, 0),
+        };
+        let digits = if parts.hex() {
+            Digits::Hex
+        } else {
+            Digits::HexOrBase64
+        };
+        if !parts.hex() && value.len() == 2 * algo.digest_len() {
+            // a composite checksum is base64 only (its hex would be read
+            // as hex by from_text)
+            return None;
+        }
+        Expected::from_text(value, algo, digits).map(|e| Expected { parts: n, ..e })
+    }
+
+    /// Does `digest` match it (its bytes and, over parts, its count)?
+    pub(crate) fn matches(&self, digest: &Digest) -> bool {
+        digest.as_bytes() == self.as_bytes() && digest.parts() == self.parts
+    }
+
+    /// Does `digest`, of `algo`, match it? As [`Expected::matches`], and a
+    /// multipart upload of one part (`-1`: the hash of the one part's
+    /// digest, which S3 reports for a file of one part sent as a multipart
+    /// upload) matches the plain digest of a file of one part.
+    pub(crate) fn matches_as(&self, digest: &Digest, algo: Algorithm) -> bool {
+        match algo.parts() {
+            Some(p) if self.parts == 1 && digest.parts() == 0 => {
+                let mut h = crate::algo::Hasher::new(p.of.algorithm());
+                h.update(digest.as_bytes());
+                h.finalize().as_bytes() == self.as_bytes()
+            }
+            _ => self.matches(digest),
+        }
+    }
+
+    /// S3's `-N`: over how many parts it was composed (0: the whole file).
+    pub(crate) fn parts(&self) -> u64 {
+        self.parts
     }
 
     /// Decode `text`, the hex of an `algo` digest or, when `digits` allows,
@@ -79,6 +134,7 @@ impl Expected {
         Some(Expected {
             bytes: out,
             len: bytes.len() as u8,
+            parts: 0,
         })
     }
 
@@ -298,6 +354,14 @@ fn parse_line_with(
         }
         return parse_tagged(&rest[j + 1..], algo, escaped, digits);
     }
+    // under fastsum's own name, `HEX-N  NAME` is an S3 ETag pasted as S3
+    // shows it, of a part size to find (see `check::etag_part_sizes`)
+    if tags == Tags::Any
+        && default == Algorithm::Md5
+        && let Some(line) = bare_etag(rest, escaped)
+    {
+        return Ok(line);
+    }
     let algo = match accept {
         Accept::Only(set) => untagged_algo(rest, set),
         Accept::Any | Accept::OnlyDefault => sized_by_hex(default, hex_digits(rest)),
@@ -333,6 +397,12 @@ fn parse_line_with(
 /// `XXH32` is not `XXH3`), as GNU compares the tool's own; under the
 /// others a word, as GNU cksum looks it up.
 fn parse_tag(rest: &[u8], tags: Tags) -> Option<Result<(Algorithm, usize), Improper>> {
+    // fastsum's own tags over parts: `MD5@8M` (docs/check.md)
+    if tags == Tags::Any
+        && let Some(over) = parts_tag(rest)
+    {
+        return Some(over);
+    }
     let (family, end) = match tags {
         Tags::Exact | Tags::SkipOne => {
             let family = Algorithm::ALL
@@ -370,6 +440,29 @@ fn parse_tag(rest: &[u8], tags: Tags) -> Option<Result<(Algorithm, usize), Impro
             .and_then(|(bits, used)| Some((family.with_length(bits).ok()?, end + 1 + used)))
             .ok_or(Improper),
     )
+}
+
+/// A tag over parts, `FAMILY@SIZE` (`MD5@8M`, `SHA256@5M`): the algorithm
+/// over parts and where the tag ends; `None` when the word that starts
+/// `rest` has no `@`; `Err` for a family S3 does not compose or no part
+/// size.
+fn parts_tag(rest: &[u8]) -> Option<Result<(Algorithm, usize), Improper>> {
+    let end = word_end(rest);
+    let at_sign = rest[..end].iter().position(|&c| c == b'@')?;
+    let family = Algorithm::ALL
+        .into_iter()
+        .find(|a| a.legacy().is_none() && a.gnu_name().as_bytes() == &rest[..at_sign]);
+    // (CRC32B's family prints a line of its own, but composes as S3's)
+    let family = family.or((&rest[..at_sign] == b"CRC32B").then_some(Algorithm::Crc32b));
+    let size = std::str::from_utf8(&rest[at_sign + 1..end])
+        .ok()
+        .and_then(|s| crate::size::parse_bytes(s).ok())
+        .and_then(PartSize::new);
+    let over = family
+        .and_then(crate::algo::Composed::of)
+        .zip(size)
+        .map(|(of, size)| Algorithm::Parts(Parts::new(of, size)));
+    Some(over.map(|a| (a, end)).ok_or(Improper))
 }
 
 /// A number as GNU's `xstrtoumax` reads a tag's length (base 0, any
@@ -482,7 +575,11 @@ fn parse_tagged(
         k += 1;
     }
     let hex = until_nul(&s[k.min(s.len())..]);
-    let expected = Expected::from_text(hex, algo, digits).ok_or(Improper)?;
+    let expected = match algo.parts() {
+        Some(parts) => Expected::from_parts_text(hex, algo, parts),
+        None => Expected::from_text(hex, algo, digits),
+    }
+    .ok_or(Improper)?;
     Ok(CheckLine {
         algo,
         expected,
@@ -535,6 +632,34 @@ fn untagged_line(
         escaped,
         written,
     })
+}
+
+/// `HEX-N  name`: an S3 ETag (an MD5's hex, `-N` parts) and a name, as an
+/// untagged line has them; an MD5 line whose expected digest has `N`
+/// parts and no part size.
+fn bare_etag(s: &[u8], escaped: bool) -> Option<CheckLine<'_>> {
+    let hex_len = 2 * Algorithm::Md5.digest_len();
+    if at(s, hex_len) != b'-' {
+        return None;
+    }
+    let digits = s[hex_len + 1..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let end = hex_len + 1 + digits;
+    if digits == 0 || !is_blank(at(s, end)) || s.len() < end + 2 {
+        return None;
+    }
+    let parts: u64 = std::str::from_utf8(&s[hex_len + 1..end])
+        .ok()?
+        .parse()
+        .ok()?;
+    let expected = Expected::from_hex(&s[..hex_len], Algorithm::Md5)?;
+    let expected = Expected {
+        parts: (parts > 0).then_some(parts)?,
+        ..expected
+    };
+    untagged_line(Algorithm::Md5, expected, &s[end + 1..], escaped).ok()
 }
 
 /// `base64  name` (cksum `--base64 --untagged`): the base64 of an `algo`

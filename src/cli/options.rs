@@ -18,7 +18,7 @@ use clap::ValueEnum;
 use clap::builder::PossibleValue;
 
 use super::Flavour;
-use crate::algo::Algorithm;
+use crate::algo::{Algorithm, Composed, PartSize, Parts};
 use crate::config::{Progress, Verbosity};
 use crate::read::{DEFAULT_CHUNK, DEFAULT_POOL, DEFAULT_READAHEAD, MAX_COUNT, Mode};
 use crate::size::{Size, SizeError};
@@ -130,6 +130,8 @@ pub(crate) struct Args {
     pub(crate) debug: bool,
     /// `--base64`.
     pub(crate) base64: bool,
+    /// `--part-size`: the part sizes of S3's multipart digests, in order.
+    pub(crate) part_sizes: Vec<PartSize>,
     /// cksum's `--raw` (b3sum's is `raw`).
     pub(crate) raw_digest: bool,
     /// cksum's `-a sha2`: SHA-2 of `-l`'s length.
@@ -196,6 +198,7 @@ impl Default for Args {
             untagged: false,
             debug: false,
             base64: false,
+            part_sizes: Vec::new(),
             raw_digest: false,
             sha2: false,
             little_endian: false,
@@ -234,6 +237,10 @@ pub(crate) enum ValueError {
     EmptyAlgorithm(usize, usize),
     /// `-a`: no such algorithm.
     Algorithm(String),
+    /// `--part-size`, `-a NAME@SIZE`: no part size (the value given).
+    PartSize(String),
+    /// `-a NAME@SIZE`: an algorithm S3 does not compose over parts.
+    NotComposed(Algorithm),
     /// cksum's `-a`: not one of its names (exactly; one only).
     CksumAlgorithm(String),
     /// b3sum's numbers: not a whole number (Rust's reason, as b3sum's clap
@@ -286,6 +293,12 @@ impl fmt::Display for ValueError {
                 algorithm_names().join(", ")
             ),
             ValueError::CksumAlgorithm(given) => write!(f, "'{given}' is no algorithm"),
+            ValueError::PartSize(given) => write!(
+                f,
+                "'{given}' is no part size: a whole number of KiB below 32M, of MiB \
+                 from 32M to 32G (S3 takes parts of 5M to 5G)"
+            ),
+            ValueError::NotComposed(a) => write!(f, "{}", not_composed(*a)),
             ValueError::Number(e) => write!(f, "{e}"),
             ValueError::Pattern(why) => write!(f, "{why} (patterns are gitignore globs)"),
             ValueError::PatternFile(_, why) => write!(f, "{why}"),
@@ -563,7 +576,9 @@ fn exclude_from(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
     Ok(())
 }
 
-/// `-a`'s value: one algorithm name or a comma-separated list, in any case.
+/// `-a`'s value: one algorithm name or a comma-separated list, in any
+/// case; a name may take a part size, `md5@8M` (S3's ETag over 8 MiB
+/// parts, see [`composed`]).
 fn algorithms(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
     let v = text(v);
     let items: Vec<&str> = v.split(',').collect();
@@ -571,11 +586,58 @@ fn algorithms(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
         if item.is_empty() {
             return Err(ValueError::EmptyAlgorithm(i + 1, items.len()));
         }
+        let (name, size) = match item.split_once('@') {
+            Some((name, size)) => (name, Some(part_size(size)?)),
+            None => (*item, None),
+        };
         let algo = Algorithm::ALL
             .into_iter()
-            .find(|a| a.name().eq_ignore_ascii_case(item))
-            .ok_or_else(|| ValueError::Algorithm((*item).to_string()))?;
-        args.algorithms.push(algo);
+            .find(|a| a.name().eq_ignore_ascii_case(name))
+            .ok_or_else(|| ValueError::Algorithm(name.to_string()))?;
+        args.algorithms.push(match size {
+            Some(size) => composed(algo, size)?,
+            None => algo,
+        });
+    }
+    Ok(())
+}
+
+/// `algo` over parts of `size`, as S3 composes it; refused, saying why, for
+/// the algorithms it does not compose.
+pub(crate) fn composed(algo: Algorithm, size: PartSize) -> Result<Algorithm, ValueError> {
+    let of = Composed::of(algo).ok_or(ValueError::NotComposed(algo))?;
+    Ok(Algorithm::Parts(Parts::new(of, size)))
+}
+
+/// Why S3 has no digest of `algo` over parts.
+pub(crate) fn not_composed(algo: Algorithm) -> String {
+    match algo {
+        Algorithm::Crc64Nvme => "S3's CRC-64/NVME is always a full-object checksum: it does not \
+                                 depend on the part size (name it without one: -a \
+                                 md5@8M,crc64nvme)"
+            .into(),
+        a => format!(
+            "S3 composes no {} over parts: only md5 (the ETag), sha1, sha256, crc32b and crc32c",
+            a.name()
+        ),
+    }
+}
+
+/// One part size: a SIZE that is a whole number of KiB.
+fn part_size(v: &str) -> Result<PartSize, ValueError> {
+    crate::size::parse_bytes(v)
+        .ok()
+        .and_then(PartSize::new)
+        .ok_or_else(|| ValueError::PartSize(v.to_string()))
+}
+
+/// `--part-size`'s value: one SIZE or a comma-separated list.
+fn part_sizes(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
+    for item in text(v).split(',') {
+        let size = part_size(item)?;
+        if !args.part_sizes.contains(&size) {
+            args.part_sizes.push(size);
+        }
     }
     Ok(())
 }
@@ -651,7 +713,26 @@ pub(crate) static OPTIONS: &[Spec] = &[
     .values(algorithm_values)
     .more(
         "-a repeated adds algorithms. With several, each input is read once and gets one \
-         BSD-tagged line per algorithm (see Several algorithms).",
+         BSD-tagged line per algorithm (see Several algorithms). NAME@SIZE is S3's digest of \
+         a multipart upload of SIZE parts (see --part-size): md5@8M,crc64nvme.",
+    ),
+    Spec::value(
+        "part-size",
+        None,
+        "SIZE",
+        part_sizes,
+        "S3's ETag and composite checksums over SIZE parts",
+    )
+    .names(Names::FASTSUM)
+    .more(
+        "Each algorithm (default md5) is computed as S3 composes it over the parts of an \
+         upload of SIZE parts, the last one shorter: md5 gives the ETag, hex of the MD5 of \
+         the parts' MD5s, then -N (N parts); sha1, sha256, crc32b and crc32c give the \
+         composite checksum, base64 of the hash of the parts' digests, then -N. A file of \
+         one part or none gives the plain digest, as a single PUT. A list (8M,16M) or a \
+         repeated option computes each size in the same read. SIZE is whole KiB below 32M, \
+         whole MiB from 32M to 32G (S3: 5M to 5G; AWS CLI's is 8M). The lines are tagged with the algorithm and \
+         the part size (MD5@8M), which -c reads back.",
     ),
     Spec::value(
         "algorithm",

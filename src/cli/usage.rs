@@ -55,6 +55,12 @@ pub(crate) enum Conflict {
     TooMuchInFlight,
     /// An algorithm named twice in `-a`.
     AlgorithmTwice(Algorithm),
+    /// More algorithms than a run computes at once.
+    TooManyAlgorithms,
+    /// `--part-size` with an algorithm S3 does not compose over parts.
+    NotComposed(Algorithm),
+    /// A part size with an output it does not have: what.
+    PartsWith(&'static str),
     /// Several algorithms with `-b` or `-t` (untagged lines).
     SeveralUntagged,
     /// b3sum: `--check` with an option it conflicts with (its clap's
@@ -142,6 +148,15 @@ impl Conflict {
             Conflict::AlgorithmTwice(a) => {
                 format!("the algorithm '{}' is given twice in -a", a.name())
             }
+            Conflict::TooManyAlgorithms => format!(
+                "a run computes at most {} digests of each input",
+                crate::algo::MAX_ALGORITHMS
+            ),
+            Conflict::NotComposed(a) => super::options::not_composed(*a),
+            Conflict::PartsWith(what) => format!(
+                "S3's digests over parts are written as S3 shows them (the ETag in hex, the \
+                 composite checksums in base64): not with {what}"
+            ),
             Conflict::SeveralUntagged => "several algorithms print BSD-tagged lines: --binary \
                                           and --text apply to untagged output (use one -a per \
                                           run)"

@@ -1,0 +1,279 @@
+//! The digests object stores report (issue 32), against independent
+//! oracles: CRC-64/NVME, CRC-32C and CRC-32 from Python's `awscrt` (the
+//! AWS SDKs' own C library), CRC-32C from `google-crc32c` (the GCS
+//! clients'), and S3's multipart definitions (the ETag, the composite
+//! checksums) computed with hashlib over the parts. Sizes around part
+//! boundaries (0, 1, part−1, part, part+1, many parts, 10,000 parts), every
+//! reading mode, odd chunk sizes (a part ends inside an update), all the
+//! digests of a file in one read; and `-c` reads the lines back.
+
+use std::process::Command;
+
+use crate::util::{MODES, fastsum, files_of_sizes, require_tool, run, skip, tempdir};
+
+/// The oracle: for each file, one line of the CRC-64/NVME and CRC-32C of
+/// the whole file (hex), then the ETag, and the composite SHA-1, SHA-256,
+/// CRC-32, CRC-32C over parts of `argv[1]` bytes, as S3 shows them (a file
+/// of one part or none: the plain digest, as a single PUT).
+const ORACLE: &str = r#"
+import base64, hashlib, sys
+from awscrt import checksums
+import google_crc32c
+part = int(sys.argv[1])
+for name in sys.argv[2:]:
+    d = open(name, 'rb').read()
+    parts = [d[i:i + part] for i in range(0, len(d), part)]
+    c32c = checksums.crc32c(d)
+    assert c32c == google_crc32c.value(d), name
+    crc = lambda f, w: lambda b: f(b).to_bytes(w, 'big')
+    hl = lambda n: lambda b: hashlib.new(n, b).digest()
+    b64 = lambda b: base64.b64encode(b).decode()
+    def composed(h, text):
+        if len(parts) <= 1:
+            return text(h(d))
+        return text(h(b''.join(h(p) for p in parts))) + '-%d' % len(parts)
+    print(' '.join([
+        crc(checksums.crc64nvme, 8)(d).hex(),
+        crc(checksums.crc32c, 4)(d).hex(),
+        composed(hl('md5'), bytes.hex),
+        composed(hl('sha1'), b64),
+        composed(hl('sha256'), b64),
+        composed(crc(checksums.crc32, 4), b64),
+        composed(crc(checksums.crc32c, 4), b64),
+    ]))
+"#;
+
+/// Are python3, `awscrt` and `google-crc32c` here? (Skips locally, fails
+/// under CI: `.ci/run` installs them.)
+fn oracles_here() -> bool {
+    if !require_tool("python3") {
+        return false;
+    }
+    let o = Command::new("python3")
+        .args(["-c", "import awscrt.checksums, google_crc32c"])
+        .output();
+    if o.is_ok_and(|o| o.status.success()) {
+        return true;
+    }
+    let why =
+        "python3's awscrt and google-crc32c are not installed (pip install awscrt google-crc32c)";
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{why}: required under CI, .ci/run must install them"
+    );
+    skip(why);
+    false
+}
+
+/// fastsum's `-a` for what the oracle prints, over parts of `part`.
+fn algorithms(part: &str) -> String {
+    let over = ["md5", "sha1", "sha256", "crc32b", "crc32c"].map(|a| format!("{a}@{part}"));
+    format!("crc64nvme,crc32c,{}", over.join(","))
+}
+
+/// The oracle's values for `names` in `dir`, a line of them per file.
+fn oracle(dir: &std::path::Path, part: u64, names: &[String]) -> Vec<String> {
+    let o = run(Command::new("python3")
+        .current_dir(dir)
+        .args(["-c", ORACLE, &part.to_string()])
+        .args(names));
+    assert!(o.status.success(), "oracle: {o:?}");
+    String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// fastsum's values, a line of them per file in the order of `-a`: the
+/// digests of its tagged lines.
+fn ours(dir: &std::path::Path, part: &str, names: &[String], opts: &[&str]) -> Vec<String> {
+    let o = run(fastsum()
+        .current_dir(dir)
+        .args(["-a", &algorithms(part)])
+        .args(opts)
+        .args(names));
+    assert!(o.status.success(), "{opts:?}: {o:?}");
+    let text = String::from_utf8(o.stdout).unwrap();
+    let values: Vec<&str> = text
+        .lines()
+        .map(|l| l.rsplit_once(" = ").unwrap().1)
+        .collect();
+    values.chunks(7).map(|c| c.join(" ")).collect()
+}
+
+/// Every digest against the oracles, over parts of 1 KiB (so 10,000
+/// parts is 10 MB) and of 5 MiB (S3's smallest), in every mode.
+#[test]
+fn digests_match_the_oracles_around_part_boundaries() {
+    if !oracles_here() {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    const K: usize = 1024;
+    const M: usize = 5 << 20;
+    for (part, text, sizes, seed) in [
+        (
+            K,
+            "1K",
+            vec![
+                0,
+                1,
+                K - 1,
+                K,
+                K + 1,
+                2 * K - 1,
+                2 * K,
+                2 * K + 1,
+                7 * K + 13,
+                10_000 * K,
+            ],
+            1,
+        ),
+        (M, "5M", vec![M - 1, M, M + 1, 3 * M + 4099], 100),
+    ] {
+        let names = files_of_sizes(d, &sizes, seed);
+        let want = oracle(d, part as u64, &names);
+        let mut runs: Vec<Vec<&str>> = MODES
+            .iter()
+            .filter(|&&m| m != "bytewise")
+            .map(|&m| vec!["-m", m])
+            .collect();
+        runs.push(vec!["-m", "sync", "--chunk", "4097", "-j", "1"]);
+        runs.push(vec![
+            "-m",
+            "threaded",
+            "--chunk",
+            "1000",
+            "--readahead",
+            "3000",
+        ]);
+        for opts in runs {
+            assert_eq!(ours(d, text, &names, &opts), want, "{text} parts, {opts:?}");
+        }
+        // byte by byte and in 7-byte pieces: the small files only
+        let small: Vec<String> = names
+            .iter()
+            .zip(&sizes)
+            .filter(|(_, s)| **s < 64 * K)
+            .map(|(n, _)| n.clone())
+            .collect();
+        if small.is_empty() {
+            continue;
+        }
+        let want_small = oracle(d, part as u64, &small);
+        for opts in [&["-m", "bytewise"][..], &["-m", "threaded", "--chunk", "7"]] {
+            assert_eq!(ours(d, text, &small, opts), want_small, "{opts:?}");
+        }
+    }
+}
+
+/// The published check values (`123456789`), and GCS's and S3's base64
+/// of them.
+#[test]
+fn check_values() {
+    let dir = tempdir();
+    let f = crate::util::write_file(dir.path(), "nine", b"123456789");
+    let o = run(fastsum().args(["-a", "crc32c,crc64nvme"]).arg(&f));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains(") = e3069283\n"), "{text}");
+    assert!(text.contains(") = ae8b14860a799888\n"), "{text}");
+}
+
+/// `--part-size` applies to every algorithm named; lines carry the part
+/// size in their tag, and `-c` reads them back; refusals say why.
+#[test]
+fn part_sizes_travel_in_the_lines() {
+    let dir = tempdir();
+    let d = dir.path();
+    let names = files_of_sizes(d, &[0, 3000, 20_000], 7);
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["-a", "md5,sha256", "--part-size", "1K,8K"])
+        .args(&names));
+    assert!(o.status.success(), "{o:?}");
+    let text = String::from_utf8(o.stdout.clone()).unwrap();
+    let tags: Vec<&str> = text
+        .lines()
+        .take(4)
+        .map(|l| l.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(tags, ["MD5@1K", "MD5@8K", "SHA256@1K", "SHA256@8K"]);
+    // a file of one part or none: the plain digest (no -N)
+    let value = |l: &str| l.rsplit_once(" = ").unwrap().1.to_string();
+    assert!(!value(text.lines().next().unwrap()).contains('-'), "{text}");
+    assert!(text.contains("-20\n") && text.contains("-3\n"), "{text}");
+    let sums = crate::util::write_file(d, "SUMS", &o.stdout);
+    let o = run(fastsum().current_dir(d).arg("-c").arg(&sums));
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).matches(": OK\n").count(),
+        12
+    );
+    for (args, why) in [
+        (
+            &["-a", "crc64nvme", "--part-size", "8M"][..],
+            "always a full-object checksum",
+        ),
+        (&["-a", "sha512@8M"], "S3 composes no sha512"),
+        (&["--part-size", "1000"], "no part size"),
+        (&["-c", "--part-size", "8M"], "meaningless when verifying"),
+    ] {
+        let o = run(fastsum().args(args).arg("x"));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(why),
+            "{args:?}: {o:?}"
+        );
+    }
+}
+
+/// A bare ETag, `HEX-N  NAME` as the S3 console shows it, is tried
+/// against the common part sizes that cut the file into N parts, in one
+/// read, and the line says which matched; `-1` (one part sent as a
+/// multipart upload) too; a wrong one fails.
+#[test]
+fn bare_etags_find_their_part_size() {
+    if !require_tool("python3") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    let names = files_of_sizes(d, &[(17 << 20) + 5, 1000], 3);
+    let script = "import hashlib, sys\n\
+                  d = open(sys.argv[1], 'rb').read(); part = int(sys.argv[2]) << 20\n\
+                  ps = [d[i:i + part] for i in range(0, len(d), part)]\n\
+                  h = hashlib.md5(b''.join(hashlib.md5(p).digest() for p in ps)).hexdigest()\n\
+                  print('%s-%d  %s' % (h, len(ps), sys.argv[1]))";
+    let mut sums = Vec::new();
+    for (name, mib) in [
+        (&names[0], "16"),
+        (&names[0], "5"),
+        (&names[0], "8"),
+        (&names[1], "5"),
+    ] {
+        let o = run(Command::new("python3")
+            .current_dir(d)
+            .args(["-c", script, name, mib]));
+        assert!(o.status.success(), "{o:?}");
+        sums.extend(o.stdout);
+    }
+    let sums_file = crate::util::write_file(d, "SUMS", &sums);
+    let o = run(fastsum().current_dir(d).arg("-c").arg(&sums_file));
+    let want = format!(
+        "{0}: OK (S3 ETag of 16M parts)\n{0}: OK (S3 ETag of 5M parts)\n\
+         {0}: OK (S3 ETag of 8M parts)\n{1}: OK (S3 ETag of 5M parts)\n",
+        names[0], names[1]
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout), want, "{o:?}");
+    assert!(o.status.success());
+    let wrong = format!("{}-3  {}\n", "0".repeat(32), names[0]);
+    let wrong_file = crate::util::write_file(d, "WRONG", wrong.as_bytes());
+    let o = run(fastsum().current_dir(d).arg("-c").arg(&wrong_file));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!("{}: FAILED\n", names[0])
+    );
+    assert_eq!(o.status.code(), Some(1));
+}

@@ -18,7 +18,8 @@ use super::options::{Action, Args, table};
 use super::{Flavour, Invocation, Stop, plan};
 use crate::algo::{Algorithm, Algorithms};
 use crate::config::{
-    Command, Config, Encoding, HashOptions, Progress, Verbosity, XxhCheckOptions, XxhOutput,
+    CheckOptions, Command, Config, Dialect, Encoding, HashOptions, Progress, Tags, Verbosity,
+    XxhOutput,
 };
 use crate::output::{LineFormat, Terminator};
 use crate::walk::Walk;
@@ -189,12 +190,25 @@ pub(super) fn resolve(args: Args, inv: &Invocation) -> Config {
         .or(inv.default_algorithm)
         .unwrap_or(Algorithm::Xxh64);
     let command = if args.check {
-        Command::XxhCheck(XxhCheckOptions {
-            quiet: args.xxh_quiet,
-            warn: args.xxh_warn,
-            status: args.verbosity == Some(Verbosity::Status),
+        Command::Check(CheckOptions {
+            // xxhsum's --status silences stdout, -q its OK lines; its -w
+            // goes with either (the dialect's)
+            verbosity: match (args.verbosity, args.xxh_quiet) {
+                (Some(Verbosity::Status), _) => Verbosity::Status,
+                (_, true) => Verbosity::Quiet,
+                _ => Verbosity::Normal,
+            },
             strict: args.strict,
-            little_endian: args.little_endian,
+            ignore_missing: false,
+            algorithm_chosen: false,
+            dialect: Dialect::Xxhsum {
+                little_endian: args.little_endian,
+                warn: args.xxh_warn,
+            },
+            // (xxhsum's lines have their own syntax: no GNU tags)
+            tags: Tags::Exact,
+            json: false,
+            base64: false,
         })
     } else {
         Command::Hash(HashOptions {

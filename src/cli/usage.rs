@@ -775,6 +775,28 @@ mod tests {
              For more information, try '--help'.\n"
         );
         assert_eq!(e.code(Flavour::B3sum), 2);
+        assert_eq!(e.code(Flavour::Xxhsum), 1);
+        let xxh = e.render("xxh32sum", Flavour::Xxhsum);
+        let xxh = String::from_utf8_lossy(&xxh);
+        assert!(
+            xxh.starts_with("Wrong parameters\n\nxxh32sum (fastsum ")
+                && xxh.contains("(default: 0)"),
+            "{xxh}"
+        );
+        // (-H, which has no long name)
+        let option = table(Flavour::Xxhsum)
+            .into_iter()
+            .find(|s| s.short == Some(b'H'))
+            .unwrap();
+        let big = UsageError::Value {
+            option,
+            value: "99999999999".into(),
+            why: ValueError::XxhTooLarge,
+        };
+        assert_eq!(
+            big.render("xxhsum", Flavour::Xxhsum),
+            b"Error: numeric value too large \n"
+        );
         let raw = UsageError::Conflict(Conflict::B3sumRawInputs);
         assert_eq!(raw.code(Flavour::B3sum), 1);
         assert_eq!(

@@ -277,3 +277,66 @@ fn bare_etags_find_their_part_size() {
     );
     assert_eq!(o.status.code(), Some(1));
 }
+
+/// Under GNU's and b3sum's names nothing changes: no `--part-size`, no
+/// `NAME@SIZE`, and a bare ETag line is improper, as GNU finds it.
+#[test]
+fn tool_names_know_nothing_of_parts() {
+    let dir = tempdir();
+    let d = dir.path();
+    let f = crate::util::write_file(d, "f", b"abc");
+    let o = run(crate::util::multicall(d, "md5sum")
+        .args(["--part-size", "8M"])
+        .arg(&f));
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("unrecognized option"),
+        "{o:?}"
+    );
+    let o = run(crate::util::multicall(d, "cksum")
+        .args(["-a", "md5@8M"])
+        .arg(&f));
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let etag = crate::util::write_file(d, "E", format!("{}-2  f\n", "0".repeat(32)).as_bytes());
+    let o = run(crate::util::multicall(d, "md5sum")
+        .current_dir(d)
+        .arg("-c")
+        .arg(&etag));
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("no properly formatted checksum lines"),
+        "{o:?}"
+    );
+}
+
+/// `--json` carries the part size and the encoding of a digest over parts,
+/// hashing and checking.
+#[test]
+fn json_carries_part_size_and_encoding() {
+    let dir = tempdir();
+    let d = dir.path();
+    let names = files_of_sizes(d, &[3000], 9);
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["--json", "-a", "md5@1K,crc32c@1K,crc64nvme"])
+        .args(&names));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["part_size"], 1024);
+    assert_eq!(lines[0]["encoding"], "hex");
+    assert!(lines[0]["digest"].as_str().unwrap().ends_with("-3"));
+    assert_eq!(lines[1]["encoding"], "base64");
+    assert_eq!(lines[1]["algorithm"], "crc32c");
+    assert!(lines[2].get("part_size").is_none(), "{text}");
+    let sums = run(fastsum().current_dir(d).args(["-a", "md5@1K"]).args(&names)).stdout;
+    let sums = crate::util::write_file(d, "SUMS", &sums);
+    let o = run(fastsum().current_dir(d).args(["-c", "--json"]).arg(&sums));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (v["status"].clone(), v["part_size"].clone()),
+        ("OK".into(), 1024.into())
+    );
+}

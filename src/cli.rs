@@ -436,7 +436,6 @@ fn resolve(mut args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             args.tree_digest
                 .then_some(Conflict::TreeDigestWith("a part size")),
             args.raw_digest.then_some(Conflict::PartsWith("--raw")),
-            args.base64.then_some(Conflict::PartsWith("--base64")),
         ];
         if let Some(c) = with.into_iter().flatten().next() {
             return refuse(c);
@@ -524,7 +523,8 @@ fn resolve(mut args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             dialect: if b3sum { Dialect::B3sum } else { Dialect::Gnu },
             tags: tags(inv.flavour(), &args.algorithms),
             json: args.json,
-            base64: cksum,
+            // (fastsum reads the lines its --base64 writes)
+            base64: cksum || inv.flavour() == Flavour::Fastsum,
         };
         if audit {
             Command::Audit(AuditOptions {
@@ -555,7 +555,8 @@ fn resolve(mut args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             return refuse(Conflict::OnlyWhenChecking("--audit"));
         }
         let json_with = [
-            args.base64.then_some("--base64"),
+            // (fastsum's --json writes its digests in base64 then)
+            (args.base64 && inv.flavour() != Flavour::Fastsum).then_some("--base64"),
             args.raw_digest.then_some("--raw"),
             args.tag.then_some("--tag"),
             args.zero.then_some("--zero"),

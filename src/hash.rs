@@ -74,7 +74,13 @@ impl Render<(), WalkError> for Lines {
         match outcome {
             Outcome::Hashed(task, Ok(hashed)) => match (self.opts.xof, hashed.digests.first()) {
                 (Some(xof), Some(digest)) => self.xof_line(p, digest, xof, task.input.name()),
-                _ if json => json_lines(p, task.algos, &hashed, task.input.name()),
+                _ if json => json_lines(
+                    p,
+                    task.algos,
+                    &hashed,
+                    task.input.name(),
+                    self.opts.encoding,
+                ),
                 _ => self.lines(p, task.algos, &hashed, task.input.name()),
             },
             Outcome::Hashed(task, Err(e)) => failed(p, task.input.name(), &e, json),
@@ -134,21 +140,28 @@ fn xxh_failed(p: &mut Printer<'_>, name: &[u8], e: &io::Error) -> io::Result<()>
 }
 
 /// `--json`: one object per algorithm of the task, in its order.
+/// A digest in hex has no `encoding` (as before there were others);
+/// `--base64` and the digests over parts say theirs, and the latter their
+/// `part_size`.
 fn json_lines(
     p: &mut Printer<'_>,
     algos: Algorithms,
     hashed: &Hashed,
     name: &[u8],
+    encoding: Encoding,
 ) -> io::Result<()> {
     for (&algo, digest) in algos.as_slice().iter().zip(&hashed.digests) {
         p.line(|line| {
             let record = Record::new("path", name).algorithm(algo);
-            let record = match algo.parts() {
-                Some(parts) => record
+            let record = match (algo.parts(), encoding) {
+                (Some(parts), _) => record
                     .number("part_size", parts.size.bytes())
                     .text("encoding", if parts.hex() { "hex" } else { "base64" })
                     .text("digest", &parts_text(parts, digest)),
-                None => record.text("digest", &digest.to_hex()),
+                (None, Encoding::Base64) => record
+                    .text("encoding", "base64")
+                    .text("digest", &base64(digest.as_bytes())),
+                (None, _) => record.text("digest", &digest.to_hex()),
             };
             record.number("size", hashed.size).write(line)
         })?;

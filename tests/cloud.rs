@@ -340,3 +340,56 @@ fn json_carries_part_size_and_encoding() {
         ("OK".into(), 1024.into())
     );
 }
+
+/// `--base64` writes what the stores show: S3's `x-amz-checksum-crc64nvme`
+/// and `-crc32c`, GCS's `crc32c` and `md5Hash` (base64 of the bytes, the
+/// CRCs big-endian), against awscrt, google-crc32c and hashlib; `-c` reads
+/// the lines back, and `--json` says the encoding.
+#[test]
+fn base64_is_what_the_stores_show() {
+    if !oracles_here() {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    let names = files_of_sizes(d, &[0, 1, 9, 4096, 100_000], 11);
+    let script = "import base64, hashlib, sys\n\
+                  from awscrt import checksums\n\
+                  import google_crc32c\n\
+                  b = lambda x: base64.b64encode(x).decode()\n\
+                  for n in sys.argv[1:]:\n    \
+                      d = open(n, 'rb').read()\n    \
+                      print(b(checksums.crc64nvme(d).to_bytes(8, 'big')))\n    \
+                      print(b(google_crc32c.Checksum(d).digest()))\n    \
+                      print(b(hashlib.md5(d).digest()))";
+    let o = run(Command::new("python3")
+        .current_dir(d)
+        .args(["-c", script])
+        .args(&names));
+    assert!(o.status.success(), "{o:?}");
+    let want = String::from_utf8(o.stdout).unwrap();
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["--base64", "-a", "crc64nvme,crc32c,md5"])
+        .args(&names));
+    let text = String::from_utf8(o.stdout.clone()).unwrap();
+    let got: String = text
+        .lines()
+        .map(|l| format!("{}\n", l.rsplit_once(" = ").unwrap().1))
+        .collect();
+    assert_eq!(got, want);
+    let sums = crate::util::write_file(d, "SUMS", &o.stdout);
+    let o = run(fastsum().current_dir(d).arg("-c").arg(&sums));
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).matches(": OK\n").count(),
+        15
+    );
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["--base64", "--json", "-a", "crc32c"])
+        .arg(&names[2]));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["encoding"], "base64");
+    assert_eq!(v["digest"], want.lines().nth(7).unwrap());
+}

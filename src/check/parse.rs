@@ -125,8 +125,14 @@ impl Expected {
     /// Decode `text`, the hex of an `algo` digest or, when `digits` allows,
     /// its base64 (cksum's `--base64`: the other length, so never both).
     fn from_text(text: &[u8], algo: Algorithm, digits: Digits) -> Option<Expected> {
-        if text.len() == 2 * algo.digest_len() || digits == Digits::Hex {
+        if digits == Digits::Hex {
             return Expected::from_hex(text, algo);
+        }
+        // (a 4-byte digest's base64 is as long as its hex, but ends in `==`)
+        if text.len() == 2 * algo.digest_len()
+            && let Some(hex) = Expected::from_hex(text, algo)
+        {
+            return Some(hex);
         }
         let bytes = crate::output::base64_decode(text)?;
         if bytes.len() != algo.digest_len() {

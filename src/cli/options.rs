@@ -343,6 +343,8 @@ pub(crate) enum Section {
     Checking,
     /// What `-r` walks: `--help` only.
     Walking,
+    /// The digests object stores report: `--help` only.
+    Stores,
     /// How fastsum reads: `--help` only (`-h` points there).
     Tuning,
     /// `--help` and `--version`: last (GNU's usage_vs_getopt.sh reads the
@@ -357,6 +359,7 @@ impl Section {
             Section::Common => None,
             Section::Checking => Some("Checking (with -c)"),
             Section::Walking => Some("Trees (with -r)"),
+            Section::Stores => Some("Object stores (S3, GCS)"),
             Section::Tuning => Some("Tuning (see Reading modes)"),
             Section::Information => Some("Information"),
         }
@@ -783,6 +786,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "S3's ETag and composite checksums over SIZE parts",
     )
     .names(Names::FASTSUM)
+    .section(Section::Stores)
     .more(
         "Each algorithm (default md5) is computed as S3 composes it over the parts of an \
          upload of SIZE parts, the last one shorter: md5 gives the ETag, hex of the MD5 of \
@@ -963,6 +967,20 @@ pub(crate) static OPTIONS: &[Spec] = &[
     )
     .gnu(16)
     .names(Names::CKSUM),
+    Spec::flag(
+        "base64",
+        None,
+        |a| a.base64 = true,
+        "Write digests in base64, as object stores show them",
+    )
+    .names(Names::FASTSUM)
+    .section(Section::Stores)
+    .more(
+        "As S3's x-amz-checksum-* and GCS's crc32c and md5Hash show them: the base64 of the \
+         digest's bytes, a CRC's big-endian. -c reads such lines. The digests over parts \
+         (--part-size) are written as S3 shows them whatever it says: the ETag in hex, the \
+         composite checksums in base64; cksum's and sum's checksums print their own line.",
+    ),
     Spec::flag(
         "raw",
         None,

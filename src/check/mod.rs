@@ -35,8 +35,7 @@ use std::sync::Arc;
 use crate::algo::{Algorithm, Algorithms, Digest};
 use crate::config::{CheckOptions, Dialect, Verbosity};
 use crate::input::{Input, Opened};
-use crate::json::Record;
-use crate::output::{push_escaped, quote_name};
+use crate::output::{Verdict, Writer, quote_name, writer};
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Job, JobSource, Outcome, Plan, Task};
 use crate::report::{Reporter, error_text};
@@ -380,90 +379,18 @@ impl Iterator for Feed<'_> {
 static NO_DIGEST: std::sync::LazyLock<io::Error> =
     std::sync::LazyLock::new(|| io::Error::other("no digest"));
 
-/// Prints each outcome: status lines on stdout, messages on stderr, and
-/// the closing summary of each check file.
+pub(crate) use crate::output::Status;
+
+/// Prints each outcome: status lines on stdout (as the style's writer
+/// words them), messages on stderr, and the closing summary of each check
+/// file.
 struct Verifier {
     opts: CheckOptions,
+    writer: Box<dyn Writer + Send>,
     tally: Tally,
 }
 
-/// What became of one checked line (of an audited file).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Status {
-    /// The digest matched.
-    Ok,
-    /// The digest did not match.
-    Failed,
-    /// The file could not be opened or read (`error` says why).
-    Unreadable,
-    /// The file is not there (`--audit`, and `--json`; else unreadable).
-    Missing,
-    /// `--audit`: found in the tree, listed nowhere.
-    New,
-    /// `--audit`: not at its listed path, but its digest is listed for a
-    /// missing one (`from`).
-    Moved,
-}
-
-impl Status {
-    /// The word of `--json`'s `status` and of `--audit`'s lines.
-    pub(crate) fn word(self) -> &'static str {
-        match self {
-            Status::Ok => "OK",
-            Status::Failed => "FAILED",
-            Status::Unreadable => "UNREADABLE",
-            Status::Missing => "MISSING",
-            Status::New => "NEW",
-            Status::Moved => "MOVED",
-        }
-    }
-}
-
 impl Verifier {
-    /// Write `name: status` to stdout, unless `--status`. GNU 9.1 escapes
-    /// the name (with a leading `\`) only when it holds a newline; then
-    /// backslashes, newlines and CRs are all written as escapes.
-    fn status_line(&self, p: &mut Printer<'_>, name: &[u8], status: &str) -> io::Result<()> {
-        if self.opts.verbosity == Verbosity::Status {
-            return Ok(());
-        }
-        p.line(|line| {
-            if name.contains(&b'\n') {
-                line.push(b'\\');
-                push_escaped(line, name);
-            } else {
-                line.extend_from_slice(name);
-            }
-            line.extend_from_slice(b": ");
-            line.extend_from_slice(status.as_bytes());
-            line.push(b'\n');
-        })
-    }
-
-    /// `--json`'s object for one checked line, unless `--status`.
-    fn json_line(
-        &self,
-        p: &mut Printer<'_>,
-        name: &[u8],
-        algo: Algorithm,
-        status: Status,
-        error: Option<&io::Error>,
-    ) -> io::Result<()> {
-        if self.opts.verbosity == Verbosity::Status {
-            return Ok(());
-        }
-        p.line(|line| {
-            let r = Record::new("path", name)
-                .text("status", status.word())
-                .algorithm(algo);
-            match error {
-                Some(e) => r.text("error", &error_text(e)),
-                None => r,
-            }
-            .write(line)
-        })
-    }
-
     /// What one line's outcome is, and the counts it adds to.
     fn judge(
         &mut self,
@@ -511,23 +438,20 @@ impl Verifier {
         if status == Status::Ok && self.opts.verbosity == Verbosity::Quiet {
             return Ok(());
         }
-        if let Some(e) = error
-            && self.opts.dialect == Dialect::Gnu
-        {
-            p.message(&format!("{}: {}", quote_name(name), error_text(e)))?;
+        if let Some(e) = error {
+            self.writer.unreadable(p, name, e)?;
         }
-        if self.opts.json {
-            return self.json_line(p, name, algo, status, error);
+        if self.opts.verbosity == Verbosity::Status {
+            return Ok(());
         }
-        match (status, error) {
-            (Status::Ok, _) => self.status_line(p, name, "OK"),
-            // b3sum: the reason in the status line, counted as a mismatch
-            (_, Some(e)) if self.opts.dialect == Dialect::B3sum => {
-                self.status_line(p, name, &format!("FAILED ({e})"))
-            }
-            (_, Some(_)) => self.status_line(p, name, "FAILED open or read"),
-            _ => self.status_line(p, name, "FAILED"),
-        }
+        let verdict = Verdict {
+            name,
+            algo,
+            status,
+            error,
+            from: None,
+        };
+        self.writer.status(p, &verdict)
     }
 }
 
@@ -637,6 +561,7 @@ fn feed<'a>(opts: &CheckOptions, algos: Algorithms, files: &'a [OsString]) -> Fe
 fn verifier(opts: CheckOptions) -> Verifier {
     Verifier {
         opts,
+        writer: writer(opts.style),
         tally: Tally::default(),
     }
 }

@@ -17,10 +17,7 @@ use std::os::unix::ffi::OsStrExt;
 use super::options::{Action, Args, table};
 use super::{Flavour, Invocation, Stop, plan};
 use crate::algo::{Algorithm, Algorithms};
-use crate::config::{
-    Command, Config, Encoding, HashOptions, Progress, Verbosity, XxhCheckOptions, XxhOutput,
-};
-use crate::output::{LineFormat, Terminator};
+use crate::config::{Command, Config, HashOptions, Progress, Verbosity, XxhCheckOptions};
 use crate::walk::Walk;
 
 /// The usage xxhsum prints (to stderr) for `-h` and after `Wrong
@@ -198,27 +195,12 @@ pub(super) fn resolve(args: Args, inv: &Invocation) -> Config {
         })
     } else {
         Command::Hash(HashOptions {
-            // XXH3 lines are always tagged (its 16 hex digits would read
-            // as XXH64's)
-            format: if args.tag || algo == Algorithm::Xxh3 {
-                LineFormat::Tagged
-            } else {
-                LineFormat::Gnu { binary: false }
-            },
-            terminator: Terminator::Raw,
+            style: super::style::xxhsum(&args, algo),
             walk: Walk {
                 recursive: args.recursive,
                 ..Walk::default()
             },
-            xof: None,
             tree_digest: false,
-            legacy_names: false,
-            json: false,
-            encoding: Encoding::Hex,
-            xxhsum: Some(XxhOutput {
-                little_endian: args.little_endian,
-                blank_out: !args.files.is_empty() && !args.xxh_quiet,
-            }),
         })
     };
     let mut files = args.files.clone();

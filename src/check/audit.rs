@@ -193,6 +193,7 @@ impl Auditor {
             status,
             error: None,
             from,
+            at: None,
         };
         self.verifier.writer.audited(p, &verdict)
     }
@@ -289,7 +290,7 @@ impl Auditor {
         };
         let before = self.verifier.tally;
         self.verifier
-            .verify(p, &f.name, algo, &want, outcome.as_ref())?;
+            .verify(p, (&f.name, None), algo, &want, outcome.as_ref())?;
         let after = self.verifier.tally;
         let ok = if after.mismatched > before.mismatched {
             self.counts.failed += 1;

@@ -192,6 +192,6 @@ mod tests {
         let s = style(&["md5sum"]);
         assert_eq!((s.end, s.names), (LineEnd::Newline, Names::Escaped));
         assert_eq!(style(&["b3sum"]).names, Names::LossyEscaped);
-        assert_eq!(style(&["xxhsum"]).names, Names::Verbatim);
+        assert_eq!(style(&["xxhsum", "f"]).names, Names::Verbatim);
     }
 }

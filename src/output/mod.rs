@@ -84,6 +84,8 @@ pub(crate) struct Verdict<'a> {
     pub(crate) error: Option<&'a io::Error>,
     /// `--audit`: the missing file a moved one was listed as.
     pub(crate) from: Option<&'a [u8]>,
+    /// Where the line is: its check file (as messages name it) and number.
+    pub(crate) at: Option<(&'a [u8], u64)>,
 }
 
 /// What a style writes. The provided methods are GNU's (its messages, its

@@ -12,8 +12,8 @@ use crate::printer::Printer;
 use crate::read::{Hashed, Task};
 use crate::report::error_text;
 
-use super::Writer;
-use super::gnu::{Line, format_line};
+use super::gnu::{Line, format_line, status_line};
+use super::{Status, Verdict, Writer};
 
 /// xxhsum's lines.
 pub(crate) struct Xxhsum {
@@ -69,6 +69,27 @@ impl Writer for Xxhsum {
             _ => format!("Error: Could not read '{name}': {}. \n", error_text(e)),
         };
         p.error_raw(text.as_bytes())
+    }
+
+    /// xxhsum says why in its status line, and nothing on stderr.
+    fn unreadable(&self, _: &mut Printer<'_>, _: &[u8], _: &io::Error) -> io::Result<()> {
+        Ok(())
+    }
+
+    /// `name: OK`, `name: FAILED`, or for a listed file it cannot read
+    /// `SUMS:LINE: Could not open or read 'name': why.`, on stdout.
+    fn status(&self, p: &mut Printer<'_>, v: &Verdict<'_>) -> io::Result<()> {
+        match (v.status, v.error, v.at) {
+            (Status::Ok, _, _) => status_line(p, v.name, "OK"),
+            (_, Some(e), at) => p.line(|out| {
+                let (file, line) = at.unwrap_or((b"", 0));
+                out.extend_from_slice(file);
+                out.extend_from_slice(format!(":{line}: Could not open or read '").as_bytes());
+                out.extend_from_slice(v.name);
+                out.extend_from_slice(format!("': {}.\n", error_text(e)).as_bytes());
+            }),
+            _ => status_line(p, v.name, "FAILED"),
+        }
     }
 
     fn closing(&self) -> Option<&'static [u8]> {

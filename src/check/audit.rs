@@ -291,7 +291,7 @@ impl Auditor {
         };
         let before = self.verifier.tally;
         self.verifier
-            .verify(p, (&f.name, None), algo, &want, outcome.as_ref())?;
+            .verify(p, (&f.name, None), (algo, None), &want, outcome.as_ref())?;
         let after = self.verifier.tally;
         let ok = if after.mismatched > before.mismatched {
             self.counts.failed += 1;

@@ -528,7 +528,7 @@ impl Verifier {
         match (algos.get(i), expected.get(i)) {
             (Some(&algo), Some(e)) => {
                 let found = matched.and(algo.parts()).map(|p| p.size);
-                self.verify_found(p, (name, at), algo, e, digest(i), found)
+                self.verify(p, (name, at), (algo, found), e, digest(i))
             }
             _ => Ok(()),
         }
@@ -568,28 +568,15 @@ impl Verifier {
     }
 
     /// Judge one line and have the style's writer word it (`at`: where it
-    /// is listed, for the writers whose words name it).
+    /// is listed, for the writers whose words name it; `found`: a bare
+    /// ETag's part size that matched, which its status says).
     fn verify(
         &mut self,
         p: &mut Printer<'_>,
         (name, at): (&[u8], Option<(&[u8], u64)>),
-        algo: Algorithm,
+        (algo, found): (Algorithm, Option<PartSize>),
         expected: &Expected,
         outcome: Result<&Digest, &io::Error>,
-    ) -> io::Result<()> {
-        self.verify_found(p, (name, at), algo, expected, outcome, None)
-    }
-
-    /// [`Verifier::verify`], for a bare ETag with the part size that
-    /// matched (`found`), which its status line says.
-    fn verify_found(
-        &mut self,
-        p: &mut Printer<'_>,
-        (name, at): (&[u8], Option<(&[u8], u64)>),
-        algo: Algorithm,
-        expected: &Expected,
-        outcome: Result<&Digest, &io::Error>,
-        found: Option<PartSize>,
     ) -> io::Result<()> {
         let Some(status) = self.judge(expected, algo, outcome) else {
             return Ok(());
@@ -637,7 +624,7 @@ impl Render<Listed, Event> for Verifier {
                         Ok(hashed) => hashed.digests.get(i).ok_or(&*NO_DIGEST),
                         Err(e) => Err(e),
                     };
-                    self.verify(p, (name, at), algo, expected, digest)?;
+                    self.verify(p, (name, at), (algo, None), expected, digest)?;
                 }
                 return Ok(());
             }

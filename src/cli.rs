@@ -425,22 +425,6 @@ fn resolve(mut args: Args, inv: &Invocation) -> Result<Config, UsageError> {
     let reading = plan(&args);
     let refuse = |c| Err(UsageError::Conflict(c));
     over_parts(&mut args).map_err(UsageError::Conflict)?;
-    let parts = args.algorithms.iter().any(|a| a.parts().is_some());
-    if parts {
-        let with = [
-            args.check
-                .then_some(Conflict::NotWhenChecking("--part-size")),
-            args.update
-                .as_ref()
-                .map(|_| Conflict::UpdateWith("a part size")),
-            args.tree_digest
-                .then_some(Conflict::TreeDigestWith("a part size")),
-            args.raw_digest.then_some(Conflict::PartsWith("--raw")),
-        ];
-        if let Some(c) = with.into_iter().flatten().next() {
-            return refuse(c);
-        }
-    }
     // -l first, as GNU checks it right after the options
     let length = length(&args, inv)?;
     let b3sum = inv.flavour() == Flavour::B3sum;
@@ -715,11 +699,30 @@ fn resolve(mut args: Args, inv: &Invocation) -> Result<Config, UsageError> {
 
 /// `--part-size`: each algorithm named (md5 if none) over each part size,
 /// as S3 composes it (the ones named with a part size, `md5@8M`, keep it);
-/// refused for an algorithm S3 does not compose.
+/// refused for an algorithm S3 does not compose, and with what has no
+/// digest over parts (`-c`: a line says its part size; `--tree-digest`,
+/// cksum's `--raw`).
 fn over_parts(args: &mut Args) -> Result<(), Conflict> {
-    if args.part_sizes.is_empty() {
-        return Ok(());
+    if !args.part_sizes.is_empty() {
+        compose(args)?;
     }
+    if args.algorithms.iter().any(|a| a.parts().is_some()) {
+        let with = [
+            args.check
+                .then_some(Conflict::NotWhenChecking("--part-size")),
+            args.tree_digest
+                .then_some(Conflict::TreeDigestWith("a part size")),
+            args.raw_digest.then_some(Conflict::PartsWith("--raw")),
+        ];
+        if let Some(c) = with.into_iter().flatten().next() {
+            return Err(c);
+        }
+    }
+    Ok(())
+}
+
+/// Each algorithm named (md5 if none) over each of `--part-size`'s sizes.
+fn compose(args: &mut Args) -> Result<(), Conflict> {
     let named = match std::mem::take(&mut args.algorithms) {
         none if none.is_empty() => vec![Algorithm::Md5],
         named => named,

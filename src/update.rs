@@ -147,8 +147,8 @@ fn update(
                 ),
                 Refusal::OtherAlgorithm(a) => format!(
                     "{name}: its lines are {}, not {}: left as it was",
-                    a.name(),
-                    algos.first().name()
+                    as_a_names(a),
+                    as_a_names(algos.first())
                 ),
                 Refusal::Ambiguous(candidates) => format!(
                     "{name}: its untagged lines may be {}: say which with -a; left as it was",
@@ -313,6 +313,14 @@ fn untagged_algorithm(body: &[u8], asked: Algorithm) -> Result<Algorithm, Refusa
         [] => Ok(asked),
         [one] => Ok(*one),
         _ => Err(Refusal::Ambiguous(fits)),
+    }
+}
+
+/// An algorithm as `-a` names it (`md5`, over parts `md5@8M`).
+fn as_a_names(algo: Algorithm) -> String {
+    match algo.parts() {
+        Some(p) => format!("{}@{}", algo.name(), p.size),
+        None => algo.name().to_string(),
     }
 }
 

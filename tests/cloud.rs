@@ -393,3 +393,42 @@ fn base64_is_what_the_stores_show() {
     assert_eq!(v["encoding"], "base64");
     assert_eq!(v["digest"], want.lines().nth(7).unwrap());
 }
+
+/// `--update` keeps a manifest of lines over parts (their part size is the
+/// manifest's algorithm), and refuses another part size.
+#[test]
+fn update_keeps_a_manifest_over_parts() {
+    let dir = tempdir();
+    let d = dir.path();
+    let names = files_of_sizes(d, &[3000, 5000], 13);
+    let sums = d.join("SUMS");
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["-a", "md5@1K", "--update"])
+        .arg(&sums)
+        .arg(&names[0]));
+    assert!(o.status.success(), "{o:?}");
+    let o = run(fastsum()
+        .current_dir(d)
+        .arg("--update")
+        .arg(&sums)
+        .args(&names));
+    assert!(o.status.success(), "{o:?}");
+    let text = std::fs::read_to_string(&sums).unwrap();
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("MD5@1K (")).count(),
+        2,
+        "{text}"
+    );
+    assert!(text.ends_with("-5\n"), "{text}");
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["-a", "md5@2K", "--update"])
+        .arg(&sums)
+        .args(&names));
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("md5@1K, not md5@2K"),
+        "{o:?}"
+    );
+}

@@ -33,13 +33,11 @@ use std::path::{Path, PathBuf};
 use crate::algo::{Algorithm, Algorithms, Bits};
 use crate::check::audit::{CheckFiles, absolute};
 use crate::check::parse::{Accept, Form, line_body, parse_check_line};
-use crate::config::UpdateOptions;
+use crate::config::{Context, UpdateOptions};
 use crate::hash;
 use crate::input::Input;
 use crate::output::{LineFormat, quote_name};
-use crate::read::Plan;
 use crate::report::{Reporter, error_text};
-use crate::stats::Stats;
 
 /// What SUMS holds: its lines (each ending in a newline), the name each
 /// lists, and the algorithm and format new lines take.
@@ -64,6 +62,32 @@ enum Refusal {
     Ambiguous(Vec<Algorithm>),
 }
 
+impl Refusal {
+    /// What is said of SUMS (`name`, quoted) refused for this; `asked`:
+    /// the algorithm of `-a`, or the name's.
+    fn message(self, name: &str, asked: Algorithm) -> String {
+        match self {
+            Refusal::Read(e) => format!("{name}: {}", error_text(&e)),
+            Refusal::Improper(n) => {
+                format!("{name}: line {n} is no checksum line: left as it was")
+            }
+            Refusal::Mixed(n) => format!(
+                "{name}: line {n} has another algorithm or format than the first: \
+                 left as it was"
+            ),
+            Refusal::OtherAlgorithm(a) => format!(
+                "{name}: its lines are {}, not {}: left as it was",
+                a.name(),
+                asked.name()
+            ),
+            Refusal::Ambiguous(candidates) => format!(
+                "{name}: its untagged lines may be {}: say which with -a; left as it was",
+                choices(&candidates)
+            ),
+        }
+    }
+}
+
 /// How many lines a run added, pruned and kept.
 #[derive(Default)]
 struct Counts {
@@ -73,14 +97,8 @@ struct Counts {
 }
 
 /// Update `opts.sums` with the inputs of `files` it does not list.
-pub(crate) fn run(
-    algos: Algorithms,
-    opts: &UpdateOptions,
-    plan: &Plan,
-    files: Vec<OsString>,
-    rep: &Reporter,
-    stats: &Stats,
-) -> io::Result<()> {
+pub(crate) fn run(cx: Context<'_>, opts: &UpdateOptions, files: Vec<OsString>) -> io::Result<()> {
+    let rep = cx.rep;
     let name = quote_name(opts.sums.as_os_str().as_bytes());
     let mut said = false;
     let mut waiting = || {
@@ -98,7 +116,7 @@ pub(crate) fn run(
             return Ok(());
         }
     };
-    let result = update(&locked, algos, opts, plan, files, rep, stats);
+    let result = update(&locked, cx, opts, files);
     if locked.made && (result.is_err() || rep.has_failed()) {
         // the empty SUMS made to be locked goes with the run that failed
         locked.unmake();
@@ -119,13 +137,11 @@ pub(crate) fn run(
 /// said why).
 fn update(
     locked: &Locked,
-    algos: Algorithms,
+    cx: Context<'_>,
     opts: &UpdateOptions,
-    plan: &Plan,
     files: Vec<OsString>,
-    rep: &Reporter,
-    stats: &Stats,
 ) -> io::Result<Option<Counts>> {
+    let Context { algos, rep, .. } = cx;
     let sums = &opts.sums;
     let name = quote_name(sums.as_os_str().as_bytes());
     let mut text = Vec::new();
@@ -136,25 +152,7 @@ fn update(
     let manifest = match manifest {
         Ok(m) => m,
         Err(refusal) => {
-            rep.error(&match refusal {
-                Refusal::Read(e) => format!("{name}: {}", error_text(&e)),
-                Refusal::Improper(n) => {
-                    format!("{name}: line {n} is no checksum line: left as it was")
-                }
-                Refusal::Mixed(n) => format!(
-                    "{name}: line {n} has another algorithm or format than the first: \
-                     left as it was"
-                ),
-                Refusal::OtherAlgorithm(a) => format!(
-                    "{name}: its lines are {}, not {}: left as it was",
-                    a.name(),
-                    algos.first().name()
-                ),
-                Refusal::Ambiguous(candidates) => format!(
-                    "{name}: its untagged lines may be {}: say which with -a; left as it was",
-                    choices(&candidates)
-                ),
-            });
+            rep.error(&refusal.message(&name, algos.first()));
             return Ok(None);
         }
     };
@@ -180,16 +178,17 @@ fn update(
     let mut hash_opts = opts.hash.clone();
     hash_opts.format = manifest.format;
     let mut added = Vec::new();
+    let cx = Context {
+        algos: Algorithms::one(manifest.algo),
+        ..cx
+    };
     hash::run_filtered(
-        Algorithms::one(manifest.algo),
+        cx,
         hash_opts,
-        plan,
         files,
         |input| {
             !own.is(input) && !temps.is(input) && !listed.contains(&absolute(input.name(), cwd))
         },
-        rep,
-        stats,
         &mut added,
     )?;
     if rep.has_failed() {
@@ -217,18 +216,24 @@ fn update(
         // nothing to change: SUMS is left alone (its time stamps too)
         return Ok(Some(counts));
     }
-    match replace(locked, &new) {
-        Ok(Synced::Yes) => Ok(Some(counts)),
+    Ok(write(locked, &new, &name, rep).then_some(counts))
+}
+
+/// Replace SUMS (`name`, quoted) with `new`: whether it was, and synced
+/// (else said why).
+fn write(locked: &Locked, new: &[u8], name: &str, rep: &Reporter) -> bool {
+    match replace(locked, new) {
+        Ok(Synced::Yes) => true,
         Ok(Synced::RenamedOnly(e)) => {
             rep.error(&format!(
                 "{name}: updated, but its directory could not be synced: {}",
                 error_text(&e)
             ));
-            Ok(None)
+            false
         }
         Err(e) => {
             rep.error(&format!("{name}: {e}: left as it was"));
-            Ok(None)
+            false
         }
     }
 }

@@ -21,14 +21,13 @@ use std::path::PathBuf;
 use super::parse::Expected;
 use super::{CheckJob, Event, Status, Verifier, feed, verifier};
 use crate::algo::{Algorithm, Algorithms, Digest};
-use crate::config::{AuditOptions, Verbosity};
+use crate::config::{AuditOptions, Context, Verbosity};
 use crate::input::Input;
 use crate::json::Record;
 use crate::output::push_escaped;
 use crate::printer::{Printer, Render, print_all};
-use crate::read::{Hashed, Job, JobSource, Outcome, Plan, Task};
-use crate::report::{Reporter, error_text};
-use crate::stats::Stats;
+use crate::read::{Hashed, Job, JobSource, Outcome, Task};
+use crate::report::error_text;
 use crate::walk::{self, Entry};
 
 /// What a hashed file of the audit is.
@@ -486,15 +485,12 @@ impl CheckFiles {
 
 /// Audit the trees of `opts.dirs` against the checksum files `files`.
 pub(crate) fn run(
+    cx: Context<'_>,
     opts: &AuditOptions,
-    algos: Algorithms,
-    plan: &Plan,
     files: &[OsString],
-    rep: &Reporter,
-    stats: &Stats,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let (listed, names) = one_job_a_file(feed(&opts.check, algos, files));
+    let (listed, names) = one_job_a_file(feed(&opts.check, cx.algos, files));
     let mut found = None::<Algorithms>;
     for job in &listed {
         if let Job::Hash(task) = job {
@@ -508,7 +504,7 @@ pub(crate) fn run(
     }
     // new files are hashed with every algorithm the manifest uses (a move
     // is recognised by the digests its lines list)
-    let new_algos = found.unwrap_or(Algorithms::one(algos.first()));
+    let new_algos = found.unwrap_or(Algorithms::one(cx.algos.first()));
     let check_files = CheckFiles::of(files);
     // a directory given twice (`t` and `t/`) is walked once
     let mut dirs = Vec::with_capacity(opts.dirs.len());
@@ -546,7 +542,7 @@ pub(crate) fn run(
         again_ok: HashMap::new(),
         finding: None,
     };
-    print_all(plan, stats, jobs, JobSource::Operands, auditor, out, rep)
+    print_all(cx, jobs, JobSource::Operands, auditor, out)
 }
 
 /// The audit's jobs from the check files' `lines`: one job a listed file,

@@ -14,13 +14,12 @@ use std::os::unix::ffi::OsStringExt;
 use std::sync::Arc;
 
 use crate::algo::{Algorithm, Algorithms};
-use crate::config::XxhCheckOptions;
+use crate::config::{Context, XxhCheckOptions};
 use crate::input::{Input, Opened};
 use crate::output::xxhsum_name;
 use crate::printer::{Printer, Render, print_all};
-use crate::read::{Hashed, Job, JobSource, Outcome, Plan, Task};
-use crate::report::{Reporter, error_text};
-use crate::stats::Stats;
+use crate::read::{Hashed, Job, JobSource, Outcome, Task};
+use crate::report::error_text;
 
 /// A check file's name in messages (`stdin` for standard input).
 type FileName = Arc<[u8]>;
@@ -310,11 +309,9 @@ impl Render<Listed, Event> for Verifier {
 
 /// Verify every check file of `files` as xxhsum does.
 pub(crate) fn run(
+    cx: Context<'_>,
     opts: XxhCheckOptions,
-    plan: &Plan,
     files: &[OsString],
-    rep: &Reporter,
-    stats: &Stats,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let feed = Feed {
@@ -327,7 +324,7 @@ pub(crate) fn run(
         opts,
         report: Report::default(),
     };
-    print_all(plan, stats, feed, JobSource::CheckFiles, verifier, out, rep)
+    print_all(cx, feed, JobSource::CheckFiles, verifier, out)
 }
 
 #[cfg(test)]

@@ -35,8 +35,8 @@ pub use help::{HELP_SECTIONS, HelpSection, command};
 pub use options::ModeArg;
 pub(crate) use usage::Stop;
 
-use getopt::{Abbrev, Opt};
-use options::{Action, Args};
+use getopt::{Abbrev, Met, Opt};
+use options::{Action, Args, Spec};
 use usage::{Conflict, LengthWhy, UsageError};
 
 /// Which family of command line a name has.
@@ -258,43 +258,7 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
             seen.push(met.index);
             args.b3sum_used.push(form);
         }
-        match (spec.action, met.value) {
-            (Action::Help, _) => {
-                return Err(Stop::Help(help::render(flavour, inv.program, !met.short)));
-            }
-            (Action::Version, _) => {
-                let version = env!("CARGO_PKG_VERSION");
-                return Err(Stop::Version(match flavour {
-                    Flavour::Fastsum => format!("fastsum {version}\n"),
-                    _ => format!("{} (fastsum) {version}\n", inv.program),
-                }));
-            }
-            (Action::Flag(set), _) => set(&mut args),
-            (Action::Value(name, set), Some(value)) => {
-                if let Err(why) = set(&mut args, &value) {
-                    return Err(usage(UsageError::Value {
-                        option: spec,
-                        value,
-                        why,
-                    }));
-                }
-                // GNU 9.1's b2sum and cksum check -l BITS as they meet it
-                // (a number, a multiple of 8), the rest once all is read;
-                // GNU 9.8, whose -a sha2 and sha3 these are, checks it all
-                // after the options, with their own words
-                let newer = args.sha2
-                    || args
-                        .algorithms
-                        .iter()
-                        .any(|a| a.takes_length() && !matches!(a, Algorithm::Blake2b(_)));
-                if name == "BITS" && flavour.is_gnu() && !newer {
-                    let given = value.to_string_lossy().into_owned();
-                    bits_as_met(&given).map_err(|why| usage(UsageError::Length { given, why }))?;
-                }
-            }
-            // (the scan gives every valued option its value)
-            (Action::Value(..), None) => {}
-        }
+        act(spec, met, &mut args, inv)?;
     }
     if let Some(e) = scanned.error {
         if flavour == Flavour::B3sum {
@@ -310,6 +274,55 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
     }
     args.files = scanned.operands;
     Ok(args)
+}
+
+/// Act on one option met: set what it sets in `args`, or stop with help,
+/// the version, or a usage error (a bad value; `-l` as GNU 9.1 checks it).
+fn act(spec: &'static Spec, met: Met, args: &mut Args, inv: &Invocation) -> Result<(), Stop> {
+    let flavour = inv.flavour();
+    let usage = |error| Stop::Usage {
+        error,
+        program: inv.program,
+        flavour,
+    };
+    match (spec.action, met.value) {
+        (Action::Help, _) => {
+            return Err(Stop::Help(help::render(flavour, inv.program, !met.short)));
+        }
+        (Action::Version, _) => {
+            let version = env!("CARGO_PKG_VERSION");
+            return Err(Stop::Version(match flavour {
+                Flavour::Fastsum => format!("fastsum {version}\n"),
+                _ => format!("{} (fastsum) {version}\n", inv.program),
+            }));
+        }
+        (Action::Flag(set), _) => set(args),
+        (Action::Value(name, set), Some(value)) => {
+            if let Err(why) = set(args, &value) {
+                return Err(usage(UsageError::Value {
+                    option: spec,
+                    value,
+                    why,
+                }));
+            }
+            // GNU 9.1's b2sum and cksum check -l BITS as they meet it
+            // (a number, a multiple of 8), the rest once all is read;
+            // GNU 9.8, whose -a sha2 and sha3 these are, checks it all
+            // after the options, with their own words
+            let newer = args.sha2
+                || args
+                    .algorithms
+                    .iter()
+                    .any(|a| a.takes_length() && !matches!(a, Algorithm::Blake2b(_)));
+            if name == "BITS" && flavour.is_gnu() && !newer {
+                let given = value.to_string_lossy().into_owned();
+                bits_as_met(&given).map_err(|why| usage(UsageError::Length { given, why }))?;
+            }
+        }
+        // (the scan gives every valued option its value)
+        (Action::Value(..), None) => {}
+    }
+    Ok(())
 }
 
 /// What b3sum's clap refuses once the options are read, in its order: an

@@ -12,11 +12,10 @@
 //! ```
 
 mod algo;
-mod check;
 mod cli;
+mod command;
 mod config;
 mod cores;
-mod hash;
 mod input;
 mod json;
 mod output;
@@ -29,7 +28,6 @@ mod stats;
 mod stdio;
 #[cfg(any(test, feature = "internals"))]
 mod testing;
-mod update;
 mod walk;
 
 use std::ffi::OsString;
@@ -39,6 +37,7 @@ use std::time::Instant;
 pub use report::Exit;
 pub use stdio::prepare_process;
 
+use crate::command::{check, hash, update};
 use crate::config::{Command, Config, Context};
 use crate::report::{Reporter, error_text};
 use crate::stats::Stats;

@@ -31,10 +31,10 @@ use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt
 use std::path::{Path, PathBuf};
 
 use crate::algo::{Algorithm, Algorithms, Bits};
-use crate::check::audit::{CheckFiles, absolute};
-use crate::check::parse::{Accept, Form, line_body, parse_check_line};
+use crate::command::check::audit::{CheckFiles, absolute};
+use crate::command::check::parse::{Accept, Form, line_body, parse_check_line};
+use crate::command::hash;
 use crate::config::{Context, UpdateOptions};
-use crate::hash;
 use crate::input::Input;
 use crate::output::{LineFormat, quote_name};
 use crate::report::{Reporter, error_text};

@@ -11,9 +11,9 @@
 //!
 //! Once directories prove slow to list (a cold tree), they are read ahead
 //! on threads (`FASTSUM_WALK_THREADS`, default 8; 1: never), the soonest
-//! needed first and at most [`READ_AHEAD`] ahead; the output is the same,
-//! entry for entry, as the sequential walk's (walkdir's, which the unit
-//! tests still compare with).
+//! needed first and at most [`READ_AHEAD`](readers::READ_AHEAD) ahead; the
+//! output is the same, entry for entry, as the sequential walk's
+//! (walkdir's, which the unit tests still compare with).
 //!
 //! What is walked: `--exclude` patterns (gitignore syntax, matched against
 //! the path relative to the directory operand; an excluded directory is not

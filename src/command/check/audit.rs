@@ -577,14 +577,6 @@ fn one_job_a_file(
             .copied()
             .zip(task.context.expected)
             .collect();
-        let listed = |name: Vec<u8>, digests| {
-            Ctx::Listed(Listed {
-                name,
-                digests,
-                again: None,
-                rest: 0,
-            })
-        };
         // standard input (a `-` line) is read on from where it stands: each
         // such line is a job of its own, as in `-c`
         if task.input == Input::Stdin {
@@ -601,42 +593,11 @@ fn one_job_a_file(
             && let Some(Job::Hash(first)) = jobs.get_mut(i)
             && let Ctx::Listed(file) = &mut first.context
         {
-            // the line's algorithms join a job of the file they fit
-            let fits = |set: Algorithms| {
-                digests.iter().try_fold(set, |set, &(a, _)| {
-                    if set.contains(a) {
-                        Some(set)
-                    } else {
-                        set.with(a)
-                    }
-                })
-            };
             let id = *file.again.get_or_insert_with(|| {
                 again += 1;
                 again
             });
-            if let Some(algos) = fits(first.algos) {
-                first.algos = algos;
-                file.digests.extend(digests);
-            } else {
-                let more = parts.entry(i).or_default();
-                let joined = more
-                    .iter_mut()
-                    .find_map(|t| fits(t.algos).map(|algos| (t, algos)));
-                match joined {
-                    Some((t, algos)) => {
-                        t.algos = algos;
-                        if let Ctx::Listed(part) = &mut t.context {
-                            part.digests.extend(digests);
-                        }
-                    }
-                    None => more.push(Task {
-                        input: first.input.clone(),
-                        algos: line_algos,
-                        context: listed(file.name.clone(), digests),
-                    }),
-                }
-            }
+            join(first, parts.entry(i).or_default(), line_algos, digests);
             jobs.push(Job::Pass(Pass::Again(id)));
             continue;
         }
@@ -652,7 +613,69 @@ fn one_job_a_file(
     if parts.is_empty() {
         return (jobs, names);
     }
-    // each file's further jobs right after its first
+    (with_parts(jobs, parts), names)
+}
+
+/// A listed file's job: its name as shown, the digests its lines list.
+fn listed(name: Vec<u8>, digests: Vec<(Algorithm, Expected)>) -> Ctx {
+    Ctx::Listed(Listed {
+        name,
+        digests,
+        again: None,
+        rest: 0,
+    })
+}
+
+/// A later line of a listed file: its digests (of `line_algos`) join the
+/// file's `first` job if its algorithms fit in one read, else one of the
+/// file's further jobs (`more`) they fit, else a further job of their own.
+fn join(
+    first: &mut Task<Ctx>,
+    more: &mut Vec<Task<Ctx>>,
+    line_algos: Algorithms,
+    digests: Vec<(Algorithm, Expected)>,
+) {
+    let fits = |set: Algorithms| {
+        digests.iter().try_fold(set, |set, &(a, _)| {
+            if set.contains(a) {
+                Some(set)
+            } else {
+                set.with(a)
+            }
+        })
+    };
+    let Ctx::Listed(file) = &mut first.context else {
+        return;
+    };
+    if let Some(algos) = fits(first.algos) {
+        first.algos = algos;
+        file.digests.extend(digests);
+        return;
+    }
+    let joined = more
+        .iter_mut()
+        .find_map(|t| fits(t.algos).map(|algos| (t, algos)));
+    match joined {
+        Some((t, algos)) => {
+            t.algos = algos;
+            if let Ctx::Listed(part) = &mut t.context {
+                part.digests.extend(digests);
+            }
+        }
+        None => more.push(Task {
+            input: first.input.clone(),
+            algos: line_algos,
+            context: listed(file.name.clone(), digests),
+        }),
+    }
+}
+
+/// `jobs` with each file's further jobs (`parts`, by the place of its
+/// first) right after its first, each told how many follow it.
+fn with_parts(
+    jobs: Vec<Job<Ctx, Pass>>,
+    mut parts: HashMap<usize, Vec<Task<Ctx>>>,
+) -> Vec<Job<Ctx, Pass>> {
     let mut all = Vec::with_capacity(jobs.len() + parts.len());
     for (i, mut job) in jobs.into_iter().enumerate() {
         let more = parts.remove(&i).unwrap_or_default();
@@ -672,7 +695,7 @@ fn one_job_a_file(
             all.push(Job::Hash(task));
         }
     }
-    (all, names)
+    all
 }
 
 #[cfg(test)]

@@ -16,16 +16,16 @@ use std::ffi::OsString;
 
 use crate::algo::{Algorithm, Algorithms, Bits, Sha3Size};
 use crate::config::{
-    AuditOptions, CheckOptions, Command, Config, Dialect, Encoding, HashOptions, Progress, Tags,
+    AuditOptions, CheckOptions, Command, Config, Dialect, HashOptions, Progress, Tags,
     UpdateOptions, Verbosity, XofOutput,
 };
-use crate::output::{LineFormat, Terminator};
 use crate::read::{MAX_COUNT, MAX_IN_FLIGHT, Mode, Plan, default_jobs};
 use crate::walk::{Exclude, Walk};
 
 mod getopt;
 mod help;
 mod options;
+mod style;
 mod usage;
 mod xxhsum;
 
@@ -560,7 +560,7 @@ fn check_command(args: &Args, inv: &Invocation) -> Result<Command, UsageError> {
             Dialect::Gnu
         },
         tags: tags(inv.flavour(), &args.algorithms),
-        json: args.json,
+        style: style::check(args, inv),
         base64: cksum,
     };
     if !audit {
@@ -616,7 +616,11 @@ fn hash_command(
         max_depth: args.max_depth,
         one_file_system: args.one_file_system,
     };
-    let hash = hash_options(args, inv, xof, walk);
+    let hash = HashOptions {
+        style: style::hash(args, inv, xof),
+        walk,
+        tree_digest: args.tree_digest,
+    };
     if args.tree_digest {
         refuse_tree_digest(args).map_err(UsageError::Conflict)?;
     }
@@ -667,45 +671,6 @@ fn xof(args: &Args) -> Option<XofOutput> {
         raw: args.raw,
         no_names: args.no_names,
     })
-}
-
-/// What a hash line looks like (and what `-r` walks, `--tree-digest`).
-fn hash_options(args: &Args, inv: &Invocation, xof: Option<XofOutput>, walk: Walk) -> HashOptions {
-    let cksum = inv.flavour() == Flavour::Cksum;
-    let b3sum = inv.flavour() == Flavour::B3sum;
-    HashOptions {
-        // XXH3 lines are always tagged, as xxhsum 0.8 writes them (its
-        // 16 hex digits would read as XXH64's untagged)
-        format: if args.tag
-            || (cksum && !args.untagged)
-            || args.algorithms.len() > 1
-            || args.algorithms == [Algorithm::Xxh3]
-        {
-            LineFormat::Tagged
-        } else {
-            LineFormat::Gnu {
-                binary: args.binary == Some(true),
-            }
-        },
-        terminator: if args.zero {
-            Terminator::Nul
-        } else if b3sum {
-            Terminator::LossyNewline
-        } else {
-            Terminator::Newline
-        },
-        walk,
-        xof,
-        tree_digest: args.tree_digest,
-        legacy_names: !args.files.is_empty(),
-        xxhsum: None,
-        encoding: match (args.base64, args.raw_digest) {
-            (_, true) => Encoding::Raw,
-            (true, false) => Encoding::Base64,
-            (false, false) => Encoding::Hex,
-        },
-        json: args.json,
-    }
 }
 
 /// `--tree-digest`: only with `-r`, and one hex digest per operand.
@@ -1235,7 +1200,7 @@ mod tests {
         let Command::Hash(opts) = c.command else {
             panic!("b3sum hashes")
         };
-        assert_eq!(opts.terminator, Terminator::LossyNewline);
+        assert_eq!(opts.style.names, crate::config::Names::LossyEscaped);
     }
 
     #[test]

@@ -17,7 +17,6 @@ mod command;
 mod config;
 mod cores;
 mod input;
-mod json;
 mod output;
 mod printer;
 mod progress;

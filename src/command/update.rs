@@ -34,9 +34,9 @@ use crate::algo::{Algorithm, Algorithms, Bits};
 use crate::command::check::audit::{CheckFiles, absolute};
 use crate::command::check::parse::{Accept, Form, line_body, parse_check_line};
 use crate::command::hash;
-use crate::config::{Context, UpdateOptions};
+use crate::config::{Context, LineFormat, UpdateOptions};
 use crate::input::Input;
-use crate::output::{LineFormat, quote_name};
+use crate::output::quote_name;
 use crate::report::{Reporter, error_text};
 
 /// What SUMS holds: its lines (each ending in a newline), the name each
@@ -176,7 +176,7 @@ fn update(
     ]);
     let temps = TempNames::of(&locked.target);
     let mut hash_opts = opts.hash.clone();
-    hash_opts.format = manifest.format;
+    hash_opts.style = hash_opts.style.with_format(manifest.format);
     let mut added = Vec::new();
     let cx = Context {
         algos: Algorithms::one(manifest.algo),
@@ -244,7 +244,7 @@ fn read_manifest(text: &[u8], asked: Algorithm, opts: &UpdateOptions) -> Result<
     let mut manifest = Manifest {
         lines: Vec::new(),
         algo: asked,
-        format: opts.hash.format,
+        format: opts.hash.style.format(),
     };
     let mut first: Option<(Algorithm, LineFormat)> = None;
     for (i, raw) in text.split_inclusive(|&b| b == b'\n').enumerate() {

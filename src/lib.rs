@@ -25,6 +25,7 @@ mod report;
 mod size;
 mod stats;
 mod stdio;
+mod sys;
 #[cfg(any(test, feature = "internals"))]
 mod testing;
 mod walk;

@@ -21,12 +21,11 @@
 //! - SUMS, and any temporary file of its, is never hashed into itself.
 
 use std::collections::HashSet;
-use std::ffi::{CString, OsStr, OsString};
+use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::fs::{self, File, OpenOptions, Permissions};
 use std::io::{self, Read, Write};
-use std::os::fd::AsRawFd;
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
@@ -700,38 +699,19 @@ fn unnamed(
     locked: &Locked,
     bytes: &[u8],
 ) -> Option<Result<OsString, WriteError>> {
-    let mut file = OpenOptions::new()
-        .write(true)
-        .mode(0o600)
-        .custom_flags(libc::O_TMPFILE)
-        .open(dir_path)
-        .ok()?;
+    let mut file = crate::sys::unnamed_file(dir_path)?;
     if let Err(error) = fill(&mut file, &locked.meta, bytes) {
         return Some(Err(WriteError {
             doing: format!("writing a new file in {}", shown(dir_path)),
             error,
         }));
     }
-    let from = CString::new(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()?;
     for _ in 0..TRIES {
         let name = names.fresh();
-        let to = CString::new(name.clone().into_vec()).ok()?;
-        // SAFETY: both paths are NUL-terminated strings that outlive the
-        // call; `dir` is an open directory
-        let linked = unsafe {
-            libc::linkat(
-                libc::AT_FDCWD,
-                from.as_ptr(),
-                dir.as_raw_fd(),
-                to.as_ptr(),
-                libc::AT_SYMLINK_FOLLOW,
-            )
-        };
-        if linked == 0 {
-            return Some(Ok(name));
-        }
-        if io::Error::last_os_error().kind() != io::ErrorKind::AlreadyExists {
-            return None;
+        match crate::sys::link_unnamed(&file, dir, &name) {
+            Ok(true) => return Some(Ok(name)),
+            Ok(false) => {}
+            Err(_) => return None,
         }
     }
     None

@@ -48,7 +48,7 @@ pub(super) fn child_key(parent: &[u32], ordinal: u32) -> Key {
 }
 
 /// How much of each file a reader asks the kernel to read ahead.
-const PREFETCH: i64 = 256 << 10;
+const PREFETCH: u64 = 256 << 10;
 
 /// Ask the kernel to start reading the files of a listing (their inodes and
 /// first [`PREFETCH`] bytes) while the walk is still behind: readers run
@@ -58,26 +58,10 @@ const PREFETCH: i64 = 256 << 10;
 /// (docs/BENCHMARKS.md, "Walking a tree in parallel"). Only a hint: any
 /// failure is ignored, and the walk and the hashing go on as they would.
 pub(super) fn prefetch(dir: &Path, children: &[Child]) {
-    use std::os::fd::AsRawFd;
-    use std::os::unix::fs::OpenOptionsExt;
     for child in children {
-        let Child::File(name) = child else { continue };
-        let Ok(file) = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NONBLOCK | libc::O_NOATIME | libc::O_NOCTTY)
-            .open(dir.join(name))
-            .or_else(|_| {
-                // O_NOATIME is refused on files of another owner
-                std::fs::OpenOptions::new()
-                    .read(true)
-                    .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-                    .open(dir.join(name))
-            })
-        else {
-            continue;
-        };
-        // SAFETY: a hint on a descriptor open for the call
-        unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, PREFETCH, libc::POSIX_FADV_WILLNEED) };
+        if let Child::File(name) = child {
+            crate::sys::prefetch(&dir.join(name), PREFETCH);
+        }
     }
 }
 

@@ -699,7 +699,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         .into_iter()
         .any(|a| algorithms.contains(a))
     {
-        crate::algo::sha_lanes::Path::check_env()
+        crate::algo::sha::lanes::Path::check_env()
             .map_err(|e| UsageError::Environment(e.to_string()))?;
     }
     Ok(Config {

@@ -7,7 +7,7 @@ use std::hash::Hasher as _;
 use blake2::digest::block_api::{Buffer, UpdateCore as _, VariableOutputCore as _};
 use sha2::Digest as _;
 
-use crate::algo::sha512::{Out, Sha512};
+use crate::algo::sha::sha512::{Out, Sha512};
 use crate::algo::{Algorithm, Algorithms, Bits, Digest};
 
 /// Inputs shorter than this are hashed by BLAKE3 on one thread even by
@@ -52,9 +52,9 @@ pub enum Hasher {
     /// SHA-256.
     Sha256(sha2::Sha256),
     /// SHA-384.
-    Sha384(crate::algo::sha512::Sha512),
+    Sha384(crate::algo::sha::sha512::Sha512),
     /// SHA-512.
-    Sha512(crate::algo::sha512::Sha512),
+    Sha512(crate::algo::sha::sha512::Sha512),
     /// BLAKE3 (boxed: its state is ~2 KiB).
     Blake3(Box<blake3::Hasher>),
     /// BLAKE2b of any length.

@@ -9,7 +9,7 @@
 
 use core::arch::x86_64::*;
 
-use super::sha256::K;
+use super::shani_sha256::K;
 
 macro_rules! ror {
     ($x:expr, $n:literal) => {

@@ -82,8 +82,8 @@ pub enum Hasher {
 }
 
 /// A running BLAKE2b of a length chosen at run time: the blake2 crate's
-/// core (its portable code runs ~1.8x blake2b_simd's AVX2 on Zen 5:
-/// docs/BENCHMARKS.md) and the block buffer its fixed-length wrappers
+/// core (its portable code ran faster than blake2b_simd's AVX2:
+/// docs/BENCHMARKS.md, "Figures behind the kernels' comments") and the block buffer its fixed-length wrappers
 /// keep (the crate has no run-time-length wrapper).
 #[derive(Clone)]
 pub struct Blake2b {

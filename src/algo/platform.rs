@@ -321,9 +321,9 @@ impl ShaPath {
 
     /// The fastest path this CPU runs: sixteen AVX-512 lanes (four SHA-NI
     /// messages below sixteen in flight) where AVX-512BW is, else four
-    /// messages per SHA-NI loop (examples/sha_lanes.rs, CPU-time ratios to
-    /// one stream on a Zen 5 EPYC: SHA-256 3.1x, 1.7x with four SHA-NI
-    /// messages; SHA-1 5.6x, 2.6x).
+    /// messages per SHA-NI loop (examples/sha_lanes.rs measures each path
+    /// against one stream: docs/BENCHMARKS.md, "SHA-1/SHA-256 across
+    /// files").
     pub fn best() -> ShaPath {
         #[cfg(target_arch = "x86_64")]
         for p in [ShaPath::Avx512x16, ShaPath::ShaNi4] {

@@ -1,5 +1,5 @@
 //! SHA-3 (FIPS 202) of the four sizes. The sha3 crate's portable Keccak
-//! runs at ~0.8 × OpenSSL's assembly on x86-64 (docs/BENCHMARKS.md, "The
+//! runs slower than OpenSSL's assembly on x86-64 (docs/BENCHMARKS.md, "The
 //! algorithms of issue #20"), so with the `openssl` feature SHA-3 goes
 //! through the system's libcrypto and its EVP interface, **loaded on first
 //! use** with `dlopen` as SHA-384/512 are (`crate::algo::libcrypto`); where it cannot

@@ -1,5 +1,5 @@
 //! SHA-384 and SHA-512. The sha2 crate has no SHA-512 instructions to use
-//! on x86-64 and its AVX2 backend runs at ~0.7 × OpenSSL's assembly
+//! on x86-64 and its AVX2 backend runs slower than OpenSSL's assembly
 //! (docs/BENCHMARKS.md, "Hash kernels"), so with the `openssl` feature
 //! these go through the system's libcrypto, **loaded on first use** with
 //! `dlopen`: a run that hashes no SHA-384/512 (most of them, and every

@@ -47,5 +47,5 @@ unmount_slowfs() {
 }
 
 locked() {
-  flock /tmp/fastsum-bench.lock "$@"
+  flock -o /tmp/fastsum-bench.lock "$@"
 }

@@ -8,9 +8,18 @@
 //!
 //! The handler threads never sleep: a read is served from the backing file
 //! at once and its reply is handed to a timer thread with the moment it is
-//! due, so requests in flight are answered concurrently and the server's
+//! due, and `--threads` reply threads (default 4, as many as handler
+//! threads) copy the replies that came due to their readers, so requests
+//! in flight are answered concurrently and the server's
 //! own cost (a few microseconds a request) stays far below what it
-//! emulates.
+//! emulates. A file no fault is injected into is mapped when opened and
+//! answered from the mapping: the reply's one copy (into the reader's
+//! buffer, as a network client's kernel copies out of its socket) is then
+//! the server's only work on the bytes, not a read into a fresh zeroed
+//! buffer first (which cost more than the reply itself). So SOURCE's
+//! files must not shrink while served (other than by `--shrink`, whose
+//! files are read, not mapped); bytes a file gains after its open are not
+//! served to that open.
 //!
 //! ```text
 //! slowfs SOURCE MOUNTPOINT [--latency MS] [--bandwidth MB/S] [--concurrency N]
@@ -126,7 +135,31 @@ struct Due {
     at: Instant,
     seq: u64,
     reply: ReplyData,
-    answer: Result<Vec<u8>, Errno>,
+    answer: Result<Answer, Errno>,
+}
+
+/// The bytes of a reply: read for it, or a range of the file's mapping.
+enum Answer {
+    Read(Vec<u8>),
+    Mapped(Arc<memmap2::Mmap>, std::ops::Range<usize>),
+}
+
+impl Answer {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Answer::Read(v) => v,
+            Answer::Mapped(map, range) => &map[range.clone()],
+        }
+    }
+}
+
+/// An open file: the backing file, its path below the source, and its
+/// mapping when its reads are answered from one.
+#[derive(Clone)]
+struct Open {
+    file: Arc<File>,
+    rel: PathBuf,
+    map: Option<Arc<memmap2::Mmap>>,
 }
 
 impl PartialEq for Due {
@@ -147,8 +180,8 @@ impl Ord for Due {
     }
 }
 
-/// Answer each reply at its moment, in the order of their moments.
-fn timer(rx: Receiver<Due>) {
+/// Send each reply, as it comes due, to the threads that answer it.
+fn timer(rx: Receiver<Due>, repliers: Sender<Due>) {
     let mut heap: BinaryHeap<Due> = BinaryHeap::new();
     loop {
         let next = heap.peek().map(|d| d.at);
@@ -169,11 +202,35 @@ fn timer(rx: Receiver<Due>) {
         let now = Instant::now();
         while heap.peek().is_some_and(|d| d.at <= now) {
             let Some(d) = heap.pop() else { break };
-            match d.answer {
-                Ok(bytes) => d.reply.data(&bytes),
-                Err(e) => d.reply.error(e),
+            if let Err(std::sync::mpsc::SendError(d)) = repliers.send(d) {
+                answer(d);
             }
         }
+    }
+}
+
+/// Answer replies that came due, one at a time: several of these run, so
+/// that replies due together are copied to their readers at once (one
+/// thread copying every reply would be the emulated server's bottleneck,
+/// a few GB/s, that no network file system's many connections have).
+fn replier(rx: Arc<Mutex<Receiver<Due>>>) {
+    loop {
+        let next = match rx.lock() {
+            Ok(rx) => rx.recv(),
+            Err(_) => return,
+        };
+        match next {
+            Ok(d) => answer(d),
+            Err(_) => return,
+        }
+    }
+}
+
+/// Send a reply's bytes or error to the kernel.
+fn answer(d: Due) {
+    match d.answer {
+        Ok(answer) => d.reply.data(answer.bytes()),
+        Err(e) => d.reply.error(e),
     }
 }
 
@@ -182,7 +239,7 @@ struct SlowFs {
     source: PathBuf,
     profile: Profile,
     names: Mutex<HashMap<u64, PathBuf>>,
-    files: Mutex<HashMap<u64, (Arc<File>, PathBuf)>>,
+    files: Mutex<HashMap<u64, Open>>,
     next_fh: AtomicU64,
     seq: AtomicU64,
     clock: Mutex<Clock>,
@@ -234,9 +291,25 @@ impl SlowFs {
         }
     }
 
-    /// What a read of `size` bytes at `offset` of `rel` answers.
-    fn answer(&self, file: &File, rel: &Path, offset: u64, size: u32) -> Result<Vec<u8>, Errno> {
+    /// Whether `file` (at `rel`) is answered from a mapping: a non-empty
+    /// regular file no fault is injected into.
+    fn mappable(&self, file: &File, rel: &Path) -> bool {
+        let p = &self.profile;
+        let faulty = p.eio.iter().any(|(n, _)| n == rel)
+            || p.short.iter().any(|n| n == rel)
+            || p.shrink.iter().any(|(n, _)| n == rel);
+        !faulty && file.metadata().is_ok_and(|m| m.is_file() && m.len() > 0)
+    }
+
+    /// What a read of `size` bytes at `offset` of an open file answers.
+    fn answer(&self, open: &Open, offset: u64, size: u32) -> Result<Answer, Errno> {
+        let (file, rel) = (&*open.file, open.rel.as_path());
         let size = size as u64;
+        if let Some(map) = &open.map {
+            let end = offset.saturating_add(size).min(map.len() as u64) as usize;
+            let start = (offset as usize).min(end);
+            return Ok(Answer::Mapped(Arc::clone(map), start..end));
+        }
         for (name, at) in &self.profile.eio {
             if name == rel && (offset..offset + size.max(1)).contains(at) {
                 return Err(Errno::EIO);
@@ -270,7 +343,7 @@ impl SlowFs {
             }
         }
         buf.truncate(got);
-        Ok(buf)
+        Ok(Answer::Read(buf))
     }
 }
 
@@ -327,9 +400,20 @@ impl Filesystem for SlowFs {
             Ok(f) => f,
             Err(e) => return reply.error(e.into()),
         };
+        let map = self.mappable(&file, &rel).then(|| {
+            // SAFETY: the source's files do not shrink while served (the
+            // module's doc: those that do, `--shrink`'s, are not mapped),
+            // so every byte of the mapping stays backed while it lives.
+            unsafe { memmap2::Mmap::map(&file) }.ok().map(Arc::new)
+        });
+        let open = Open {
+            file: Arc::new(file),
+            rel,
+            map: map.flatten(),
+        };
         let fh = self.next_fh.fetch_add(1, Ordering::Relaxed);
         if let Ok(mut files) = self.files.lock() {
-            files.insert(fh, (Arc::new(file), rel));
+            files.insert(fh, open);
         }
         let flags = if self.profile.cache {
             FopenFlags::empty()
@@ -356,11 +440,11 @@ impl Filesystem for SlowFs {
             .lock()
             .ok()
             .and_then(|f| f.get(&u64::from(fh)).cloned());
-        let Some((file, rel)) = open else {
+        let Some(open) = open else {
             return reply.error(Errno::EBADF);
         };
-        let answer = self.answer(&file, &rel, offset, size);
-        let bytes = answer.as_ref().map_or(0, Vec::len);
+        let answer = self.answer(&open, offset, size);
+        let bytes = answer.as_ref().map_or(0, |a| a.bytes().len());
         let at = match self.clock.lock() {
             Ok(mut c) => c.due(&self.profile, now, bytes),
             Err(_) => now,
@@ -517,7 +601,15 @@ fn main() {
         .unwrap_or_else(|e| usage(&format!("{}: {e}", source.display())));
     let servers = profile.concurrency.unwrap_or(0);
     let (tx, rx) = channel();
-    let timer_thread = std::thread::spawn(move || timer(rx));
+    let (to_repliers, due) = channel();
+    let due = Arc::new(Mutex::new(due));
+    let repliers: Vec<_> = (0..threads.max(1))
+        .map(|_| {
+            let due = Arc::clone(&due);
+            std::thread::spawn(move || replier(due))
+        })
+        .collect();
+    let timer_thread = std::thread::spawn(move || timer(rx, to_repliers));
     let fs = SlowFs {
         source,
         names: Mutex::new(HashMap::new()),
@@ -544,4 +636,7 @@ fn main() {
         std::process::exit(1);
     }
     let _ = timer_thread.join();
+    for r in repliers {
+        let _ = r.join();
+    }
 }

@@ -35,7 +35,7 @@ pub use help::{HELP_SECTIONS, HelpSection, command};
 pub use options::ModeArg;
 pub(crate) use usage::Stop;
 
-use getopt::{Abbrev, Opt};
+use getopt::{Abbrev, Opt, Syntax};
 use options::{Action, Args};
 use usage::{Conflict, LengthWhy, UsageError};
 
@@ -60,8 +60,9 @@ pub(crate) enum Flavour {
     /// sum: `-r` (BSD, the default) and `-s`.
     Sum,
     /// xxhsum 0.8.1 and its xxh32sum, xxh64sum, xxh128sum (and xxh3sum)
-    /// names: its own scan of the words (`xxhsum` module), messages and
-    /// check lines.
+    /// names: its own loop over the words (`getopt::Syntax::Xxhsum`), help
+    /// and version on stderr, `Wrong parameters` and exit 1, its own check
+    /// lines and messages.
     Xxhsum,
 }
 
@@ -181,11 +182,7 @@ pub(crate) fn parse(argv: Vec<OsString>) -> (&'static str, Result<Config, Stop>)
         program: inv.program,
         flavour: inv.flavour(),
     };
-    let args = match inv.flavour() {
-        Flavour::Xxhsum => xxhsum::parse_args(&inv, argv),
-        _ => parse_args(&inv, argv),
-    };
-    let config = args.and_then(|args| resolve(args, &inv).map_err(usage));
+    let config = parse_args(&inv, argv).and_then(|args| resolve(args, &inv).map_err(usage));
     (inv.program, config)
 }
 
@@ -204,18 +201,19 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
             stops: matches!(s.action, Action::Help | Action::Version),
         })
         .collect();
-    let posix = std::env::var_os("POSIXLY_CORRECT").is_some();
+    let syntax = match flavour {
+        Flavour::Xxhsum => Syntax::Xxhsum,
+        _ => Syntax::Getopt {
+            abbrev: flavour.abbrev(),
+            posix: std::env::var_os("POSIXLY_CORRECT").is_some(),
+        },
+    };
     let usage = |error| Stop::Usage {
         error,
         program: inv.program,
         flavour,
     };
-    let scanned = getopt::scan(
-        &opts,
-        argv.into_iter().skip(1).collect(),
-        flavour.abbrev(),
-        posix,
-    );
+    let scanned = getopt::scan(&opts, argv.into_iter().skip(1).collect(), syntax);
     // each option is acted on as it is met, in argument order, as GNU's
     // getopt loop and b3sum's clap do: the first bad one is reported, and
     // --help and --version end the run where they stand
@@ -259,6 +257,13 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
             args.b3sum_used.push(form);
         }
         match (spec.action, met.value) {
+            // xxhsum's are its own, on stderr (-h and --help alike)
+            (Action::Help, _) if flavour == Flavour::Xxhsum => {
+                return Err(Stop::HelpOnStderr(help::xxhsum_usage(inv.program, true)));
+            }
+            (Action::Version, _) if flavour == Flavour::Xxhsum => {
+                return Err(Stop::HelpOnStderr(help::xxhsum_version(inv.program)));
+            }
             (Action::Help, _) => {
                 return Err(Stop::Help(help::render(flavour, inv.program, !met.short)));
             }
@@ -309,6 +314,7 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
         return Err(usage(UsageError::Option(e)));
     }
     args.files = scanned.operands;
+    args.stdin_named = scanned.stdin_named;
     Ok(args)
 }
 
@@ -414,7 +420,7 @@ fn exclude(patterns: &[String]) -> Result<Exclude, UsageError> {
 /// defaults, and the combinations GNU (or b3sum) refuses.
 fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
     if inv.flavour() == Flavour::Xxhsum {
-        return Ok(xxhsum::resolve(args, inv));
+        return xxhsum::resolve(args, inv);
     }
     let reading = plan(&args);
     let refuse = |c| Err(UsageError::Conflict(c));

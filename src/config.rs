@@ -21,7 +21,8 @@ pub(crate) enum Verbosity {
     Warn,
 }
 
-/// Whose rules a check run follows where GNU's and b3sum's differ.
+/// Whose rules a check run follows where GNU's, b3sum's and xxhsum's
+/// differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dialect {
     /// GNU's: blank and `#` lines are skipped, malformed ones counted and
@@ -33,6 +34,16 @@ pub(crate) enum Dialect {
     /// fails the run; an unreadable file is `FAILED (reason)`; both count
     /// with the checksums that did not match.
     B3sum,
+    /// xxhsum 0.8.1's (under its names): its line syntax (no comments, no
+    /// blank lines), `stdin` for standard input, its own words for what
+    /// fails, and the counts on stdout after each check file.
+    Xxhsum {
+        /// `--little-endian`: untagged lines hold reversed digests.
+        little_endian: bool,
+        /// `-w`: a message for each improperly formatted line (xxhsum's
+        /// `-w` goes with `-q` and `--status`, not instead of them).
+        warn: bool,
+    },
 }
 
 /// How a check line's tag is read: GNU's tools differ (md5sum's
@@ -71,7 +82,7 @@ pub(crate) struct CheckOptions {
     /// then lines tagged with another algorithm are improperly formatted,
     /// as in GNU; otherwise each tag picks its line's algorithm.
     pub(crate) algorithm_chosen: bool,
-    /// GNU's rules or b3sum's.
+    /// GNU's rules, b3sum's or xxhsum's.
     pub(crate) dialect: Dialect,
     /// How tags are read (GNU's rules).
     pub(crate) tags: Tags,
@@ -119,21 +130,6 @@ pub(crate) struct XxhOutput {
     pub(crate) blank_out: bool,
 }
 
-/// xxhsum's `-c` settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct XxhCheckOptions {
-    /// `-q`: no OK lines.
-    pub(crate) quiet: bool,
-    /// `-w`: a message for each improperly formatted line.
-    pub(crate) warn: bool,
-    /// `--status`: nothing on stdout.
-    pub(crate) status: bool,
-    /// `--strict`: improperly formatted lines fail the check file.
-    pub(crate) strict: bool,
-    /// `--little-endian`: untagged lines hold reversed digests.
-    pub(crate) little_endian: bool,
-}
-
 /// How a digest is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Encoding {
@@ -168,8 +164,6 @@ pub(crate) enum Command {
     /// Verify the checksum files and compare the trees under `dirs` with
     /// them (`-c --audit`).
     Audit(AuditOptions),
-    /// xxhsum's `-c`: its line syntax, messages and counts.
-    XxhCheck(XxhCheckOptions),
 }
 
 /// `-c --audit` settings.

@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! argv ─ cli (clap, multi-call name) ─> Config ─ run (here): Hash, Check,
-//!      Update, Audit or XxhCheck
+//!      Update or Audit
 //!      ─ hash / check: jobs in output order ─ printer ─ read (schedulers,
 //!        strategies) ─ algo (Hasher) ─> Digest ─ output (GNU lines) ─ stdio
 //! ```
@@ -94,7 +94,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     // end; its check mode (9.10) stops at once.
     let policy = match cfg.command {
         Command::Hash(_) | Command::Update(_) => OnWriteError::GoOn,
-        Command::Check(_) | Command::Audit(_) | Command::XxhCheck(_) => OnWriteError::Stop,
+        Command::Check(_) | Command::Audit(_) => OnWriteError::Stop,
     };
     let mut out =
         io::BufWriter::with_capacity(64 * 1024, CheckedWriter::new(Stdout::new(), policy));
@@ -118,9 +118,6 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
             Command::Check(opts) => check::run(*opts, algos, plan, &files, &rep, &stats, &mut out),
             Command::Audit(opts) => {
                 check::audit::run(opts, algos, plan, &files, &rep, &stats, &mut out)
-            }
-            Command::XxhCheck(opts) => {
-                check::xxhsum::run(*opts, plan, &files, &rep, &stats, &mut out)
             }
             Command::Update(opts) => update::run(algos, opts, plan, files, &rep, &stats),
         };
@@ -158,7 +155,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
         // seen; a verifier that could not say everything has not succeeded
         Err(e) if is_broken_pipe(&e) => match cfg.command {
             Command::Hash(_) | Command::Update(_) => rep.exit(),
-            Command::Check(_) | Command::Audit(_) | Command::XxhCheck(_) => Exit::BrokenPipe,
+            Command::Check(_) | Command::Audit(_) => Exit::BrokenPipe,
         },
         Err(e) => {
             rep.error(&format!("write error: {}", error_text(&e)));

@@ -16,16 +16,22 @@
 //! file's buffer are grouped, so memory stays bounded and a check file fed
 //! line by line through a pipe is never waited on for a line it has not sent.
 //!
-//! * [`parse`]: the syntax of one line (GNU's);
+//! * [`parse`]: the syntax of one line (GNU's; xxhsum 0.8.1's under its
+//!   names, `parse::xxhsum_line`);
 //! * [`b3sum`]: b3sum 1.8's, under its name (whose run also ends as
 //!   b3sum's does: one summary, `Error:` for a check file it cannot read);
-//! * [`summary`]: per-check-file counters and GNU's closing warnings.
+//! * [`summary`]: per-check-file counters, GNU's closing warnings and
+//!   xxhsum's closing counts.
+//!
+//! Where the tools differ ([`Dialect`]), the `Feed` reads each line by its
+//! dialect's syntax and the `Verifier` words each outcome by its rules:
+//! xxhsum's status lines and messages are [`Verifier::xxhsum_line`] and
+//! [`Verifier::xxhsum_event`].
 
 pub(crate) mod audit;
 pub(crate) mod b3sum;
 pub(crate) mod parse;
 pub(crate) mod summary;
-pub(crate) mod xxhsum;
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, BufRead, BufReader, Write};
@@ -36,7 +42,7 @@ use crate::algo::{Algorithm, Algorithms, Digest};
 use crate::config::{CheckOptions, Dialect, Verbosity};
 use crate::input::{Input, Opened};
 use crate::json::Record;
-use crate::output::{push_escaped, quote_name};
+use crate::output::{push_escaped, quote_name, xxhsum_name};
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Job, JobSource, Outcome, Plan, Task};
 use crate::report::{Reporter, error_text};
@@ -45,8 +51,15 @@ use crate::stats::Stats;
 use parse::{Accept, Digits, Expected, Form, Grammar, Improper, line_body};
 use summary::Tally;
 
-/// A check file's name as messages show it (quoted; `standard input` for `-`).
-type FileName = Arc<str>;
+/// A check file's name as messages show it: GNU's and b3sum's quoted
+/// (`standard input` for `-`), xxhsum's as it is (`stdin` for `-`), so
+/// bytes.
+type FileName = Arc<[u8]>;
+
+/// A check file's name in a message of GNU's (quoted: always UTF-8).
+fn text(file: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(file)
+}
 
 /// What a pass-through job carries to the `Verifier`, in check-file order
 /// (a job that hashes a listed file carries the digest it must have).
@@ -137,9 +150,10 @@ struct Open {
 struct Feed<'a> {
     files: std::slice::Iter<'a, OsString>,
     current: Option<Open>,
-    /// How lines are read (GNU's grammar; b3sum's has its own module).
+    /// How lines are read (GNU's grammar; b3sum's has its own module,
+    /// xxhsum's its own function).
     grammar: Grammar,
-    /// GNU's or b3sum's rules.
+    /// GNU's, b3sum's or xxhsum's rules.
     dialect: Dialect,
     /// What `-w` names (see [`Event::Improper`]).
     warn_name: &'static str,
@@ -152,14 +166,18 @@ struct Feed<'a> {
 }
 
 /// What a line asks of the file it lists: the expected digests, one per
-/// algorithm of its task (one per line grouped into it), and the name its
-/// status line shows when that is not the file's own (b3sum's, as written).
+/// algorithm of its task (one per line grouped into it), the name its
+/// status line shows when that is not the file's own (b3sum's, as written),
+/// and where it is listed when messages say so (xxhsum's).
 #[derive(Debug)]
 pub(crate) struct Listed {
     /// One digest per algorithm of the task.
     pub(crate) expected: Vec<Expected>,
     /// b3sum: the name as the line writes it.
     shown: Option<Box<[u8]>>,
+    /// xxhsum: the check file and the line number (its message for a
+    /// listed file it cannot read names them).
+    at: Option<(FileName, u64)>,
 }
 
 /// A job of the check run.
@@ -177,11 +195,12 @@ enum Step {
 
 /// The name GNU gives a check file in messages.
 fn display_name(arg: &OsStr) -> FileName {
-    if arg.as_bytes() == b"-" {
-        quote_name(b"standard input").into()
+    let name = if arg.as_bytes() == b"-" {
+        quote_name(b"standard input")
     } else {
-        quote_name(arg.as_bytes()).into()
-    }
+        quote_name(arg.as_bytes())
+    };
+    name.into_bytes().into()
 }
 
 /// The job for one line body of the check file `cur`.
@@ -227,6 +246,7 @@ fn line_job(
         context: Listed {
             expected: vec![line.expected],
             shown: None,
+            at: None,
         },
     })
 }
@@ -242,9 +262,38 @@ fn b3sum_job(raw: &[u8]) -> CheckJob {
             context: Listed {
                 expected: vec![line.expected],
                 shown: Some(line.shown.into()),
+                at: None,
             },
         }),
     }
+}
+
+/// The job for one raw line of the check file `cur` under xxhsum's rules:
+/// every line is a checksum line (no comments, no blank lines), `stdin`
+/// names standard input.
+fn xxhsum_job(raw: &[u8], cur: &Open, little_endian: bool) -> CheckJob {
+    let body = raw.strip_suffix(b"\n").unwrap_or(raw);
+    let Ok(line) = parse::xxhsum_line(body, little_endian) else {
+        return Job::Pass(Event::Improper {
+            file: cur.file.clone(),
+            line: cur.line,
+            // (xxhsum's message names no algorithm)
+            algo: "",
+        });
+    };
+    let input = match line.name {
+        b"stdin" => Input::Stdin,
+        name => Input::Path(OsString::from_vec(name.to_vec()).into()),
+    };
+    Job::Hash(Task {
+        input,
+        algos: Algorithms::one(line.algo),
+        context: Listed {
+            expected: vec![line.expected],
+            shown: None,
+            at: Some((cur.file.clone(), cur.line)),
+        },
+    })
 }
 
 impl Feed<'_> {
@@ -254,6 +303,10 @@ impl Feed<'_> {
             return Step::Done;
         }
         let b3sum = self.dialect == Dialect::B3sum;
+        let xxhsum = match self.dialect {
+            Dialect::Xxhsum { little_endian, .. } => Some(little_endian),
+            _ => None,
+        };
         let Some(cur) = &mut self.current else {
             let Some(arg) = self.files.next() else {
                 if b3sum {
@@ -262,8 +315,11 @@ impl Feed<'_> {
                 }
                 return Step::Done;
             };
-            let file = display_name(arg);
             let input = Input::from_arg(arg.clone());
+            let file = match xxhsum {
+                Some(_) => xxhsum_name(&input).into(),
+                None => display_name(arg),
+            };
             match input.open() {
                 Ok(src) => {
                     self.current = Some(Open {
@@ -279,7 +335,14 @@ impl Feed<'_> {
             }
         };
         self.buf.clear();
-        match cur.reader.read_until(b'\n', &mut self.buf) {
+        let read = cur.reader.read_until(b'\n', &mut self.buf);
+        // xxhsum takes a check file that fails part-way as ended there
+        let read = if xxhsum.is_some() {
+            Ok(read.unwrap_or(0))
+        } else {
+            read
+        };
+        match read {
             Ok(0) => {
                 let file = cur.file.clone();
                 self.current = None;
@@ -287,6 +350,9 @@ impl Feed<'_> {
             }
             Ok(_) => {
                 cur.line += 1;
+                if let Some(little_endian) = xxhsum {
+                    return Step::Job(xxhsum_job(&self.buf, cur, little_endian));
+                }
                 if b3sum {
                     let job = b3sum_job(&self.buf);
                     if matches!(job, Job::Pass(Event::Abort(_))) {
@@ -356,7 +422,10 @@ impl Iterator for Feed<'_> {
         // the following lines for the same file with other algorithms join
         // it; not standard input's: each `-` line reads on from where the
         // last one left it (so a second one finds it at its end, as GNU's)
-        while self.pending.is_none() && task.input != Input::Stdin && self.line_buffered() {
+        // (nor under xxhsum, whose messages name each line)
+        let groups = !matches!(self.dialect, Dialect::Xxhsum { .. });
+        while groups && self.pending.is_none() && task.input != Input::Stdin && self.line_buffered()
+        {
             let Step::Job(next) = self.step() else {
                 continue;
             };
@@ -537,18 +606,28 @@ impl Render<Listed, Event> for Verifier {
             Outcome::Hashed(task, r) => {
                 // one status per line, in the check file's order
                 let algos = task.algos.as_slice();
-                let name = task.context.shown.as_deref().unwrap_or(task.input.name());
-                for (i, (expected, &algo)) in task.context.expected.iter().zip(algos).enumerate() {
+                let listed = &task.context;
+                let name = match self.opts.dialect {
+                    Dialect::Xxhsum { .. } => xxhsum_name(&task.input),
+                    _ => listed.shown.as_deref().unwrap_or(task.input.name()),
+                };
+                for (i, (expected, &algo)) in listed.expected.iter().zip(algos).enumerate() {
                     let digest = match &r {
                         Ok(hashed) => hashed.digests.get(i).ok_or(&*NO_DIGEST),
                         Err(e) => Err(e),
                     };
-                    self.verify(p, name, algo, expected, digest)?;
+                    match &listed.at {
+                        Some(at) => self.xxhsum_line(p, name, at, expected, digest)?,
+                        None => self.verify(p, name, algo, expected, digest)?,
+                    }
                 }
                 return Ok(());
             }
             Outcome::Passed(event) => event,
         };
+        if let Dialect::Xxhsum { warn, .. } = self.opts.dialect {
+            return self.xxhsum_event(p, event, warn);
+        }
         match event {
             Event::Refused(why) => {
                 // b3sum counts it with the checksums that did not match
@@ -578,13 +657,14 @@ impl Render<Listed, Event> for Verifier {
                 self.tally.improper += 1;
                 if self.opts.verbosity == Verbosity::Warn {
                     p.message(&format!(
-                        "{file}: {line}: improperly formatted {algo} checksum line"
+                        "{}: {line}: improperly formatted {algo} checksum line",
+                        text(&file)
                     ))?;
                 }
             }
             Event::End { file } => {
                 let tally = std::mem::take(&mut self.tally);
-                for w in tally.warnings(&file, &self.opts) {
+                for w in tally.warnings(&text(&file), &self.opts) {
                     p.message(&w)?;
                 }
                 if !tally.passed(&self.opts) {
@@ -593,14 +673,99 @@ impl Render<Listed, Event> for Verifier {
             }
             Event::OpenError { file, error } => {
                 self.tally = Tally::default();
-                p.error(&format!("{file}: {}", error_text(&error)))?;
+                p.error(&format!("{}: {}", text(&file), error_text(&error)))?;
             }
             Event::ReadError { file } => {
                 self.tally = Tally::default();
-                p.error(&format!("{file}: read error"))?;
+                p.error(&format!("{}: read error", text(&file)))?;
             }
         }
         Ok(())
+    }
+}
+
+/// xxhsum's words (its status lines and counts on stdout, its messages
+/// without a program name).
+impl Verifier {
+    /// One checked line: `name: OK`, `name: FAILED`, or for a listed file
+    /// it cannot read `SUMS:LINE: Could not open or read 'name': why.`,
+    /// on stdout (unless `--status`; `-q`: no OK lines).
+    fn xxhsum_line(
+        &mut self,
+        p: &mut Printer<'_>,
+        name: &[u8],
+        (file, line): &(FileName, u64),
+        expected: &Expected,
+        outcome: Result<&Digest, &io::Error>,
+    ) -> io::Result<()> {
+        let Some(status) = self.judge(expected, outcome) else {
+            return Ok(());
+        };
+        match (status, outcome) {
+            (Status::Ok, _) if self.opts.verbosity == Verbosity::Quiet => Ok(()),
+            (Status::Ok, _) => self.status_line(p, name, "OK"),
+            (_, Err(e)) if self.opts.verbosity != Verbosity::Status => p.line(|out| {
+                out.extend_from_slice(file);
+                out.extend_from_slice(format!(":{line}: Could not open or read '").as_bytes());
+                out.extend_from_slice(name);
+                out.extend_from_slice(format!("': {}.\n", error_text(e)).as_bytes());
+            }),
+            (_, Err(_)) => Ok(()),
+            _ => self.status_line(p, name, "FAILED"),
+        }
+    }
+
+    /// What rides along in a check file (`warn`: `-w`).
+    fn xxhsum_event(&mut self, p: &mut Printer<'_>, event: Event, warn: bool) -> io::Result<()> {
+        match event {
+            Event::Improper { file, line, .. } => {
+                self.tally.improper += 1;
+                if !warn {
+                    return Ok(());
+                }
+                let text = [
+                    &file[..],
+                    format!(":{line}: Error: Improperly formatted checksum line.\n").as_bytes(),
+                ]
+                .concat();
+                p.message_raw(&text)
+            }
+            Event::End { file } => {
+                let tally = std::mem::take(&mut self.tally);
+                if !tally.formatted {
+                    let text = [
+                        &file[..],
+                        b": no properly formatted xxHash checksum lines found\n",
+                    ]
+                    .concat();
+                    return p.error_raw(&text);
+                }
+                if self.opts.verbosity != Verbosity::Status {
+                    for count in tally.xxhsum_counts() {
+                        p.line(|out| out.extend_from_slice(count.as_bytes()))?;
+                    }
+                }
+                if !tally.xxhsum_passed(self.opts.strict) {
+                    p.fail();
+                }
+                Ok(())
+            }
+            Event::OpenError { file, error } => {
+                self.tally = Tally::default();
+                let text = [
+                    b"Error: Could not open '",
+                    &file[..],
+                    format!("': {}\n", error_text(&error)).as_bytes(),
+                ]
+                .concat();
+                p.error_raw(&text)
+            }
+            // (b3sum's events, and a read error, which xxhsum's feed takes
+            // for the end of the check file)
+            Event::Refused(_) | Event::Abort(_) | Event::Finished | Event::ReadError { .. } => {
+                Ok(())
+            }
+        }
     }
 }
 
@@ -675,7 +840,7 @@ mod tests {
 
     #[test]
     fn stdin_is_named_standard_input() {
-        assert_eq!(&*display_name(OsStr::new("-")), "'standard input'");
-        assert_eq!(&*display_name(OsStr::new("sums")), "sums");
+        assert_eq!(&*display_name(OsStr::new("-")), b"'standard input'");
+        assert_eq!(&*display_name(OsStr::new("sums")), b"sums");
     }
 }

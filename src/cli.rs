@@ -16,16 +16,16 @@ use std::ffi::OsString;
 
 use crate::algo::{Algorithm, Algorithms, Bits, Sha3Size};
 use crate::config::{
-    AuditOptions, CheckOptions, Command, Config, Dialect, Encoding, HashOptions, Progress, Tags,
+    AuditOptions, CheckOptions, Command, Config, Dialect, HashOptions, Progress, Tags,
     UpdateOptions, Verbosity, XofOutput,
 };
-use crate::output::{LineFormat, Terminator};
 use crate::read::{MAX_COUNT, MAX_IN_FLIGHT, Mode, Plan, default_jobs};
 use crate::walk::{Exclude, Walk};
 
 mod getopt;
 mod help;
 mod options;
+mod style;
 mod usage;
 mod xxhsum;
 
@@ -505,7 +505,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
                 || (inv.default_algorithm.is_some() && !cksum),
             dialect: if b3sum { Dialect::B3sum } else { Dialect::Gnu },
             tags: tags(inv.flavour(), &args.algorithms),
-            json: args.json,
+            style: style::check(&args, inv),
             base64: cksum,
         };
         if audit {
@@ -573,42 +573,14 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             return refuse(Conflict::OnlyWhenChecking(flag));
         }
         let hash = HashOptions {
-            // XXH3 lines are always tagged, as xxhsum 0.8 writes them (its
-            // 16 hex digits would read as XXH64's untagged)
-            format: if args.tag
-                || (cksum && !args.untagged)
-                || args.algorithms.len() > 1
-                || args.algorithms == [Algorithm::Xxh3]
-            {
-                LineFormat::Tagged
-            } else {
-                LineFormat::Gnu {
-                    binary: args.binary == Some(true),
-                }
-            },
-            terminator: if args.zero {
-                Terminator::Nul
-            } else if b3sum {
-                Terminator::LossyNewline
-            } else {
-                Terminator::Newline
-            },
+            style: style::hash(&args, inv, xof),
             walk: Walk {
                 recursive: args.recursive,
                 exclude,
                 max_depth: args.max_depth,
                 one_file_system: args.one_file_system,
             },
-            xof,
             tree_digest: args.tree_digest,
-            legacy_names: !args.files.is_empty(),
-            xxhsum: None,
-            encoding: match (args.base64, args.raw_digest) {
-                (_, true) => Encoding::Raw,
-                (true, false) => Encoding::Base64,
-                (false, false) => Encoding::Hex,
-            },
-            json: args.json,
         };
         if args.tree_digest {
             if !args.recursive {
@@ -1129,7 +1101,7 @@ mod tests {
         let Command::Hash(opts) = c.command else {
             panic!("b3sum hashes")
         };
-        assert_eq!(opts.terminator, Terminator::LossyNewline);
+        assert_eq!(opts.style.names, crate::config::Names::LossyEscaped);
     }
 
     #[test]

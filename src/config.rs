@@ -5,7 +5,6 @@
 use std::ffi::OsString;
 
 use crate::algo::Algorithms;
-use crate::output::{LineFormat, Terminator};
 use crate::read::Plan;
 
 /// How much check mode prints (`--status` < `--quiet` < default < `--warn`).
@@ -86,8 +85,9 @@ pub(crate) struct CheckOptions {
     pub(crate) dialect: Dialect,
     /// How tags are read (GNU's rules).
     pub(crate) tags: Tags,
-    /// `--json`: a JSON object per verified line instead of `name: OK`.
-    pub(crate) json: bool,
+    /// How each verified line is written (GNU's `name: OK`, b3sum's
+    /// wording, or `--json`'s objects).
+    pub(crate) style: Style,
     /// Digests may be written in base64 too (cksum, as GNU 9.8 reads its
     /// `--base64` lines).
     pub(crate) base64: bool,
@@ -96,27 +96,111 @@ pub(crate) struct CheckOptions {
 /// Hash-mode settings.
 #[derive(Clone, Debug)]
 pub(crate) struct HashOptions {
-    /// Line layout.
-    pub(crate) format: LineFormat,
-    /// Line ending.
-    pub(crate) terminator: Terminator,
+    /// How lines look: decided once, by `cli/style.rs`; written by
+    /// `output`'s writer of that style.
+    pub(crate) style: Style,
     /// `-r` and what it walks.
     pub(crate) walk: crate::walk::Walk,
-    /// b3sum's `-l`/`--raw`/`--no-names`, under the b3sum name.
-    pub(crate) xof: Option<XofOutput>,
     /// `--tree-digest`: one line per directory operand, the digest of its
     /// manifest (see `hash::tree_digest`).
     pub(crate) tree_digest: bool,
-    /// Lines of `cksum`'s CRC and `sum`'s checksums end with the name: FILEs
-    /// were given (GNU names no input read from stdin by default).
-    pub(crate) legacy_names: bool,
-    /// Under an xxhsum name: its output rules.
-    pub(crate) xxhsum: Option<XxhOutput>,
-    /// How a digest is written (cksum's `--base64`, `--raw`).
+}
+
+/// How a run writes what it found: the digest lines of hashing, the
+/// failure lines, the status lines of checking and auditing. One value,
+/// resolved once by `cli` (`cli/style.rs`); `output::writer` turns it into
+/// the one writer that writes it, so no command branches on a tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Style {
+    /// Which writer, and what only it knows.
+    pub(crate) shape: Shape,
+    /// How a digest is written in a line (the writers of checksum lines).
     pub(crate) encoding: Encoding,
-    /// `--json`: JSON Lines instead of checksum lines (`format` and
-    /// `terminator` unused; `cli` refuses the options that set them).
-    pub(crate) json: bool,
+    /// How a line ends.
+    pub(crate) end: LineEnd,
+    /// How a name is written in a line.
+    pub(crate) names: Names,
+}
+
+impl Style {
+    /// The layout of its checksum lines (untagged for the styles that have
+    /// none): `--update` starts an empty manifest in it.
+    pub(crate) fn format(&self) -> LineFormat {
+        match self.shape {
+            Shape::Gnu(f) | Shape::B3sum(f, _) | Shape::Xxhsum(f, _) => f,
+            Shape::Legacy { .. } | Shape::Json | Shape::Raw => LineFormat::Gnu { binary: false },
+        }
+    }
+
+    /// The same style with checksum lines laid out as `format` (`--update`:
+    /// new lines take the manifest's); the styles without layout unchanged.
+    pub(crate) fn with_format(mut self, format: LineFormat) -> Style {
+        match &mut self.shape {
+            Shape::Gnu(f) | Shape::B3sum(f, _) | Shape::Xxhsum(f, _) => *f = format,
+            Shape::Legacy { .. } | Shape::Json | Shape::Raw => {}
+        }
+        self
+    }
+}
+
+/// The writers: one per style or family of styles (`src/output/`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// GNU's lines, untagged or tagged (`output/gnu.rs`), and GNU's check
+    /// status lines.
+    Gnu(LineFormat),
+    /// cksum's CRC and sum's checksums, which print their own line
+    /// (`output/legacy.rs`).
+    Legacy {
+        /// The line ends with the name: FILEs were given (GNU names no
+        /// input read from stdin by default).
+        named: bool,
+    },
+    /// b3sum's lines and check wording (`output/b3sum.rs`), with its
+    /// `--length`/`--raw`/`--no-names` when given.
+    B3sum(LineFormat, Option<XofOutput>),
+    /// xxhsum's lines and messages (`output/xxhsum.rs`).
+    Xxhsum(LineFormat, XxhOutput),
+    /// `--json`: JSON Lines (`output/json.rs`).
+    Json,
+    /// cksum's `--raw`: the digest's bytes alone, no name, no line end
+    /// (`output/raw.rs`; one input).
+    Raw,
+}
+
+/// How a checksum line is laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LineFormat {
+    /// `<hex>  <name>` (text) or `<hex> *<name>` (`binary`), as md5sum.
+    Gnu {
+        /// `-b`: mark the name with `*`.
+        binary: bool,
+    },
+    /// `--tag`: `MD5 (<name>) = <hex>`, as BSD md5.
+    Tagged,
+}
+
+/// How a line ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LineEnd {
+    /// `\n`.
+    Newline,
+    /// `-z`: NUL.
+    Nul,
+}
+
+/// How a name is written in a checksum line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Names {
+    /// GNU's: a name that holds `\`, `\n` or `\r` is escaped and the line
+    /// marked with a leading `\`.
+    Escaped,
+    /// b3sum's: as `Escaped`, but a name that is not UTF-8 is written as
+    /// Rust's `to_string_lossy` writes it (each invalid sequence as
+    /// U+FFFD), because b3sum prints that.
+    LossyEscaped,
+    /// As it is, never escaped (`-z`, xxhsum, cksum's and sum's lines).
+    Verbatim,
 }
 
 /// How xxhsum writes what it found: `stdin` for standard input's name,
@@ -130,15 +214,13 @@ pub(crate) struct XxhOutput {
     pub(crate) blank_out: bool,
 }
 
-/// How a digest is written.
+/// How a digest is written in a checksum line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Encoding {
-    /// Lower-case hex, in a checksum line.
+    /// Lower-case hex.
     Hex,
-    /// Standard base64 with padding, in a checksum line (`--base64`).
+    /// Standard base64 with padding (`--base64`).
     Base64,
-    /// The bytes alone: no name, no line end (`--raw`; one input).
-    Raw,
 }
 
 /// How b3sum's output options write a BLAKE3 digest.

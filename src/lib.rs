@@ -18,7 +18,6 @@ mod config;
 mod cores;
 mod hash;
 mod input;
-mod json;
 mod output;
 mod printer;
 mod progress;

@@ -33,10 +33,10 @@ use std::path::{Path, PathBuf};
 use crate::algo::{Algorithm, Algorithms, Bits};
 use crate::check::audit::{CheckFiles, absolute};
 use crate::check::parse::{Accept, Form, line_body, parse_check_line};
-use crate::config::UpdateOptions;
+use crate::config::{LineFormat, UpdateOptions};
 use crate::hash;
 use crate::input::Input;
-use crate::output::{LineFormat, quote_name};
+use crate::output::quote_name;
 use crate::read::Plan;
 use crate::report::{Reporter, error_text};
 use crate::stats::Stats;
@@ -178,7 +178,7 @@ fn update(
     ]);
     let temps = TempNames::of(&locked.target);
     let mut hash_opts = opts.hash.clone();
-    hash_opts.format = manifest.format;
+    hash_opts.style = hash_opts.style.with_format(manifest.format);
     let mut added = Vec::new();
     hash::run_filtered(
         Algorithms::one(manifest.algo),
@@ -239,7 +239,7 @@ fn read_manifest(text: &[u8], asked: Algorithm, opts: &UpdateOptions) -> Result<
     let mut manifest = Manifest {
         lines: Vec::new(),
         algo: asked,
-        format: opts.hash.format,
+        format: opts.hash.style.format(),
     };
     let mut first: Option<(Algorithm, LineFormat)> = None;
     for (i, raw) in text.split_inclusive(|&b| b == b'\n').enumerate() {

@@ -23,8 +23,7 @@ use super::{CheckJob, Event, Status, Verifier, feed, verifier};
 use crate::algo::{Algorithm, Algorithms, Digest};
 use crate::config::{AuditOptions, Verbosity};
 use crate::input::Input;
-use crate::json::Record;
-use crate::output::push_escaped;
+use crate::output::Verdict;
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Hashed, Job, JobSource, Outcome, Plan, Task};
 use crate::report::{Reporter, error_text};
@@ -185,42 +184,18 @@ impl Auditor {
         algo: Algorithm,
         from: Option<&[u8]>,
     ) -> io::Result<()> {
-        let opts = &self.verifier.opts;
-        if opts.verbosity == Verbosity::Status {
+        if self.verifier.opts.verbosity == Verbosity::Status {
             return Ok(());
         }
-        p.line(|line| {
-            if opts.json {
-                let r = Record::new("path", name)
-                    .text("status", status.word())
-                    .algorithm(algo);
-                match from {
-                    Some(from) => r.name("from", from),
-                    None => r,
-                }
-                .write(line);
-                return;
-            }
-            let escape = name.contains(&b'\n') || from.is_some_and(|f| f.contains(&b'\n'));
-            let push = |line: &mut Vec<u8>, n: &[u8]| {
-                if escape {
-                    push_escaped(line, n)
-                } else {
-                    line.extend_from_slice(n)
-                }
-            };
-            if escape {
-                line.push(b'\\');
-            }
-            push(line, name);
-            line.extend_from_slice(b": ");
-            line.extend_from_slice(status.word().as_bytes());
-            if let Some(from) = from {
-                line.extend_from_slice(b" from ");
-                push(line, from);
-            }
-            line.push(b'\n');
-        })
+        let verdict = Verdict {
+            name,
+            algo,
+            status,
+            error: None,
+            from,
+            at: None,
+        };
+        self.verifier.writer.audited(p, &verdict)
     }
 
     /// A listed file's job: what it found is added to the file's finding,
@@ -315,7 +290,7 @@ impl Auditor {
         };
         let before = self.verifier.tally;
         self.verifier
-            .verify(p, &f.name, algo, &want, outcome.as_ref())?;
+            .verify(p, (&f.name, None), algo, &want, outcome.as_ref())?;
         let after = self.verifier.tally;
         let ok = if after.mismatched > before.mismatched {
             self.counts.failed += 1;

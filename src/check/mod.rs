@@ -24,9 +24,9 @@
 //!   xxhsum's closing counts.
 //!
 //! Where the tools differ ([`Dialect`]), the `Feed` reads each line by its
-//! dialect's syntax and the `Verifier` words each outcome by its rules:
-//! xxhsum's status lines and messages are [`Verifier::xxhsum_line`] and
-//! [`Verifier::xxhsum_event`].
+//! dialect's syntax and the `Verifier` judges each outcome by its rules;
+//! the style's writer (`output`) words each checked line, and xxhsum's
+//! messages and counts are [`Verifier::xxhsum_event`].
 
 pub(crate) mod audit;
 pub(crate) mod b3sum;
@@ -41,8 +41,7 @@ use std::sync::Arc;
 use crate::algo::{Algorithm, Algorithms, Digest};
 use crate::config::{CheckOptions, Dialect, Verbosity};
 use crate::input::{Input, Opened};
-use crate::json::Record;
-use crate::output::{push_escaped, quote_name, xxhsum_name};
+use crate::output::{Verdict, Writer, quote_name, writer, xxhsum_name};
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Job, JobSource, Outcome, Plan, Task};
 use crate::report::{Reporter, error_text};
@@ -449,90 +448,18 @@ impl Iterator for Feed<'_> {
 static NO_DIGEST: std::sync::LazyLock<io::Error> =
     std::sync::LazyLock::new(|| io::Error::other("no digest"));
 
-/// Prints each outcome: status lines on stdout, messages on stderr, and
-/// the closing summary of each check file.
+pub(crate) use crate::output::Status;
+
+/// Prints each outcome: status lines on stdout (as the style's writer
+/// words them), messages on stderr, and the closing summary of each check
+/// file.
 struct Verifier {
     opts: CheckOptions,
+    writer: Box<dyn Writer + Send>,
     tally: Tally,
 }
 
-/// What became of one checked line (of an audited file).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Status {
-    /// The digest matched.
-    Ok,
-    /// The digest did not match.
-    Failed,
-    /// The file could not be opened or read (`error` says why).
-    Unreadable,
-    /// The file is not there (`--audit`, and `--json`; else unreadable).
-    Missing,
-    /// `--audit`: found in the tree, listed nowhere.
-    New,
-    /// `--audit`: not at its listed path, but its digest is listed for a
-    /// missing one (`from`).
-    Moved,
-}
-
-impl Status {
-    /// The word of `--json`'s `status` and of `--audit`'s lines.
-    pub(crate) fn word(self) -> &'static str {
-        match self {
-            Status::Ok => "OK",
-            Status::Failed => "FAILED",
-            Status::Unreadable => "UNREADABLE",
-            Status::Missing => "MISSING",
-            Status::New => "NEW",
-            Status::Moved => "MOVED",
-        }
-    }
-}
-
 impl Verifier {
-    /// Write `name: status` to stdout, unless `--status`. GNU 9.1 escapes
-    /// the name (with a leading `\`) only when it holds a newline; then
-    /// backslashes, newlines and CRs are all written as escapes.
-    fn status_line(&self, p: &mut Printer<'_>, name: &[u8], status: &str) -> io::Result<()> {
-        if self.opts.verbosity == Verbosity::Status {
-            return Ok(());
-        }
-        p.line(|line| {
-            if name.contains(&b'\n') {
-                line.push(b'\\');
-                push_escaped(line, name);
-            } else {
-                line.extend_from_slice(name);
-            }
-            line.extend_from_slice(b": ");
-            line.extend_from_slice(status.as_bytes());
-            line.push(b'\n');
-        })
-    }
-
-    /// `--json`'s object for one checked line, unless `--status`.
-    fn json_line(
-        &self,
-        p: &mut Printer<'_>,
-        name: &[u8],
-        algo: Algorithm,
-        status: Status,
-        error: Option<&io::Error>,
-    ) -> io::Result<()> {
-        if self.opts.verbosity == Verbosity::Status {
-            return Ok(());
-        }
-        p.line(|line| {
-            let r = Record::new("path", name)
-                .text("status", status.word())
-                .algorithm(algo);
-            match error {
-                Some(e) => r.text("error", &error_text(e)),
-                None => r,
-            }
-            .write(line)
-        })
-    }
-
     /// What one line's outcome is, and the counts it adds to.
     fn judge(
         &mut self,
@@ -565,10 +492,12 @@ impl Verifier {
         }
     }
 
+    /// Judge one line and have the style's writer word it (`at`: where it
+    /// is listed, for the writers whose words name it).
     fn verify(
         &mut self,
         p: &mut Printer<'_>,
-        name: &[u8],
+        (name, at): (&[u8], Option<(&[u8], u64)>),
         algo: Algorithm,
         expected: &Expected,
         outcome: Result<&Digest, &io::Error>,
@@ -580,23 +509,21 @@ impl Verifier {
         if status == Status::Ok && self.opts.verbosity == Verbosity::Quiet {
             return Ok(());
         }
-        if let Some(e) = error
-            && self.opts.dialect == Dialect::Gnu
-        {
-            p.message(&format!("{}: {}", quote_name(name), error_text(e)))?;
+        if let Some(e) = error {
+            self.writer.unreadable(p, name, e)?;
         }
-        if self.opts.json {
-            return self.json_line(p, name, algo, status, error);
+        if self.opts.verbosity == Verbosity::Status {
+            return Ok(());
         }
-        match (status, error) {
-            (Status::Ok, _) => self.status_line(p, name, "OK"),
-            // b3sum: the reason in the status line, counted as a mismatch
-            (_, Some(e)) if self.opts.dialect == Dialect::B3sum => {
-                self.status_line(p, name, &format!("FAILED ({e})"))
-            }
-            (_, Some(_)) => self.status_line(p, name, "FAILED open or read"),
-            _ => self.status_line(p, name, "FAILED"),
-        }
+        let verdict = Verdict {
+            name,
+            algo,
+            status,
+            error,
+            from: None,
+            at,
+        };
+        self.writer.status(p, &verdict)
     }
 }
 
@@ -607,19 +534,17 @@ impl Render<Listed, Event> for Verifier {
                 // one status per line, in the check file's order
                 let algos = task.algos.as_slice();
                 let listed = &task.context;
-                let name = match self.opts.dialect {
-                    Dialect::Xxhsum { .. } => xxhsum_name(&task.input),
-                    _ => listed.shown.as_deref().unwrap_or(task.input.name()),
+                let name = match &listed.shown {
+                    Some(shown) => shown,
+                    None => self.writer.name(&task.input),
                 };
+                let at = listed.at.as_ref().map(|(file, line)| (&file[..], *line));
                 for (i, (expected, &algo)) in listed.expected.iter().zip(algos).enumerate() {
                     let digest = match &r {
                         Ok(hashed) => hashed.digests.get(i).ok_or(&*NO_DIGEST),
                         Err(e) => Err(e),
                     };
-                    match &listed.at {
-                        Some(at) => self.xxhsum_line(p, name, at, expected, digest)?,
-                        None => self.verify(p, name, algo, expected, digest)?,
-                    }
+                    self.verify(p, (name, at), algo, expected, digest)?;
                 }
                 return Ok(());
             }
@@ -684,37 +609,10 @@ impl Render<Listed, Event> for Verifier {
     }
 }
 
-/// xxhsum's words (its status lines and counts on stdout, its messages
-/// without a program name).
+/// xxhsum's words for what rides along (its counts on stdout, its
+/// messages without a program name); its status lines are its writer's
+/// (`output/xxhsum.rs`).
 impl Verifier {
-    /// One checked line: `name: OK`, `name: FAILED`, or for a listed file
-    /// it cannot read `SUMS:LINE: Could not open or read 'name': why.`,
-    /// on stdout (unless `--status`; `-q`: no OK lines).
-    fn xxhsum_line(
-        &mut self,
-        p: &mut Printer<'_>,
-        name: &[u8],
-        (file, line): &(FileName, u64),
-        expected: &Expected,
-        outcome: Result<&Digest, &io::Error>,
-    ) -> io::Result<()> {
-        let Some(status) = self.judge(expected, outcome) else {
-            return Ok(());
-        };
-        match (status, outcome) {
-            (Status::Ok, _) if self.opts.verbosity == Verbosity::Quiet => Ok(()),
-            (Status::Ok, _) => self.status_line(p, name, "OK"),
-            (_, Err(e)) if self.opts.verbosity != Verbosity::Status => p.line(|out| {
-                out.extend_from_slice(file);
-                out.extend_from_slice(format!(":{line}: Could not open or read '").as_bytes());
-                out.extend_from_slice(name);
-                out.extend_from_slice(format!("': {}.\n", error_text(e)).as_bytes());
-            }),
-            (_, Err(_)) => Ok(()),
-            _ => self.status_line(p, name, "FAILED"),
-        }
-    }
-
     /// What rides along in a check file (`warn`: `-w`).
     fn xxhsum_event(&mut self, p: &mut Printer<'_>, event: Event, warn: bool) -> io::Result<()> {
         match event {
@@ -802,6 +700,7 @@ fn feed<'a>(opts: &CheckOptions, algos: Algorithms, files: &'a [OsString]) -> Fe
 fn verifier(opts: CheckOptions) -> Verifier {
     Verifier {
         opts,
+        writer: writer(opts.style),
         tally: Tally::default(),
     }
 }

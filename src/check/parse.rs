@@ -660,7 +660,8 @@ pub(crate) fn unescape(s: &[u8]) -> Result<Vec<u8>, Improper> {
 mod tests {
     use super::*;
     use crate::algo::hash_bytes;
-    use crate::output::{LineFormat, Terminator, format_line};
+    use crate::config::{LineEnd, LineFormat, Names};
+    use crate::output::gnu::{Line, format_line};
     use proptest::prelude::*;
 
     const HEX: &str = "b1946ac92492d2347c6235b4d2611184";
@@ -1088,7 +1089,8 @@ mod tests {
                 _ => LineFormat::Tagged,
             };
             let mut out = Vec::new();
-            format_line(&mut out, &algo.tag(), &digest.to_hex(), &name, format, Terminator::Newline);
+            let line = Line { format, end: LineEnd::Newline, names: Names::Escaped };
+            format_line(&mut out, &algo.tag(), &digest.to_hex(), &name, line);
             // an untagged line starts with hex, a tagged one with its tag
             // (or `\` when escaped): never a comment
             let body = line_body(&out).unwrap_or_default();

@@ -129,7 +129,12 @@ mod tests {
             algorithm_chosen: false,
             dialect: crate::config::Dialect::Gnu,
             tags: crate::config::Tags::Exact,
-            json: false,
+            style: crate::config::Style {
+                shape: crate::config::Shape::Gnu(crate::config::LineFormat::Gnu { binary: false }),
+                encoding: crate::config::Encoding::Hex,
+                end: crate::config::LineEnd::Newline,
+                names: crate::config::Names::Escaped,
+            },
             base64: false,
         }
     }

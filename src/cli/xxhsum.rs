@@ -19,10 +19,8 @@ use super::usage::{Conflict, UsageError};
 use super::{Invocation, plan};
 use crate::algo::{Algorithm, Algorithms};
 use crate::config::{
-    CheckOptions, Command, Config, Dialect, Encoding, HashOptions, Progress, Tags, Verbosity,
-    XxhOutput,
+    CheckOptions, Command, Config, Dialect, HashOptions, Progress, Tags, Verbosity,
 };
-use crate::output::{LineFormat, Terminator};
 use crate::walk::Walk;
 
 /// The run `args` ask for under an xxhsum name. It refuses only to read a
@@ -56,32 +54,17 @@ pub(super) fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError
             },
             // (xxhsum's lines have their own syntax: no GNU tags)
             tags: Tags::Exact,
-            json: false,
+            style: super::style::xxhsum(&args, algo),
             base64: false,
         })
     } else {
         Command::Hash(HashOptions {
-            // XXH3 lines are always tagged (its 16 hex digits would read
-            // as XXH64's)
-            format: if args.tag || algo == Algorithm::Xxh3 {
-                LineFormat::Tagged
-            } else {
-                LineFormat::Gnu { binary: false }
-            },
-            terminator: Terminator::Raw,
+            style: super::style::xxhsum(&args, algo),
             walk: Walk {
                 recursive: args.recursive,
                 ..Walk::default()
             },
-            xof: None,
             tree_digest: false,
-            legacy_names: false,
-            json: false,
-            encoding: Encoding::Hex,
-            xxhsum: Some(XxhOutput {
-                little_endian: args.little_endian,
-                blank_out: !args.files.is_empty() && !args.xxh_quiet,
-            }),
         })
     };
     let mut files = args.files.clone();

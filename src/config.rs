@@ -6,6 +6,8 @@ use std::ffi::OsString;
 
 use crate::algo::Algorithms;
 use crate::read::Plan;
+use crate::report::Reporter;
+use crate::stats::Stats;
 
 /// How much check mode prints (`--status` < `--quiet` < default < `--warn`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -304,4 +306,15 @@ pub(crate) struct Config {
     pub(crate) debug: bool,
     /// The FILE arguments (`-` for stdin when none were given).
     pub(crate) files: Vec<OsString>,
+}
+
+/// What every command runs with, built once by `lib::run`: the algorithms
+/// of the run, how inputs are read, where failures are told (and
+/// remembered for the exit status) and where work is counted.
+#[derive(Clone, Copy)]
+pub(crate) struct Context<'a> {
+    pub(crate) algos: Algorithms,
+    pub(crate) plan: &'a Plan,
+    pub(crate) rep: &'a Reporter,
+    pub(crate) stats: &'a Stats,
 }

@@ -39,13 +39,12 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::sync::Arc;
 
 use crate::algo::{Algorithm, Algorithms, Digest};
-use crate::config::{CheckOptions, Dialect, Verbosity};
+use crate::config::{CheckOptions, Context, Dialect, Verbosity};
 use crate::input::{Input, Opened};
 use crate::output::{Verdict, Writer, quote_name, writer, xxhsum_name};
 use crate::printer::{Printer, Render, print_all};
-use crate::read::{Job, JobSource, Outcome, Plan, Task};
-use crate::report::{Reporter, error_text};
-use crate::stats::Stats;
+use crate::read::{Job, JobSource, Outcome, Task};
+use crate::report::error_text;
 
 use parse::{Accept, Digits, Expected, Form, Grammar, Improper, line_body};
 use summary::Tally;
@@ -707,17 +706,14 @@ fn verifier(opts: CheckOptions) -> Verifier {
 
 /// Verify every checksum file in `files`, printing to `out`.
 pub(crate) fn run(
+    cx: Context<'_>,
     opts: CheckOptions,
-    algos: Algorithms,
-    plan: &Plan,
     files: &[OsString],
-    rep: &Reporter,
-    stats: &Stats,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let feed = feed(&opts, algos, files);
+    let feed = feed(&opts, cx.algos, files);
     let verifier = verifier(opts);
-    print_all(plan, stats, feed, JobSource::CheckFiles, verifier, out, rep)
+    print_all(cx, feed, JobSource::CheckFiles, verifier, out)
 }
 
 #[cfg(test)]

@@ -8,15 +8,14 @@ use std::path::PathBuf;
 
 use std::os::unix::ffi::OsStrExt;
 
-use crate::algo::{Algorithm, Algorithms, Hasher};
-use crate::config::HashOptions;
+use crate::algo::{Algorithms, Hasher};
+use crate::config::{Context, HashOptions};
 use crate::input::Input;
 use crate::output::gnu::{Line, format_line};
 use crate::output::{Writer, checksum_line, quote_name, writer};
 use crate::printer::{Printer, Render, print_all};
-use crate::read::{Hashed, Job, JobSource, Outcome, Plan, Task};
-use crate::report::{Reporter, error_text};
-use crate::stats::Stats;
+use crate::read::{Hashed, Job, JobSource, Outcome, Task};
+use crate::report::error_text;
 use crate::walk::{self, Entry};
 
 /// A path the walk could not read, reported in its place in the order.
@@ -46,25 +45,22 @@ fn failed(p: &mut Printer<'_>, name: &[u8], e: &io::Error) -> io::Result<()> {
 /// Hash every input named by `files` with every algorithm of `algos` and
 /// print the lines to `out` (with `--tree-digest`, one line per directory).
 pub(crate) fn run(
-    algos: Algorithms,
+    cx: Context<'_>,
     opts: HashOptions,
-    plan: &Plan,
     files: Vec<OsString>,
-    rep: &Reporter,
-    stats: &Stats,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     if opts.tree_digest {
         for dir in files {
-            tree_digest(algos.first(), &opts, plan, dir, rep, stats, out)?;
+            tree_digest(cx, &opts, dir, out)?;
         }
         return Ok(());
     }
     let closing = writer(opts.style).closing();
-    run_filtered(algos, opts, plan, files, |_| true, rep, stats, out)?;
+    run_filtered(cx, opts, files, |_| true, out)?;
     if let Some(text) = closing {
         out.flush()?;
-        rep.raw(text);
+        cx.rep.raw(text);
     }
     Ok(())
 }
@@ -77,14 +73,12 @@ pub(crate) fn run(
 /// checksum line for DIR. A file that cannot be hashed is reported and DIR
 /// gets no line: no digest of a partial tree.
 fn tree_digest(
-    algo: Algorithm,
+    cx: Context<'_>,
     opts: &HashOptions,
-    plan: &Plan,
     dir: OsString,
-    rep: &Reporter,
-    stats: &Stats,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let algo = cx.algos.first();
     let name = std::os::unix::ffi::OsStrExt::as_bytes(dir.as_os_str()).to_vec();
     let root = PathBuf::from(&dir);
     if !root.is_dir() {
@@ -92,7 +86,8 @@ fn tree_digest(
             Err(e) => e,
             Ok(_) => io::Error::from_raw_os_error(libc::ENOTDIR),
         };
-        rep.error(&format!("{}: {}", quote_name(&name), error_text(&e)));
+        cx.rep
+            .error(&format!("{}: {}", quote_name(&name), error_text(&e)));
         return Ok(());
     }
     let mut state = Tree {
@@ -113,15 +108,7 @@ fn tree_digest(
     };
     // the tree's checksum lines go into the manifest digest, its errors to
     // stderr in their place
-    print_all(
-        plan,
-        stats,
-        jobs,
-        JobSource::Operands,
-        render,
-        &mut io::sink(),
-        rep,
-    )?;
+    print_all(cx, jobs, JobSource::Operands, render, &mut io::sink())?;
     if state.failed {
         return Ok(());
     }
@@ -174,21 +161,17 @@ impl Render<(), WalkError> for TreeLines<'_> {
 
 /// [`run`] over the inputs `keep` accepts (`--update`: those a manifest
 /// does not list yet, and not the manifest).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn run_filtered(
-    algos: Algorithms,
+    cx: Context<'_>,
     opts: HashOptions,
-    plan: &Plan,
     files: Vec<OsString>,
     keep: impl Fn(&Input) -> bool + Send,
-    rep: &Reporter,
-    stats: &Stats,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let jobs = walk::expand(files, &opts.walk).filter_map(move |entry| match entry {
         Entry::Input(input) => keep(&input).then_some(Job::Hash(Task {
             input,
-            algos,
+            algos: cx.algos,
             context: (),
         })),
         Entry::Error(path, e) => Some(Job::Pass((path, e))),
@@ -196,5 +179,5 @@ pub(crate) fn run_filtered(
     let lines = Lines {
         writer: writer(opts.style),
     };
-    print_all(plan, stats, jobs, JobSource::Operands, lines, out, rep)
+    print_all(cx, jobs, JobSource::Operands, lines, out)
 }

@@ -7,7 +7,7 @@ use std::hash::Hasher as _;
 use blake2::digest::block_api::{Buffer, UpdateCore as _, VariableOutputCore as _};
 use sha2::Digest as _;
 
-use crate::algo::sha512::{Out, Sha512};
+use crate::algo::sha::sha512::{Out, Sha512};
 use crate::algo::{Algorithm, Algorithms, Bits, Digest};
 
 /// Inputs shorter than this are hashed by BLAKE3 on one thread even by
@@ -52,9 +52,9 @@ pub enum Hasher {
     /// SHA-256.
     Sha256(sha2::Sha256),
     /// SHA-384.
-    Sha384(crate::algo::sha512::Sha512),
+    Sha384(crate::algo::sha::sha512::Sha512),
     /// SHA-512.
-    Sha512(crate::algo::sha512::Sha512),
+    Sha512(crate::algo::sha::sha512::Sha512),
     /// BLAKE3 (boxed: its state is ~2 KiB).
     Blake3(Box<blake3::Hasher>),
     /// BLAKE2b of any length.
@@ -88,8 +88,8 @@ pub enum Hasher {
 }
 
 /// A running BLAKE2b of a length chosen at run time: the blake2 crate's
-/// core (its portable code runs ~1.8x blake2b_simd's AVX2 on Zen 5:
-/// docs/BENCHMARKS.md) and the block buffer its fixed-length wrappers
+/// core (its portable code ran faster than blake2b_simd's AVX2:
+/// docs/BENCHMARKS.md, "Figures behind the kernels' comments") and the block buffer its fixed-length wrappers
 /// keep (the crate has no run-time-length wrapper).
 #[derive(Clone)]
 pub struct Blake2b {

@@ -8,16 +8,17 @@
 //! `legacy` (cksum's and sum's checksums); BLAKE3, BLAKE2b, SM3, CRC-32
 //! and xxHash are their crates', driven from `hasher`.
 
-pub(crate) mod cpu_path;
 mod digest;
 mod hasher;
 mod identity;
 pub(crate) mod legacy;
+#[cfg(feature = "openssl")]
+mod libcrypto;
 pub(crate) mod md5;
 mod parts;
+pub(crate) mod platform;
+pub(crate) mod sha;
 pub(crate) mod sha3;
-pub(crate) mod sha512;
-pub(crate) mod sha_lanes;
 
 pub use crate::algo::digest::Digest;
 pub(crate) use crate::algo::digest::push_hex;

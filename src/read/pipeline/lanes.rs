@@ -1,12 +1,12 @@
 //! The inputs of a batch hashed side by side: MD5 in SIMD lanes
 //! ([`crate::algo::md5::lanes`]), SHA-1, SHA-224 and SHA-256 several messages per
-//! loop or in AVX-512 lanes ([`crate::algo::sha_lanes`]). Many small files are
+//! loop or in AVX-512 lanes ([`crate::algo::sha::lanes`]). Many small files are
 //! many independent streams; one hash stream leaves the core (or the SHA
 //! unit) waiting on its own results. A hasher thread keeps one [`Lanes`],
 //! whose engines are made on first use.
 
 use crate::algo::md5::lanes::Engine as Md5Engine;
-use crate::algo::sha_lanes::{Engine as ShaEngine, Sha, Sha1, Sha224, Sha256};
+use crate::algo::sha::lanes::{Engine as ShaEngine, Sha, Sha1, Sha224, Sha256};
 use crate::algo::{Algorithm, Digest};
 use crate::stats::Stats;
 

@@ -432,3 +432,46 @@ fn update_keeps_a_manifest_over_parts() {
         "{o:?}"
     );
 }
+
+/// `--audit` tries a bare ETag's part sizes as `-c` does: OK when one
+/// matches, FAILED when none does.
+#[test]
+fn audit_tries_a_bare_etags_part_sizes() {
+    if !require_tool("python3") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    let tree = d.join("tree");
+    std::fs::create_dir(&tree).unwrap();
+    let names = files_of_sizes(&tree, &[(17 << 20) + 5], 5);
+    // 16M and 15M both cut it into 2 parts: two candidates, one matches
+    let script = "import hashlib, sys\n\
+                  d = open(sys.argv[1], 'rb').read(); part = 16 << 20\n\
+                  ps = [d[i:i + part] for i in range(0, len(d), part)]\n\
+                  h = hashlib.md5(b''.join(hashlib.md5(p).digest() for p in ps)).hexdigest()\n\
+                  print('%s-%d  %s' % (h, len(ps), sys.argv[1]))";
+    let o = run(Command::new("python3")
+        .current_dir(&tree)
+        .args(["-c", script, &names[0]]));
+    let sums = crate::util::write_file(d, "SUMS", &o.stdout);
+    let o = run(fastsum()
+        .current_dir(&tree)
+        .arg("-c")
+        .arg(&sums)
+        .args(["--audit", "."]));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!("{}: OK\n", names[0]),
+        "{o:?}"
+    );
+    assert!(o.status.success(), "{o:?}");
+    let wrong = format!("{}-2  {}\n", "0".repeat(32), names[0]);
+    let wrong = crate::util::write_file(d, "WRONG", wrong.as_bytes());
+    let o = run(fastsum()
+        .current_dir(&tree)
+        .arg("-c")
+        .arg(&wrong)
+        .args(["--audit", "."]));
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+}

@@ -53,6 +53,10 @@ struct Listed {
     /// lengths of BLAKE2b or SHA-3, which one read cannot hash: one job a
     /// length, adjacent, and one verdict when the last is hashed).
     rest: usize,
+    /// The digests are a bare S3 ETag's candidates, one per part size that
+    /// fits (`check::etag_candidates`): one matching is a match. (Listed
+    /// again on other lines, the file's digests must all match.)
+    etag: bool,
 }
 
 /// What the jobs of one listed file found so far.
@@ -224,15 +228,24 @@ impl Auditor {
                 }
             }
             Ok(hashed) => {
-                for (algo, want) in &listed.digests {
-                    // the digest computed for `algo` (one per algorithm of the task)
-                    let digest = algos
-                        .as_slice()
-                        .iter()
-                        .position(|a| a == algo)
-                        .and_then(|i| hashed.digests.get(i));
-                    match digest {
-                        Some(d) if want.matches(d) => {
+                // the digest computed for `algo` (one per algorithm of the task)
+                let digest_of = |algo: &Algorithm| {
+                    let i = algos.as_slice().iter().position(|a| a == algo)?;
+                    hashed.digests.get(i)
+                };
+                let etag_match = listed.etag.then(|| {
+                    listed.digests.iter().find(|(algo, want)| {
+                        digest_of(algo).is_some_and(|d| want.matches_as(d, *algo))
+                    })
+                });
+                // a bare ETag that matched: its matching candidate alone
+                let judged = match etag_match {
+                    Some(Some(one)) => std::slice::from_ref(one),
+                    _ => &listed.digests[..],
+                };
+                for (algo, want) in judged {
+                    match digest_of(algo) {
+                        Some(d) if want.matches_as(d, *algo) => {
                             if f.good.is_none() {
                                 f.good = Some((*algo, *want, d.clone()));
                             }
@@ -559,7 +572,7 @@ fn one_job_a_file(
             jobs.push(Job::Hash(Task {
                 input: Input::Stdin,
                 algos: line_algos,
-                context: listed(b"-".to_vec(), digests),
+                context: listed(b"-".to_vec(), digests, task.context.etag),
             }));
             continue;
         }
@@ -569,6 +582,7 @@ fn one_job_a_file(
             && let Some(Job::Hash(first)) = jobs.get_mut(i)
             && let Ctx::Listed(file) = &mut first.context
         {
+            file.etag = false;
             let id = *file.again.get_or_insert_with(|| {
                 again += 1;
                 again
@@ -582,7 +596,7 @@ fn one_job_a_file(
             // the normal form, which is what the walk meets (not `-`)
             input: Input::Path(PathBuf::from(OsString::from_vec(key))),
             algos: line_algos,
-            context: listed(shown, digests),
+            context: listed(shown, digests, task.context.etag),
         }));
     }
     let names = at.into_keys().collect();
@@ -592,11 +606,13 @@ fn one_job_a_file(
     (with_parts(jobs, parts), names)
 }
 
-/// A listed file's job: its name as shown, the digests its lines list.
-fn listed(name: Vec<u8>, digests: Vec<(Algorithm, Expected)>) -> Ctx {
+/// A listed file's job: its name as shown, the digests its lines list
+/// (`etag`: a bare ETag's candidates).
+fn listed(name: Vec<u8>, digests: Vec<(Algorithm, Expected)>, etag: bool) -> Ctx {
     Ctx::Listed(Listed {
         name,
         digests,
+        etag,
         again: None,
         rest: 0,
     })
@@ -641,7 +657,7 @@ fn join(
         None => more.push(Task {
             input: first.input.clone(),
             algos: line_algos,
-            context: listed(file.name.clone(), digests),
+            context: listed(file.name.clone(), digests, false),
         }),
     }
 }

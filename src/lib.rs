@@ -24,6 +24,7 @@ mod printer;
 mod progress;
 mod read;
 mod report;
+mod signature;
 mod size;
 mod stats;
 mod stdio;

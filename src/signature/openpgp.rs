@@ -194,7 +194,7 @@ fn gpgv(ring: &[u8], sig: Option<&[u8]>, data: &[u8]) -> Result<Verified, SigErr
         .lines()
         .filter(|l| !l.starts_with("[GNUPG:]"))
         .map(|l| l.strip_prefix("gpgv: ").unwrap_or(l))
-        .last()
+        .next_back()
         .unwrap_or("verification failed")
         .to_string();
     Err(SigError::Gpgv(human))

@@ -47,9 +47,12 @@ fn signature_line(line: &[u8]) -> Option<([u8; 2], [u8; 8], [u8; 64])> {
     Some((*alg, *id, sig.try_into().ok()?))
 }
 
+/// A signify signature: the key number that made it, and its 64 bytes.
+pub(super) type Signify = ([u8; 8], [u8; 64]);
+
 /// signify's embedded form (`signify -S -e`): the comment, the signature
 /// of the rest, then the rest (the signed message).
-pub(super) fn embedded(check: &[u8]) -> Option<(([u8; 8], [u8; 64]), &[u8])> {
+pub(super) fn embedded(check: &[u8]) -> Option<(Signify, &[u8])> {
     let (line, message) = after_comment(check)?;
     match signature_line(line)? {
         (alg, id, sig) if &alg == b"Ed" => Some(((id, sig), message)),
@@ -71,7 +74,7 @@ pub(super) fn kind_of(sig: &[u8]) -> Option<&'static str> {
 /// Verify signify's signature `sig` (made by key number `id`) of `message`.
 pub(super) fn verify_signify(
     message: &[u8],
-    (sig_id, sig): &([u8; 8], [u8; 64]),
+    (sig_id, sig): &Signify,
     id: &[u8; 8],
     key: &[u8; 32],
 ) -> Result<Verified, SigError> {

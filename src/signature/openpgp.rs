@@ -187,7 +187,7 @@ fn gpgv(ring: &[u8], sig: Option<&[u8]>, data: &[u8]) -> Result<Verified, SigErr
     if let Some(id) = said("NO_PUBKEY ").first() {
         return Err(SigError::OtherKey(format!("OpenPGP key {id}")));
     }
-    if said("NODATA ").first().is_some() || said("ERRSIG ").first().is_none() && valid.is_empty() {
+    if !said("NODATA ").is_empty() || said("ERRSIG ").is_empty() && valid.is_empty() {
         return Err(SigError::NotASignature);
     }
     let human = status

@@ -16,16 +16,16 @@ use std::ffi::OsString;
 
 use crate::algo::{Algorithm, Algorithms, Bits, Sha3Size};
 use crate::config::{
-    AuditOptions, CheckOptions, Command, Config, Dialect, Encoding, HashOptions, Progress, Tags,
+    AuditOptions, CheckOptions, Command, Config, Dialect, HashOptions, Progress, Tags,
     UpdateOptions, Verbosity, XofOutput,
 };
-use crate::output::{LineFormat, Terminator};
 use crate::read::{MAX_COUNT, MAX_IN_FLIGHT, Mode, Plan, default_jobs};
 use crate::walk::{Exclude, Walk};
 
 mod getopt;
 mod help;
 mod options;
+mod style;
 mod usage;
 mod xxhsum;
 
@@ -35,8 +35,8 @@ pub use help::{HELP_SECTIONS, HelpSection, command};
 pub use options::ModeArg;
 pub(crate) use usage::Stop;
 
-use getopt::{Abbrev, Opt};
-use options::{Action, Args};
+use getopt::{Abbrev, Met, Opt, Syntax};
+use options::{Action, Args, Spec};
 use usage::{Conflict, LengthWhy, UsageError};
 
 /// Which family of command line a name has.
@@ -60,8 +60,9 @@ pub(crate) enum Flavour {
     /// sum: `-r` (BSD, the default) and `-s`.
     Sum,
     /// xxhsum 0.8.1 and its xxh32sum, xxh64sum, xxh128sum (and xxh3sum)
-    /// names: its own scan of the words (`xxhsum` module), messages and
-    /// check lines.
+    /// names: its own loop over the words (`getopt::Syntax::Xxhsum`), help
+    /// and version on stderr, `Wrong parameters` and exit 1, its own check
+    /// lines and messages.
     Xxhsum,
 }
 
@@ -181,11 +182,7 @@ pub(crate) fn parse(argv: Vec<OsString>) -> (&'static str, Result<Config, Stop>)
         program: inv.program,
         flavour: inv.flavour(),
     };
-    let args = match inv.flavour() {
-        Flavour::Xxhsum => xxhsum::parse_args(&inv, argv),
-        _ => parse_args(&inv, argv),
-    };
-    let config = args.and_then(|args| resolve(args, &inv).map_err(usage));
+    let config = parse_args(&inv, argv).and_then(|args| resolve(args, &inv).map_err(usage));
     (inv.program, config)
 }
 
@@ -204,18 +201,19 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
             stops: matches!(s.action, Action::Help | Action::Version),
         })
         .collect();
-    let posix = std::env::var_os("POSIXLY_CORRECT").is_some();
+    let syntax = match flavour {
+        Flavour::Xxhsum => Syntax::Xxhsum,
+        _ => Syntax::Getopt {
+            abbrev: flavour.abbrev(),
+            posix: std::env::var_os("POSIXLY_CORRECT").is_some(),
+        },
+    };
     let usage = |error| Stop::Usage {
         error,
         program: inv.program,
         flavour,
     };
-    let scanned = getopt::scan(
-        &opts,
-        argv.into_iter().skip(1).collect(),
-        flavour.abbrev(),
-        posix,
-    );
+    let scanned = getopt::scan(&opts, argv.into_iter().skip(1).collect(), syntax);
     // each option is acted on as it is met, in argument order, as GNU's
     // getopt loop and b3sum's clap do: the first bad one is reported, and
     // --help and --version end the run where they stand
@@ -258,43 +256,7 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
             seen.push(met.index);
             args.b3sum_used.push(form);
         }
-        match (spec.action, met.value) {
-            (Action::Help, _) => {
-                return Err(Stop::Help(help::render(flavour, inv.program, !met.short)));
-            }
-            (Action::Version, _) => {
-                let version = env!("CARGO_PKG_VERSION");
-                return Err(Stop::Version(match flavour {
-                    Flavour::Fastsum => format!("fastsum {version}\n"),
-                    _ => format!("{} (fastsum) {version}\n", inv.program),
-                }));
-            }
-            (Action::Flag(set), _) => set(&mut args),
-            (Action::Value(name, set), Some(value)) => {
-                if let Err(why) = set(&mut args, &value) {
-                    return Err(usage(UsageError::Value {
-                        option: spec,
-                        value,
-                        why,
-                    }));
-                }
-                // GNU 9.1's b2sum and cksum check -l BITS as they meet it
-                // (a number, a multiple of 8), the rest once all is read;
-                // GNU 9.8, whose -a sha2 and sha3 these are, checks it all
-                // after the options, with their own words
-                let newer = args.sha2
-                    || args
-                        .algorithms
-                        .iter()
-                        .any(|a| a.takes_length() && !matches!(a, Algorithm::Blake2b(_)));
-                if name == "BITS" && flavour.is_gnu() && !newer {
-                    let given = value.to_string_lossy().into_owned();
-                    bits_as_met(&given).map_err(|why| usage(UsageError::Length { given, why }))?;
-                }
-            }
-            // (the scan gives every valued option its value)
-            (Action::Value(..), None) => {}
-        }
+        act(spec, met, &mut args, inv)?;
     }
     if let Some(e) = scanned.error {
         if flavour == Flavour::B3sum {
@@ -309,7 +271,64 @@ fn parse_args(inv: &Invocation, argv: Vec<OsString>) -> Result<Args, Stop> {
         return Err(usage(UsageError::Option(e)));
     }
     args.files = scanned.operands;
+    args.stdin_named = scanned.stdin_named;
     Ok(args)
+}
+
+/// Act on one option met: set what it sets in `args`, or stop with help,
+/// the version, or a usage error (a bad value; `-l` as GNU 9.1 checks it).
+fn act(spec: &'static Spec, met: Met, args: &mut Args, inv: &Invocation) -> Result<(), Stop> {
+    let flavour = inv.flavour();
+    let usage = |error| Stop::Usage {
+        error,
+        program: inv.program,
+        flavour,
+    };
+    match (spec.action, met.value) {
+        // xxhsum's are its own, on stderr (-h and --help alike)
+        (Action::Help, _) if flavour == Flavour::Xxhsum => {
+            return Err(Stop::HelpOnStderr(help::xxhsum_usage(inv.program, true)));
+        }
+        (Action::Version, _) if flavour == Flavour::Xxhsum => {
+            return Err(Stop::HelpOnStderr(help::xxhsum_version(inv.program)));
+        }
+        (Action::Help, _) => {
+            return Err(Stop::Help(help::render(flavour, inv.program, !met.short)));
+        }
+        (Action::Version, _) => {
+            let version = env!("CARGO_PKG_VERSION");
+            return Err(Stop::Version(match flavour {
+                Flavour::Fastsum => format!("fastsum {version}\n"),
+                _ => format!("{} (fastsum) {version}\n", inv.program),
+            }));
+        }
+        (Action::Flag(set), _) => set(args),
+        (Action::Value(name, set), Some(value)) => {
+            if let Err(why) = set(args, &value) {
+                return Err(usage(UsageError::Value {
+                    option: spec,
+                    value,
+                    why,
+                }));
+            }
+            // GNU 9.1's b2sum and cksum check -l BITS as they meet it
+            // (a number, a multiple of 8), the rest once all is read;
+            // GNU 9.8, whose -a sha2 and sha3 these are, checks it all
+            // after the options, with their own words
+            let newer = args.sha2
+                || args
+                    .algorithms
+                    .iter()
+                    .any(|a| a.takes_length() && !matches!(a, Algorithm::Blake2b(_)));
+            if name == "BITS" && flavour.is_gnu() && !newer {
+                let given = value.to_string_lossy().into_owned();
+                bits_as_met(&given).map_err(|why| usage(UsageError::Length { given, why }))?;
+            }
+        }
+        // (the scan gives every valued option its value)
+        (Action::Value(..), None) => {}
+    }
+    Ok(())
 }
 
 /// What b3sum's clap refuses once the options are read, in its order: an
@@ -411,36 +430,68 @@ fn exclude(patterns: &[String]) -> Result<Exclude, UsageError> {
 }
 
 /// Resolve `args` under the invocation's name: defaults, multi-call
-/// defaults, and the combinations GNU (or b3sum) refuses.
+/// defaults, and the combinations GNU (or b3sum) refuses, in their order:
+/// `-l`, the refusals of every command ([`refuse_any_command`]), the
+/// command's own ([`check_command`], [`hash_command`]), then the reading
+/// plan's and the algorithms' ([`algorithms`]).
 fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
     if inv.flavour() == Flavour::Xxhsum {
-        return Ok(xxhsum::resolve(args, inv));
+        return xxhsum::resolve(args, inv);
     }
     let reading = plan(&args);
-    let refuse = |c| Err(UsageError::Conflict(c));
     // -l first, as GNU checks it right after the options
     let length = length(&args, inv)?;
-    let b3sum = inv.flavour() == Flavour::B3sum;
-    let xof = (args.raw || args.no_names || args.length.is_some()).then(|| XofOutput {
-        length: args.length.unwrap_or(blake3::OUT_LEN as u64),
-        raw: args.raw,
-        no_names: args.no_names,
-    });
-    // b3sum's refusals first, as its clap makes them before it runs
-    if b3sum && let Some(c) = b3sum_validation(&args) {
-        return refuse(c);
+    let xof = xof(&args);
+    refuse_any_command(&args, inv, xof).map_err(UsageError::Conflict)?;
+    let command = if args.check {
+        check_command(&args, inv)?
+    } else {
+        hash_command(&args, inv, xof)?
+    };
+    if args.pool.saturating_mul(args.readahead.get()) > MAX_IN_FLIGHT {
+        return Err(UsageError::Conflict(Conflict::TooMuchInFlight));
+    }
+    let algorithms = algorithms(&args, inv, length)?;
+    let mut files = args.files;
+    if files.is_empty() {
+        files.push(OsString::from("-"));
+    }
+    Ok(Config {
+        command,
+        algorithms,
+        plan: reading,
+        progress: args.progress.unwrap_or(Progress::Auto),
+        stats: args.stats,
+        debug: args.debug,
+        files,
+    })
+}
+
+/// What every command refuses, before its own: b3sum's clap's refusals
+/// (made before b3sum runs), cksum's CRC and sum's checksums beside what
+/// they cannot go with, then GNU's digest encodings and `--tag` with text
+/// mode.
+fn refuse_any_command(
+    args: &Args,
+    inv: &Invocation,
+    xof: Option<XofOutput>,
+) -> Result<(), Conflict> {
+    if inv.flavour() == Flavour::B3sum
+        && let Some(c) = b3sum_validation(args)
+    {
+        return Err(c);
     }
     if let Some(out) = xof
         && out.raw
         && args.files.len() > 1
     {
-        return refuse(Conflict::B3sumRawInputs);
+        return Err(Conflict::B3sumRawInputs);
     }
     // cksum's CRC and sum's checksums print their own lines: never checked
     // (as GNU cksum), never beside another algorithm or in a manifest
     if let Some(&legacy) = args.algorithms.iter().find(|a| a.legacy().is_some()) {
         if args.check {
-            return refuse(Conflict::CheckLegacy(legacy == Algorithm::Crc32b));
+            return Err(Conflict::CheckLegacy(legacy == Algorithm::Crc32b));
         }
         let with = [
             (args.algorithms.len() > 1).then_some("other algorithms"),
@@ -448,211 +499,237 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
             args.tree_digest.then_some("--tree-digest"),
         ];
         if let Some(what) = with.into_iter().flatten().next() {
-            return refuse(Conflict::LegacyWith(legacy, what));
+            return Err(Conflict::LegacyWith(legacy, what));
         }
     }
-    let cksum = inv.flavour() == Flavour::Cksum;
     if args.base64 && args.raw_digest {
-        return refuse(Conflict::Base64WithRaw);
+        return Err(Conflict::Base64WithRaw);
     }
     if args.raw_digest && !args.check && args.files.len() > 1 {
-        return refuse(Conflict::RawWithFiles);
+        return Err(Conflict::RawWithFiles);
     }
     // in GNU's order: --tag with text mode first, then the check-mode ones
     if args.tag && args.binary == Some(false) {
-        return refuse(Conflict::TagWithText);
+        return Err(Conflict::TagWithText);
     }
-    let command = if args.check {
-        if args.zero {
-            return refuse(Conflict::ZeroWhenChecking);
-        }
-        if args.tag && !cksum {
-            return refuse(Conflict::TagWhenChecking);
-        }
-        // (cksum has no -b/-t, and its --tag with -c is no refusal there)
-        if args.binary.is_some() && !cksum {
-            return refuse(Conflict::BinaryOrTextWhenChecking);
-        }
-        let audit = !args.audit.is_empty();
-        let walk_flags = [
-            (!args.exclude.is_empty()).then_some("--exclude"),
-            args.max_depth.map(|_| "--max-depth"),
-            args.one_file_system.then_some("--one-file-system"),
-        ];
-        let hash_only = walk_flags.into_iter().filter(|_| !audit).chain([
-            args.update.as_ref().map(|_| "--update"),
-            args.prune.then_some("--prune"),
-            args.tree_digest.then_some("--tree-digest"),
-        ]);
-        if let Some(flag) = hash_only.flatten().next() {
-            return refuse(Conflict::NotWhenChecking(flag));
-        }
-        if audit && args.ignore_missing {
-            return refuse(Conflict::AuditWith("--ignore-missing"));
-        }
-        let check = CheckOptions {
-            verbosity: args.verbosity.unwrap_or(Verbosity::Normal),
-            strict: args.strict,
-            ignore_missing: args.ignore_missing,
-            // (cksum's default, the CRC, chooses nothing: its -c takes any tag)
-            algorithm_chosen: !args.algorithms.is_empty()
-                || (inv.default_algorithm.is_some() && !cksum),
-            dialect: if b3sum { Dialect::B3sum } else { Dialect::Gnu },
-            tags: tags(inv.flavour(), &args.algorithms),
-            json: args.json,
-            base64: cksum,
-        };
-        if audit {
-            Command::Audit(AuditOptions {
-                check,
-                dirs: args.audit,
-                walk: Walk {
-                    recursive: true,
-                    exclude: exclude(&args.exclude)?,
-                    max_depth: args.max_depth,
-                    one_file_system: args.one_file_system,
-                },
-            })
+    Ok(())
+}
+
+/// `-c`: the check-mode refusals in GNU's order, then `Check`, or `Audit`
+/// with `--audit DIR`.
+fn check_command(args: &Args, inv: &Invocation) -> Result<Command, UsageError> {
+    let refuse = |c| Err(UsageError::Conflict(c));
+    let cksum = inv.flavour() == Flavour::Cksum;
+    if args.zero {
+        return refuse(Conflict::ZeroWhenChecking);
+    }
+    if args.tag && !cksum {
+        return refuse(Conflict::TagWhenChecking);
+    }
+    // (cksum has no -b/-t, and its --tag with -c is no refusal there)
+    if args.binary.is_some() && !cksum {
+        return refuse(Conflict::BinaryOrTextWhenChecking);
+    }
+    let audit = !args.audit.is_empty();
+    let walk_flags = [
+        (!args.exclude.is_empty()).then_some("--exclude"),
+        args.max_depth.map(|_| "--max-depth"),
+        args.one_file_system.then_some("--one-file-system"),
+    ];
+    let hash_only = walk_flags.into_iter().filter(|_| !audit).chain([
+        args.update.as_ref().map(|_| "--update"),
+        args.prune.then_some("--prune"),
+        args.tree_digest.then_some("--tree-digest"),
+    ]);
+    if let Some(flag) = hash_only.flatten().next() {
+        return refuse(Conflict::NotWhenChecking(flag));
+    }
+    if audit && args.ignore_missing {
+        return refuse(Conflict::AuditWith("--ignore-missing"));
+    }
+    let check = CheckOptions {
+        verbosity: args.verbosity.unwrap_or(Verbosity::Normal),
+        strict: args.strict,
+        ignore_missing: args.ignore_missing,
+        // (cksum's default, the CRC, chooses nothing: its -c takes any tag)
+        algorithm_chosen: !args.algorithms.is_empty()
+            || (inv.default_algorithm.is_some() && !cksum),
+        dialect: if inv.flavour() == Flavour::B3sum {
+            Dialect::B3sum
         } else {
-            Command::Check(check)
-        }
-    } else {
-        let walk_only = [
-            (!args.exclude.is_empty()).then_some("--exclude"),
-            args.max_depth.map(|_| "--max-depth"),
-            args.one_file_system.then_some("--one-file-system"),
-        ];
-        if let Some(flag) = walk_only.into_iter().flatten().next()
-            && !args.recursive
-        {
-            return refuse(Conflict::OnlyWhenRecursive(flag));
-        }
-        if !args.audit.is_empty() {
-            return refuse(Conflict::OnlyWhenChecking("--audit"));
-        }
-        let json_with = [
-            args.base64.then_some("--base64"),
-            args.raw_digest.then_some("--raw"),
-            args.tag.then_some("--tag"),
-            args.zero.then_some("--zero"),
-            args.binary.map(|b| if b { "--binary" } else { "--text" }),
-            args.tree_digest.then_some("--tree-digest"),
-            args.update.as_ref().map(|_| "--update"),
-        ];
-        if let Some(flag) = json_with.into_iter().flatten().next()
-            && args.json
-        {
-            return refuse(Conflict::JsonWith(flag));
-        }
-        let exclude = exclude(&args.exclude)?;
-        // --update takes --quiet and --status: they silence what it says;
-        // b3sum's clap waives --quiet's need of --check when an option that
-        // --check conflicts with is given (b3sum --quiet --tag f)
-        let waived = b3sum && (args.tag || xof.is_some());
-        let verbosity = args
-            .verbosity
-            .filter(|_| !waived)
-            .filter(|v| args.update.is_none() || !matches!(v, Verbosity::Quiet | Verbosity::Status))
-            .map(|v| match v {
-                Verbosity::Status => "--status",
-                Verbosity::Warn => "--warn",
-                _ => "--quiet",
-            });
-        let only_check = [
-            args.ignore_missing.then_some("--ignore-missing"),
-            verbosity,
-            args.strict.then_some("--strict"),
-        ];
-        if let Some(flag) = only_check.into_iter().flatten().next() {
-            return refuse(Conflict::OnlyWhenChecking(flag));
-        }
-        let hash = HashOptions {
-            // XXH3 lines are always tagged, as xxhsum 0.8 writes them (its
-            // 16 hex digits would read as XXH64's untagged)
-            format: if args.tag
-                || (cksum && !args.untagged)
-                || args.algorithms.len() > 1
-                || args.algorithms == [Algorithm::Xxh3]
-            {
-                LineFormat::Tagged
-            } else {
-                LineFormat::Gnu {
-                    binary: args.binary == Some(true),
-                }
-            },
-            terminator: if args.zero {
-                Terminator::Nul
-            } else if b3sum {
-                Terminator::LossyNewline
-            } else {
-                Terminator::Newline
-            },
-            walk: Walk {
-                recursive: args.recursive,
-                exclude,
-                max_depth: args.max_depth,
-                one_file_system: args.one_file_system,
-            },
-            xof,
-            tree_digest: args.tree_digest,
-            legacy_names: !args.files.is_empty(),
-            xxhsum: None,
-            encoding: match (args.base64, args.raw_digest) {
-                (_, true) => Encoding::Raw,
-                (true, false) => Encoding::Base64,
-                (false, false) => Encoding::Hex,
-            },
-            json: args.json,
-        };
-        if args.tree_digest {
-            if !args.recursive {
-                return refuse(Conflict::OnlyWhenRecursive("--tree-digest"));
-            }
-            let with = [
-                args.update.as_ref().map(|_| "--update"),
-                (args.algorithms.len() > 1).then_some("several algorithms"),
-                args.base64.then_some("--base64"),
-                args.raw_digest.then_some("--raw"),
-            ];
-            if let Some(what) = with.into_iter().flatten().next() {
-                return refuse(Conflict::TreeDigestWith(what));
-            }
-        }
-        match args.update {
-            None if args.prune => return refuse(Conflict::OnlyWhenUpdating("--prune")),
-            None => Command::Hash(hash),
-            Some(_) if args.zero => return refuse(Conflict::UpdateWith("--zero")),
-            Some(_) if args.base64 || args.raw_digest => {
-                return refuse(Conflict::UpdateWith(if args.base64 {
-                    "--base64"
-                } else {
-                    "--raw"
-                }));
-            }
-            Some(_) if args.algorithms.len() > 1 => {
-                return refuse(Conflict::UpdateWith("several algorithms"));
-            }
-            // a manifest lists files: a line for standard input would make
-            // `md5sum -c` read its own stdin
-            Some(_) if args.files.is_empty() || args.files.iter().any(|f| f == "-") => {
-                return refuse(Conflict::UpdateWithoutFiles);
-            }
-            Some(sums) => Command::Update(UpdateOptions {
-                hash,
-                sums: sums.into(),
-                prune: args.prune,
-                algorithm_chosen: !args.algorithms.is_empty(),
-                quiet: matches!(args.verbosity, Some(Verbosity::Quiet | Verbosity::Status)),
-            }),
-        }
+            Dialect::Gnu
+        },
+        tags: tags(inv.flavour(), &args.algorithms),
+        style: style::check(args, inv),
+        base64: cksum,
     };
-    if args.pool.saturating_mul(args.readahead.get()) > MAX_IN_FLIGHT {
-        return refuse(Conflict::TooMuchInFlight);
+    if !audit {
+        return Ok(Command::Check(check));
     }
-    let mut files = args.files;
-    if files.is_empty() {
-        files.push(OsString::from("-"));
+    Ok(Command::Audit(AuditOptions {
+        check,
+        dirs: args.audit.clone(),
+        walk: Walk {
+            recursive: true,
+            exclude: exclude(&args.exclude)?,
+            max_depth: args.max_depth,
+            one_file_system: args.one_file_system,
+        },
+    }))
+}
+
+/// Without `-c`: the refusals of hashing in GNU's order (and fastsum's
+/// own: the walk's options, `--json`, `--tree-digest`), then `Hash`, or
+/// `Update` with `--update SUMS`.
+fn hash_command(
+    args: &Args,
+    inv: &Invocation,
+    xof: Option<XofOutput>,
+) -> Result<Command, UsageError> {
+    let b3sum = inv.flavour() == Flavour::B3sum;
+    refuse_not_hashing(args).map_err(UsageError::Conflict)?;
+    let exclude = exclude(&args.exclude)?;
+    // --update takes --quiet and --status: they silence what it says;
+    // b3sum's clap waives --quiet's need of --check when an option that
+    // --check conflicts with is given (b3sum --quiet --tag f)
+    let waived = b3sum && (args.tag || xof.is_some());
+    let verbosity = args
+        .verbosity
+        .filter(|_| !waived)
+        .filter(|v| args.update.is_none() || !matches!(v, Verbosity::Quiet | Verbosity::Status))
+        .map(|v| match v {
+            Verbosity::Status => "--status",
+            Verbosity::Warn => "--warn",
+            _ => "--quiet",
+        });
+    let only_check = [
+        args.ignore_missing.then_some("--ignore-missing"),
+        verbosity,
+        args.strict.then_some("--strict"),
+    ];
+    if let Some(flag) = only_check.into_iter().flatten().next() {
+        return Err(UsageError::Conflict(Conflict::OnlyWhenChecking(flag)));
     }
+    let walk = Walk {
+        recursive: args.recursive,
+        exclude,
+        max_depth: args.max_depth,
+        one_file_system: args.one_file_system,
+    };
+    let hash = HashOptions {
+        style: style::hash(args, inv, xof),
+        walk,
+        tree_digest: args.tree_digest,
+    };
+    if args.tree_digest {
+        refuse_tree_digest(args).map_err(UsageError::Conflict)?;
+    }
+    match &args.update {
+        None if args.prune => Err(UsageError::Conflict(Conflict::OnlyWhenUpdating("--prune"))),
+        None => Ok(Command::Hash(hash)),
+        Some(sums) => update_command(args, hash, sums),
+    }
+}
+
+/// What hashing refuses before its options are read: the walk's options
+/// without `-r`, `--audit` without `-c`, `--json` beside another format.
+fn refuse_not_hashing(args: &Args) -> Result<(), Conflict> {
+    let walk_only = [
+        (!args.exclude.is_empty()).then_some("--exclude"),
+        args.max_depth.map(|_| "--max-depth"),
+        args.one_file_system.then_some("--one-file-system"),
+    ];
+    if let Some(flag) = walk_only.into_iter().flatten().next()
+        && !args.recursive
+    {
+        return Err(Conflict::OnlyWhenRecursive(flag));
+    }
+    if !args.audit.is_empty() {
+        return Err(Conflict::OnlyWhenChecking("--audit"));
+    }
+    let json_with = [
+        args.base64.then_some("--base64"),
+        args.raw_digest.then_some("--raw"),
+        args.tag.then_some("--tag"),
+        args.zero.then_some("--zero"),
+        args.binary.map(|b| if b { "--binary" } else { "--text" }),
+        args.tree_digest.then_some("--tree-digest"),
+        args.update.as_ref().map(|_| "--update"),
+    ];
+    if let Some(flag) = json_with.into_iter().flatten().next()
+        && args.json
+    {
+        return Err(Conflict::JsonWith(flag));
+    }
+    Ok(())
+}
+
+/// b3sum's XOF output (`-l`, `--raw`, `--no-names`), when asked for.
+fn xof(args: &Args) -> Option<XofOutput> {
+    (args.raw || args.no_names || args.length.is_some()).then(|| XofOutput {
+        length: args.length.unwrap_or(blake3::OUT_LEN as u64),
+        raw: args.raw,
+        no_names: args.no_names,
+    })
+}
+
+/// `--tree-digest`: only with `-r`, and one hex digest per operand.
+fn refuse_tree_digest(args: &Args) -> Result<(), Conflict> {
+    if !args.recursive {
+        return Err(Conflict::OnlyWhenRecursive("--tree-digest"));
+    }
+    let with = [
+        args.update.as_ref().map(|_| "--update"),
+        (args.algorithms.len() > 1).then_some("several algorithms"),
+        args.base64.then_some("--base64"),
+        args.raw_digest.then_some("--raw"),
+    ];
+    match with.into_iter().flatten().next() {
+        Some(what) => Err(Conflict::TreeDigestWith(what)),
+        None => Ok(()),
+    }
+}
+
+/// `--update SUMS`: a manifest's lines, hex, one algorithm, of files.
+fn update_command(args: &Args, hash: HashOptions, sums: &OsString) -> Result<Command, UsageError> {
+    let refuse = |c| Err(UsageError::Conflict(c));
+    if args.zero {
+        return refuse(Conflict::UpdateWith("--zero"));
+    }
+    if args.base64 || args.raw_digest {
+        return refuse(Conflict::UpdateWith(if args.base64 {
+            "--base64"
+        } else {
+            "--raw"
+        }));
+    }
+    if args.algorithms.len() > 1 {
+        return refuse(Conflict::UpdateWith("several algorithms"));
+    }
+    // a manifest lists files: a line for standard input would make
+    // `md5sum -c` read its own stdin
+    if args.files.is_empty() || args.files.iter().any(|f| f == "-") {
+        return refuse(Conflict::UpdateWithoutFiles);
+    }
+    Ok(Command::Update(UpdateOptions {
+        hash,
+        sums: sums.into(),
+        prune: args.prune,
+        algorithm_chosen: !args.algorithms.is_empty(),
+        quiet: matches!(args.verbosity, Some(Verbosity::Quiet | Verbosity::Status)),
+    }))
+}
+
+/// The algorithms of the run: `-a` sized by `-l` (cksum's `-a sha2 -l`
+/// the SHA-2 of that size, and any without `-l`), or the name's default;
+/// then what they refuse: an algorithm twice, several in untagged lines,
+/// a kernel variable that names no kernel.
+fn algorithms(
+    args: &Args,
+    inv: &Invocation,
+    length: Option<u64>,
+) -> Result<Algorithms, UsageError> {
+    let refuse = |c| Err(UsageError::Conflict(c));
     let sized = args.algorithms.iter().map(|&a| match (args.sha2, length) {
         (true, Some(bits)) => sha2_of(bits).unwrap_or(a),
         _ => length
@@ -686,6 +763,14 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
     if algorithms.len() > 1 && !args.check && !args.tag && args.binary.is_some() {
         return refuse(Conflict::SeveralUntagged);
     }
+    kernels_env(&algorithms)?;
+    Ok(algorithms)
+}
+
+/// The kernel variables of the algorithms that run, checked: a
+/// FASTSUM_MD5 or FASTSUM_SHA_LANES that names no kernel (or no path the
+/// CPU runs) is a usage error.
+fn kernels_env(algorithms: &Algorithms) -> Result<(), UsageError> {
     // A FASTSUM_MD5 that names no kernel is a usage error when MD5 runs.
     if algorithms.contains(Algorithm::Md5) {
         crate::algo::md5::Kernel::check_env()
@@ -702,15 +787,7 @@ fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError> {
         crate::algo::sha_lanes::Path::check_env()
             .map_err(|e| UsageError::Environment(e.to_string()))?;
     }
-    Ok(Config {
-        command,
-        algorithms,
-        plan: reading,
-        progress: args.progress.unwrap_or(Progress::Auto),
-        stats: args.stats,
-        debug: args.debug,
-        files,
-    })
+    Ok(())
 }
 
 /// `-l BITS` (fastsum, b2sum) checked against the algorithms it sizes, in
@@ -1123,7 +1200,7 @@ mod tests {
         let Command::Hash(opts) = c.command else {
             panic!("b3sum hashes")
         };
-        assert_eq!(opts.terminator, Terminator::LossyNewline);
+        assert_eq!(opts.style.names, crate::config::Names::LossyEscaped);
     }
 
     #[test]

@@ -5,8 +5,9 @@
 use std::ffi::OsString;
 
 use crate::algo::Algorithms;
-use crate::output::{LineFormat, Terminator};
 use crate::read::Plan;
+use crate::report::Reporter;
+use crate::stats::Stats;
 
 /// How much check mode prints (`--status` < `--quiet` < default < `--warn`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,7 +22,8 @@ pub(crate) enum Verbosity {
     Warn,
 }
 
-/// Whose rules a check run follows where GNU's and b3sum's differ.
+/// Whose rules a check run follows where GNU's, b3sum's and xxhsum's
+/// differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dialect {
     /// GNU's: blank and `#` lines are skipped, malformed ones counted and
@@ -33,6 +35,16 @@ pub(crate) enum Dialect {
     /// fails the run; an unreadable file is `FAILED (reason)`; both count
     /// with the checksums that did not match.
     B3sum,
+    /// xxhsum 0.8.1's (under its names): its line syntax (no comments, no
+    /// blank lines), `stdin` for standard input, its own words for what
+    /// fails, and the counts on stdout after each check file.
+    Xxhsum {
+        /// `--little-endian`: untagged lines hold reversed digests.
+        little_endian: bool,
+        /// `-w`: a message for each improperly formatted line (xxhsum's
+        /// `-w` goes with `-q` and `--status`, not instead of them).
+        warn: bool,
+    },
 }
 
 /// How a check line's tag is read: GNU's tools differ (md5sum's
@@ -71,12 +83,13 @@ pub(crate) struct CheckOptions {
     /// then lines tagged with another algorithm are improperly formatted,
     /// as in GNU; otherwise each tag picks its line's algorithm.
     pub(crate) algorithm_chosen: bool,
-    /// GNU's rules or b3sum's.
+    /// GNU's rules, b3sum's or xxhsum's.
     pub(crate) dialect: Dialect,
     /// How tags are read (GNU's rules).
     pub(crate) tags: Tags,
-    /// `--json`: a JSON object per verified line instead of `name: OK`.
-    pub(crate) json: bool,
+    /// How each verified line is written (GNU's `name: OK`, b3sum's
+    /// wording, or `--json`'s objects).
+    pub(crate) style: Style,
     /// Digests may be written in base64 too (cksum, as GNU 9.8 reads its
     /// `--base64` lines).
     pub(crate) base64: bool,
@@ -85,27 +98,111 @@ pub(crate) struct CheckOptions {
 /// Hash-mode settings.
 #[derive(Clone, Debug)]
 pub(crate) struct HashOptions {
-    /// Line layout.
-    pub(crate) format: LineFormat,
-    /// Line ending.
-    pub(crate) terminator: Terminator,
+    /// How lines look: decided once, by `cli/style.rs`; written by
+    /// `output`'s writer of that style.
+    pub(crate) style: Style,
     /// `-r` and what it walks.
     pub(crate) walk: crate::walk::Walk,
-    /// b3sum's `-l`/`--raw`/`--no-names`, under the b3sum name.
-    pub(crate) xof: Option<XofOutput>,
     /// `--tree-digest`: one line per directory operand, the digest of its
     /// manifest (see `hash::tree_digest`).
     pub(crate) tree_digest: bool,
-    /// Lines of `cksum`'s CRC and `sum`'s checksums end with the name: FILEs
-    /// were given (GNU names no input read from stdin by default).
-    pub(crate) legacy_names: bool,
-    /// Under an xxhsum name: its output rules.
-    pub(crate) xxhsum: Option<XxhOutput>,
-    /// How a digest is written (cksum's `--base64`, `--raw`).
+}
+
+/// How a run writes what it found: the digest lines of hashing, the
+/// failure lines, the status lines of checking and auditing. One value,
+/// resolved once by `cli` (`cli/style.rs`); `output::writer` turns it into
+/// the one writer that writes it, so no command branches on a tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Style {
+    /// Which writer, and what only it knows.
+    pub(crate) shape: Shape,
+    /// How a digest is written in a line (the writers of checksum lines).
     pub(crate) encoding: Encoding,
-    /// `--json`: JSON Lines instead of checksum lines (`format` and
-    /// `terminator` unused; `cli` refuses the options that set them).
-    pub(crate) json: bool,
+    /// How a line ends.
+    pub(crate) end: LineEnd,
+    /// How a name is written in a line.
+    pub(crate) names: Names,
+}
+
+impl Style {
+    /// The layout of its checksum lines (untagged for the styles that have
+    /// none): `--update` starts an empty manifest in it.
+    pub(crate) fn format(&self) -> LineFormat {
+        match self.shape {
+            Shape::Gnu(f) | Shape::B3sum(f, _) | Shape::Xxhsum(f, _) => f,
+            Shape::Legacy { .. } | Shape::Json | Shape::Raw => LineFormat::Gnu { binary: false },
+        }
+    }
+
+    /// The same style with checksum lines laid out as `format` (`--update`:
+    /// new lines take the manifest's); the styles without layout unchanged.
+    pub(crate) fn with_format(mut self, format: LineFormat) -> Style {
+        match &mut self.shape {
+            Shape::Gnu(f) | Shape::B3sum(f, _) | Shape::Xxhsum(f, _) => *f = format,
+            Shape::Legacy { .. } | Shape::Json | Shape::Raw => {}
+        }
+        self
+    }
+}
+
+/// The writers: one per style or family of styles (`src/output/`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// GNU's lines, untagged or tagged (`output/gnu.rs`), and GNU's check
+    /// status lines.
+    Gnu(LineFormat),
+    /// cksum's CRC and sum's checksums, which print their own line
+    /// (`output/legacy.rs`).
+    Legacy {
+        /// The line ends with the name: FILEs were given (GNU names no
+        /// input read from stdin by default).
+        named: bool,
+    },
+    /// b3sum's lines and check wording (`output/b3sum.rs`), with its
+    /// `--length`/`--raw`/`--no-names` when given.
+    B3sum(LineFormat, Option<XofOutput>),
+    /// xxhsum's lines and messages (`output/xxhsum.rs`).
+    Xxhsum(LineFormat, XxhOutput),
+    /// `--json`: JSON Lines (`output/json.rs`).
+    Json,
+    /// cksum's `--raw`: the digest's bytes alone, no name, no line end
+    /// (`output/raw.rs`; one input).
+    Raw,
+}
+
+/// How a checksum line is laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LineFormat {
+    /// `<hex>  <name>` (text) or `<hex> *<name>` (`binary`), as md5sum.
+    Gnu {
+        /// `-b`: mark the name with `*`.
+        binary: bool,
+    },
+    /// `--tag`: `MD5 (<name>) = <hex>`, as BSD md5.
+    Tagged,
+}
+
+/// How a line ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LineEnd {
+    /// `\n`.
+    Newline,
+    /// `-z`: NUL.
+    Nul,
+}
+
+/// How a name is written in a checksum line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Names {
+    /// GNU's: a name that holds `\`, `\n` or `\r` is escaped and the line
+    /// marked with a leading `\`.
+    Escaped,
+    /// b3sum's: as `Escaped`, but a name that is not UTF-8 is written as
+    /// Rust's `to_string_lossy` writes it (each invalid sequence as
+    /// U+FFFD), because b3sum prints that.
+    LossyEscaped,
+    /// As it is, never escaped (`-z`, xxhsum, cksum's and sum's lines).
+    Verbatim,
 }
 
 /// How xxhsum writes what it found: `stdin` for standard input's name,
@@ -119,30 +216,13 @@ pub(crate) struct XxhOutput {
     pub(crate) blank_out: bool,
 }
 
-/// xxhsum's `-c` settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct XxhCheckOptions {
-    /// `-q`: no OK lines.
-    pub(crate) quiet: bool,
-    /// `-w`: a message for each improperly formatted line.
-    pub(crate) warn: bool,
-    /// `--status`: nothing on stdout.
-    pub(crate) status: bool,
-    /// `--strict`: improperly formatted lines fail the check file.
-    pub(crate) strict: bool,
-    /// `--little-endian`: untagged lines hold reversed digests.
-    pub(crate) little_endian: bool,
-}
-
-/// How a digest is written.
+/// How a digest is written in a checksum line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Encoding {
-    /// Lower-case hex, in a checksum line.
+    /// Lower-case hex.
     Hex,
-    /// Standard base64 with padding, in a checksum line (`--base64`).
+    /// Standard base64 with padding (`--base64`).
     Base64,
-    /// The bytes alone: no name, no line end (`--raw`; one input).
-    Raw,
 }
 
 /// How b3sum's output options write a BLAKE3 digest.
@@ -168,8 +248,6 @@ pub(crate) enum Command {
     /// Verify the checksum files and compare the trees under `dirs` with
     /// them (`-c --audit`).
     Audit(AuditOptions),
-    /// xxhsum's `-c`: its line syntax, messages and counts.
-    XxhCheck(XxhCheckOptions),
 }
 
 /// `-c --audit` settings.
@@ -228,4 +306,15 @@ pub(crate) struct Config {
     pub(crate) debug: bool,
     /// The FILE arguments (`-` for stdin when none were given).
     pub(crate) files: Vec<OsString>,
+}
+
+/// What every command runs with, built once by `lib::run`: the algorithms
+/// of the run, how inputs are read, where failures are told (and
+/// remembered for the exit status) and where work is counted.
+#[derive(Clone, Copy)]
+pub(crate) struct Context<'a> {
+    pub(crate) algos: Algorithms,
+    pub(crate) plan: &'a Plan,
+    pub(crate) rep: &'a Reporter,
+    pub(crate) stats: &'a Stats,
 }

@@ -19,21 +19,8 @@ pub(crate) fn available() -> usize {
 /// Ask the system: the CPUs this process may run on, one system call; std's
 /// `available_parallelism` where that fails (or off Linux); 1 if both fail.
 fn ask() -> usize {
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: a zeroed cpu_set_t is a valid empty set, filled by the call.
-        let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-        // SAFETY: the size passed is the set's own.
-        let ok = unsafe { libc::sched_getaffinity(0, std::mem::size_of_val(&set), &mut set) } == 0;
-        if ok {
-            // SAFETY: the set was filled by the kernel.
-            let n = unsafe { libc::CPU_COUNT(&set) };
-            if let Ok(n @ 1..) = usize::try_from(n) {
-                return n;
-            }
-        }
-    }
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    crate::sys::affinity_cpus()
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 #[cfg(test)]

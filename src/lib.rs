@@ -6,19 +6,17 @@
 //!
 //! ```text
 //! argv ─ cli (clap, multi-call name) ─> Config ─ run (here): Hash, Check,
-//!      Update, Audit or XxhCheck
+//!      Update or Audit
 //!      ─ hash / check: jobs in output order ─ printer ─ read (schedulers,
 //!        strategies) ─ algo (Hasher) ─> Digest ─ output (GNU lines) ─ stdio
 //! ```
 
 mod algo;
-mod check;
 mod cli;
+mod command;
 mod config;
 mod cores;
-mod hash;
 mod input;
-mod json;
 mod output;
 mod printer;
 mod progress;
@@ -28,9 +26,9 @@ mod signature;
 mod size;
 mod stats;
 mod stdio;
+mod sys;
 #[cfg(any(test, feature = "internals"))]
 mod testing;
-mod update;
 mod walk;
 
 use std::ffi::OsString;
@@ -40,7 +38,8 @@ use std::time::Instant;
 pub use report::Exit;
 pub use stdio::prepare_process;
 
-use crate::config::Command;
+use crate::command::{check, hash, update};
+use crate::config::{Command, Config, Context};
 use crate::report::{Reporter, error_text};
 use crate::stats::Stats;
 use crate::stdio::{CheckedWriter, OnWriteError, Stdout, is_broken_pipe, write_stderr};
@@ -95,39 +94,13 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     // end; its check mode (9.10) stops at once.
     let policy = match cfg.command {
         Command::Hash(_) | Command::Update(_) => OnWriteError::GoOn,
-        Command::Check(_) | Command::Audit(_) | Command::XxhCheck(_) => OnWriteError::Stop,
+        Command::Check(_) | Command::Audit(_) => OnWriteError::Stop,
     };
     let mut out =
         io::BufWriter::with_capacity(64 * 1024, CheckedWriter::new(Stdout::new(), policy));
     let names_stdin = cfg.files.iter().any(|f| f == "-");
     let files = std::mem::take(&mut cfg.files);
-    let result = std::thread::scope(|s| {
-        // (the names are copied for the display's thread only if it runs)
-        let total: progress::Total = match cfg.command {
-            Command::Hash(ref opts) if progress::wanted(cfg.progress) => {
-                let (files, walk) = (files.clone(), opts.walk.clone());
-                Some(Box::new(move || total_size(files, &walk)))
-            }
-            _ => None,
-        };
-        let display = progress::start(s, cfg.progress, &stats, total);
-        let (plan, algos) = (&cfg.plan, cfg.algorithms);
-        let result = match &cfg.command {
-            Command::Hash(opts) => {
-                hash::run(algos, opts.clone(), plan, files, &rep, &stats, &mut out)
-            }
-            Command::Check(opts) => check::run(*opts, algos, plan, &files, &rep, &stats, &mut out),
-            Command::Audit(opts) => {
-                check::audit::run(opts, algos, plan, &files, &rep, &stats, &mut out)
-            }
-            Command::XxhCheck(opts) => {
-                check::xxhsum::run(*opts, plan, &files, &rep, &stats, &mut out)
-            }
-            Command::Update(opts) => update::run(algos, opts, plan, files, &rep, &stats),
-        };
-        display.finish();
-        result
-    });
+    let result = dispatch(&cfg, files, &rep, &stats, &mut out);
     // what a failed write left in the buffer is dropped, never retried
     let (mut stdout, _unwritten) = out.into_parts();
     let stdout_error = stdout.take_error();
@@ -141,17 +114,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
         rep.error("standard input: Bad file descriptor");
     }
     if cfg.stats {
-        let threaded = cfg.plan.mode == read::Mode::Threaded;
-        let md5 = cfg.algorithms.contains(algo::Algorithm::Md5);
-        let sha = [
-            algo::Algorithm::Sha1,
-            algo::Algorithm::Sha224,
-            algo::Algorithm::Sha256,
-        ]
-        .into_iter()
-        .any(|a| cfg.algorithms.contains(a));
-        let report = stats.report(program, start.elapsed(), threaded, md5, sha);
-        write_stderr(report.as_bytes());
+        print_stats(&cfg, &stats, program, start);
     }
     let exit = match result {
         Ok(()) => rep.exit(),
@@ -159,7 +122,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
         // seen; a verifier that could not say everything has not succeeded
         Err(e) if is_broken_pipe(&e) => match cfg.command {
             Command::Hash(_) | Command::Update(_) => rep.exit(),
-            Command::Check(_) | Command::Audit(_) | Command::XxhCheck(_) => Exit::BrokenPipe,
+            Command::Check(_) | Command::Audit(_) => Exit::BrokenPipe,
         },
         Err(e) => {
             rep.error(&format!("write error: {}", error_text(&e)));
@@ -171,6 +134,58 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
         Exit::Ok if stdio::stderr_failed() => Exit::Failure,
         exit => exit,
     }
+}
+
+/// Run the command of `cfg` over `files`, with the progress display if
+/// wanted: the one place that builds the commands' [`Context`].
+fn dispatch(
+    cfg: &Config,
+    files: Vec<OsString>,
+    rep: &Reporter,
+    stats: &Stats,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    std::thread::scope(|s| {
+        // (the names are copied for the display's thread only if it runs)
+        let total: progress::Total = match cfg.command {
+            Command::Hash(ref opts) if progress::wanted(cfg.progress) => {
+                let (files, walk) = (files.clone(), opts.walk.clone());
+                Some(Box::new(move || total_size(files, &walk)))
+            }
+            _ => None,
+        };
+        let display = progress::start(s, cfg.progress, stats, total);
+        let cx = Context {
+            algos: cfg.algorithms,
+            plan: &cfg.plan,
+            rep,
+            stats,
+        };
+        let result = match &cfg.command {
+            Command::Hash(opts) => hash::run(cx, opts.clone(), files, out),
+            Command::Check(opts) => check::run(cx, *opts, &files, out),
+            Command::Audit(opts) => check::audit::run(cx, opts, &files, out),
+            Command::Update(opts) => update::run(cx, opts, files),
+        };
+        display.finish();
+        result
+    })
+}
+
+/// `--stats`: what the run counted, on stderr (the lane counters when MD5,
+/// SHA-1 or SHA-224/256 ran).
+fn print_stats(cfg: &Config, stats: &Stats, program: &str, start: Instant) {
+    let threaded = cfg.plan.mode == read::Mode::Threaded;
+    let md5 = cfg.algorithms.contains(algo::Algorithm::Md5);
+    let sha = [
+        algo::Algorithm::Sha1,
+        algo::Algorithm::Sha224,
+        algo::Algorithm::Sha256,
+    ]
+    .into_iter()
+    .any(|a| cfg.algorithms.contains(a));
+    let report = stats.report(program, start.elapsed(), threaded, md5, sha);
+    write_stderr(report.as_bytes());
 }
 
 /// Print `--help` or `--version` text: a write error is reported, as GNU

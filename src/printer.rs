@@ -6,9 +6,9 @@
 
 use std::io::{self, Write};
 
-use crate::read::{self, Job, JobSource, Outcome, Plan, Sink};
+use crate::config::Context;
+use crate::read::{self, Job, JobSource, Outcome, Sink};
 use crate::report::Reporter;
-use crate::stats::Stats;
 
 /// Where a command's lines and messages go.
 pub(crate) struct Printer<'a> {
@@ -71,16 +71,15 @@ pub(crate) trait Render<T, P> {
     fn render(&mut self, outcome: Outcome<T, P>, p: &mut Printer<'_>) -> io::Result<()>;
 }
 
-/// Run `jobs` with `plan` and print every outcome, in job order, with
-/// `render`. An error is a failed write to `out` (the run stopped there).
+/// Run `jobs` with the run's plan and print every outcome, in job order,
+/// with `render`. An error is a failed write to `out` (the run stopped
+/// there).
 pub(crate) fn print_all<T, P, I, R>(
-    plan: &Plan,
-    stats: &Stats,
+    cx: Context<'_>,
     jobs: I,
     source: JobSource,
     render: R,
     out: &mut dyn Write,
-    rep: &Reporter,
 ) -> io::Result<()>
 where
     T: Send,
@@ -105,9 +104,9 @@ where
         printer: Printer {
             out,
             line: Vec::with_capacity(256),
-            rep,
+            rep: cx.rep,
         },
     };
-    read::run(plan, stats, jobs, source, &mut ordered)?;
+    read::run(cx.plan, cx.stats, jobs, source, &mut ordered)?;
     ordered.printer.out.flush()
 }

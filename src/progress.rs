@@ -101,7 +101,7 @@ pub(crate) fn start<'scope>(
         }
         let mut rate = Rate::new(started);
         set_status(Some(bar.clone()));
-        let cleanup = signals::install();
+        let cleanup = crate::sys::exit_signals::install(crate::stdio::erase_status_for_exit);
         loop {
             let now = Instant::now();
             let done = stats.bytes();
@@ -123,7 +123,7 @@ pub(crate) fn start<'scope>(
         }
         bar.finish_and_clear();
         set_status(None);
-        signals::restore(cleanup);
+        crate::sys::exit_signals::restore(cleanup);
     });
     Display {
         stop: Some(stop_tx),
@@ -261,94 +261,7 @@ fn clock(d: Duration) -> String {
 
 /// The width of the terminal on stderr, in columns (80 if it cannot tell).
 fn term_width() -> usize {
-    // SAFETY: TIOCGWINSZ only fills the winsize struct passed in.
-    let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
-    // SAFETY: as above; descriptor 2 is only queried.
-    let r = unsafe { libc::ioctl(2, libc::TIOCGWINSZ, &mut ws) };
-    if r == 0 && ws.ws_col > 0 {
-        usize::from(ws.ws_col)
-    } else {
-        80
-    }
-}
-
-/// Erasing the line when a signal kills fastsum while it is shown.
-mod signals {
-    use std::ptr;
-
-    /// The signals that end a run from outside: Ctrl-C, `kill`, a closed
-    /// terminal.
-    const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
-
-    /// Which of [`SIGNALS`] got the handler (bit i for `SIGNALS[i]`).
-    pub(super) struct Installed(u8);
-
-    /// Erase the line, then die of `sig` as if it had not been caught (the
-    /// shell sees the signal in the exit status). Async-signal-safe only:
-    /// atomics, poll, write, sigaction, raise.
-    extern "C" fn on_signal(sig: libc::c_int) {
-        crate::stdio::erase_status_for_exit();
-        // SAFETY: raise is async-signal-safe; `set_default` only calls
-        // sigaction (async-signal-safe too).
-        unsafe {
-            set_default(sig);
-            // blocked while this handler runs: delivered, with the default
-            // action, as soon as it returns
-            libc::raise(sig);
-        }
-    }
-
-    /// Put `sig` back to its default action.
-    ///
-    /// # Safety
-    /// Only changes a signal's disposition; callable from a signal handler.
-    unsafe fn set_default(sig: libc::c_int) {
-        // SAFETY: a zeroed sigaction with SIG_DFL (0) and an empty mask is valid.
-        unsafe {
-            let mut act: libc::sigaction = std::mem::zeroed();
-            act.sa_sigaction = libc::SIG_DFL;
-            libc::sigemptyset(&mut act.sa_mask);
-            libc::sigaction(sig, &act, ptr::null_mut());
-        }
-    }
-
-    /// Catch each of [`SIGNALS`] whose action is the default one. A signal
-    /// ignored (`nohup`, a background job's SIGINT) or handled by someone
-    /// else is left alone.
-    pub(super) fn install() -> Installed {
-        let mut installed = 0u8;
-        for (i, &sig) in SIGNALS.iter().enumerate() {
-            // SAFETY: sigaction reads the current action into a zeroed,
-            // valid struct, then installs a handler that is async-signal-safe.
-            unsafe {
-                let mut old: libc::sigaction = std::mem::zeroed();
-                if libc::sigaction(sig, ptr::null(), &mut old) != 0
-                    || old.sa_sigaction != libc::SIG_DFL
-                {
-                    continue;
-                }
-                let mut act: libc::sigaction = std::mem::zeroed();
-                act.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-                act.sa_flags = libc::SA_RESTART;
-                libc::sigemptyset(&mut act.sa_mask);
-                if libc::sigaction(sig, &act, ptr::null_mut()) == 0 {
-                    installed |= 1 << i;
-                }
-            }
-        }
-        Installed(installed)
-    }
-
-    /// Give the signals [`install`] caught back their default action (the
-    /// line is gone: nothing to erase any more).
-    pub(super) fn restore(installed: Installed) {
-        for (i, &sig) in SIGNALS.iter().enumerate() {
-            if installed.0 & (1 << i) != 0 {
-                // SAFETY: only resets the disposition of a signal we caught.
-                unsafe { set_default(sig) };
-            }
-        }
-    }
+    crate::sys::term_width().unwrap_or(80)
 }
 
 #[cfg(test)]

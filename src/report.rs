@@ -32,16 +32,9 @@ impl Exit {
             Exit::Ok => 0,
             Exit::Failure => 1,
             Exit::Usage(c) => i32::from(c),
-            Exit::BrokenPipe => {
-                // SAFETY: restoring the default action and raising a signal
-                // touch no memory; the process is at its end.
-                unsafe {
-                    libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-                    libc::raise(libc::SIGPIPE);
-                }
-                // only if the signal is blocked: the status a shell gives it
-                128 + libc::SIGPIPE
-            }
+            // (the status returned only if the signal is blocked: the one
+            // a shell gives that death)
+            Exit::BrokenPipe => crate::sys::die_of_sigpipe(),
         }
     }
 }

@@ -130,15 +130,7 @@ pub(crate) fn close_stdout() -> io::Result<()> {
     if STD_FDS_CLOSED.load(Ordering::Relaxed) & 2 != 0 {
         return Ok(());
     }
-    // SAFETY: closes descriptor 1, which nothing writes to after this (the
-    // run is over and its output flushed); no memory is involved.
-    match unsafe { libc::close(1) } {
-        0 => Ok(()),
-        _ => match io::Error::last_os_error() {
-            e if e.raw_os_error() == Some(libc::EBADF) => Ok(()),
-            e => Err(e),
-        },
-    }
+    crate::sys::close_stdout()
 }
 
 /// Write `bytes` to stderr with the status line out of the way. Errors are
@@ -181,15 +173,9 @@ static STD_FDS_CLOSED: AtomicU8 = AtomicU8::new(0);
 /// replaces closed ones with /dev/null (it does so in `main`'s prologue,
 /// after the ELF initialisers have run). Only `fcntl`, which is safe to call
 /// that early, is used.
+#[cfg(target_os = "linux")]
 extern "C" fn record_closed_std_fds() {
-    let mut closed = 0u8;
-    for (fd, bit) in [(0, 1u8), (1, 2u8), (2, 4u8)] {
-        // SAFETY: F_GETFD only queries a descriptor's flags; no memory is involved.
-        if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
-            closed |= bit;
-        }
-    }
-    STD_FDS_CLOSED.store(closed, Ordering::Relaxed);
+    STD_FDS_CLOSED.store(crate::sys::closed_std_fds(), Ordering::Relaxed);
 }
 
 /// Runs [`record_closed_std_fds`] as an ELF initialiser (`.init_array`),
@@ -203,20 +189,12 @@ static RECORD_CLOSED_STD_FDS: extern "C" fn() = record_closed_std_fds;
 /// skips (see `main.rs`): SIGPIPE ignored (a closed pipe is a write error,
 /// handled by the write policy above), and closed descriptors 0 to 2
 /// reopened on /dev/null so that no input is opened as one of them (which
-/// were closed is recorded before, by `record_closed_std_fds`).
+/// were closed is recorded first: by `record_closed_std_fds` on Linux, here
+/// on the other systems, which have no initialiser section for it).
 pub fn prepare_process() {
-    // SAFETY: setting a signal's disposition to SIG_IGN involves no handler.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
-    }
-    for fd in 0..3 {
-        // SAFETY: F_GETFD only queries a descriptor's flags.
-        if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
-            // SAFETY: a NUL-terminated path; the lowest free descriptor, `fd`
-            // itself, is what open returns here.
-            unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) };
-        }
-    }
+    crate::sys::ignore_sigpipe();
+    STD_FDS_CLOSED.fetch_or(crate::sys::closed_std_fds(), Ordering::Relaxed);
+    crate::sys::reopen_closed_std_fds();
 }
 
 /// The status line (progress bar) on stderr, if one is shown.
@@ -278,11 +256,9 @@ pub(crate) fn erase_status_for_exit() {
         if DRAWS.load(Ordering::SeqCst) == 0 {
             break;
         }
-        // SAFETY: poll with no descriptors only sleeps 1 ms; async-signal-safe.
-        unsafe { libc::poll(std::ptr::null_mut(), 0, 1) };
+        crate::sys::pause_a_millisecond();
     }
-    // SAFETY: write of a static buffer to descriptor 2; async-signal-safe.
-    unsafe { libc::write(2, ERASE.as_ptr().cast(), ERASE.len()) };
+    crate::sys::write_stderr_raw(ERASE);
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! clusters (`-cw`, `-j2`, `-j 2`), long options with `=value` or the next
 //! word as value, unambiguous abbreviations, operands permuted after the
 //! options (unless `POSIXLY_CORRECT`), `--` ending the options, and GNU's
-//! own error lines.
+//! own error lines. xxhsum's names scan with the same table by xxhsum
+//! 0.8.1's own loop ([`Syntax::Xxhsum`]).
 //!
 //! Why a model and not clap: clap cannot express GNU's semantics
 //! (abbreviations resolved against GNU's options first, `-j -1` taking `-1`
@@ -45,6 +46,27 @@ pub(crate) enum Abbrev {
     GnuFirst,
 }
 
+/// How the words are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Syntax {
+    /// glibc's `getopt_long`: abbreviations resolved as `abbrev` says;
+    /// `posix`: the first operand ends the options (`POSIXLY_CORRECT`),
+    /// else operands are permuted after them.
+    Getopt {
+        /// How abbreviated long options are resolved.
+        abbrev: Abbrev,
+        /// `POSIXLY_CORRECT` is set.
+        posix: bool,
+    },
+    /// xxhsum 0.8.1's own loop (no getopt): long names exact, the first
+    /// operand ends the options (the rest are FILEs, whatever they look
+    /// like), a lone `-` among the options names standard input and is no
+    /// operand, and a short option's value is the digits right after its
+    /// letter, maybe none (`-H3`, `-H`: its `XSUM_readU32FromChar`), the
+    /// cluster going on after them (`-H3q`).
+    Xxhsum,
+}
+
 /// An option met: its place in the table, its value, and whether it was
 /// met as a short option (`-h` and `--help` differ).
 #[derive(Debug, PartialEq, Eq)]
@@ -72,6 +94,8 @@ pub(crate) struct Scanned {
     /// the last option met (`-l x -x`): b3sum's clap has not parsed that
     /// value yet when it meets the error.
     pub value_pending: bool,
+    /// [`Syntax::Xxhsum`]: a lone `-` was met among the options.
+    pub stdin_named: bool,
 }
 
 /// A usage error, as getopt_long reports it.
@@ -183,14 +207,13 @@ fn resolve(table: &[Opt], name: &[u8], word: &OsStr, abbrev: Abbrev) -> Result<u
     }
 }
 
-/// Scan `args` (without `argv[0]`). The scan stops after an option that
-/// [`Opt::stops`] it, or at an error (in [`Scanned::error`], after the
-/// options met before it). `posix`: the first operand ends the options
-/// (`POSIXLY_CORRECT`). The operands are moved out of `args`, not copied
-/// (`xargs` passes thousands).
-pub(crate) fn scan(table: &[Opt], args: Vec<OsString>, abbrev: Abbrev, posix: bool) -> Scanned {
+/// Scan `args` (without `argv[0]`) as `syntax` reads them. The scan stops
+/// after an option that [`Opt::stops`] it, or at an error (in
+/// [`Scanned::error`], after the options met before it). The operands are
+/// moved out of `args`, not copied (`xargs` passes thousands).
+pub(crate) fn scan(table: &[Opt], args: Vec<OsString>, syntax: Syntax) -> Scanned {
     let mut out = Scanned::default();
-    if let Err(e) = scan_into(&mut out, table, args, abbrev, posix) {
+    if let Err(e) = scan_into(&mut out, table, args, syntax) {
         out.error = Some(e);
     }
     out
@@ -201,13 +224,20 @@ fn scan_into(
     out: &mut Scanned,
     table: &[Opt],
     mut args: Vec<OsString>,
-    abbrev: Abbrev,
-    posix: bool,
+    syntax: Syntax,
 ) -> Result<(), GetoptError> {
+    let (abbrev, posix, xxhsum) = match syntax {
+        Syntax::Getopt { abbrev, posix } => (abbrev, posix, false),
+        Syntax::Xxhsum => (Abbrev::Off, true, true),
+    };
     let mut i = 0;
     while i < args.len() {
         let word = args[i].as_bytes();
         i += 1;
+        if xxhsum && word == b"-" {
+            out.stdin_named = true;
+            continue;
+        }
         if word == b"--" {
             out.operands.extend(args.drain(i..));
             break;
@@ -254,7 +284,11 @@ fn scan_into(
                     .ok_or(GetoptError::InvalidShort(c))?;
                 let opt = &table[index];
                 let mut separate = false;
-                let value = if opt.takes_value {
+                let value = if opt.takes_value && xxhsum {
+                    let digits = word[j..].iter().take_while(|c| c.is_ascii_digit()).count();
+                    j += digits;
+                    Some(OsStr::from_bytes(&word[j - digits..j]).to_owned())
+                } else if opt.takes_value {
                     let v = if j < word.len() {
                         OsStr::from_bytes(&word[j..]).to_owned()
                     } else {
@@ -318,18 +352,24 @@ mod tests {
         ]
     }
 
+    fn getopt(abbrev: Abbrev, posix: bool) -> Syntax {
+        Syntax::Getopt { abbrev, posix }
+    }
+
     fn os(v: &[&str]) -> Vec<OsString> {
         v.iter().map(OsString::from).collect()
     }
 
     fn ok(args: &[&str], abbrev: Abbrev) -> Scanned {
-        let s = scan(&table(), os(args), abbrev, false);
+        let s = scan(&table(), os(args), getopt(abbrev, false));
         assert_eq!(s.error, None, "{args:?}");
         s
     }
 
     fn err(args: &[&str], abbrev: Abbrev) -> String {
-        let e = scan(&table(), os(args), abbrev, false).error.unwrap();
+        let e = scan(&table(), os(args), getopt(abbrev, false))
+            .error
+            .unwrap();
         String::from_utf8(e.gnu_message()).unwrap()
     }
 
@@ -368,7 +408,7 @@ mod tests {
         assert!(s.options.is_empty());
         assert_eq!(s.operands, os(&["-", "-c", "--x"]));
         // POSIXLY_CORRECT: the first operand ends the options
-        let s = scan(&table(), os(&["a", "-c"]), Abbrev::Flat, true);
+        let s = scan(&table(), os(&["a", "-c"]), getopt(Abbrev::Flat, true));
         assert_eq!(s.operands, os(&["a", "-c"]));
     }
 
@@ -422,6 +462,45 @@ mod tests {
             err(&["--bogus=x"], Abbrev::Flat),
             "unrecognized option '--bogus=x'"
         );
+    }
+
+    /// xxhsum's loop: a short option's value is the digits glued to it
+    /// (maybe none), a lone `-` names stdin, the first operand ends the
+    /// options, long names are exact.
+    #[test]
+    fn xxhsums_own_loop() {
+        let table = [
+            opt("check", Some(b'c'), false, false),
+            opt("", Some(b'H'), true, false),
+            opt("jobs", None, true, false),
+        ];
+        let words = ["-H3c", "-", "-H", "--jobs", "2", "f", "-c", "-"];
+        let s = scan(&table, os(&words), Syntax::Xxhsum);
+        let met: Vec<(&str, Option<&str>)> = s
+            .options
+            .iter()
+            .map(|m| {
+                (
+                    table[m.index].long,
+                    m.value.as_ref().map(|v| v.to_str().unwrap()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            met,
+            [
+                ("", Some("3")),
+                ("check", None),
+                ("", Some("")),
+                ("jobs", Some("2"))
+            ]
+        );
+        assert_eq!(s.operands, os(&["f", "-c", "-"]));
+        assert!(s.stdin_named && s.error.is_none());
+        let s = scan(&table, os(&["-H12x"]), Syntax::Xxhsum);
+        assert_eq!(s.error, Some(GetoptError::InvalidShort(b'x')));
+        let s = scan(&table, os(&["--job", "2"]), Syntax::Xxhsum);
+        assert_eq!(s.error, Some(GetoptError::Unrecognized("--job".into())));
     }
 
     #[test]

@@ -294,6 +294,55 @@ pub(crate) fn help_command(flavour: Flavour, program: &'static str, long: bool) 
     })
 }
 
+/// xxhsum 0.8.1's usage (its help: to stderr, for `-h` and `--help`, and
+/// after `Wrong parameters`), the first line naming fastsum; `long` adds
+/// the advanced options (`-h`, `--help`). Written as xxhsum writes it, not
+/// from the option table: its words and its trailing blanks are its own.
+pub(crate) fn xxhsum_usage(exename: &str, long: bool) -> String {
+    let default = match exename {
+        "xxh32sum" => 0,
+        "xxh128sum" => 2,
+        "xxh3sum" => 3,
+        _ => 1,
+    };
+    let mut s = format!(
+        "{exename} (fastsum {}), as xxhsum 0.8.1 \n\
+         Print or verify checksums using fast non-cryptographic algorithm xxHash \n\n\
+         Usage: {exename} [options] [files] \n\n\
+         When no filename provided or when '-' is provided, uses stdin as input. \n\
+         Options: \n  \
+         -H#         algorithm selection: 0,1,2,3 or 32,64,128 (default: {default}) \n  \
+         -c, --check read xxHash checksum from [files] and check them \n  \
+         -h, --help  display a long help page about advanced options \n",
+        env!("CARGO_PKG_VERSION")
+    );
+    if long {
+        s.push_str(
+            "Advanced :\n  \
+             -V, --version        Display version information \n      \
+             --tag            Produce BSD-style checksum lines \n      \
+             --little-endian  Checksum values use little endian convention (default: big endian) \n\n\
+             The following four options are useful only when verifying checksums (-c): \n  \
+             -q, --quiet          Don't print OK for each successfully verified file \n      \
+             --status         Don't output anything, status code shows success \n      \
+             --strict         Exit non-zero for improperly formatted checksum lines \n      \
+             --warn           Warn about improperly formatted checksum lines \n\n\
+             fastsum's reading options are taken too: --mode, --jobs, --chunk, --readahead, \
+             --pool, --stats, --progress, --no-progress (see fastsum --help). \n",
+        );
+    }
+    s
+}
+
+/// `-V` under an xxhsum name: fastsum's version, for stderr as xxhsum
+/// writes its own.
+pub(crate) fn xxhsum_version(exename: &str) -> String {
+    format!(
+        "{exename} (fastsum {}), as xxhsum 0.8.1 \n",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
 /// The help a name prints: `-h`'s summary or `--help`'s whole text.
 pub(crate) fn render(flavour: Flavour, program: &'static str, long: bool) -> StyledStr {
     let mut cmd = help_command(flavour, program, long);

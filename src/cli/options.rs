@@ -1,8 +1,7 @@
 //! The option table: every option of every name (fastsum, md5sum …
-//! sha512sum, b2sum, cksum, sum, b3sum; xxhsum's names scan their own
-//! options in `cli/xxhsum.rs` but accept these long ones), declared
-//! once, with its letter, its value, its help text, the names that have
-//! it and what it sets in [`Args`]. Everything
+//! sha512sum, b2sum, cksum, sum, b3sum, xxhsum), declared once, with its
+//! letter, its value, its help text, the names that have it and what it
+//! sets in [`Args`]. Everything
 //! else is derived from it: the getopt model's table for each name
 //! ([`table`]), the clap `Command` that `--help`, the man page and the
 //! completions render (in the help module), and the parse itself
@@ -165,6 +164,9 @@ pub(crate) struct Args {
     pub(crate) xxh_quiet: bool,
     /// xxhsum's `-w`, `--warn` (it may go with `-q`).
     pub(crate) xxh_warn: bool,
+    /// xxhsum: a lone `-` among the options (standard input is named, so
+    /// it is read even from a terminal).
+    pub(crate) stdin_named: bool,
     /// `-j`.
     pub(crate) jobs: Option<usize>,
     /// `-m`.
@@ -226,6 +228,7 @@ impl Default for Args {
             little_endian: false,
             xxh_quiet: false,
             xxh_warn: false,
+            stdin_named: false,
             jobs: None,
             mode: ModeArg::Threaded,
             chunk: DEFAULT_CHUNK,
@@ -268,6 +271,10 @@ pub(crate) enum ValueError {
     Pattern(String),
     /// `--exclude-from`: the file cannot be read.
     PatternFile(std::io::ErrorKind, String),
+    /// xxhsum's `-H#`: a number past 32 bits.
+    XxhTooLarge,
+    /// xxhsum's `-H#`: no xxHash algorithm's number.
+    XxhAlgorithm(u32),
 }
 
 impl ValueError {
@@ -314,6 +321,10 @@ impl fmt::Display for ValueError {
             ValueError::Number(e) => write!(f, "{e}"),
             ValueError::Pattern(why) => write!(f, "{why} (patterns are gitignore globs)"),
             ValueError::PatternFile(_, why) => write!(f, "{why}"),
+            ValueError::XxhTooLarge => write!(f, "numeric value too large"),
+            ValueError::XxhAlgorithm(n) => {
+                write!(f, "'{n}' is no xxHash algorithm (0, 1, 2, 3, 32, 64, 128)")
+            }
         }
     }
 }
@@ -408,6 +419,15 @@ impl Names {
     const CKSUM: Names = Names::of(&[Flavour::Cksum]);
     /// The sum name only.
     const SUM: Names = Names::of(&[Flavour::Sum]);
+    /// The xxhsum names only.
+    const XXHSUM: Names = Names::of(&[Flavour::Xxhsum]);
+    /// Every name but xxhsum's (whose letters are xxhsum's own).
+    const NOT_XXHSUM: Names = Names(Names::ALL.0 & !Names::XXHSUM.0);
+
+    /// These names and `flavour`'s.
+    const fn with(self, flavour: Flavour) -> Names {
+        Names(self.0 | Names::of(&[flavour]).0)
+    }
 
     fn has(self, flavour: Flavour) -> bool {
         self.0 & (1 << flavour as u8) != 0
@@ -418,9 +438,11 @@ impl Names {
 pub(crate) struct Spec {
     /// The long name, without `--`.
     pub(crate) long: &'static str,
-    /// The short letter. `-h` and `-V` exist under fastsum and b3sum only:
-    /// GNU's tools have no short help and version.
+    /// The short letter. `-h` and `-V` exist under fastsum, b3sum and
+    /// xxhsum only: GNU's tools have no short help and version.
     pub(crate) short: Option<u8>,
+    /// The names that have the letter (with the option).
+    short_names: Names,
     /// What it does.
     pub(crate) action: Action,
     /// The names that have it.
@@ -466,6 +488,7 @@ impl Spec {
         Spec {
             long,
             short,
+            short_names: Names::ALL,
             action,
             names: Names::ALL,
             gnu_rank: None,
@@ -509,6 +532,13 @@ impl Spec {
         self
     }
 
+    /// The letter only under `names` (the long name under all that have
+    /// the option).
+    const fn letter_for(mut self, names: Names) -> Spec {
+        self.short_names = names;
+        self
+    }
+
     const fn section(mut self, section: Section) -> Spec {
         self.section = section;
         self
@@ -533,6 +563,7 @@ impl Spec {
     pub(crate) fn short_for(&self, flavour: Flavour) -> Option<u8> {
         match self.action {
             Action::Help | Action::Version if flavour.is_gnu() => None,
+            _ if !self.short_names.has(flavour) => None,
             _ => self.short,
         }
     }
@@ -601,6 +632,34 @@ fn algorithms(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
             .find(|a| a.name().eq_ignore_ascii_case(item))
             .ok_or_else(|| ValueError::Algorithm((*item).to_string()))?;
         args.algorithms.push(algo);
+    }
+    Ok(())
+}
+
+/// xxhsum's `-H#`: the digits right after `-H` (none: 0), read as its
+/// `XSUM_readU32FromChar` reads them (refused once past 32 bits): 0 or 32
+/// XXH32, 1 or 64 XXH64, 2 or 128 XXH128, 3 XXH3. `-H3` also switches to
+/// tagged lines, and a later `-H` does not switch back (`-H3 -H1`:
+/// `XXH64 (f) = …`), as in xxhsum.
+fn xxh_algorithm(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
+    let mut n: u32 = 0;
+    for c in text(v).chars() {
+        // (the scan gives digits only)
+        let digit = c.to_digit(10).ok_or(ValueError::XxhAlgorithm(n))?;
+        if n > u32::MAX / 10 - 1 {
+            return Err(ValueError::XxhTooLarge);
+        }
+        n = n * 10 + digit;
+    }
+    args.algorithms = vec![match n {
+        0 | 32 => Algorithm::Xxh32,
+        1 | 64 => Algorithm::Xxh64,
+        2 | 128 => Algorithm::Xxh128,
+        3 => Algorithm::Xxh3,
+        _ => return Err(ValueError::XxhAlgorithm(n)),
+    }];
+    if n == 3 {
+        args.tag = true;
     }
     Ok(())
 }
@@ -711,7 +770,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "Read checksums from the FILEs and check them",
     )
     .gnu(0)
-    .names(Names::NOT_SUM),
+    .names(Names::NOT_SUM.with(Flavour::Xxhsum)),
     Spec::flag(
         "recursive",
         Some(b'r'),
@@ -821,6 +880,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         },
         "Hash up to N inputs at once [default: one per core]",
     )
+    .letter_for(Names::NOT_XXHSUM)
     .more(
         "N is 1 to 1024. Output stays in argument order, whatever the order inputs \
          finish in. N is also the fan-out budget: one input hashed with several \
@@ -838,7 +898,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "Create a BSD-style checksum line: MD5 (name) = hex",
     )
     .gnu(6)
-    .names(Names::NOT_SUM),
+    .names(Names::NOT_SUM.with(Flavour::Xxhsum)),
     Spec::flag(
         "base64",
         None,
@@ -953,6 +1013,38 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "Read files instead of mapping them, each on one thread, as b3sum does",
     )
     .names(Names::B3SUM),
+    // xxhsum's own (its help is its own: usage in help.rs)
+    Spec::value(
+        "",
+        Some(b'H'),
+        "#",
+        xxh_algorithm,
+        "Algorithm: 0, 1, 2, 3 or 32, 64, 128",
+    )
+    .names(Names::XXHSUM),
+    Spec::flag(
+        "little-endian",
+        None,
+        |a| a.little_endian = true,
+        "Checksum values use little endian convention (default: big endian)",
+    )
+    .names(Names::XXHSUM),
+    Spec::flag(
+        "quiet",
+        Some(b'q'),
+        |a| a.xxh_quiet = true,
+        "Don't print OK for each successfully verified file",
+    )
+    .section(Section::Checking)
+    .names(Names::XXHSUM),
+    Spec::flag(
+        "warn",
+        Some(b'w'),
+        |a| a.xxh_warn = true,
+        "Warn about improperly formatted checksum lines",
+    )
+    .section(Section::Checking)
+    .names(Names::XXHSUM),
     // check mode's
     Spec::flag(
         "quiet",
@@ -970,7 +1062,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "Print nothing; the exit status tells",
     )
     .gnu(3)
-    .names(Names::NOT_B3SUM)
+    .names(Names::NOT_B3SUM.with(Flavour::Xxhsum))
     .section(Section::Checking),
     Spec::flag(
         "warn",
@@ -988,7 +1080,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "Exit non-zero for improperly formatted checksum lines",
     )
     .gnu(5)
-    .names(Names::NOT_B3SUM)
+    .names(Names::NOT_B3SUM.with(Flavour::Xxhsum))
     .section(Section::Checking),
     Spec::flag(
         "ignore-missing",
@@ -1041,6 +1133,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         mode,
         "How bytes reach the hash function",
     )
+    .letter_for(Names::NOT_XXHSUM)
     .section(Section::Tuning)
     .default(|| {
         ModeArg::Threaded
@@ -1181,11 +1274,24 @@ mod tests {
         assert!(has(Flavour::B3sum, "raw") && has(Flavour::B3sum, "check"));
         assert!(!has(Flavour::B3sum, "zero") && !has(Flavour::B3sum, "status"));
         assert!(has(Flavour::B3sum, "chunk") && has(Flavour::Gnu, "jobs"));
+        // xxhsum's: its own, check mode's, fastsum's reading options by
+        // their long names only
+        let xxh = |long: &str| table(Flavour::Xxhsum).into_iter().find(|s| s.long == long);
+        assert!(xxh("little-endian").is_some() && xxh("status").is_some());
+        assert!(xxh("recursive").is_none() && xxh("algorithm").is_none());
+        let letter = |long| xxh(long).and_then(|s| s.short_for(Flavour::Xxhsum));
+        assert_eq!((letter("quiet"), letter("help")), (Some(b'q'), Some(b'h')));
+        assert_eq!((letter("jobs"), letter("mode")), (None, None));
         let help = OPTIONS.iter().find(|s| s.long == "help").unwrap();
         assert_eq!(help.short_for(Flavour::Gnu), None);
         assert_eq!(help.short_for(Flavour::B3sum), Some(b'h'));
         // each long name and letter once per name
-        for f in [Flavour::Fastsum, Flavour::Gnu, Flavour::B3sum] {
+        for f in [
+            Flavour::Fastsum,
+            Flavour::Gnu,
+            Flavour::B3sum,
+            Flavour::Xxhsum,
+        ] {
             let t = table(f);
             for (i, a) in t.iter().enumerate() {
                 for b in &t[i + 1..] {

@@ -8,7 +8,9 @@
 //!   2 (its `--raw` with several inputs: its own line, exit 1);
 //! - under fastsum: GNU's frame for every kind of error, unknown options
 //!   and bad values alike, with a "did you mean" when a name is close to
-//!   one that exists; exit 2.
+//!   one that exists; exit 2;
+//! - under xxhsum's names: `Wrong parameters` and xxhsum's usage (a number
+//!   past 32 bits: its own line), exit 1.
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
@@ -92,6 +94,9 @@ pub(crate) enum Conflict {
     CheckLegacy(bool),
     /// A checksum that prints its own lines with what it cannot go with.
     LegacyWith(Algorithm, &'static str),
+    /// xxhsum: no FILE, and standard input (not named `-`) is a terminal:
+    /// xxhsum refuses to wait on it.
+    NoInputButTerminal,
 }
 
 impl Conflict {
@@ -190,6 +195,9 @@ impl Conflict {
             Conflict::Base64WithRaw => "--base64 and --raw are mutually exclusive".into(),
             Conflict::RawWithFiles => {
                 "the --raw option is not supported with multiple files".into()
+            }
+            Conflict::NoInputButTerminal => {
+                "no FILE given, and standard input is a terminal".into()
             }
         }
     }
@@ -303,7 +311,7 @@ impl UsageError {
     pub(crate) fn code(&self, flavour: Flavour) -> u8 {
         match (self, flavour) {
             (UsageError::Conflict(Conflict::B3sumRawInputs), _) => 1,
-            _ if flavour.is_gnu() => 1,
+            _ if flavour.is_gnu() || flavour == Flavour::Xxhsum => 1,
             _ => 2,
         }
     }
@@ -399,6 +407,7 @@ impl UsageError {
                 out
             }
             Flavour::B3sum => self.render_b3sum(program).into_bytes(),
+            Flavour::Xxhsum => self.render_xxhsum(program),
             _ => {
                 let mut out = format!("{program}: ").into_bytes();
                 out.extend(self.message());
@@ -410,6 +419,22 @@ impl UsageError {
                 out.extend(format!("\nTry '{program} --help' for more information.\n").as_bytes());
                 out
             }
+        }
+    }
+
+    /// As xxhsum 0.8.1 words it: every refusal is `Wrong parameters` and
+    /// the usage, but for a number past 32 bits.
+    fn render_xxhsum(&self, program: &str) -> Vec<u8> {
+        match self {
+            UsageError::Value {
+                why: ValueError::XxhTooLarge,
+                ..
+            } => b"Error: numeric value too large \n".to_vec(),
+            _ => format!(
+                "Wrong parameters\n\n{}",
+                super::help::xxhsum_usage(program, false)
+            )
+            .into_bytes(),
         }
     }
 
@@ -653,9 +678,9 @@ pub(crate) enum Stop {
     Version(String),
     /// Help, for stdout (styled for a terminal); exit 0.
     Help(clap::builder::StyledStr),
-    /// Text for stderr, and the exit status (xxhsum's help, version and
-    /// usage errors).
-    Stderr(Vec<u8>, u8),
+    /// Help or the version for stderr, exit 0 (xxhsum's names write them
+    /// there).
+    HelpOnStderr(String),
     /// A usage error, with the name it is worded for.
     Usage {
         /// What went wrong.
@@ -679,7 +704,7 @@ impl Stop {
                 styled.to_string()
             }
             .into_bytes()),
-            Stop::Stderr(text, code) => Err((text, code)),
+            Stop::HelpOnStderr(text) => Err((text.into_bytes(), 0)),
             Stop::Usage {
                 error,
                 program,
@@ -694,7 +719,7 @@ impl Stop {
         match self {
             Stop::Version(t) => t.clone(),
             Stop::Help(s) => s.to_string(),
-            Stop::Stderr(t, _) => String::from_utf8_lossy(t).into_owned(),
+            Stop::HelpOnStderr(t) => t.clone(),
             Stop::Usage {
                 error,
                 program,
@@ -707,8 +732,7 @@ impl Stop {
     #[cfg(test)]
     pub(crate) fn code(&self) -> u8 {
         match self {
-            Stop::Version(_) | Stop::Help(_) => 0,
-            Stop::Stderr(_, code) => *code,
+            Stop::Version(_) | Stop::Help(_) | Stop::HelpOnStderr(_) => 0,
             Stop::Usage { error, flavour, .. } => error.code(*flavour),
         }
     }
@@ -751,6 +775,28 @@ mod tests {
              For more information, try '--help'.\n"
         );
         assert_eq!(e.code(Flavour::B3sum), 2);
+        assert_eq!(e.code(Flavour::Xxhsum), 1);
+        let xxh = e.render("xxh32sum", Flavour::Xxhsum);
+        let xxh = String::from_utf8_lossy(&xxh);
+        assert!(
+            xxh.starts_with("Wrong parameters\n\nxxh32sum (fastsum ")
+                && xxh.contains("(default: 0)"),
+            "{xxh}"
+        );
+        // (-H, which has no long name)
+        let option = table(Flavour::Xxhsum)
+            .into_iter()
+            .find(|s| s.short == Some(b'H'))
+            .unwrap();
+        let big = UsageError::Value {
+            option,
+            value: "99999999999".into(),
+            why: ValueError::XxhTooLarge,
+        };
+        assert_eq!(
+            big.render("xxhsum", Flavour::Xxhsum),
+            b"Error: numeric value too large \n"
+        );
         let raw = UsageError::Conflict(Conflict::B3sumRawInputs);
         assert_eq!(raw.code(Flavour::B3sum), 1);
         assert_eq!(

@@ -14,7 +14,7 @@
 //! file that changes while mapped gives no digest: once the last byte is
 //! hashed, the file's stamp is compared with the one taken when it was
 //! opened ([`Opened::ensure_unchanged`]), and a file truncated under the
-//! mapping raises SIGBUS on the missing pages, which `super::sigbus`
+//! mapping raises SIGBUS on the missing pages, which `crate::sys::sigbus`
 //! catches. Either way the input is reported as `NAME: file changed as we
 //! read it`, with no digest, exit status 1, and the run goes on.
 
@@ -26,10 +26,10 @@ use memmap2::{Advice, Mmap, MmapOptions, UncheckedAdvice};
 use std::sync::Arc;
 
 use super::route::{Reads, Threads, Via};
-use super::sigbus::{self, Guard};
 use crate::algo::{Algorithms, Digest, Hashers};
 use crate::input::{Kind, Opened};
 use crate::stats::Stats;
+use crate::sys::sigbus::{self, Guard};
 
 /// How much of a mapping is hashed before its pages are released: large
 /// enough for BLAKE3 to spread over every core, small enough to bound RSS
@@ -48,15 +48,9 @@ const QUEUE: usize = 8;
 /// Is every page of `map` in the page cache (`mincore`)? False when it
 /// cannot tell.
 fn is_cached(map: &Mmap) -> bool {
-    let page = super::sigbus::page_size();
-    let ptr = map.as_ptr() as usize;
-    let start = ptr - ptr % page;
-    let len = ptr + map.len() - start;
-    let mut pages = vec![0u8; len.div_ceil(page)];
-    // SAFETY: [start, start + len) is this mapping, whole pages from its
-    // page-aligned start; `pages` has one byte per page.
-    let r = unsafe { libc::mincore(start as *mut libc::c_void, len, pages.as_mut_ptr()) };
-    r == 0 && pages.iter().all(|p| p & 1 == 1)
+    let page = sigbus::page_size();
+    let back = map.as_ptr() as usize % page;
+    crate::sys::resident(map.as_ptr().wrapping_sub(back), map.len() + back, page)
 }
 
 /// Map the `len` bytes of `file` at offset `start` (any offset: memmap2

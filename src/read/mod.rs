@@ -23,7 +23,6 @@ mod opener;
 pub(crate) mod pipeline;
 pub(crate) mod ranges;
 pub(crate) mod route;
-mod sigbus;
 pub(crate) mod sync;
 mod workers;
 
@@ -66,14 +65,7 @@ pub(crate) fn zeroed(size: usize) -> Option<Vec<u8>> {
 
 /// The soft limit on this process's address space (`ulimit -v`), if any.
 pub(crate) fn address_space_limit() -> Option<usize> {
-    let mut r = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes one rlimit, which `r` is.
-    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0;
-    (ok && r.rlim_cur != libc::RLIM_INFINITY)
-        .then(|| usize::try_from(r.rlim_cur).unwrap_or(usize::MAX))
+    crate::sys::address_space_limit()
 }
 
 /// Get ready for a limited address space: glibc gives each new thread an
@@ -82,20 +74,16 @@ pub(crate) fn address_space_limit() -> Option<usize> {
 /// out; one arena for all threads avoids both. Nothing changes without a
 /// limit.
 pub(crate) fn adapt_to_limits() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
     if address_space_limit().is_some() {
-        // SAFETY: mallopt only sets an allocator parameter; called before
-        // any thread of ours exists.
-        unsafe {
-            libc::mallopt(libc::M_ARENA_MAX, 1);
-        }
+        crate::sys::one_malloc_arena();
     }
 }
 
-/// Install the SIGBUS handler of `sigbus` (at start-up, in every mode):
-/// faults in a mapped input are reported, any other SIGBUS kills at once.
+/// Install the SIGBUS handler of `sys::sigbus` (at start-up, in every
+/// mode): faults in a mapped input are reported, any other SIGBUS kills at
+/// once.
 pub(crate) fn install_sigbus_handler() {
-    let _ = sigbus::install();
+    let _ = crate::sys::sigbus::install();
 }
 
 use std::io;

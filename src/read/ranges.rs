@@ -77,32 +77,7 @@ pub(crate) fn worth(file: &File, at: u64, (n, took): (usize, Duration), left: u6
 /// wait for the storage says (`RWF_NOWAIT`); `None` where it cannot be
 /// asked (another OS, an old kernel, an emulator that lacks the flag).
 fn cached(file: &File, at: u64) -> Option<bool> {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd;
-        let mut byte = 0u8;
-        let iov = libc::iovec {
-            iov_base: (&raw mut byte).cast(),
-            iov_len: 1,
-        };
-        let at = libc::off_t::try_from(at).ok()?;
-        // SAFETY: one iovec of one byte, ours; the descriptor is open for
-        // the life of `file`.
-        let n = unsafe { libc::preadv2(file.as_raw_fd(), &iov, 1, at, libc::RWF_NOWAIT) };
-        return match n {
-            1 => Some(true),
-            // not in the cache (or not at once: it would have waited)
-            _ if std::io::Error::last_os_error().raw_os_error() == Some(libc::EAGAIN) => {
-                Some(false)
-            }
-            _ => None,
-        };
-    }
-    #[allow(unreachable_code)]
-    {
-        let _ = (file, at);
-        None
-    }
+    crate::sys::cached(file, at)
 }
 
 /// An input whose ranges may be read at once: a regular file of its own

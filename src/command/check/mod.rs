@@ -16,16 +16,22 @@
 //! file's buffer are grouped, so memory stays bounded and a check file fed
 //! line by line through a pipe is never waited on for a line it has not sent.
 //!
-//! * [`parse`]: the syntax of one line (GNU's);
+//! * [`parse`]: the syntax of one line (GNU's; xxhsum 0.8.1's under its
+//!   names, `parse::xxhsum_line`);
 //! * [`b3sum`]: b3sum 1.8's, under its name (whose run also ends as
 //!   b3sum's does: one summary, `Error:` for a check file it cannot read);
-//! * [`summary`]: per-check-file counters and GNU's closing warnings.
+//! * [`summary`]: per-check-file counters, GNU's closing warnings and
+//!   xxhsum's closing counts.
+//!
+//! Where the tools differ ([`Dialect`]), the `Feed` reads each line by its
+//! dialect's syntax and the `Verifier` judges each outcome by its rules;
+//! the style's writer (`output`) words each checked line, and xxhsum's
+//! messages and counts are [`Verifier::xxhsum_event`].
 
 pub(crate) mod audit;
 pub(crate) mod b3sum;
 pub(crate) mod parse;
 pub(crate) mod summary;
-pub(crate) mod xxhsum;
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, BufRead, BufReader, Write};
@@ -33,20 +39,25 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::sync::Arc;
 
 use crate::algo::{Algorithm, Algorithms, Digest};
-use crate::config::{CheckOptions, Dialect, Verbosity};
+use crate::config::{CheckOptions, Context, Dialect, Verbosity};
 use crate::input::{Input, Opened};
-use crate::json::Record;
-use crate::output::{push_escaped, quote_name};
+use crate::output::{Verdict, Writer, quote_name, writer, xxhsum_name};
 use crate::printer::{Printer, Render, print_all};
-use crate::read::{Job, JobSource, Outcome, Plan, Task};
-use crate::report::{Reporter, error_text};
-use crate::stats::Stats;
+use crate::read::{Job, JobSource, Outcome, Task};
+use crate::report::error_text;
 
 use parse::{Accept, Digits, Expected, Form, Grammar, Improper, line_body};
 use summary::Tally;
 
-/// A check file's name as messages show it (quoted; `standard input` for `-`).
-type FileName = Arc<str>;
+/// A check file's name as messages show it: GNU's and b3sum's quoted
+/// (`standard input` for `-`), xxhsum's as it is (`stdin` for `-`), so
+/// bytes.
+type FileName = Arc<[u8]>;
+
+/// A check file's name in a message of GNU's (quoted: always UTF-8).
+fn text(file: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(file)
+}
 
 /// What a pass-through job carries to the `Verifier`, in check-file order
 /// (a job that hashes a listed file carries the digest it must have).
@@ -137,9 +148,10 @@ struct Open {
 struct Feed<'a> {
     files: std::slice::Iter<'a, OsString>,
     current: Option<Open>,
-    /// How lines are read (GNU's grammar; b3sum's has its own module).
+    /// How lines are read (GNU's grammar; b3sum's has its own module,
+    /// xxhsum's its own function).
     grammar: Grammar,
-    /// GNU's or b3sum's rules.
+    /// GNU's, b3sum's or xxhsum's rules.
     dialect: Dialect,
     /// What `-w` names (see [`Event::Improper`]).
     warn_name: &'static str,
@@ -152,14 +164,18 @@ struct Feed<'a> {
 }
 
 /// What a line asks of the file it lists: the expected digests, one per
-/// algorithm of its task (one per line grouped into it), and the name its
-/// status line shows when that is not the file's own (b3sum's, as written).
+/// algorithm of its task (one per line grouped into it), the name its
+/// status line shows when that is not the file's own (b3sum's, as written),
+/// and where it is listed when messages say so (xxhsum's).
 #[derive(Debug)]
 pub(crate) struct Listed {
     /// One digest per algorithm of the task.
     pub(crate) expected: Vec<Expected>,
     /// b3sum: the name as the line writes it.
     shown: Option<Box<[u8]>>,
+    /// xxhsum: the check file and the line number (its message for a
+    /// listed file it cannot read names them).
+    at: Option<(FileName, u64)>,
 }
 
 /// A job of the check run.
@@ -177,11 +193,12 @@ enum Step {
 
 /// The name GNU gives a check file in messages.
 fn display_name(arg: &OsStr) -> FileName {
-    if arg.as_bytes() == b"-" {
-        quote_name(b"standard input").into()
+    let name = if arg.as_bytes() == b"-" {
+        quote_name(b"standard input")
     } else {
-        quote_name(arg.as_bytes()).into()
-    }
+        quote_name(arg.as_bytes())
+    };
+    name.into_bytes().into()
 }
 
 /// The job for one line body of the check file `cur`.
@@ -227,6 +244,7 @@ fn line_job(
         context: Listed {
             expected: vec![line.expected],
             shown: None,
+            at: None,
         },
     })
 }
@@ -242,9 +260,38 @@ fn b3sum_job(raw: &[u8]) -> CheckJob {
             context: Listed {
                 expected: vec![line.expected],
                 shown: Some(line.shown.into()),
+                at: None,
             },
         }),
     }
+}
+
+/// The job for one raw line of the check file `cur` under xxhsum's rules:
+/// every line is a checksum line (no comments, no blank lines), `stdin`
+/// names standard input.
+fn xxhsum_job(raw: &[u8], cur: &Open, little_endian: bool) -> CheckJob {
+    let body = raw.strip_suffix(b"\n").unwrap_or(raw);
+    let Ok(line) = parse::xxhsum_line(body, little_endian) else {
+        return Job::Pass(Event::Improper {
+            file: cur.file.clone(),
+            line: cur.line,
+            // (xxhsum's message names no algorithm)
+            algo: "",
+        });
+    };
+    let input = match line.name {
+        b"stdin" => Input::Stdin,
+        name => Input::Path(OsString::from_vec(name.to_vec()).into()),
+    };
+    Job::Hash(Task {
+        input,
+        algos: Algorithms::one(line.algo),
+        context: Listed {
+            expected: vec![line.expected],
+            shown: None,
+            at: Some((cur.file.clone(), cur.line)),
+        },
+    })
 }
 
 impl Feed<'_> {
@@ -254,6 +301,10 @@ impl Feed<'_> {
             return Step::Done;
         }
         let b3sum = self.dialect == Dialect::B3sum;
+        let xxhsum = match self.dialect {
+            Dialect::Xxhsum { little_endian, .. } => Some(little_endian),
+            _ => None,
+        };
         let Some(cur) = &mut self.current else {
             let Some(arg) = self.files.next() else {
                 if b3sum {
@@ -262,8 +313,11 @@ impl Feed<'_> {
                 }
                 return Step::Done;
             };
-            let file = display_name(arg);
             let input = Input::from_arg(arg.clone());
+            let file = match xxhsum {
+                Some(_) => xxhsum_name(&input).into(),
+                None => display_name(arg),
+            };
             match input.open() {
                 Ok(src) => {
                     self.current = Some(Open {
@@ -279,7 +333,14 @@ impl Feed<'_> {
             }
         };
         self.buf.clear();
-        match cur.reader.read_until(b'\n', &mut self.buf) {
+        let read = cur.reader.read_until(b'\n', &mut self.buf);
+        // xxhsum takes a check file that fails part-way as ended there
+        let read = if xxhsum.is_some() {
+            Ok(read.unwrap_or(0))
+        } else {
+            read
+        };
+        match read {
             Ok(0) => {
                 let file = cur.file.clone();
                 self.current = None;
@@ -287,6 +348,9 @@ impl Feed<'_> {
             }
             Ok(_) => {
                 cur.line += 1;
+                if let Some(little_endian) = xxhsum {
+                    return Step::Job(xxhsum_job(&self.buf, cur, little_endian));
+                }
                 if b3sum {
                     let job = b3sum_job(&self.buf);
                     if matches!(job, Job::Pass(Event::Abort(_))) {
@@ -356,7 +420,10 @@ impl Iterator for Feed<'_> {
         // the following lines for the same file with other algorithms join
         // it; not standard input's: each `-` line reads on from where the
         // last one left it (so a second one finds it at its end, as GNU's)
-        while self.pending.is_none() && task.input != Input::Stdin && self.line_buffered() {
+        // (nor under xxhsum, whose messages name each line)
+        let groups = !matches!(self.dialect, Dialect::Xxhsum { .. });
+        while groups && self.pending.is_none() && task.input != Input::Stdin && self.line_buffered()
+        {
             let Step::Job(next) = self.step() else {
                 continue;
             };
@@ -380,90 +447,18 @@ impl Iterator for Feed<'_> {
 static NO_DIGEST: std::sync::LazyLock<io::Error> =
     std::sync::LazyLock::new(|| io::Error::other("no digest"));
 
-/// Prints each outcome: status lines on stdout, messages on stderr, and
-/// the closing summary of each check file.
+pub(crate) use crate::output::Status;
+
+/// Prints each outcome: status lines on stdout (as the style's writer
+/// words them), messages on stderr, and the closing summary of each check
+/// file.
 struct Verifier {
     opts: CheckOptions,
+    writer: Box<dyn Writer + Send>,
     tally: Tally,
 }
 
-/// What became of one checked line (of an audited file).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Status {
-    /// The digest matched.
-    Ok,
-    /// The digest did not match.
-    Failed,
-    /// The file could not be opened or read (`error` says why).
-    Unreadable,
-    /// The file is not there (`--audit`, and `--json`; else unreadable).
-    Missing,
-    /// `--audit`: found in the tree, listed nowhere.
-    New,
-    /// `--audit`: not at its listed path, but its digest is listed for a
-    /// missing one (`from`).
-    Moved,
-}
-
-impl Status {
-    /// The word of `--json`'s `status` and of `--audit`'s lines.
-    pub(crate) fn word(self) -> &'static str {
-        match self {
-            Status::Ok => "OK",
-            Status::Failed => "FAILED",
-            Status::Unreadable => "UNREADABLE",
-            Status::Missing => "MISSING",
-            Status::New => "NEW",
-            Status::Moved => "MOVED",
-        }
-    }
-}
-
 impl Verifier {
-    /// Write `name: status` to stdout, unless `--status`. GNU 9.1 escapes
-    /// the name (with a leading `\`) only when it holds a newline; then
-    /// backslashes, newlines and CRs are all written as escapes.
-    fn status_line(&self, p: &mut Printer<'_>, name: &[u8], status: &str) -> io::Result<()> {
-        if self.opts.verbosity == Verbosity::Status {
-            return Ok(());
-        }
-        p.line(|line| {
-            if name.contains(&b'\n') {
-                line.push(b'\\');
-                push_escaped(line, name);
-            } else {
-                line.extend_from_slice(name);
-            }
-            line.extend_from_slice(b": ");
-            line.extend_from_slice(status.as_bytes());
-            line.push(b'\n');
-        })
-    }
-
-    /// `--json`'s object for one checked line, unless `--status`.
-    fn json_line(
-        &self,
-        p: &mut Printer<'_>,
-        name: &[u8],
-        algo: Algorithm,
-        status: Status,
-        error: Option<&io::Error>,
-    ) -> io::Result<()> {
-        if self.opts.verbosity == Verbosity::Status {
-            return Ok(());
-        }
-        p.line(|line| {
-            let r = Record::new("path", name)
-                .text("status", status.word())
-                .algorithm(algo);
-            match error {
-                Some(e) => r.text("error", &error_text(e)),
-                None => r,
-            }
-            .write(line)
-        })
-    }
-
     /// What one line's outcome is, and the counts it adds to.
     fn judge(
         &mut self,
@@ -496,10 +491,12 @@ impl Verifier {
         }
     }
 
+    /// Judge one line and have the style's writer word it (`at`: where it
+    /// is listed, for the writers whose words name it).
     fn verify(
         &mut self,
         p: &mut Printer<'_>,
-        name: &[u8],
+        (name, at): (&[u8], Option<(&[u8], u64)>),
         algo: Algorithm,
         expected: &Expected,
         outcome: Result<&Digest, &io::Error>,
@@ -511,23 +508,21 @@ impl Verifier {
         if status == Status::Ok && self.opts.verbosity == Verbosity::Quiet {
             return Ok(());
         }
-        if let Some(e) = error
-            && self.opts.dialect == Dialect::Gnu
-        {
-            p.message(&format!("{}: {}", quote_name(name), error_text(e)))?;
+        if let Some(e) = error {
+            self.writer.unreadable(p, name, e)?;
         }
-        if self.opts.json {
-            return self.json_line(p, name, algo, status, error);
+        if self.opts.verbosity == Verbosity::Status {
+            return Ok(());
         }
-        match (status, error) {
-            (Status::Ok, _) => self.status_line(p, name, "OK"),
-            // b3sum: the reason in the status line, counted as a mismatch
-            (_, Some(e)) if self.opts.dialect == Dialect::B3sum => {
-                self.status_line(p, name, &format!("FAILED ({e})"))
-            }
-            (_, Some(_)) => self.status_line(p, name, "FAILED open or read"),
-            _ => self.status_line(p, name, "FAILED"),
-        }
+        let verdict = Verdict {
+            name,
+            algo,
+            status,
+            error,
+            from: None,
+            at,
+        };
+        self.writer.status(p, &verdict)
     }
 }
 
@@ -537,18 +532,26 @@ impl Render<Listed, Event> for Verifier {
             Outcome::Hashed(task, r) => {
                 // one status per line, in the check file's order
                 let algos = task.algos.as_slice();
-                let name = task.context.shown.as_deref().unwrap_or(task.input.name());
-                for (i, (expected, &algo)) in task.context.expected.iter().zip(algos).enumerate() {
+                let listed = &task.context;
+                let name = match &listed.shown {
+                    Some(shown) => shown,
+                    None => self.writer.name(&task.input),
+                };
+                let at = listed.at.as_ref().map(|(file, line)| (&file[..], *line));
+                for (i, (expected, &algo)) in listed.expected.iter().zip(algos).enumerate() {
                     let digest = match &r {
                         Ok(hashed) => hashed.digests.get(i).ok_or(&*NO_DIGEST),
                         Err(e) => Err(e),
                     };
-                    self.verify(p, name, algo, expected, digest)?;
+                    self.verify(p, (name, at), algo, expected, digest)?;
                 }
                 return Ok(());
             }
             Outcome::Passed(event) => event,
         };
+        if let Dialect::Xxhsum { warn, .. } = self.opts.dialect {
+            return self.xxhsum_event(p, event, warn);
+        }
         match event {
             Event::Refused(why) => {
                 // b3sum counts it with the checksums that did not match
@@ -578,13 +581,14 @@ impl Render<Listed, Event> for Verifier {
                 self.tally.improper += 1;
                 if self.opts.verbosity == Verbosity::Warn {
                     p.message(&format!(
-                        "{file}: {line}: improperly formatted {algo} checksum line"
+                        "{}: {line}: improperly formatted {algo} checksum line",
+                        text(&file)
                     ))?;
                 }
             }
             Event::End { file } => {
                 let tally = std::mem::take(&mut self.tally);
-                for w in tally.warnings(&file, &self.opts) {
+                for w in tally.warnings(&text(&file), &self.opts) {
                     p.message(&w)?;
                 }
                 if !tally.passed(&self.opts) {
@@ -593,14 +597,72 @@ impl Render<Listed, Event> for Verifier {
             }
             Event::OpenError { file, error } => {
                 self.tally = Tally::default();
-                p.error(&format!("{file}: {}", error_text(&error)))?;
+                p.error(&format!("{}: {}", text(&file), error_text(&error)))?;
             }
             Event::ReadError { file } => {
                 self.tally = Tally::default();
-                p.error(&format!("{file}: read error"))?;
+                p.error(&format!("{}: read error", text(&file)))?;
             }
         }
         Ok(())
+    }
+}
+
+/// xxhsum's words for what rides along (its counts on stdout, its
+/// messages without a program name); its status lines are its writer's
+/// (`output/xxhsum.rs`).
+impl Verifier {
+    /// What rides along in a check file (`warn`: `-w`).
+    fn xxhsum_event(&mut self, p: &mut Printer<'_>, event: Event, warn: bool) -> io::Result<()> {
+        match event {
+            Event::Improper { file, line, .. } => {
+                self.tally.improper += 1;
+                if !warn {
+                    return Ok(());
+                }
+                let text = [
+                    &file[..],
+                    format!(":{line}: Error: Improperly formatted checksum line.\n").as_bytes(),
+                ]
+                .concat();
+                p.message_raw(&text)
+            }
+            Event::End { file } => {
+                let tally = std::mem::take(&mut self.tally);
+                if !tally.formatted {
+                    let text = [
+                        &file[..],
+                        b": no properly formatted xxHash checksum lines found\n",
+                    ]
+                    .concat();
+                    return p.error_raw(&text);
+                }
+                if self.opts.verbosity != Verbosity::Status {
+                    for count in tally.xxhsum_counts() {
+                        p.line(|out| out.extend_from_slice(count.as_bytes()))?;
+                    }
+                }
+                if !tally.xxhsum_passed(self.opts.strict) {
+                    p.fail();
+                }
+                Ok(())
+            }
+            Event::OpenError { file, error } => {
+                self.tally = Tally::default();
+                let text = [
+                    b"Error: Could not open '",
+                    &file[..],
+                    format!("': {}\n", error_text(&error)).as_bytes(),
+                ]
+                .concat();
+                p.error_raw(&text)
+            }
+            // (b3sum's events, and a read error, which xxhsum's feed takes
+            // for the end of the check file)
+            Event::Refused(_) | Event::Abort(_) | Event::Finished | Event::ReadError { .. } => {
+                Ok(())
+            }
+        }
     }
 }
 
@@ -637,23 +699,21 @@ fn feed<'a>(opts: &CheckOptions, algos: Algorithms, files: &'a [OsString]) -> Fe
 fn verifier(opts: CheckOptions) -> Verifier {
     Verifier {
         opts,
+        writer: writer(opts.style),
         tally: Tally::default(),
     }
 }
 
 /// Verify every checksum file in `files`, printing to `out`.
 pub(crate) fn run(
+    cx: Context<'_>,
     opts: CheckOptions,
-    algos: Algorithms,
-    plan: &Plan,
     files: &[OsString],
-    rep: &Reporter,
-    stats: &Stats,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let feed = feed(&opts, algos, files);
+    let feed = feed(&opts, cx.algos, files);
     let verifier = verifier(opts);
-    print_all(plan, stats, feed, JobSource::CheckFiles, verifier, out, rep)
+    print_all(cx, feed, JobSource::CheckFiles, verifier, out)
 }
 
 #[cfg(test)]
@@ -675,7 +735,7 @@ mod tests {
 
     #[test]
     fn stdin_is_named_standard_input() {
-        assert_eq!(&*display_name(OsStr::new("-")), "'standard input'");
-        assert_eq!(&*display_name(OsStr::new("sums")), "sums");
+        assert_eq!(&*display_name(OsStr::new("-")), b"'standard input'");
+        assert_eq!(&*display_name(OsStr::new("sums")), b"sums");
     }
 }

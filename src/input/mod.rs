@@ -96,7 +96,7 @@ impl Input {
             // not block the thread that opens inputs in order.
             Input::Path(p) => OpenOptions::new()
                 .read(true)
-                .custom_flags(libc::O_NONBLOCK)
+                .custom_flags(crate::sys::NONBLOCK)
                 .open(p),
         })
         .map(Unprobed)
@@ -283,30 +283,7 @@ impl Opened {
 /// bytes whatever they hold, nor on local file systems, whose `fstat` is
 /// exact.)
 fn attributes_cached(file: &File) -> bool {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd;
-        const NETWORK: [i64; 9] = [
-            0x6969,      // NFS
-            0xfe53_4d42, // SMB2
-            0xff53_4d42, // CIFS
-            0x0102_1997, // 9P
-            0x00c3_6400, // Ceph
-            0x0bd0_0bd0, // Lustre
-            0x4750_4653, // GPFS
-            0x5346_414f, // AFS
-            0x6573_5546, // FUSE
-        ];
-        // SAFETY: a zeroed statfs is a valid buffer, filled by the call.
-        let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
-        // SAFETY: the descriptor is open for the life of `file`; `fs` is ours.
-        if unsafe { libc::fstatfs(file.as_raw_fd(), &mut fs) } == 0 {
-            #[allow(clippy::unnecessary_cast)] // (its type differs by target)
-            return NETWORK.contains(&(fs.f_type as i64));
-        }
-    }
-    let _ = file;
-    false
+    crate::sys::attributes_cached(file)
 }
 
 /// The error of a file that changed while it was hashed: the same words
@@ -319,37 +296,12 @@ pub(crate) fn changed() -> io::Error {
 /// came has gone (Linux reports a hang-up only for a writer that opened
 /// after us), as GNU's blocking open and first read would.
 fn wait_for_writer(file: &File) -> io::Result<()> {
-    use std::os::fd::AsRawFd;
-    let mut pfd = libc::pollfd {
-        fd: file.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    loop {
-        // SAFETY: one valid pollfd for the duration of the call.
-        match unsafe { libc::poll(&mut pfd, 1, -1) } {
-            -1 if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => continue,
-            -1 => return Err(io::Error::last_os_error()),
-            _ => return Ok(()),
-        }
-    }
+    crate::sys::wait_readable(file)
 }
 
 /// Make reads on `file` block again.
 fn clear_nonblock(file: &File) -> io::Result<()> {
-    use std::os::fd::AsRawFd;
-    let fd = file.as_raw_fd();
-    // SAFETY: F_GETFL/F_SETFL on a descriptor this `File` owns; no memory
-    // is involved.
-    let ok = unsafe {
-        let flags = libc::fcntl(fd, libc::F_GETFL);
-        flags != -1 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) != -1
-    };
-    if ok {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
+    crate::sys::clear_nonblock(file)
 }
 
 /// Read into `buf`, retrying reads interrupted by a signal, and reads the

@@ -21,25 +21,22 @@
 //! - SUMS, and any temporary file of its, is never hashed into itself.
 
 use std::collections::HashSet;
-use std::ffi::{CString, OsStr, OsString};
+use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::fs::{self, File, OpenOptions, Permissions};
 use std::io::{self, Read, Write};
-use std::os::fd::AsRawFd;
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use crate::algo::{Algorithm, Algorithms, Bits};
-use crate::check::audit::{CheckFiles, absolute};
-use crate::check::parse::{Accept, Form, line_body, parse_check_line};
-use crate::config::UpdateOptions;
-use crate::hash;
+use crate::command::check::audit::{CheckFiles, absolute};
+use crate::command::check::parse::{Accept, Form, line_body, parse_check_line};
+use crate::command::hash;
+use crate::config::{Context, LineFormat, UpdateOptions};
 use crate::input::Input;
-use crate::output::{LineFormat, quote_name};
-use crate::read::Plan;
+use crate::output::quote_name;
 use crate::report::{Reporter, error_text};
-use crate::stats::Stats;
 
 /// What SUMS holds: its lines (each ending in a newline), the name each
 /// lists, and the algorithm and format new lines take.
@@ -64,6 +61,32 @@ enum Refusal {
     Ambiguous(Vec<Algorithm>),
 }
 
+impl Refusal {
+    /// What is said of SUMS (`name`, quoted) refused for this; `asked`:
+    /// the algorithm of `-a`, or the name's.
+    fn message(self, name: &str, asked: Algorithm) -> String {
+        match self {
+            Refusal::Read(e) => format!("{name}: {}", error_text(&e)),
+            Refusal::Improper(n) => {
+                format!("{name}: line {n} is no checksum line: left as it was")
+            }
+            Refusal::Mixed(n) => format!(
+                "{name}: line {n} has another algorithm or format than the first: \
+                 left as it was"
+            ),
+            Refusal::OtherAlgorithm(a) => format!(
+                "{name}: its lines are {}, not {}: left as it was",
+                a.name(),
+                asked.name()
+            ),
+            Refusal::Ambiguous(candidates) => format!(
+                "{name}: its untagged lines may be {}: say which with -a; left as it was",
+                choices(&candidates)
+            ),
+        }
+    }
+}
+
 /// How many lines a run added, pruned and kept.
 #[derive(Default)]
 struct Counts {
@@ -73,14 +96,8 @@ struct Counts {
 }
 
 /// Update `opts.sums` with the inputs of `files` it does not list.
-pub(crate) fn run(
-    algos: Algorithms,
-    opts: &UpdateOptions,
-    plan: &Plan,
-    files: Vec<OsString>,
-    rep: &Reporter,
-    stats: &Stats,
-) -> io::Result<()> {
+pub(crate) fn run(cx: Context<'_>, opts: &UpdateOptions, files: Vec<OsString>) -> io::Result<()> {
+    let rep = cx.rep;
     let name = quote_name(opts.sums.as_os_str().as_bytes());
     let mut said = false;
     let mut waiting = || {
@@ -98,7 +115,7 @@ pub(crate) fn run(
             return Ok(());
         }
     };
-    let result = update(&locked, algos, opts, plan, files, rep, stats);
+    let result = update(&locked, cx, opts, files);
     if locked.made && (result.is_err() || rep.has_failed()) {
         // the empty SUMS made to be locked goes with the run that failed
         locked.unmake();
@@ -119,13 +136,11 @@ pub(crate) fn run(
 /// said why).
 fn update(
     locked: &Locked,
-    algos: Algorithms,
+    cx: Context<'_>,
     opts: &UpdateOptions,
-    plan: &Plan,
     files: Vec<OsString>,
-    rep: &Reporter,
-    stats: &Stats,
 ) -> io::Result<Option<Counts>> {
+    let Context { algos, rep, .. } = cx;
     let sums = &opts.sums;
     let name = quote_name(sums.as_os_str().as_bytes());
     let mut text = Vec::new();
@@ -136,25 +151,7 @@ fn update(
     let manifest = match manifest {
         Ok(m) => m,
         Err(refusal) => {
-            rep.error(&match refusal {
-                Refusal::Read(e) => format!("{name}: {}", error_text(&e)),
-                Refusal::Improper(n) => {
-                    format!("{name}: line {n} is no checksum line: left as it was")
-                }
-                Refusal::Mixed(n) => format!(
-                    "{name}: line {n} has another algorithm or format than the first: \
-                     left as it was"
-                ),
-                Refusal::OtherAlgorithm(a) => format!(
-                    "{name}: its lines are {}, not {}: left as it was",
-                    a.name(),
-                    algos.first().name()
-                ),
-                Refusal::Ambiguous(candidates) => format!(
-                    "{name}: its untagged lines may be {}: say which with -a; left as it was",
-                    choices(&candidates)
-                ),
-            });
+            rep.error(&refusal.message(&name, algos.first()));
             return Ok(None);
         }
     };
@@ -178,18 +175,19 @@ fn update(
     ]);
     let temps = TempNames::of(&locked.target);
     let mut hash_opts = opts.hash.clone();
-    hash_opts.format = manifest.format;
+    hash_opts.style = hash_opts.style.with_format(manifest.format);
     let mut added = Vec::new();
+    let cx = Context {
+        algos: Algorithms::one(manifest.algo),
+        ..cx
+    };
     hash::run_filtered(
-        Algorithms::one(manifest.algo),
+        cx,
         hash_opts,
-        plan,
         files,
         |input| {
             !own.is(input) && !temps.is(input) && !listed.contains(&absolute(input.name(), cwd))
         },
-        rep,
-        stats,
         &mut added,
     )?;
     if rep.has_failed() {
@@ -217,18 +215,24 @@ fn update(
         // nothing to change: SUMS is left alone (its time stamps too)
         return Ok(Some(counts));
     }
-    match replace(locked, &new) {
-        Ok(Synced::Yes) => Ok(Some(counts)),
+    Ok(write(locked, &new, &name, rep).then_some(counts))
+}
+
+/// Replace SUMS (`name`, quoted) with `new`: whether it was, and synced
+/// (else said why).
+fn write(locked: &Locked, new: &[u8], name: &str, rep: &Reporter) -> bool {
+    match replace(locked, new) {
+        Ok(Synced::Yes) => true,
         Ok(Synced::RenamedOnly(e)) => {
             rep.error(&format!(
                 "{name}: updated, but its directory could not be synced: {}",
                 error_text(&e)
             ));
-            Ok(None)
+            false
         }
         Err(e) => {
             rep.error(&format!("{name}: {e}: left as it was"));
-            Ok(None)
+            false
         }
     }
 }
@@ -239,7 +243,7 @@ fn read_manifest(text: &[u8], asked: Algorithm, opts: &UpdateOptions) -> Result<
     let mut manifest = Manifest {
         lines: Vec::new(),
         algo: asked,
-        format: opts.hash.format,
+        format: opts.hash.style.format(),
     };
     let mut first: Option<(Algorithm, LineFormat)> = None;
     for (i, raw) in text.split_inclusive(|&b| b == b'\n').enumerate() {
@@ -695,38 +699,19 @@ fn unnamed(
     locked: &Locked,
     bytes: &[u8],
 ) -> Option<Result<OsString, WriteError>> {
-    let mut file = OpenOptions::new()
-        .write(true)
-        .mode(0o600)
-        .custom_flags(libc::O_TMPFILE)
-        .open(dir_path)
-        .ok()?;
+    let mut file = crate::sys::unnamed_file(dir_path)?;
     if let Err(error) = fill(&mut file, &locked.meta, bytes) {
         return Some(Err(WriteError {
             doing: format!("writing a new file in {}", shown(dir_path)),
             error,
         }));
     }
-    let from = CString::new(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()?;
     for _ in 0..TRIES {
         let name = names.fresh();
-        let to = CString::new(name.clone().into_vec()).ok()?;
-        // SAFETY: both paths are NUL-terminated strings that outlive the
-        // call; `dir` is an open directory
-        let linked = unsafe {
-            libc::linkat(
-                libc::AT_FDCWD,
-                from.as_ptr(),
-                dir.as_raw_fd(),
-                to.as_ptr(),
-                libc::AT_SYMLINK_FOLLOW,
-            )
-        };
-        if linked == 0 {
-            return Some(Ok(name));
-        }
-        if io::Error::last_os_error().kind() != io::ErrorKind::AlreadyExists {
-            return None;
+        match crate::sys::link_unnamed(&file, dir, &name) {
+            Ok(true) => return Some(Ok(name)),
+            Ok(false) => {}
+            Err(_) => return None,
         }
     }
     None

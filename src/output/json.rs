@@ -6,9 +6,74 @@
 //! U+FFFD) and exactly in `"path_bytes"`, an array of its byte values,
 //! which only such names have. Keys come in a fixed order.
 
+use std::io;
+
 use serde_json::{Map, Value};
 
 use crate::algo::Algorithm;
+use crate::printer::Printer;
+use crate::read::{Hashed, Task};
+use crate::report::error_text;
+
+use super::{Verdict, Writer, quote_name};
+
+/// `--json`'s objects (GNU's messages on stderr beside them).
+pub(crate) struct Json;
+
+impl Writer for Json {
+    /// One object per algorithm of the task, in its order.
+    fn digests(&self, p: &mut Printer<'_>, task: &Task<()>, hashed: &Hashed) -> io::Result<()> {
+        for (&algo, digest) in task.algos.as_slice().iter().zip(&hashed.digests) {
+            p.line(|line| {
+                Record::new("path", task.input.name())
+                    .algorithm(algo)
+                    .text("digest", &digest.to_hex())
+                    .number("size", hashed.size)
+                    .write(line)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// An object on stdout too.
+    fn failed(&self, p: &mut Printer<'_>, name: &[u8], e: &io::Error) -> io::Result<()> {
+        p.line(|line| {
+            Record::new("path", name)
+                .text("error", &error_text(e))
+                .write(line)
+        })?;
+        p.error(&format!("{}: {}", quote_name(name), error_text(e)))
+    }
+
+    fn status(&self, p: &mut Printer<'_>, v: &Verdict<'_>) -> io::Result<()> {
+        p.line(|line| {
+            let r = verdict(v);
+            match v.error {
+                Some(e) => r.text("error", &error_text(e)),
+                None => r,
+            }
+            .write(line)
+        })
+    }
+
+    fn audited(&self, p: &mut Printer<'_>, v: &Verdict<'_>) -> io::Result<()> {
+        p.line(|line| {
+            let r = verdict(v);
+            match v.from {
+                Some(from) => r.name("from", from),
+                None => r,
+            }
+            .write(line)
+        })
+    }
+}
+
+/// A verdict's object: its name, status and algorithm.
+fn verdict(v: &Verdict<'_>) -> Record {
+    Record::new("path", v.name)
+        .text("status", v.status.word())
+        .algorithm(v.algo)
+}
 
 /// One object under construction, keys in insertion order.
 pub(crate) struct Record(Map<String, Value>);

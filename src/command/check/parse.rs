@@ -19,6 +19,9 @@
 //! GNU handles the line as a C string in places, and that shows: a name is
 //! cut at its first NUL byte (unless escaped, where a NUL is an error), and
 //! a tagged line's hex ends at a NUL. Both are copied here.
+//!
+//! Under an xxhsum name the lines are xxhsum 0.8.1's ([`xxhsum_line`]), and
+//! under b3sum b3sum 1.8's (in check/b3sum.rs).
 
 use crate::algo::{Algorithm, Algorithms};
 use crate::config::Tags;
@@ -85,6 +88,13 @@ impl Expected {
     /// The digest bytes.
     pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.bytes[..usize::from(self.len)]
+    }
+
+    /// The digest with its bytes in the other order (xxhsum's
+    /// `--little-endian`, and its `_LE` tags).
+    fn reversed(mut self) -> Expected {
+        self.bytes[..usize::from(self.len)].reverse();
+        self
     }
 }
 
@@ -552,6 +562,80 @@ fn parse_untagged_base64(
     untagged_line(algo, expected, &s[len + 1..], escaped)
 }
 
+/// A check line as xxhsum 0.8.1 reads it (see [`xxhsum_line`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct XxhLine<'a> {
+    /// The algorithm: the tag's, or the hex length's.
+    pub(crate) algo: Algorithm,
+    /// The digest, in the hash's canonical (big-endian) byte order.
+    pub(crate) expected: Expected,
+    /// The listed name, as written (`stdin` stands for standard input).
+    pub(crate) name: &'a [u8],
+}
+
+/// One line of a check file under an xxhsum name (its `\n` removed, no
+/// other byte: xxhsum has no comments and keeps a CR), as xxhsum 0.8.1
+/// reads it: `HEX  NAME` (the digest's length says XXH32, XXH64 or XXH128;
+/// the second separator may be any byte) or `TAG (NAME) = HEX` (`XXH3`,
+/// `XXH32`, `XXH64`, `XXH128`, any of them with `_LE` for a reversed
+/// digest). `little_endian`: untagged digests are reversed
+/// (`--little-endian`).
+pub(crate) fn xxhsum_line(line: &[u8], little_endian: bool) -> Result<XxhLine<'_>, Improper> {
+    // xxhsum works on a C string: a NUL ends the line
+    let line = until_nul(line);
+    let first = line.iter().position(|&b| b == b' ').ok_or(Improper)?;
+    let after = *line.get(first + 1).ok_or(Improper)?;
+    let (algo, hex, name, reversed) = if after == b'(' {
+        let last = line.iter().rposition(|&b| b == b' ').ok_or(Improper)?;
+        if last < first + 5 || &line[last - 3..last] != b") =" {
+            return Err(Improper);
+        }
+        let tag = &line[..first];
+        // the last match wins, as in xxhsum (XXH32 starts with XXH3); a
+        // tag of none of them is XXH64's
+        let algo = [
+            (&b"XXH3"[..], Algorithm::Xxh3),
+            (b"XXH32", Algorithm::Xxh32),
+            (b"XXH64", Algorithm::Xxh64),
+            (b"XXH128", Algorithm::Xxh128),
+        ]
+        .into_iter()
+        .rfind(|(p, _)| tag.starts_with(p))
+        .map_or(Algorithm::Xxh64, |(_, a)| a);
+        let reversed = tag.windows(3).any(|w| w == b"_LE");
+        (
+            algo,
+            &line[last + 1..],
+            &line[first + 2..last - 3],
+            reversed,
+        )
+    } else {
+        let hex = &line[..first];
+        let algo = match hex.len() {
+            8 => Algorithm::Xxh32,
+            32 => Algorithm::Xxh128,
+            _ => Algorithm::Xxh64,
+        };
+        (
+            algo,
+            hex,
+            line.get(first + 2..).ok_or(Improper)?,
+            little_endian,
+        )
+    };
+    // the hex must be the algorithm's length (XXH3's is XXH64's)
+    let expected = Expected::from_hex(hex, algo).ok_or(Improper)?;
+    Ok(XxhLine {
+        algo,
+        expected: if reversed {
+            expected.reversed()
+        } else {
+            expected
+        },
+        name,
+    })
+}
+
 /// Undo GNU's name escaping: `\\`, `\n` and `\r`; any other escape, a
 /// trailing `\` or a NUL byte make the line improper.
 pub(crate) fn unescape(s: &[u8]) -> Result<Vec<u8>, Improper> {
@@ -576,7 +660,8 @@ pub(crate) fn unescape(s: &[u8]) -> Result<Vec<u8>, Improper> {
 mod tests {
     use super::*;
     use crate::algo::hash_bytes;
-    use crate::output::{LineFormat, Terminator, format_line};
+    use crate::config::{LineEnd, LineFormat, Names};
+    use crate::output::gnu::{Line, format_line};
     use proptest::prelude::*;
 
     const HEX: &str = "b1946ac92492d2347c6235b4d2611184";
@@ -809,6 +894,47 @@ mod tests {
         assert_eq!(line_body(b" #x\n"), Some(&b" #x"[..]));
     }
 
+    #[test]
+    fn lines_as_xxhsum_reads_them() {
+        let got = |l: &[u8]| {
+            xxhsum_line(l, false).map(|x| (x.algo, x.expected.as_bytes().to_vec(), x.name.to_vec()))
+        };
+        assert_eq!(
+            got(b"e4c191d091bd8853  h1"),
+            Ok((
+                Algorithm::Xxh64,
+                vec![0xe4, 0xc1, 0x91, 0xd0, 0x91, 0xbd, 0x88, 0x53],
+                b"h1".to_vec()
+            ))
+        );
+        assert_eq!(
+            got(b"946b5bf9 *h1").map(|(a, _, n)| (a, n)),
+            Ok((Algorithm::Xxh32, b"h1".to_vec()))
+        );
+        assert_eq!(
+            got(b"XXH3 (a b) = 99fc819aaba2462a").map(|(a, _, n)| (a, n)),
+            Ok((Algorithm::Xxh3, b"a b".to_vec()))
+        );
+        assert_eq!(
+            got(b"XXH32_LE (x) = f95b6b94").map(|(a, d, _)| (a, d)),
+            Ok((Algorithm::Xxh32, vec![0x94, 0x6b, 0x5b, 0xf9]))
+        );
+        for bad in [
+            &b"junk"[..],
+            b"0000  x",
+            b"946b5bf9",
+            b"XXH3 (x) = 946b5bf9",
+            b"zzzzzzzz  x",
+        ] {
+            assert_eq!(
+                got(bad),
+                Err(Improper),
+                "{:?}",
+                String::from_utf8_lossy(bad)
+            );
+        }
+    }
+
     /// Every algorithm, and the lengths of BLAKE2b and SHA-3.
     fn any_algo() -> impl Strategy<Value = Algorithm> {
         let sized = [8, 128, 224, 256, 384, 504, 512]
@@ -963,7 +1089,8 @@ mod tests {
                 _ => LineFormat::Tagged,
             };
             let mut out = Vec::new();
-            format_line(&mut out, &algo.tag(), &digest.to_hex(), &name, format, Terminator::Newline);
+            let line = Line { format, end: LineEnd::Newline, names: Names::Escaped };
+            format_line(&mut out, &algo.tag(), &digest.to_hex(), &name, line);
             // an untagged line starts with hex, a tagged one with its tag
             // (or `\` when escaped): never a comment
             let body = line_body(&out).unwrap_or_default();

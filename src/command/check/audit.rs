@@ -21,14 +21,12 @@ use std::path::PathBuf;
 use super::parse::Expected;
 use super::{CheckJob, Event, Status, Verifier, feed, verifier};
 use crate::algo::{Algorithm, Algorithms, Digest};
-use crate::config::{AuditOptions, Verbosity};
+use crate::config::{AuditOptions, Context, Verbosity};
 use crate::input::Input;
-use crate::json::Record;
-use crate::output::push_escaped;
+use crate::output::Verdict;
 use crate::printer::{Printer, Render, print_all};
-use crate::read::{Hashed, Job, JobSource, Outcome, Plan, Task};
-use crate::report::{Reporter, error_text};
-use crate::stats::Stats;
+use crate::read::{Hashed, Job, JobSource, Outcome, Task};
+use crate::report::error_text;
 use crate::walk::{self, Entry};
 
 /// What a hashed file of the audit is.
@@ -185,42 +183,18 @@ impl Auditor {
         algo: Algorithm,
         from: Option<&[u8]>,
     ) -> io::Result<()> {
-        let opts = &self.verifier.opts;
-        if opts.verbosity == Verbosity::Status {
+        if self.verifier.opts.verbosity == Verbosity::Status {
             return Ok(());
         }
-        p.line(|line| {
-            if opts.json {
-                let r = Record::new("path", name)
-                    .text("status", status.word())
-                    .algorithm(algo);
-                match from {
-                    Some(from) => r.name("from", from),
-                    None => r,
-                }
-                .write(line);
-                return;
-            }
-            let escape = name.contains(&b'\n') || from.is_some_and(|f| f.contains(&b'\n'));
-            let push = |line: &mut Vec<u8>, n: &[u8]| {
-                if escape {
-                    push_escaped(line, n)
-                } else {
-                    line.extend_from_slice(n)
-                }
-            };
-            if escape {
-                line.push(b'\\');
-            }
-            push(line, name);
-            line.extend_from_slice(b": ");
-            line.extend_from_slice(status.word().as_bytes());
-            if let Some(from) = from {
-                line.extend_from_slice(b" from ");
-                push(line, from);
-            }
-            line.push(b'\n');
-        })
+        let verdict = Verdict {
+            name,
+            algo,
+            status,
+            error: None,
+            from,
+            at: None,
+        };
+        self.verifier.writer.audited(p, &verdict)
     }
 
     /// A listed file's job: what it found is added to the file's finding,
@@ -315,7 +289,7 @@ impl Auditor {
         };
         let before = self.verifier.tally;
         self.verifier
-            .verify(p, &f.name, algo, &want, outcome.as_ref())?;
+            .verify(p, (&f.name, None), algo, &want, outcome.as_ref())?;
         let after = self.verifier.tally;
         let ok = if after.mismatched > before.mismatched {
             self.counts.failed += 1;
@@ -486,15 +460,12 @@ impl CheckFiles {
 
 /// Audit the trees of `opts.dirs` against the checksum files `files`.
 pub(crate) fn run(
+    cx: Context<'_>,
     opts: &AuditOptions,
-    algos: Algorithms,
-    plan: &Plan,
     files: &[OsString],
-    rep: &Reporter,
-    stats: &Stats,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let (listed, names) = one_job_a_file(feed(&opts.check, algos, files));
+    let (listed, names) = one_job_a_file(feed(&opts.check, cx.algos, files));
     let mut found = None::<Algorithms>;
     for job in &listed {
         if let Job::Hash(task) = job {
@@ -508,7 +479,7 @@ pub(crate) fn run(
     }
     // new files are hashed with every algorithm the manifest uses (a move
     // is recognised by the digests its lines list)
-    let new_algos = found.unwrap_or(Algorithms::one(algos.first()));
+    let new_algos = found.unwrap_or(Algorithms::one(cx.algos.first()));
     let check_files = CheckFiles::of(files);
     // a directory given twice (`t` and `t/`) is walked once
     let mut dirs = Vec::with_capacity(opts.dirs.len());
@@ -546,7 +517,7 @@ pub(crate) fn run(
         again_ok: HashMap::new(),
         finding: None,
     };
-    print_all(plan, stats, jobs, JobSource::Operands, auditor, out, rep)
+    print_all(cx, jobs, JobSource::Operands, auditor, out)
 }
 
 /// The audit's jobs from the check files' `lines`: one job a listed file,
@@ -581,14 +552,6 @@ fn one_job_a_file(
             .copied()
             .zip(task.context.expected)
             .collect();
-        let listed = |name: Vec<u8>, digests| {
-            Ctx::Listed(Listed {
-                name,
-                digests,
-                again: None,
-                rest: 0,
-            })
-        };
         // standard input (a `-` line) is read on from where it stands: each
         // such line is a job of its own, as in `-c`
         if task.input == Input::Stdin {
@@ -605,42 +568,11 @@ fn one_job_a_file(
             && let Some(Job::Hash(first)) = jobs.get_mut(i)
             && let Ctx::Listed(file) = &mut first.context
         {
-            // the line's algorithms join a job of the file they fit
-            let fits = |set: Algorithms| {
-                digests.iter().try_fold(set, |set, &(a, _)| {
-                    if set.contains(a) {
-                        Some(set)
-                    } else {
-                        set.with(a)
-                    }
-                })
-            };
             let id = *file.again.get_or_insert_with(|| {
                 again += 1;
                 again
             });
-            if let Some(algos) = fits(first.algos) {
-                first.algos = algos;
-                file.digests.extend(digests);
-            } else {
-                let more = parts.entry(i).or_default();
-                let joined = more
-                    .iter_mut()
-                    .find_map(|t| fits(t.algos).map(|algos| (t, algos)));
-                match joined {
-                    Some((t, algos)) => {
-                        t.algos = algos;
-                        if let Ctx::Listed(part) = &mut t.context {
-                            part.digests.extend(digests);
-                        }
-                    }
-                    None => more.push(Task {
-                        input: first.input.clone(),
-                        algos: line_algos,
-                        context: listed(file.name.clone(), digests),
-                    }),
-                }
-            }
+            join(first, parts.entry(i).or_default(), line_algos, digests);
             jobs.push(Job::Pass(Pass::Again(id)));
             continue;
         }
@@ -656,7 +588,69 @@ fn one_job_a_file(
     if parts.is_empty() {
         return (jobs, names);
     }
-    // each file's further jobs right after its first
+    (with_parts(jobs, parts), names)
+}
+
+/// A listed file's job: its name as shown, the digests its lines list.
+fn listed(name: Vec<u8>, digests: Vec<(Algorithm, Expected)>) -> Ctx {
+    Ctx::Listed(Listed {
+        name,
+        digests,
+        again: None,
+        rest: 0,
+    })
+}
+
+/// A later line of a listed file: its digests (of `line_algos`) join the
+/// file's `first` job if its algorithms fit in one read, else one of the
+/// file's further jobs (`more`) they fit, else a further job of their own.
+fn join(
+    first: &mut Task<Ctx>,
+    more: &mut Vec<Task<Ctx>>,
+    line_algos: Algorithms,
+    digests: Vec<(Algorithm, Expected)>,
+) {
+    let fits = |set: Algorithms| {
+        digests.iter().try_fold(set, |set, &(a, _)| {
+            if set.contains(a) {
+                Some(set)
+            } else {
+                set.with(a)
+            }
+        })
+    };
+    let Ctx::Listed(file) = &mut first.context else {
+        return;
+    };
+    if let Some(algos) = fits(first.algos) {
+        first.algos = algos;
+        file.digests.extend(digests);
+        return;
+    }
+    let joined = more
+        .iter_mut()
+        .find_map(|t| fits(t.algos).map(|algos| (t, algos)));
+    match joined {
+        Some((t, algos)) => {
+            t.algos = algos;
+            if let Ctx::Listed(part) = &mut t.context {
+                part.digests.extend(digests);
+            }
+        }
+        None => more.push(Task {
+            input: first.input.clone(),
+            algos: line_algos,
+            context: listed(file.name.clone(), digests),
+        }),
+    }
+}
+
+/// `jobs` with each file's further jobs (`parts`, by the place of its
+/// first) right after its first, each told how many follow it.
+fn with_parts(
+    jobs: Vec<Job<Ctx, Pass>>,
+    mut parts: HashMap<usize, Vec<Task<Ctx>>>,
+) -> Vec<Job<Ctx, Pass>> {
     let mut all = Vec::with_capacity(jobs.len() + parts.len());
     for (i, mut job) in jobs.into_iter().enumerate() {
         let more = parts.remove(&i).unwrap_or_default();
@@ -676,7 +670,7 @@ fn one_job_a_file(
             all.push(Job::Hash(task));
         }
     }
-    (all, names)
+    all
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! What one check file adds up to: GNU's per-file counters, the warnings it
 //! prints after the file (exact wording and plurals), and whether the file
-//! passed. Pure, so the wording is unit-tested without running anything.
+//! passed; xxhsum's counts and verdict from the same counters. Pure, so the
+//! wording is unit-tested without running anything.
 
 use crate::config::{CheckOptions, Verbosity};
 
@@ -69,6 +70,42 @@ impl Tally {
         out
     }
 
+    /// The counts xxhsum prints on stdout (each a line) once a check file
+    /// with a properly formatted line is read to its end, in its order.
+    pub(crate) fn xxhsum_counts(&self) -> Vec<String> {
+        let lines = [
+            (
+                self.improper,
+                "line is",
+                "lines are",
+                "improperly formatted",
+            ),
+            (
+                self.unreadable,
+                "listed file",
+                "listed files",
+                "could not be read",
+            ),
+            (
+                self.mismatched,
+                "computed checksum",
+                "computed checksums",
+                "did NOT match",
+            ),
+        ];
+        lines
+            .into_iter()
+            .filter(|&(n, ..)| n != 0)
+            .map(|(n, one, many, what)| format!("{} {what}\n", count(n, one, many)))
+            .collect()
+    }
+
+    /// Did the check file pass by xxhsum's rules? Nothing failed, and with
+    /// `--strict` every line was well formed.
+    pub(crate) fn xxhsum_passed(&self, strict: bool) -> bool {
+        self.mismatched + self.unreadable == 0 && !(strict && self.improper != 0)
+    }
+
     /// Did the check file pass? Something was verified, nothing failed, and
     /// with `--strict` every line was well formed.
     pub(crate) fn passed(&self, opts: &CheckOptions) -> bool {
@@ -92,7 +129,12 @@ mod tests {
             algorithm_chosen: false,
             dialect: crate::config::Dialect::Gnu,
             tags: crate::config::Tags::Exact,
-            json: false,
+            style: crate::config::Style {
+                shape: crate::config::Shape::Gnu(crate::config::LineFormat::Gnu { binary: false }),
+                encoding: crate::config::Encoding::Hex,
+                end: crate::config::LineEnd::Newline,
+                names: crate::config::Names::Escaped,
+            },
             base64: false,
         }
     }

@@ -1,0 +1,197 @@
+//! The one place a run's output style is decided: what the options and the
+//! name ask for becomes a `config::Style` (which writer, encoding, line
+//! end, name policy), which `output::writer` writes; nothing below `cli`
+//! asks which tool it is to know how a line looks.
+
+use crate::algo::Algorithm;
+use crate::config::{Encoding, LineEnd, LineFormat, Names, Shape, Style, XofOutput, XxhOutput};
+
+use super::options::Args;
+use super::{Flavour, Invocation};
+
+/// The style of hash lines under `inv`'s name (`xof`: b3sum's
+/// `--length`/`--raw`/`--no-names`, when given).
+pub(super) fn hash(args: &Args, inv: &Invocation, xof: Option<XofOutput>) -> Style {
+    let cksum = inv.flavour() == Flavour::Cksum;
+    // XXH3 lines are always tagged, as xxhsum 0.8 writes them (its 16 hex
+    // digits would read as XXH64's untagged)
+    let format = if args.tag
+        || (cksum && !args.untagged)
+        || args.algorithms.len() > 1
+        || args.algorithms == [Algorithm::Xxh3]
+    {
+        LineFormat::Tagged
+    } else {
+        LineFormat::Gnu {
+            binary: args.binary == Some(true),
+        }
+    };
+    if inv.flavour() == Flavour::B3sum {
+        return b3sum(format, xof);
+    }
+    // cksum's CRC and sum's checksums print their own lines (`cli::resolve`
+    // refuses them beside another algorithm)
+    let legacy = match args.algorithms.as_slice() {
+        [] => inv.default_algorithm.is_some_and(|a| a.legacy().is_some()),
+        chosen => chosen.iter().any(|a| a.legacy().is_some()),
+    };
+    let shape = if args.json {
+        Shape::Json
+    } else if args.raw_digest {
+        Shape::Raw
+    } else if legacy {
+        Shape::Legacy {
+            // GNU names no input read from stdin by default
+            named: !args.files.is_empty(),
+        }
+    } else {
+        Shape::Gnu(format)
+    };
+    Style {
+        shape,
+        encoding: if args.base64 {
+            Encoding::Base64
+        } else {
+            Encoding::Hex
+        },
+        // -z: NUL-terminated lines, names as they are
+        end: if args.zero {
+            LineEnd::Nul
+        } else {
+            LineEnd::Newline
+        },
+        names: if args.zero {
+            Names::Verbatim
+        } else {
+            Names::Escaped
+        },
+    }
+}
+
+/// The style of `-c`'s (and `--audit`'s) status lines under `inv`'s name.
+pub(super) fn check(args: &Args, inv: &Invocation) -> Style {
+    let untagged = LineFormat::Gnu { binary: false };
+    if inv.flavour() == Flavour::B3sum {
+        return b3sum(untagged, None);
+    }
+    Style {
+        shape: if args.json {
+            Shape::Json
+        } else {
+            Shape::Gnu(untagged)
+        },
+        encoding: Encoding::Hex,
+        end: LineEnd::Newline,
+        names: Names::Escaped,
+    }
+}
+
+/// b3sum's: names written lossily (as b3sum prints them) and escaped.
+fn b3sum(format: LineFormat, xof: Option<XofOutput>) -> Style {
+    Style {
+        shape: Shape::B3sum(format, xof),
+        encoding: Encoding::Hex,
+        end: LineEnd::Newline,
+        names: Names::LossyEscaped,
+    }
+}
+
+/// The style of hash lines under an xxhsum name, hashing with `algo`.
+pub(super) fn xxhsum(args: &Args, algo: Algorithm) -> Style {
+    // XXH3 lines are always tagged (its 16 hex digits would read as XXH64's)
+    let format = if args.tag || algo == Algorithm::Xxh3 {
+        LineFormat::Tagged
+    } else {
+        LineFormat::Gnu { binary: false }
+    };
+    let xxh = XxhOutput {
+        little_endian: args.little_endian,
+        blank_out: !args.files.is_empty() && !args.xxh_quiet,
+    };
+    Style {
+        shape: Shape::Xxhsum(format, xxh),
+        encoding: Encoding::Hex,
+        end: LineEnd::Newline,
+        names: Names::Verbatim,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsString;
+
+    use super::*;
+    use crate::config::Command;
+
+    /// The style `argv` resolves to (hashing, checking or auditing).
+    fn style(argv: &[&str]) -> Style {
+        let (_, config) = super::super::parse(argv.iter().map(OsString::from).collect());
+        match config.map(|c| c.command) {
+            Ok(Command::Hash(h)) => h.style,
+            Ok(Command::Check(c)) => c.style,
+            Ok(Command::Audit(a)) => a.check.style,
+            other => panic!("{argv:?}: {other:?}"),
+        }
+    }
+
+    const UNTAGGED: LineFormat = LineFormat::Gnu { binary: false };
+
+    #[test]
+    fn each_name_and_option_picks_one_writer() {
+        let shape = |argv: &[&str]| style(argv).shape;
+        assert_eq!(shape(&["md5sum", "f"]), Shape::Gnu(UNTAGGED));
+        assert_eq!(
+            shape(&["md5sum", "-b", "f"]),
+            Shape::Gnu(LineFormat::Gnu { binary: true })
+        );
+        assert_eq!(shape(&["fastsum", "--tag"]), Shape::Gnu(LineFormat::Tagged));
+        assert_eq!(
+            shape(&["fastsum", "-a", "md5,sha1"]),
+            Shape::Gnu(LineFormat::Tagged)
+        );
+        assert_eq!(
+            shape(&["fastsum", "-a", "xxh3"]),
+            Shape::Gnu(LineFormat::Tagged)
+        );
+        assert_eq!(
+            shape(&["cksum", "-a", "md5"]),
+            Shape::Gnu(LineFormat::Tagged)
+        );
+        assert_eq!(shape(&["cksum", "f"]), Shape::Legacy { named: true });
+        assert_eq!(shape(&["sum"]), Shape::Legacy { named: false });
+        assert_eq!(shape(&["cksum", "--raw", "f"]), Shape::Raw);
+        assert_eq!(shape(&["fastsum", "--json"]), Shape::Json);
+        assert_eq!(shape(&["fastsum", "-c", "--json", "s"]), Shape::Json);
+        assert_eq!(shape(&["md5sum", "-c", "s"]), Shape::Gnu(UNTAGGED));
+        assert_eq!(shape(&["b3sum", "-c", "s"]), Shape::B3sum(UNTAGGED, None));
+        let xof = XofOutput {
+            length: 8,
+            raw: false,
+            no_names: true,
+        };
+        assert_eq!(
+            shape(&["b3sum", "--length", "8", "--no-names"]),
+            Shape::B3sum(UNTAGGED, Some(xof))
+        );
+        let xxh = XxhOutput {
+            little_endian: true,
+            blank_out: true,
+        };
+        assert_eq!(
+            shape(&["xxh3sum", "--little-endian", "f"]),
+            Shape::Xxhsum(LineFormat::Tagged, xxh)
+        );
+    }
+
+    #[test]
+    fn encoding_line_end_and_names_are_axes_of_their_own() {
+        let s = style(&["cksum", "-a", "sha256", "--base64"]);
+        assert_eq!(s.encoding, Encoding::Base64);
+        let s = style(&["md5sum", "-z"]);
+        assert_eq!((s.end, s.names), (LineEnd::Nul, Names::Verbatim));
+        let s = style(&["md5sum"]);
+        assert_eq!((s.end, s.names), (LineEnd::Newline, Names::Escaped));
+        assert_eq!(style(&["b3sum"]).names, Names::LossyEscaped);
+        assert_eq!(style(&["xxhsum", "f"]).names, Names::Verbatim);
+    }
+}

@@ -1,0 +1,183 @@
+//! Hash mode (no `-c`): hash every input and print one checksum line per
+//! algorithm each (several algorithms: tagged lines, in the order given), in
+//! argument order; report inputs that fail, once, and go on.
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use std::os::unix::ffi::OsStrExt;
+
+use crate::algo::{Algorithms, Hasher};
+use crate::config::{Context, HashOptions};
+use crate::input::Input;
+use crate::output::gnu::{Line, format_line};
+use crate::output::{Writer, checksum_line, quote_name, writer};
+use crate::printer::{Printer, Render, print_all};
+use crate::read::{Hashed, Job, JobSource, Outcome, Task};
+use crate::report::error_text;
+use crate::walk::{self, Entry};
+
+/// A path the walk could not read, reported in its place in the order.
+type WalkError = (PathBuf, io::Error);
+
+/// Prints each digest and each failure as the style's writer writes them.
+struct Lines {
+    writer: Box<dyn Writer + Send>,
+}
+
+impl Render<(), WalkError> for Lines {
+    fn render(&mut self, outcome: Outcome<(), WalkError>, p: &mut Printer<'_>) -> io::Result<()> {
+        let w = &self.writer;
+        match outcome {
+            Outcome::Hashed(task, Ok(hashed)) => w.digests(p, &task, &hashed),
+            Outcome::Hashed(task, Err(e)) => w.failed(p, w.name(&task.input), &e),
+            Outcome::Passed((path, e)) => w.failed(p, path.as_os_str().as_bytes(), &e),
+        }
+    }
+}
+
+/// Report a failed input of a tree digest (the run goes on and will exit 1).
+fn failed(p: &mut Printer<'_>, name: &[u8], e: &io::Error) -> io::Result<()> {
+    p.error(&format!("{}: {}", quote_name(name), error_text(e)))
+}
+
+/// Hash every input named by `files` with every algorithm of `algos` and
+/// print the lines to `out` (with `--tree-digest`, one line per directory).
+pub(crate) fn run(
+    cx: Context<'_>,
+    opts: HashOptions,
+    files: Vec<OsString>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if opts.tree_digest {
+        for dir in files {
+            tree_digest(cx, &opts, dir, out)?;
+        }
+        return Ok(());
+    }
+    let closing = writer(opts.style).closing();
+    run_filtered(cx, opts, files, |_| true, out)?;
+    if let Some(text) = closing {
+        out.flush()?;
+        cx.rep.raw(text);
+    }
+    Ok(())
+}
+
+/// `--tree-digest`: the digest, with `algo`, of the bytes that
+/// `cd DIR && fastsum -r -z -a ALGO .` prints (the same walk options
+/// too): each regular file under DIR as `HEX  ./PATH` and a NUL, in the
+/// walk's order (entries sorted by their bytes; links met in the walk,
+/// FIFOs, devices and empty directories count for nothing). Printed as a
+/// checksum line for DIR. A file that cannot be hashed is reported and DIR
+/// gets no line: no digest of a partial tree.
+fn tree_digest(
+    cx: Context<'_>,
+    opts: &HashOptions,
+    dir: OsString,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let algo = cx.algos.first();
+    let name = std::os::unix::ffi::OsStrExt::as_bytes(dir.as_os_str()).to_vec();
+    let root = PathBuf::from(&dir);
+    if !root.is_dir() {
+        let e = match std::fs::metadata(&root) {
+            Err(e) => e,
+            Ok(_) => io::Error::from_raw_os_error(libc::ENOTDIR),
+        };
+        cx.rep
+            .error(&format!("{}: {}", quote_name(&name), error_text(&e)));
+        return Ok(());
+    }
+    let mut state = Tree {
+        manifest: Hasher::new(algo),
+        failed: false,
+    };
+    let jobs = walk::expand(vec![dir], &opts.walk).map(move |entry| match entry {
+        Entry::Input(input) => Job::Hash(Task {
+            input,
+            algos: Algorithms::one(algo),
+            context: (),
+        }),
+        Entry::Error(path, e) => Job::Pass((path, e)),
+    });
+    let render = TreeLines {
+        root: &root,
+        state: &mut state,
+    };
+    // the tree's checksum lines go into the manifest digest, its errors to
+    // stderr in their place
+    print_all(cx, jobs, JobSource::Operands, render, &mut io::sink())?;
+    if state.failed {
+        return Ok(());
+    }
+    let hex = state.manifest.finalize().to_hex();
+    let mut line = Vec::new();
+    checksum_line(&mut line, opts.style, &algo.tag(), &hex, &name);
+    out.write_all(&line)?;
+    out.flush()
+}
+
+/// A tree's manifest as it is hashed, and whether a file of it failed.
+struct Tree {
+    manifest: Hasher,
+    failed: bool,
+}
+
+/// Feeds each file's `-z` line, named `./PATH` below `root`, to the tree's
+/// manifest digest.
+struct TreeLines<'a> {
+    root: &'a std::path::Path,
+    state: &'a mut Tree,
+}
+
+impl Render<(), WalkError> for TreeLines<'_> {
+    fn render(&mut self, outcome: Outcome<(), WalkError>, p: &mut Printer<'_>) -> io::Result<()> {
+        match outcome {
+            Outcome::Hashed(task, Ok(Hashed { digests, .. })) => {
+                let path = std::path::Path::new(std::ffi::OsStr::from_bytes(task.input.name()));
+                let rel = path.strip_prefix(self.root).unwrap_or(path);
+                let name = [b"./", rel.as_os_str().as_bytes()].concat();
+                let mut line = Vec::new();
+                for (algo, digest) in task.algos.as_slice().iter().zip(&digests) {
+                    let hex = digest.to_hex();
+                    format_line(&mut line, &algo.tag(), &hex, &name, Line::ZERO);
+                }
+                self.state.manifest.update(&line);
+                Ok(())
+            }
+            Outcome::Hashed(task, Err(e)) => {
+                self.state.failed = true;
+                failed(p, task.input.name(), &e)
+            }
+            Outcome::Passed((path, e)) => {
+                self.state.failed = true;
+                failed(p, path.as_os_str().as_bytes(), &e)
+            }
+        }
+    }
+}
+
+/// [`run`] over the inputs `keep` accepts (`--update`: those a manifest
+/// does not list yet, and not the manifest).
+pub(crate) fn run_filtered(
+    cx: Context<'_>,
+    opts: HashOptions,
+    files: Vec<OsString>,
+    keep: impl Fn(&Input) -> bool + Send,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let jobs = walk::expand(files, &opts.walk).filter_map(move |entry| match entry {
+        Entry::Input(input) => keep(&input).then_some(Job::Hash(Task {
+            input,
+            algos: cx.algos,
+            context: (),
+        })),
+        Entry::Error(path, e) => Some(Job::Pass((path, e))),
+    });
+    let lines = Lines {
+        writer: writer(opts.style),
+    };
+    print_all(cx, jobs, JobSource::Operands, lines, out)
+}

@@ -1,0 +1,12 @@
+//! The commands: each takes the run's [`Context`](crate::config::Context),
+//! its options, the FILE operands and stdout, and turns them into jobs in
+//! output order and the lines each outcome prints.
+//!
+//! - [`hash`]: hash mode (no `-c`), and `--tree-digest`;
+//! - [`check`]: `-c`, and `--audit` ([`check::audit`]);
+//! - [`update`]: `--update SUMS`, which hashes with [`hash`] what SUMS
+//!   does not list and reads SUMS with [`check`]'s line parser.
+
+pub(crate) mod check;
+pub(crate) mod hash;
+pub(crate) mod update;

@@ -1,0 +1,169 @@
+//! What fastsum writes, one writer per style: the `config::Style` that
+//! `cli` resolved once becomes a [`Writer`] here ([`writer`]), and hashing,
+//! checking and auditing hand it what they found; none of them branches on
+//! a tool. Each writer owns its digest lines, its failure lines and its
+//! check status wording (as hyperfine's `src/export/`: one trait, one file
+//! per format):
+//!
+//! * [`gnu`]: GNU's untagged and tagged lines (hex or base64, newline or
+//!   NUL, names escaped or not), GNU's `name: OK` status lines and
+//!   `--audit`'s text lines, which every text style shares;
+//! * [`legacy`]: cksum's CRC and sum's checksums, which print their own line;
+//! * [`b3sum`]: b3sum's (names written lossily, `--length`/`--raw`/
+//!   `--no-names`, `FAILED (reason)`);
+//! * [`xxhsum`]: xxhsum's (`stdin`, `--little-endian`, its own messages);
+//! * [`json`]: `--json`'s JSON Lines;
+//! * [`raw`]: cksum's `--raw`, the digest's bytes alone;
+//!
+//! and the pieces they share: [`encoding`] (hex, base64) and [`quote`]
+//! (names in messages, as GNU quotes them).
+
+pub(crate) mod b3sum;
+pub(crate) mod encoding;
+pub(crate) mod gnu;
+pub(crate) mod json;
+pub(crate) mod legacy;
+pub(crate) mod quote;
+pub(crate) mod raw;
+pub(crate) mod xxhsum;
+
+use std::io;
+
+use crate::algo::Algorithm;
+use crate::config::{Shape, Style};
+use crate::input::Input;
+use crate::printer::Printer;
+use crate::read::{Hashed, Task};
+use crate::report::error_text;
+
+pub(crate) use encoding::{base64, base64_decode};
+pub(crate) use quote::quote_name;
+pub(crate) use xxhsum::xxhsum_name;
+
+/// What became of one checked line (of an audited file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// The digest matched.
+    Ok,
+    /// The digest did not match.
+    Failed,
+    /// The file could not be opened or read (`error` says why).
+    Unreadable,
+    /// The file is not there (`--audit`, and `--json`; else unreadable).
+    Missing,
+    /// `--audit`: found in the tree, listed nowhere.
+    New,
+    /// `--audit`: not at its listed path, but its digest is listed for a
+    /// missing one (`from`).
+    Moved,
+}
+
+impl Status {
+    /// The word of `--json`'s `status` and of `--audit`'s lines.
+    pub(crate) fn word(self) -> &'static str {
+        match self {
+            Status::Ok => "OK",
+            Status::Failed => "FAILED",
+            Status::Unreadable => "UNREADABLE",
+            Status::Missing => "MISSING",
+            Status::New => "NEW",
+            Status::Moved => "MOVED",
+        }
+    }
+}
+
+/// A checked or audited line's outcome, as a writer words it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Verdict<'a> {
+    /// The listed (or found) name.
+    pub(crate) name: &'a [u8],
+    /// The algorithm of the line (the first listed for an audited file).
+    pub(crate) algo: Algorithm,
+    pub(crate) status: Status,
+    /// Why the file could not be read.
+    pub(crate) error: Option<&'a io::Error>,
+    /// `--audit`: the missing file a moved one was listed as.
+    pub(crate) from: Option<&'a [u8]>,
+    /// Where the line is: its check file (as messages name it) and number.
+    pub(crate) at: Option<(&'a [u8], u64)>,
+}
+
+/// What a style writes. The provided methods are GNU's (its messages, its
+/// check status lines, `--audit`'s text lines); a writer overrides what
+/// its tool words otherwise.
+pub(crate) trait Writer {
+    /// An input's digests, one per algorithm of `algos`, in its order.
+    fn digests(&self, p: &mut Printer<'_>, task: &Task<()>, hashed: &Hashed) -> io::Result<()>;
+
+    /// The name an input goes by in lines and messages.
+    fn name<'a>(&self, input: &'a Input) -> &'a [u8] {
+        input.name()
+    }
+
+    /// An input that could not be hashed (the run goes on and will exit 1).
+    fn failed(&self, p: &mut Printer<'_>, name: &[u8], e: &io::Error) -> io::Result<()> {
+        p.error(&format!("{}: {}", quote_name(name), error_text(e)))
+    }
+
+    /// What stderr says of a listed file that could not be read, before
+    /// its status line (also under `--status`).
+    fn unreadable(&self, p: &mut Printer<'_>, name: &[u8], e: &io::Error) -> io::Result<()> {
+        p.message(&format!("{}: {}", quote_name(name), error_text(e)))
+    }
+
+    /// A checked line's status on stdout.
+    fn status(&self, p: &mut Printer<'_>, v: &Verdict<'_>) -> io::Result<()> {
+        gnu::status_line(p, v.name, gnu::status_word(v.status, v.error))
+    }
+
+    /// An audited file's line on stdout.
+    fn audited(&self, p: &mut Printer<'_>, v: &Verdict<'_>) -> io::Result<()> {
+        gnu::audit_line(p, v.name, v.status, v.from)
+    }
+
+    /// What stderr gets once every input is written.
+    fn closing(&self) -> Option<&'static [u8]> {
+        None
+    }
+}
+
+/// The writer of `style`.
+pub(crate) fn writer(style: Style) -> Box<dyn Writer + Send> {
+    let line = |format| gnu::Line {
+        format,
+        end: style.end,
+        names: style.names,
+    };
+    match style.shape {
+        Shape::Gnu(format) => Box::new(gnu::Gnu {
+            line: line(format),
+            encoding: style.encoding,
+        }),
+        Shape::Legacy { named } => Box::new(legacy::Legacy {
+            named,
+            end: style.end,
+        }),
+        Shape::B3sum(format, xof) => Box::new(b3sum::B3sum {
+            line: line(format),
+            xof,
+        }),
+        Shape::Xxhsum(format, xxh) => Box::new(xxhsum::Xxhsum {
+            line: line(format),
+            xxh,
+        }),
+        Shape::Json => Box::new(json::Json),
+        Shape::Raw => Box::new(raw::Raw),
+    }
+}
+
+/// `style`'s checksum line of `hex` for `name`, laid out as its writer
+/// lays out untagged or tagged lines (`--tree-digest`'s line for a
+/// directory, which `cli` allows only in these styles).
+pub(crate) fn checksum_line(out: &mut Vec<u8>, style: Style, tag: &str, hex: &str, name: &[u8]) {
+    let line = gnu::Line {
+        format: style.format(),
+        end: style.end,
+        names: style.names,
+    };
+    gnu::format_line(out, tag, hex, name, line);
+}

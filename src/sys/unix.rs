@@ -1,0 +1,499 @@
+//! The platform layer on Unix (Linux, macOS, the BSDs): see `sys` for what
+//! each call gives and how it degrades where an OS lacks it.
+
+use std::ffi::OsStr;
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::ptr;
+
+// ----- signals -------------------------------------------------------------
+
+/// Ignore SIGPIPE: writing to a closed pipe then fails with EPIPE, which
+/// the output layer turns into a quiet end of the run.
+pub(crate) fn ignore_sigpipe() {
+    // SAFETY: setting a signal's disposition to SIG_IGN involves no handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
+/// End the process by SIGPIPE, as a tool that never ignored it would have
+/// ended (the shell sees the signal in the exit status); returns the
+/// status a shell gives that death, for when the signal is blocked.
+pub(crate) fn die_of_sigpipe() -> i32 {
+    // SAFETY: restoring the default action and raising a signal touch no
+    // memory; the process is at its end.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        libc::raise(libc::SIGPIPE);
+    }
+    128 + libc::SIGPIPE
+}
+
+/// The signals that end a run from outside (Ctrl-C, `kill`, a closed
+/// terminal), caught to run a cleanup (erase the progress line) before
+/// dying of them as if they had not been caught.
+pub(crate) mod exit_signals {
+    use std::ptr;
+    use std::sync::OnceLock;
+
+    const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+    /// The cleanup the handler runs (async-signal-safe only); the first
+    /// one installed (there is one). Reading it is an atomic load.
+    static CLEANUP: OnceLock<fn()> = OnceLock::new();
+
+    /// Which of the signals got the handler (bit i for `SIGNALS[i]`).
+    pub(crate) struct Installed(u8);
+
+    /// Run the cleanup, then die of `sig` as if it had not been caught.
+    /// Async-signal-safe only: an atomic load, the cleanup, sigaction, raise.
+    extern "C" fn on_signal(sig: libc::c_int) {
+        if let Some(cleanup) = CLEANUP.get() {
+            cleanup();
+        }
+        // SAFETY: raise is async-signal-safe; `set_default` only calls
+        // sigaction (async-signal-safe too).
+        unsafe {
+            set_default(sig);
+            // blocked while this handler runs: delivered, with the default
+            // action, as soon as it returns
+            libc::raise(sig);
+        }
+    }
+
+    /// Put `sig` back to its default action.
+    ///
+    /// # Safety
+    /// Only changes a signal's disposition; callable from a signal handler.
+    unsafe fn set_default(sig: libc::c_int) {
+        // SAFETY: a zeroed sigaction with SIG_DFL (0) and an empty mask is valid.
+        unsafe {
+            let mut act: libc::sigaction = std::mem::zeroed();
+            act.sa_sigaction = libc::SIG_DFL;
+            libc::sigemptyset(&mut act.sa_mask);
+            libc::sigaction(sig, &act, ptr::null_mut());
+        }
+    }
+
+    /// Catch each signal whose action is the default one, to run `cleanup`
+    /// (which must be async-signal-safe) before dying of it. A signal
+    /// ignored (`nohup`, a background job's SIGINT) or handled by someone
+    /// else is left alone.
+    pub(crate) fn install(cleanup: fn()) -> Installed {
+        let _ = CLEANUP.set(cleanup);
+        let mut installed = 0u8;
+        for (i, &sig) in SIGNALS.iter().enumerate() {
+            // SAFETY: sigaction reads the current action into a zeroed,
+            // valid struct, then installs a handler that is async-signal-safe.
+            unsafe {
+                let mut old: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(sig, ptr::null(), &mut old) != 0
+                    || old.sa_sigaction != libc::SIG_DFL
+                {
+                    continue;
+                }
+                let mut act: libc::sigaction = std::mem::zeroed();
+                act.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+                act.sa_flags = libc::SA_RESTART;
+                libc::sigemptyset(&mut act.sa_mask);
+                if libc::sigaction(sig, &act, ptr::null_mut()) == 0 {
+                    installed |= 1 << i;
+                }
+            }
+        }
+        Installed(installed)
+    }
+
+    /// Give the signals [`install`] caught back their default action.
+    pub(crate) fn restore(installed: Installed) {
+        for (i, &sig) in SIGNALS.iter().enumerate() {
+            if installed.0 & (1 << i) != 0 {
+                // SAFETY: only resets the disposition of a signal we caught.
+                unsafe { set_default(sig) };
+            }
+        }
+    }
+}
+
+// ----- descriptors 0–2 and raw writes ----------------------------------------
+
+/// Which of descriptors 0, 1 and 2 are closed (bits 1, 2 and 4).
+pub(crate) fn closed_std_fds() -> u8 {
+    let mut closed = 0;
+    for (fd, bit) in [(0, 1u8), (1, 2u8), (2, 4u8)] {
+        // SAFETY: F_GETFD only queries a descriptor's flags; no memory is involved.
+        if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
+            closed |= bit;
+        }
+    }
+    closed
+}
+
+/// Open /dev/null on each of descriptors 0–2 that is closed, so that no
+/// file fastsum opens gets one of them (and output meant for stdout or
+/// stderr never lands in it).
+pub(crate) fn reopen_closed_std_fds() {
+    for fd in 0..3 {
+        // SAFETY: F_GETFD only queries a descriptor's flags.
+        if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
+            // SAFETY: a NUL-terminated path; the lowest free descriptor, `fd`
+            // itself, is what open returns here.
+            unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) };
+        }
+    }
+}
+
+/// Close descriptor 1 and report what closing it says (a write-back error
+/// of a file on NFS shows only there); already closed is not an error.
+pub(crate) fn close_stdout() -> io::Result<()> {
+    // SAFETY: closes descriptor 1, which nothing writes to after this (the
+    // run is over and its output flushed); no memory is involved.
+    match unsafe { libc::close(1) } {
+        0 => Ok(()),
+        _ => match io::Error::last_os_error() {
+            e if e.raw_os_error() == Some(libc::EBADF) => Ok(()),
+            e => Err(e),
+        },
+    }
+}
+
+/// Sleep about a millisecond; async-signal-safe.
+pub(crate) fn pause_a_millisecond() {
+    // SAFETY: poll with no descriptors only sleeps; async-signal-safe.
+    unsafe { libc::poll(ptr::null_mut(), 0, 1) };
+}
+
+/// Write `bytes` to descriptor 2 in one call, unbuffered; async-signal-safe.
+pub(crate) fn write_stderr_raw(bytes: &[u8]) {
+    // SAFETY: a write of a buffer we hold to descriptor 2; async-signal-safe.
+    unsafe { libc::write(2, bytes.as_ptr().cast(), bytes.len()) };
+}
+
+/// The width in columns of the terminal on stderr, if it is one.
+pub(crate) fn term_width() -> Option<usize> {
+    // SAFETY: TIOCGWINSZ only fills the winsize struct passed in.
+    let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: as above; descriptor 2 is only queried.
+    let r = unsafe { libc::ioctl(2, libc::TIOCGWINSZ, &mut ws) };
+    (r == 0 && ws.ws_col > 0).then_some(usize::from(ws.ws_col))
+}
+
+// ----- files ---------------------------------------------------------------
+
+/// The open flag for opening without blocking (a FIFO nobody writes to yet).
+pub(crate) const NONBLOCK: i32 = libc::O_NONBLOCK;
+
+/// The open flag that keeps reads from updating a file's access time, where
+/// the OS has one (Linux, for the files' owner); 0 elsewhere.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const NOATIME: i32 = libc::O_NOATIME;
+/// The open flag that keeps reads from updating a file's access time, where
+/// the OS has one (Linux, for the files' owner); 0 elsewhere.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+const NOATIME: i32 = 0;
+
+/// Make reads of `file` block again (opened with [`NONBLOCK`]).
+pub(crate) fn clear_nonblock(file: &File) -> io::Result<()> {
+    let fd = file.as_raw_fd();
+    // SAFETY: F_GETFL/F_SETFL on a descriptor this `File` owns; no memory
+    // is involved.
+    let ok = unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        flags != -1 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) != -1
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Wait until `file` (a FIFO) has data to read or its writer hung up.
+pub(crate) fn wait_readable(file: &File) -> io::Result<()> {
+    let mut pfd = libc::pollfd {
+        fd: file.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    loop {
+        // SAFETY: one valid pollfd for the duration of the call.
+        match unsafe { libc::poll(&mut pfd, 1, -1) } {
+            -1 if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => continue,
+            -1 => return Err(io::Error::last_os_error()),
+            _ => return Ok(()),
+        }
+    }
+}
+
+/// Is `file` on a file system whose clients answer `fstat` from a cache of
+/// the server's attributes (NFS, SMB, 9P, Ceph, Lustre, GPFS, AFS, FUSE)?
+/// False where it cannot tell.
+pub(crate) fn attributes_cached(file: &File) -> bool {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        const NETWORK: [i64; 9] = [
+            0x6969,      // NFS
+            0xfe53_4d42, // SMB2
+            0xff53_4d42, // CIFS
+            0x0102_1997, // 9P
+            0x00c3_6400, // Ceph
+            0x0bd0_0bd0, // Lustre
+            0x4750_4653, // GPFS
+            0x5346_414f, // AFS
+            0x6573_5546, // FUSE
+        ];
+        // SAFETY: a zeroed statfs is a valid buffer, filled by the call.
+        let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
+        // SAFETY: the descriptor is open for the life of `file`; `fs` is ours.
+        if unsafe { libc::fstatfs(file.as_raw_fd(), &mut fs) } == 0 {
+            #[allow(clippy::unnecessary_cast)] // (its type differs by target)
+            return NETWORK.contains(&(fs.f_type as i64));
+        }
+        false
+    }
+    #[cfg(any(
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd",
+        target_os = "openbsd"
+    ))]
+    {
+        const NETWORK: [&[u8]; 8] = [
+            b"nfs", b"smbfs", b"afpfs", b"webdav", b"fusefs", b"macfuse", b"osxfuse", b"p9fs",
+        ];
+        // SAFETY: a zeroed statfs is a valid buffer, filled by the call.
+        let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
+        // SAFETY: the descriptor is open for the life of `file`; `fs` is ours.
+        if unsafe { libc::fstatfs(file.as_raw_fd(), &mut fs) } == 0 {
+            let name: Vec<u8> = fs
+                .f_fstypename
+                .iter()
+                .take_while(|&&c| c != 0)
+                .map(|&c| c as u8)
+                .collect();
+            return NETWORK.iter().any(|n| name.starts_with(n));
+        }
+        false
+    }
+    #[cfg(not(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "ios",
+        target_os = "freebsd",
+        target_os = "openbsd"
+    )))]
+    {
+        let _ = file;
+        false
+    }
+}
+
+/// Is the byte of `file` at `at` in the page cache? A read that must not
+/// wait for the storage says (`RWF_NOWAIT`); `None` where it cannot be
+/// asked (another OS, an old kernel, an emulator that lacks the flag).
+pub(crate) fn cached(file: &File, at: u64) -> Option<bool> {
+    #[cfg(target_os = "linux")]
+    {
+        let mut byte = 0u8;
+        let iov = libc::iovec {
+            iov_base: (&raw mut byte).cast(),
+            iov_len: 1,
+        };
+        let at = libc::off_t::try_from(at).ok()?;
+        // SAFETY: one iovec of one byte, ours; the descriptor is open for
+        // the life of `file`.
+        let n = unsafe { libc::preadv2(file.as_raw_fd(), &iov, 1, at, libc::RWF_NOWAIT) };
+        match n {
+            1 => Some(true),
+            // not in the cache (or not at once: it would have waited)
+            _ if io::Error::last_os_error().raw_os_error() == Some(libc::EAGAIN) => Some(false),
+            _ => None,
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (file, at);
+        None
+    }
+}
+
+/// Is every page of the `len` bytes mapped at `start` resident (`mincore`)?
+/// False when it cannot tell. `start` must be page-aligned and the range
+/// one mapping of ours.
+pub(crate) fn resident(start: *const u8, len: usize, page: usize) -> bool {
+    let mut pages = vec![0u8; len.div_ceil(page)];
+    // SAFETY: [start, start + len) is a mapping of the caller's, whole pages
+    // from its page-aligned start; `pages` has one byte per page. (The
+    // vector's element type is `unsigned char` or `char` by OS: a cast.)
+    let r = unsafe { libc::mincore(start as *mut libc::c_void, len, pages.as_mut_ptr().cast()) };
+    r == 0 && pages.iter().all(|p| p & 1 == 1)
+}
+
+/// Open the file at `path` only to hint that its first `len` bytes will be
+/// read soon ([`advise_willneed`]): without blocking (a FIFO), without
+/// becoming its controlling terminal, without touching its access time
+/// where the OS allows (not for files of another owner). Any failure is
+/// ignored: it is only a hint.
+pub(crate) fn prefetch(path: &Path, len: u64) {
+    let open = |flags| {
+        OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | flags)
+            .open(path)
+    };
+    // (O_NOATIME is refused on files of another owner)
+    if let Ok(file) = open(NOATIME).or_else(|_| open(0)) {
+        advise_willneed(&file, 0, len);
+    }
+}
+
+/// Tell the OS that `len` bytes of `file` from `offset` will be read soon,
+/// so that it starts reading them; a hint, silently dropped where the OS
+/// has none.
+fn advise_willneed(file: &impl AsRawFd, offset: u64, len: u64) {
+    #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+    {
+        let (Ok(offset), Ok(len)) = (libc::off_t::try_from(offset), libc::off_t::try_from(len))
+        else {
+            return;
+        };
+        // SAFETY: a hint on a descriptor the caller holds open; no memory.
+        unsafe { libc::posix_fadvise(file.as_raw_fd(), offset, len, libc::POSIX_FADV_WILLNEED) };
+    }
+    #[cfg(any(target_os = "macos", target_os = "ios"))]
+    {
+        let (Ok(offset), Ok(count)) = (libc::off_t::try_from(offset), libc::c_int::try_from(len))
+        else {
+            return;
+        };
+        let advice = libc::radvisory {
+            ra_offset: offset,
+            ra_count: count,
+        };
+        // SAFETY: F_RDADVISE reads one radvisory struct we hold.
+        unsafe { libc::fcntl(file.as_raw_fd(), libc::F_RDADVISE, &advice) };
+    }
+    #[cfg(not(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "freebsd",
+        target_os = "macos",
+        target_os = "ios"
+    )))]
+    {
+        let _ = (file, offset, len);
+    }
+}
+
+/// A new file, mode 0600, in the directory at `dir_path` with no name yet
+/// (Linux's `O_TMPFILE`): it becomes visible only once [`link_unnamed`]
+/// names it, so a crash leaves nothing behind. `None` where the OS or the
+/// file system has no such files.
+pub(crate) fn unnamed_file(dir_path: &Path) -> Option<File> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        OpenOptions::new()
+            .write(true)
+            .mode(0o600)
+            .custom_flags(libc::O_TMPFILE)
+            .open(dir_path)
+            .ok()
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        let _ = dir_path;
+        None
+    }
+}
+
+/// Give `file` (from [`unnamed_file`]) the name `name` in the open
+/// directory `dir`: `Ok(true)` when linked, `Ok(false)` when the name is
+/// taken (try another), an error when it cannot be linked at all.
+pub(crate) fn link_unnamed(file: &File, dir: &File, name: &OsStr) -> io::Result<bool> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use std::ffi::CString;
+        use std::os::unix::ffi::OsStrExt;
+        let invalid = || io::Error::from(io::ErrorKind::InvalidInput);
+        let from =
+            CString::new(format!("/proc/self/fd/{}", file.as_raw_fd())).map_err(|_| invalid())?;
+        let to = CString::new(name.as_bytes()).map_err(|_| invalid())?;
+        // SAFETY: both paths are NUL-terminated strings that outlive the
+        // call; `dir` is an open directory
+        let linked = unsafe {
+            libc::linkat(
+                libc::AT_FDCWD,
+                from.as_ptr(),
+                dir.as_raw_fd(),
+                to.as_ptr(),
+                libc::AT_SYMLINK_FOLLOW,
+            )
+        };
+        match linked {
+            0 => Ok(true),
+            _ => match io::Error::last_os_error() {
+                e if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+                e => Err(e),
+            },
+        }
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        let _ = (file, dir, name);
+        Err(io::Error::from(io::ErrorKind::Unsupported))
+    }
+}
+
+// ----- the process ---------------------------------------------------------
+
+/// The soft limit on this process's address space (`ulimit -v`), if any.
+pub(crate) fn address_space_limit() -> Option<usize> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit, which `r` is.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0;
+    (ok && r.rlim_cur != libc::RLIM_INFINITY)
+        .then(|| usize::try_from(r.rlim_cur).unwrap_or(usize::MAX))
+}
+
+/// One allocator arena for all threads (glibc; elsewhere nothing): each
+/// new thread's arena reserves 64 MiB of address space, which a low
+/// `ulimit -v` cannot spare. Call before any other thread exists.
+pub(crate) fn one_malloc_arena() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets an allocator parameter; called before any
+    // thread of ours exists.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
+/// How many CPUs this process may run on (its affinity), where the OS says
+/// in one call (Linux); `None` elsewhere or when the call fails.
+pub(crate) fn affinity_cpus() -> Option<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: a zeroed cpu_set_t is a valid empty set, filled by the call.
+        let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+        // SAFETY: the size passed is the set's own.
+        let ok = unsafe { libc::sched_getaffinity(0, std::mem::size_of_val(&set), &mut set) } == 0;
+        if !ok {
+            return None;
+        }
+        // SAFETY: the set was filled by the kernel.
+        let n = unsafe { libc::CPU_COUNT(&set) };
+        usize::try_from(n).ok().filter(|&n| n > 0)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
+}

@@ -1,0 +1,191 @@
+//! The walk of one operand in order: a stack of sorted listings, read
+//! here or taken from the readers once directories prove slow to list.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::listing::{Child, Key, Rules, child_key};
+use super::readers::Readers;
+use super::{Entry, Walk};
+use crate::input::Input;
+
+/// When a walk starts its readers.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Start {
+    /// At once (the tests).
+    #[cfg(test)]
+    Eager,
+    /// Once `after` directories have been listed here, if they took more
+    /// than `each` on average: a warm tree is listed faster than threads
+    /// hand listings over on 2 busy cores, a cold one waits on the disk
+    /// (docs/BENCHMARKS.md, "Walking a tree in parallel").
+    WhenSlow { after: u32, each: Duration },
+}
+
+impl Start {
+    /// A warm directory of this tree lists in ~25 µs, a cold one in ~110.
+    pub(super) const WHEN_SLOW: Start = Start::WhenSlow {
+        after: 16,
+        each: Duration::from_micros(50),
+    };
+}
+
+/// A directory being walked: its entries not yet walked.
+struct Frame {
+    dir: PathBuf,
+    depth: usize,
+    key: Key,
+    children: std::vec::IntoIter<Child>,
+    /// `Dir`s met so far (the next one's ordinal).
+    dirs: u32,
+}
+
+/// The walk of one operand: a stack of sorted listings, walked in order;
+/// the listings come from `readers` (read ahead) or are read here.
+pub(super) struct Tree {
+    rules: Arc<Rules>,
+    stack: Vec<Frame>,
+    pub(super) readers: Option<Arc<Readers>>,
+    /// Readers it may start (the walk's own thread aside).
+    threads: usize,
+    start: Start,
+    /// Directories listed here so far, and the time it took.
+    listed: u32,
+    spent: Duration,
+}
+
+impl Tree {
+    /// The walk of `root` with up to `threads` directory readers (1:
+    /// none), started as `start` says.
+    pub(super) fn new(root: PathBuf, walk: &Walk, threads: usize, start: Start) -> Tree {
+        let device = if walk.one_file_system {
+            std::fs::metadata(&root).map(|m| Some(std::os::unix::fs::MetadataExt::dev(&m)))
+        } else {
+            Ok(None)
+        };
+        let rules = Arc::new(Rules {
+            root: root.clone(),
+            exclude: walk.exclude.clone(),
+            max_depth: walk.max_depth.unwrap_or(usize::MAX),
+            device: *device.as_ref().unwrap_or(&None),
+        });
+        let began = Instant::now();
+        // depth 0: the operand is not entered
+        let listing = device.and_then(|_| match rules.max_depth {
+            0 => Ok(Vec::new()),
+            _ => rules.list(&root, 0),
+        });
+        let children = listing.unwrap_or_else(|e| vec![Child::Error(root.clone(), e)]);
+        let top = Frame {
+            dir: root,
+            depth: 0,
+            key: Box::new([]),
+            children: children.into_iter(),
+            dirs: 0,
+        };
+        let mut tree = Tree {
+            rules,
+            stack: vec![top],
+            readers: None,
+            threads: threads.saturating_sub(1),
+            start,
+            listed: 1,
+            spent: began.elapsed(),
+        };
+        tree.maybe_start_readers();
+        tree
+    }
+
+    /// Start the readers if `start` says it is time, with every directory
+    /// the walk has still to enter queued for them.
+    fn maybe_start_readers(&mut self) {
+        if self.readers.is_some() || self.threads == 0 {
+            return;
+        }
+        match self.start {
+            #[cfg(test)]
+            Start::Eager => {}
+            Start::WhenSlow { after, each } => {
+                if self.listed < after || self.spent < each * self.listed {
+                    return;
+                }
+            }
+        }
+        let readers = Readers::start(&self.rules, self.threads);
+        let mut state = readers.lock();
+        for frame in &self.stack {
+            let dirs = frame.children.as_slice().iter().filter_map(|c| match c {
+                Child::Dir(name) => Some(name),
+                _ => None,
+            });
+            for (ordinal, name) in (frame.dirs..).zip(dirs) {
+                let job = (frame.dir.join(name), frame.depth + 1);
+                state.pending.insert(child_key(&frame.key, ordinal), job);
+            }
+        }
+        if state.pending.is_empty() {
+            // nothing to read ahead yet: try again later
+            return;
+        }
+        readers.grow(&mut state);
+        drop(state);
+        self.readers = Some(readers);
+    }
+}
+
+impl Iterator for Tree {
+    type Item = Entry;
+
+    fn next(&mut self) -> Option<Entry> {
+        loop {
+            let frame = self.stack.last_mut()?;
+            match frame.children.next() {
+                None => {
+                    self.stack.pop();
+                }
+                Some(Child::File(name)) => {
+                    return Some(Entry::Input(Input::Path(frame.dir.join(name))));
+                }
+                Some(Child::Error(path, e)) => return Some(Entry::Error(path, e)),
+                Some(Child::Dir(name)) => {
+                    let key = child_key(&frame.key, frame.dirs);
+                    frame.dirs += 1;
+                    let dir = frame.dir.join(name);
+                    let depth = frame.depth + 1;
+                    let listing = match &self.readers {
+                        Some(readers) => readers.take(&key),
+                        None => {
+                            let began = Instant::now();
+                            let listing = self.rules.list(&dir, depth);
+                            self.listed += 1;
+                            self.spent += began.elapsed();
+                            listing
+                        }
+                    };
+                    match listing {
+                        Ok(children) => {
+                            self.stack.push(Frame {
+                                dir,
+                                depth,
+                                key,
+                                children: children.into_iter(),
+                                dirs: 0,
+                            });
+                            self.maybe_start_readers();
+                        }
+                        Err(e) => return Some(Entry::Error(dir, e)),
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Tree {
+    fn drop(&mut self) {
+        if let Some(readers) = &self.readers {
+            readers.close();
+        }
+    }
+}

@@ -16,7 +16,7 @@ use std::ffi::OsString;
 
 use crate::algo::{Algorithm, Algorithms, Bits, Sha3Size};
 use crate::config::{
-    AuditOptions, CheckOptions, Command, Config, Dialect, HashOptions, Progress, Tags,
+    AuditOptions, CheckOptions, Command, Config, Dialect, HashOptions, Progress, Signed, Tags,
     UpdateOptions, Verbosity, XofOutput,
 };
 use crate::read::{MAX_COUNT, MAX_IN_FLIGHT, Mode, Plan, default_jobs};
@@ -562,6 +562,10 @@ fn check_command(args: &Args, inv: &Invocation) -> Result<Command, UsageError> {
         tags: tags(inv.flavour(), &args.algorithms),
         style: style::check(args, inv),
         base64: cksum,
+        signed: args.verify_with.as_ref().map(|key| Signed {
+            key: key.into(),
+            signature: args.signature.as_ref().map(Into::into),
+        }),
     };
     if !audit {
         return Ok(Command::Check(check));
@@ -644,8 +648,13 @@ fn refuse_not_hashing(args: &Args) -> Result<(), Conflict> {
     {
         return Err(Conflict::OnlyWhenRecursive(flag));
     }
-    if !args.audit.is_empty() {
-        return Err(Conflict::OnlyWhenChecking("--audit"));
+    let check_only = [
+        (!args.audit.is_empty()).then_some("--audit"),
+        args.verify_with.as_ref().map(|_| "--verify-with"),
+        args.signature.as_ref().map(|_| "--signature"),
+    ];
+    if let Some(flag) = check_only.into_iter().flatten().next() {
+        return Err(Conflict::OnlyWhenChecking(flag));
     }
     let json_with = [
         args.base64.then_some("--base64"),

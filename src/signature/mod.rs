@@ -175,13 +175,5 @@ pub(crate) fn verify(
     }
 }
 
-/// The sums inside an OpenPGP clear-signed armour, when `check` is one
-/// (read without a key: the signature is not checked): the body with its
-/// dash-escapes undone, and whether anything stands outside the armour
-/// (which `--strict` refuses).
-pub(crate) fn unarmoured(check: &[u8]) -> Option<(Vec<u8>, bool)> {
-    openpgp::body(check)
-}
-
 #[cfg(test)]
 mod tests;

@@ -10,7 +10,6 @@ use crate::output::base64_decode;
 
 const CLEAR_SIGNED: &[u8] = b"-----BEGIN PGP SIGNED MESSAGE-----";
 const SIGNATURE_BEGIN: &[u8] = b"-----BEGIN PGP SIGNATURE-----";
-const SIGNATURE_END: &[u8] = b"-----END PGP SIGNATURE-----";
 const KEY_BEGIN: &[u8] = b"-----BEGIN PGP PUBLIC KEY BLOCK-----";
 
 /// The lines of `text` without their line ends (`\n`, `\r\n`).
@@ -69,34 +68,6 @@ pub(super) fn is_signature(bytes: &[u8]) -> bool {
 /// Is `check` an OpenPGP clear-signed text?
 pub(super) fn is_clear_signed(check: &[u8]) -> bool {
     check.trim_ascii_start().starts_with(CLEAR_SIGNED)
-}
-
-/// The signed text of a clear-signed `check` (dash-escapes undone), and
-/// whether anything but blank lines stands outside the armour.
-pub(super) fn body(check: &[u8]) -> Option<(Vec<u8>, bool)> {
-    let mut outside = false;
-    let mut it = lines(check);
-    loop {
-        let l = it.next()?;
-        if l.trim_ascii_end() == CLEAR_SIGNED {
-            break;
-        }
-        outside |= !l.trim_ascii().is_empty();
-    }
-    // the `Hash:` headers, up to an empty line
-    it.by_ref().find(|l| l.trim_ascii().is_empty())?;
-    let mut text = Vec::new();
-    loop {
-        let l = it.next()?;
-        if l.trim_ascii_end() == SIGNATURE_BEGIN {
-            break;
-        }
-        text.extend_from_slice(l.strip_prefix(b"- ").unwrap_or(l));
-        text.push(b'\n');
-    }
-    it.by_ref().find(|l| l.trim_ascii_end() == SIGNATURE_END)?;
-    outside |= it.any(|l| !l.trim_ascii().is_empty());
-    Some((text, outside))
 }
 
 /// Verify a clear-signed `check` with the keyring `ring`: the text gpgv
@@ -203,16 +174,6 @@ fn gpgv(ring: &[u8], sig: Option<&[u8]>, data: &[u8]) -> Result<Verified, SigErr
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn clear_signed_body_is_the_text_between_the_armour() {
-        let check = b"-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nabc  f\n- -dash  g\n-----BEGIN PGP SIGNATURE-----\n\nAAAA\n=abcd\n-----END PGP SIGNATURE-----\n";
-        assert_eq!(body(check), Some((b"abc  f\n-dash  g\n".to_vec(), false)));
-        let mut outside = b"junk\n".to_vec();
-        outside.extend_from_slice(check);
-        assert_eq!(body(&outside).map(|b| b.1), Some(true));
-        assert_eq!(body(b"abc  f\n"), None);
-    }
 
     #[test]
     fn packet_tags_are_read_in_both_formats() {

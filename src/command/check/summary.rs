@@ -123,6 +123,7 @@ mod tests {
 
     fn opts(verbosity: Verbosity, strict: bool, ignore_missing: bool) -> CheckOptions {
         CheckOptions {
+            signed: None,
             verbosity,
             strict,
             ignore_missing,

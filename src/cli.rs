@@ -793,7 +793,7 @@ fn kernels_env(algorithms: &Algorithms) -> Result<(), UsageError> {
         .into_iter()
         .any(|a| algorithms.contains(a))
     {
-        crate::algo::sha_lanes::Path::check_env()
+        crate::algo::sha::lanes::Path::check_env()
             .map_err(|e| UsageError::Environment(e.to_string()))?;
     }
     Ok(())

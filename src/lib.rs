@@ -52,9 +52,9 @@ use crate::stdio::{CheckedWriter, OnWriteError, Stdout, is_broken_pipe, write_st
 pub mod internals {
     pub use crate::algo::md5::lanes::{Engine, LANES, Path as LanePath, compress_lanes};
     pub use crate::algo::md5::{Kernel, Md5};
-    pub use crate::algo::sha_lanes::{
-        Engine as ShaEngine, EnvError as ShaLanesEnvError, LaneStats as ShaLaneStats,
-        Path as ShaLanePath, Sha, Sha1, Sha1Engine, Sha224, Sha224Engine, Sha256, Sha256Engine,
+    pub use crate::algo::sha::lanes::{
+        Engine as ShaEngine, LaneStats as ShaLaneStats, Path as ShaLanePath, Sha, Sha1, Sha1Engine,
+        Sha224, Sha224Engine, Sha256, Sha256Engine,
     };
     pub use crate::algo::{Algorithm, Algorithms, BLAKE3_MULTITHREAD_MIN, Hasher, hash_bytes};
     pub use crate::cli::{HELP_SECTIONS, HelpSection, ModeArg, command};
@@ -86,7 +86,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
         },
     };
     if cfg.debug && cfg.algorithms.contains(algo::Algorithm::Crc) {
-        rep.message(algo::sum::PosixCrc::implementation());
+        rep.message(algo::legacy::PosixCrc::implementation());
     }
     let stats = Stats::default();
     let start = Instant::now();

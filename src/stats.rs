@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
 use crate::algo::md5::lanes::LaneStats;
-use crate::algo::sha_lanes::LaneStats as ShaLaneStats;
+use crate::algo::sha::lanes::LaneStats as ShaLaneStats;
 
 /// Counters updated with relaxed atomics (they are only read at the end, or
 /// approximately by the progress display).
@@ -213,7 +213,7 @@ impl Stats {
                 "{program}: stats: sha kernels: {} lanes\n{program}: stats: sha blocks: \
                  {b16} in 16 lanes ({:.0} %), {b4} 4 at a time ({:.0} %), {b2} 2 at a time \
                  ({:.0} %), {b1} one at a time ({:.0} %)\n",
-                crate::algo::sha_lanes::Path::selected().name(),
+                crate::algo::sha::lanes::Path::selected().name(),
                 share(b16),
                 share(b4),
                 share(b2),

@@ -1,8 +1,8 @@
 //! SHA-3 (FIPS 202) of the four sizes. The sha3 crate's portable Keccak
-//! runs at ~0.8 × OpenSSL's assembly on x86-64 (docs/BENCHMARKS.md, "The
+//! runs slower than OpenSSL's assembly on x86-64 (docs/BENCHMARKS.md, "The
 //! algorithms of issue #20"), so with the `openssl` feature SHA-3 goes
 //! through the system's libcrypto and its EVP interface, **loaded on first
-//! use** with `dlopen` as SHA-384/512 are (`crate::algo::sha512`); where it cannot
+//! use** with `dlopen` as SHA-384/512 are (`crate::algo::libcrypto`); where it cannot
 //! be loaded (none installed, a static build), the sha3 crate hashes.
 
 use sha3::Digest as _;
@@ -156,7 +156,7 @@ mod evp {
     /// signatures `<openssl/evp.h>` declares for these names, which the
     /// types above transcribe.
     unsafe fn load() -> Option<Api> {
-        use crate::algo::sha512::libcrypto_fn as f;
+        use crate::algo::libcrypto::function as f;
         // SAFETY: these are the types `<openssl/evp.h>` declares.
         unsafe {
             Some(Api {

@@ -22,36 +22,11 @@ use crate::config::{Progress, Verbosity};
 use crate::read::{DEFAULT_CHUNK, DEFAULT_POOL, DEFAULT_READAHEAD, MAX_COUNT, Mode};
 use crate::size::{Size, SizeError};
 
-/// `-a`'s help for each algorithm (an exhaustive match: a new algorithm
-/// does not compile until it has its line).
-fn algorithm_help(a: Algorithm) -> &'static str {
-    match a {
-        Algorithm::Md5 => "MD5 (RFC 1321), 128 bits: the default, as md5sum",
-        Algorithm::Sha1 => "SHA-1 (FIPS 180-4), 160 bits, as sha1sum",
-        Algorithm::Sha224 => "SHA-224 (FIPS 180-4), as sha224sum",
-        Algorithm::Sha256 => "SHA-256 (FIPS 180-4), as sha256sum",
-        Algorithm::Sha384 => "SHA-384 (FIPS 180-4), as sha384sum",
-        Algorithm::Sha512 => "SHA-512 (FIPS 180-4), as sha512sum",
-        Algorithm::Blake3 => "BLAKE3, 256 bits of output, as b3sum",
-        Algorithm::Blake2b(_) => "BLAKE2b (RFC 7693), 512 bits or -l BITS, as b2sum",
-        Algorithm::Sm3 => "SM3 (GB/T 32905), 256 bits, as cksum -a sm3",
-        Algorithm::Sha3(_) => "SHA-3 (FIPS 202), -l 224, 256, 384 or 512, as cksum -a sha3",
-        Algorithm::Crc32b => "CRC-32 of zlib (ISO-HDLC) and the size, as cksum -a crc32b",
-        Algorithm::Xxh32 => "XXH32, as xxhsum -H0 (not cryptographic)",
-        Algorithm::Xxh64 => "XXH64, as xxhsum -H1 (not cryptographic)",
-        Algorithm::Xxh3 => "XXH3, 64 bits, as xxhsum -H3 (not cryptographic)",
-        Algorithm::Xxh128 => "XXH3, 128 bits, as xxhsum -H2 (not cryptographic)",
-        Algorithm::Crc => "the POSIX CRC and the size, as cksum",
-        Algorithm::Bsd => "BSD sum and the size in KiB, as sum -r",
-        Algorithm::Sysv => "System V sum and the size in 512-byte blocks, as sum -s",
-    }
-}
-
 /// `-a`'s values, for help and completions.
 fn algorithm_values() -> Vec<PossibleValue> {
     Algorithm::ALL
         .into_iter()
-        .map(|a| PossibleValue::new(a.name()).help(algorithm_help(a)))
+        .map(|a| PossibleValue::new(a.name()).help(a.help()))
         .collect()
 }
 
@@ -695,7 +670,7 @@ pub(crate) const CKSUM_ALGORITHMS: [Algorithm; 13] = Algorithm::CKSUM;
 fn cksum_algorithm_values() -> Vec<PossibleValue> {
     CKSUM_ALGORITHMS
         .into_iter()
-        .map(|a| PossibleValue::new(a.name()).help(algorithm_help(a)))
+        .map(|a| PossibleValue::new(a.name()).help(a.help()))
         .chain([PossibleValue::new("sha2").help("SHA-2, -l 224, 256, 384 or 512 (GNU cksum 9.8)")])
         .collect()
 }

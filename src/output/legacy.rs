@@ -3,7 +3,7 @@
 
 use std::io;
 
-use crate::algo::sum::Legacy as Sum;
+use crate::algo::Legacy as Sum;
 use crate::config::{LineEnd, LineFormat, Names};
 use crate::printer::Printer;
 use crate::read::{Hashed, Task};

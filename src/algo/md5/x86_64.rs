@@ -22,9 +22,9 @@
 //! detecting.
 //!
 //! Measured (examples/md5_speed.rs, in process, cycles from a dependent
-//! `add` chain timed alternately): 290 cycles per block against OpenSSL's
-//! 305 on an AMD EPYC Zen 5 (family 26), 1.053x: both at their latency
-//! bounds (288, 304), so no instruction order does better. What was tried
+//! `add` chain timed alternately: docs/BENCHMARKS.md, "Figures behind the kernels' comments"),
+//! it and OpenSSL's run at their latency bounds (288 and 304 cycles a
+//! block), so no instruction order does better. What was tried
 //! for the last cycles, and why it is not here:
 //! - F and I are selections by `b` (F = b ? c : d): written any way with
 //!   two-input operations (`andn` included), two of them depend on `b`
@@ -32,10 +32,10 @@
 //! - No LEA in the chain: there is none (the adds are plain `add`).
 //! - One lane of an AVX-512VL register (`vpternlogd` for every round
 //!   function, `vprold`: 4 operations from `b` to `b`, 256 cycles per block
-//!   where they take a cycle each): 0.527x OpenSSL on this CPU, whose vector
-//!   integer operations (`vpaddd`, `vprold`, `vpternlogd` on xmm) take 2
-//!   cycles each (measured: a dependent chain of each runs at half the rate
-//!   of a chain of scalar `add`). Not kept: it would pay only where those
+//!   where they take a cycle each): slower than OpenSSL on a CPU whose
+//!   vector integer operations (`vpaddd`, `vprold`, `vpternlogd` on xmm)
+//!   take 2 cycles each, as on the one it was measured on (a dependent
+//!   chain of each ran at half the rate of a chain of scalar `add`). Not kept: it would pay only where those
 //!   take one cycle (Intel, Zen 4), which could not be measured here.
 
 /// `{name:e}`, the 32-bit view of operand `name`.

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use crossbeam_channel::{Receiver, RecvError, Sender};
 
-use super::lanes::{Lanes, has_lanes};
+use super::lanes::Lanes;
 use super::reader::{Batch, Help, Packed};
 use super::{Block, Work, WorkRx};
 use crate::algo::{Algorithm, Algorithms, Digest, Hashers};
@@ -181,7 +181,7 @@ fn hash_batches<T, P>(
     }
     let data = |(b, it): &(usize, Packed<T>)| &blocks[*b][it.range.clone()];
     let lane_algo = |(_, it): &(usize, Packed<T>)| match it.task.algos.as_slice() {
-        &[a] if has_lanes(a) && chunk >= LANES_MIN_CHUNK => Some(a),
+        &[a] if a.has_lanes() && chunk >= LANES_MIN_CHUNK => Some(a),
         _ => None,
     };
     let mut from_lanes: Vec<Option<Digest>> = vec![None; items.len()];

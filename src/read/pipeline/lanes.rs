@@ -1,22 +1,14 @@
 //! The inputs of a batch hashed side by side: MD5 in SIMD lanes
 //! ([`crate::algo::md5::lanes`]), SHA-1, SHA-224 and SHA-256 several messages per
-//! loop or in AVX-512 lanes ([`crate::algo::sha_lanes`]). Many small files are
+//! loop or in AVX-512 lanes ([`crate::algo::sha::lanes`]). Many small files are
 //! many independent streams; one hash stream leaves the core (or the SHA
 //! unit) waiting on its own results. A hasher thread keeps one [`Lanes`],
 //! whose engines are made on first use.
 
 use crate::algo::md5::lanes::Engine as Md5Engine;
-use crate::algo::sha_lanes::{Engine as ShaEngine, Sha, Sha1, Sha224, Sha256};
+use crate::algo::sha::lanes::{Engine as ShaEngine, Sha, Sha1, Sha224, Sha256};
 use crate::algo::{Algorithm, Digest};
 use crate::stats::Stats;
-
-/// Whether `algo` has a multi-message engine.
-pub(super) fn has_lanes(algo: Algorithm) -> bool {
-    matches!(
-        algo,
-        Algorithm::Md5 | Algorithm::Sha1 | Algorithm::Sha224 | Algorithm::Sha256
-    )
-}
 
 /// One hasher thread's multi-message engines.
 #[derive(Default)]
@@ -30,7 +22,8 @@ pub(super) struct Lanes {
 impl Lanes {
     /// Hash `messages` (a slot in `out`, the message's bytes), all with
     /// `algo`, side by side, each digest into its slot. Nothing for an
-    /// algorithm without lanes (see [`has_lanes`]).
+    /// algorithm without lanes ([`Algorithm::has_lanes`]): its slots stay
+    /// empty, and the caller hashes those messages one by one.
     pub(super) fn hash<'a>(
         &mut self,
         algo: Algorithm,
@@ -57,20 +50,7 @@ impl Lanes {
             Algorithm::Sha1 => sha(&mut self.sha1, messages, &mut put, stats),
             Algorithm::Sha224 => sha(&mut self.sha224, messages, &mut put, stats),
             Algorithm::Sha256 => sha(&mut self.sha256, messages, &mut put, stats),
-            Algorithm::Sha384
-            | Algorithm::Sha512
-            | Algorithm::Blake3
-            | Algorithm::Blake2b(_)
-            | Algorithm::Sm3
-            | Algorithm::Sha3(_)
-            | Algorithm::Crc32b
-            | Algorithm::Xxh32
-            | Algorithm::Xxh64
-            | Algorithm::Xxh3
-            | Algorithm::Xxh128
-            | Algorithm::Crc
-            | Algorithm::Bsd
-            | Algorithm::Sysv => {}
+            _ => {}
         }
     }
 }

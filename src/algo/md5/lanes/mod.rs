@@ -28,12 +28,8 @@ mod scalar;
 #[cfg(test)]
 mod tests;
 
-use std::sync::OnceLock;
-
 use super::{INIT, Kernel};
-
-/// The environment variable that forces a multi-lane path.
-pub(crate) const LANES_ENV: &str = "FASTSUM_MD5_LANES";
+pub use crate::algo::platform::Md5Path as Path;
 
 /// Lanes of the widest path; every state and block array has this many.
 pub const LANES: usize = 32;
@@ -43,45 +39,9 @@ type State = [[u32; LANES]; 4];
 /// One 64-byte block per lane.
 type Blocks<'a> = [&'a [u8; 64]; LANES];
 
-/// A multi-lane MD5 implementation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Path {
-    /// 32 lanes: two interleaved groups of 16 in zmm registers (AVX-512F).
-    #[cfg(target_arch = "x86_64")]
-    Avx512,
-    /// 16 lanes: one group in zmm registers (AVX-512F).
-    #[cfg(target_arch = "x86_64")]
-    Avx512x16,
-    /// 16 lanes: two interleaved groups of 8 in ymm registers (AVX2).
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-    /// 8 lanes: one group in ymm registers (AVX2).
-    #[cfg(target_arch = "x86_64")]
-    Avx2x8,
-    /// 32 lanes in plain Rust, one after the other: every target; the
-    /// tests' reference.
-    Scalar,
-    /// No lanes: every message through the single-stream kernel.
-    Off,
-}
-
+/// How the engine uses each path (what the CPU runs is
+/// `crate::algo::platform`'s).
 impl Path {
-    /// The name `FASTSUM_MD5_LANES` takes and `--stats` prints.
-    pub fn name(self) -> &'static str {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx512 => "avx512",
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx512x16 => "avx512-16",
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx2 => "avx2",
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx2x8 => "avx2-8",
-            Path::Scalar => "scalar",
-            Path::Off => "off",
-        }
-    }
-
     /// How many messages this path advances per block call.
     pub fn width(self) -> usize {
         match self {
@@ -94,63 +54,6 @@ impl Path {
             Path::Scalar => LANES,
             Path::Off => 1,
         }
-    }
-
-    /// The CPU feature the path needs (`None`: runs everywhere).
-    #[cfg(any(test, feature = "internals"))]
-    pub fn cpu_feature(self) -> Option<&'static str> {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx512 | Path::Avx512x16 => Some("avx512f"),
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx2 | Path::Avx2x8 => Some("avx2"),
-            Path::Scalar | Path::Off => None,
-        }
-    }
-
-    /// Whether this CPU can run the path.
-    pub fn is_available(self) -> bool {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx512 | Path::Avx512x16 => std::arch::is_x86_feature_detected!("avx512f"),
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx2 | Path::Avx2x8 => std::arch::is_x86_feature_detected!("avx2"),
-            Path::Scalar | Path::Off => true,
-        }
-    }
-
-    /// Every path this build knows, fastest first.
-    pub fn all() -> Vec<Path> {
-        vec![
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx512,
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx512x16,
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx2,
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx2x8,
-            Path::Scalar,
-            Path::Off,
-        ]
-    }
-
-    /// Every path this CPU runs, in `all`'s order.
-    pub fn available() -> Vec<Path> {
-        Path::all()
-            .into_iter()
-            .filter(|p| p.is_available())
-            .collect()
-    }
-
-    /// The fastest path this CPU runs. Never `Scalar`: the portable lanes
-    /// are the reference for the tests, and slower than the single-stream
-    /// kernel (examples/md5_lanes.rs).
-    pub fn best() -> Path {
-        Path::available()
-            .into_iter()
-            .find(|&p| p != Path::Scalar)
-            .unwrap_or(Path::Off)
     }
 
     /// Fewest lanes with a block for which one call of this path's kernel
@@ -179,58 +82,6 @@ impl Path {
             Path::Avx2 => Some(Path::Avx2x8),
             _ => None,
         }
-    }
-
-    /// The path `FASTSUM_MD5_LANES` asks for: `None` when unset, empty or
-    /// `auto`; an error when the value names no path or one this CPU cannot
-    /// run.
-    pub fn from_env_value(value: Option<&std::ffi::OsStr>) -> Result<Option<Path>, EnvError> {
-        crate::algo::cpu_path::from_env_value(value)
-    }
-
-    /// The path every `Engine::selected()` uses: `FASTSUM_MD5_LANES` if it
-    /// names one, else the best. An invalid value falls back to the best
-    /// here; `check_env` reports it for the CLI to print.
-    pub fn selected() -> Path {
-        match Path::from_env_once() {
-            Ok(Some(p)) => *p,
-            Ok(None) | Err(_) => Path::best(),
-        }
-    }
-
-    /// Validate `FASTSUM_MD5_LANES`, for the CLI to report a bad value.
-    pub fn check_env() -> Result<(), EnvError> {
-        Path::from_env_once().clone().map(|_| ())
-    }
-
-    /// `FASTSUM_MD5_LANES`, read and parsed once per process.
-    fn from_env_once() -> &'static Result<Option<Path>, EnvError> {
-        static PARSED: OnceLock<Result<Option<Path>, EnvError>> = OnceLock::new();
-        PARSED.get_or_init(|| Path::from_env_value(std::env::var_os(LANES_ENV).as_deref()))
-    }
-}
-
-/// A `FASTSUM_MD5_LANES` value that cannot be used.
-pub type EnvError = crate::algo::cpu_path::EnvError<Path>;
-
-impl crate::algo::cpu_path::CpuPath for Path {
-    const ENV: &'static str = LANES_ENV;
-    const WHAT: &'static str = "MD5";
-    fn name(self) -> &'static str {
-        Path::name(self)
-    }
-    fn all() -> Vec<Path> {
-        Path::all()
-    }
-    fn available() -> Vec<Path> {
-        Path::available()
-    }
-    fn is_available(self) -> bool {
-        Path::is_available(self)
-    }
-    #[cfg(any(test, feature = "internals"))]
-    fn cpu_feature(self) -> Option<&'static str> {
-        Path::cpu_feature(self)
     }
 }
 

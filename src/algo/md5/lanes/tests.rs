@@ -29,7 +29,7 @@ use crate::testing::Rng;
 /// Every path this build knows that this CPU runs; each path it cannot run
 /// is named on stderr with the reason, never assumed (CI hosts vary).
 fn paths() -> Vec<Path> {
-    crate::algo::cpu_path::runnable()
+    crate::algo::platform::runnable()
 }
 
 /// Engines on every path, each with the multi-lane call forced for any

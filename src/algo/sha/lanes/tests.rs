@@ -2,7 +2,8 @@
 //! crates, through every path this CPU runs (the others are skipped with a
 //! line on stderr).
 
-use super::{Engine, EnvError, Path, Sha, Sha1, Sha224, Sha256, digests, digests_with};
+use super::{Engine, Path, Sha, Sha1, Sha224, Sha256, digests, digests_with};
+use crate::algo::platform::EnvError;
 use ::sha2::Digest as _;
 use proptest::prelude::*;
 use std::ffi::OsStr;
@@ -26,7 +27,7 @@ use crate::testing::Rng;
 /// Every path this build knows that this CPU runs; each one it cannot run
 /// is named on stderr with the reason (CI hosts vary).
 fn paths() -> Vec<Path> {
-    crate::algo::cpu_path::runnable()
+    crate::algo::platform::runnable()
 }
 
 /// `messages` through every available path for hash `H`, against `reference`.

@@ -9,7 +9,7 @@
 
 use core::arch::x86_64::*;
 
-use super::sha256::K;
+use super::shani_sha256::K;
 
 macro_rules! ror {
     ($x:expr, $n:literal) => {
@@ -21,7 +21,8 @@ macro_rules! ror {
 /// across it, so the order of the adds written below is the order run.
 /// (Left to itself, LLVM rebuilds each sum as a chain in its own order and
 /// puts the slowest term first: a round's next `e` and `a` then took 8
-/// cycles of 2-cycle vector ops, not 6, and SHA-256 ran 1.2x slower.)
+/// cycles of 2-cycle vector ops, not 6, and SHA-256 ran slower:
+/// docs/BENCHMARKS.md, "Figures behind the kernels' comments".)
 macro_rules! opaque {
     ($x:expr) => {{
         let mut x: __m512i = $x;
@@ -88,8 +89,8 @@ macro_rules! round {
 /// How many rounds ahead of its use a schedule word is computed. Next to
 /// the round that uses it, a word's schedule ops sit behind the round's
 /// own in the core's queues; computed a few rounds early, they run in the
-/// gaps of the rounds' chains (SHA-256 1.06x, SHA-1 1.03x; 4 to 12 all
-/// measured alike). Less than 14: the word overwritten in the 16-word ring
+/// gaps of the rounds' chains (both hashes faster; 4 to 12 all measured
+/// alike: docs/BENCHMARKS.md, "Figures behind the kernels' comments"). Less than 14: the word overwritten in the 16-word ring
 /// must be one no later round or word needs.
 const AHEAD: usize = 8;
 
@@ -250,14 +251,14 @@ fn store_states<const W: usize>(s: [__m512i; W], wide: &mut [[u32; 16]; W]) {
 /// a 4 × 4 transposition inside the chunks (`vpunpck{l,h}{dq,qdq}`) turns
 /// them into the four words' registers. (Sixteen full-block loads and four
 /// `vpermt2d` butterflies did the same with 64 two-source permutes per
-/// block: SHA-256 ran 1.2x slower, SHA-1 1.4x; merge-masked broadcast loads
-/// in place of the inserts, 1.02x and 1.08x slower.)
+/// block: both hashes ran slower, and so they did with merge-masked
+/// broadcast loads in place of the inserts: docs/BENCHMARKS.md, "Figures behind the kernels' comments".)
 ///
 /// # Safety
 /// `i` < the length of every `blocks[l]`; the CPU has AVX-512F and
 /// AVX-512BW. (Not a `#[target_feature]` function: a function with one
 /// cannot be `inline(always)`, and called, it returned its 16 registers
-/// through memory once per block: SHA-1 ran 1.05x slower.)
+/// through memory once per block: SHA-1 ran slower.)
 #[inline(always)]
 unsafe fn load_blocks(blocks: &[&[[u8; 64]]; 16], i: usize) -> [__m512i; 16] {
     // SAFETY: `blocks[l][i]` is in bounds (the caller's promise); every

@@ -1,5 +1,5 @@
 //! SHA-384 and SHA-512. The sha2 crate has no SHA-512 instructions to use
-//! on x86-64 and its AVX2 backend runs at ~0.7 × OpenSSL's assembly
+//! on x86-64 and its AVX2 backend runs slower than OpenSSL's assembly
 //! (docs/BENCHMARKS.md, "Hash kernels"), so with the `openssl` feature
 //! these go through the system's libcrypto, **loaded on first use** with
 //! `dlopen`: a run that hashes no SHA-384/512 (most of them, and every
@@ -85,47 +85,6 @@ impl Sha512 {
     }
 }
 
-/// The function `name` of the system's libcrypto (`libcrypto.so.3`, else
-/// `.so.1.1`), opened on first use with `dlopen` and never closed (SHA-384/
-/// 512 here and SHA-3 in sha3.rs take their functions from it);
-/// `None` when it cannot be opened or has no such symbol. Never in a static
-/// binary, which carries its own libc: a dlopen'ed library would bring a
-/// second one into the process.
-#[cfg(feature = "openssl")]
-fn libcrypto_symbol(name: &std::ffi::CStr) -> Option<*mut std::ffi::c_void> {
-    // the handle, as an address (a raw pointer is not Sync)
-    static LIB: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
-    if cfg!(target_feature = "crt-static") {
-        return None;
-    }
-    let lib = (*LIB.get_or_init(|| {
-        [c"libcrypto.so.3", c"libcrypto.so.1.1"]
-            .into_iter()
-            .find_map(|file| {
-                // SAFETY: a valid C string; RTLD_LOCAL keeps its symbols
-                // out of the global namespace.
-                let lib = unsafe { libc::dlopen(file.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
-                (!lib.is_null()).then_some(lib as usize)
-            })
-    }))? as *mut std::ffi::c_void;
-    // SAFETY: `lib` is a live handle (never closed) and `name` a C string.
-    let p = unsafe { libc::dlsym(lib, name.as_ptr()) };
-    (!p.is_null()).then_some(p)
-}
-
-/// libcrypto's function `name`, as the function pointer type `F`.
-///
-/// SAFETY: `F` must be the `unsafe extern "C" fn` type of `name` as
-/// OpenSSL's headers declare it (a data pointer and a function pointer
-/// have the same size on every target with dlsym).
-#[cfg(feature = "openssl")]
-pub(crate) unsafe fn libcrypto_fn<F: Copy>(name: &std::ffi::CStr) -> Option<F> {
-    assert_eq!(size_of::<F>(), size_of::<*mut std::ffi::c_void>());
-    let p = libcrypto_symbol(name)?;
-    // SAFETY: the caller's promise on `F`; same size, checked above.
-    Some(unsafe { std::mem::transmute_copy::<*mut std::ffi::c_void, F>(&p) })
-}
-
 /// libcrypto, reached through `dlopen`/`dlsym`: five functions of its
 /// long-stable SHA-512 API (in OpenSSL 1.1 and 3).
 #[cfg(feature = "openssl")]
@@ -133,7 +92,8 @@ mod ssl {
     use std::ffi::{c_int, c_void};
     use std::sync::OnceLock;
 
-    use super::{Out, libcrypto_fn};
+    use super::Out;
+    use crate::algo::libcrypto::function as libcrypto_fn;
 
     /// Room for OpenSSL's `SHA512_CTX` (216 bytes in 1.1 and 3: eight
     /// 64-bit words of state, two of length, a 128-byte block, two ints),
@@ -162,11 +122,6 @@ mod ssl {
     static API: OnceLock<Option<Api>> = OnceLock::new();
 
     fn api() -> Option<&'static Api> {
-        // a static binary carries its own libc: a dlopen'ed library would
-        // bring a second one into the process
-        if cfg!(target_feature = "crt-static") {
-            return None;
-        }
         // SAFETY: see `load`.
         API.get_or_init(|| unsafe { load() }).as_ref()
     }

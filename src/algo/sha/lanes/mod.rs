@@ -33,14 +33,15 @@
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 #[cfg(target_arch = "x86_64")]
-mod sha1;
+mod shani_sha1;
 #[cfg(target_arch = "x86_64")]
-mod sha256;
+mod shani_sha256;
 #[cfg(test)]
 mod tests;
 
 use std::fmt;
-use std::sync::OnceLock;
+
+pub use crate::algo::platform::ShaPath as Path;
 
 /// Messages of at most this many whole blocks are copied to their lane
 /// with their padding, so that each is one segment: a kernel call ends
@@ -52,46 +53,9 @@ const COPY_BLOCKS: usize = 16;
 /// Lanes of the widest path.
 const MAX_WIDTH: usize = 16;
 
-/// The environment variable that forces a path.
-pub const LANES_ENV: &str = "FASTSUM_SHA_LANES";
-
-/// A multi-message SHA implementation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Path {
-    /// Sixteen messages, one per lane of AVX-512 registers, when sixteen
-    /// are in flight; fewer as `ShaNi4` (or one by one through the crates
-    /// on a CPU without SHA-NI).
-    #[cfg(target_arch = "x86_64")]
-    Avx512x16,
-    /// Four messages interleaved in one SHA-NI loop.
-    #[cfg(target_arch = "x86_64")]
-    ShaNi4,
-    /// Two messages interleaved in one SHA-NI loop.
-    #[cfg(target_arch = "x86_64")]
-    ShaNi2,
-    /// One message at a time, fastsum's SHA-NI kernel (for comparison).
-    #[cfg(target_arch = "x86_64")]
-    ShaNi1,
-    /// One message at a time through the sha1/sha2 crates: every CPU.
-    Off,
-}
-
+/// How the engine uses each path (what the CPU runs is
+/// `crate::algo::platform`'s).
 impl Path {
-    /// The name `FASTSUM_SHA_LANES` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx512x16 => "avx512-16",
-            #[cfg(target_arch = "x86_64")]
-            Path::ShaNi4 => "sha-ni-4",
-            #[cfg(target_arch = "x86_64")]
-            Path::ShaNi2 => "sha-ni-2",
-            #[cfg(target_arch = "x86_64")]
-            Path::ShaNi1 => "sha-ni-1",
-            Path::Off => "off",
-        }
-    }
-
     /// How many messages one call of the path's widest kernel advances.
     pub fn width(self) -> usize {
         match self {
@@ -105,131 +69,6 @@ impl Path {
             Path::ShaNi1 => 1,
             Path::Off => 1,
         }
-    }
-
-    /// The CPU feature the path needs (`None`: runs everywhere).
-    #[cfg(any(test, feature = "internals"))]
-    pub fn cpu_feature(self) -> Option<&'static str> {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx512x16 => Some("avx512bw"),
-            #[cfg(target_arch = "x86_64")]
-            Path::ShaNi4 | Path::ShaNi2 | Path::ShaNi1 => Some("sha"),
-            Path::Off => None,
-        }
-    }
-
-    /// Whether this CPU can run the path.
-    pub fn is_available(self) -> bool {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx512x16 => {
-                std::arch::is_x86_feature_detected!("avx512f")
-                    && std::arch::is_x86_feature_detected!("avx512bw")
-            }
-            #[cfg(target_arch = "x86_64")]
-            Path::ShaNi4 | Path::ShaNi2 | Path::ShaNi1 => has_sha_ni(),
-            Path::Off => true,
-        }
-    }
-
-    /// Every path this build knows, widest first.
-    pub fn all() -> Vec<Path> {
-        vec![
-            #[cfg(target_arch = "x86_64")]
-            Path::Avx512x16,
-            #[cfg(target_arch = "x86_64")]
-            Path::ShaNi4,
-            #[cfg(target_arch = "x86_64")]
-            Path::ShaNi2,
-            #[cfg(target_arch = "x86_64")]
-            Path::ShaNi1,
-            Path::Off,
-        ]
-    }
-
-    /// Every path this CPU runs, in `all`'s order.
-    pub fn available() -> Vec<Path> {
-        Path::all()
-            .into_iter()
-            .filter(|p| p.is_available())
-            .collect()
-    }
-
-    /// The fastest path this CPU runs: sixteen AVX-512 lanes (four SHA-NI
-    /// messages below sixteen in flight) where AVX-512BW is, else four
-    /// messages per SHA-NI loop (examples/sha_lanes.rs, CPU-time ratios to
-    /// one stream on a Zen 5 EPYC: SHA-256 3.1x, 1.7x with four SHA-NI
-    /// messages; SHA-1 5.6x, 2.6x).
-    pub fn best() -> Path {
-        #[cfg(target_arch = "x86_64")]
-        for p in [Path::Avx512x16, Path::ShaNi4] {
-            if p.is_available() {
-                return p;
-            }
-        }
-        Path::Off
-    }
-
-    /// The path `FASTSUM_SHA_LANES` asks for: `None` when unset, empty or
-    /// `auto`.
-    pub fn from_env_value(value: Option<&std::ffi::OsStr>) -> Result<Option<Path>, EnvError> {
-        crate::algo::cpu_path::from_env_value(value)
-    }
-
-    /// The path `Engine::selected()` uses: `FASTSUM_SHA_LANES` if it names
-    /// one, else the best. An invalid value falls back to the best here;
-    /// `check_env` reports it for the CLI to print.
-    pub fn selected() -> Path {
-        match Path::from_env_once() {
-            Ok(Some(p)) => *p,
-            Ok(None) | Err(_) => Path::best(),
-        }
-    }
-
-    /// Validate `FASTSUM_SHA_LANES`, for the CLI to report a bad value.
-    pub fn check_env() -> Result<(), EnvError> {
-        Path::from_env_once().clone().map(|_| ())
-    }
-
-    /// `FASTSUM_SHA_LANES`, read and parsed once per process.
-    fn from_env_once() -> &'static Result<Option<Path>, EnvError> {
-        static PARSED: OnceLock<Result<Option<Path>, EnvError>> = OnceLock::new();
-        PARSED.get_or_init(|| Path::from_env_value(std::env::var_os(LANES_ENV).as_deref()))
-    }
-}
-
-/// Whether the CPU has the SHA-NI kernels' instructions.
-fn has_sha_ni() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return std::arch::is_x86_feature_detected!("sha")
-        && std::arch::is_x86_feature_detected!("sse4.1")
-        && std::arch::is_x86_feature_detected!("ssse3");
-    #[cfg(not(target_arch = "x86_64"))]
-    return false;
-}
-
-/// A `FASTSUM_SHA_LANES` value that cannot be used.
-pub type EnvError = crate::algo::cpu_path::EnvError<Path>;
-
-impl crate::algo::cpu_path::CpuPath for Path {
-    const ENV: &'static str = LANES_ENV;
-    const WHAT: &'static str = "SHA";
-    fn name(self) -> &'static str {
-        Path::name(self)
-    }
-    fn all() -> Vec<Path> {
-        Path::all()
-    }
-    fn available() -> Vec<Path> {
-        Path::available()
-    }
-    fn is_available(self) -> bool {
-        Path::is_available(self)
-    }
-    #[cfg(any(test, feature = "internals"))]
-    fn cpu_feature(self) -> Option<&'static str> {
-        Path::cpu_feature(self)
     }
 }
 
@@ -345,7 +184,7 @@ macro_rules! sha256_family {
             ) -> usize {
                 #[cfg(target_arch = "x86_64")]
                 // SAFETY: the caller guarantees SHA-NI, SSE4.1 and SSSE3.
-                return unsafe { sha256::compress(states, blocks) };
+                return unsafe { shani_sha256::compress(states, blocks) };
                 #[cfg(not(target_arch = "x86_64"))]
                 return portable(states, blocks, Self::single);
             }
@@ -403,7 +242,7 @@ impl Sha for Sha1 {
     ) -> usize {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the caller guarantees SHA-NI, SSE4.1 and SSSE3.
-        return unsafe { sha1::compress(states, blocks) };
+        return unsafe { shani_sha1::compress(states, blocks) };
         #[cfg(not(target_arch = "x86_64"))]
         return portable(states, blocks, Self::single);
     }
@@ -523,7 +362,7 @@ impl<H: Sha> Engine<H> {
         path.is_available().then(|| Engine {
             #[cfg(any(test, feature = "internals"))]
             path,
-            sha_ni: path != Path::Off && has_sha_ni(),
+            sha_ni: path != Path::Off && crate::algo::platform::sha_ni(),
             wide: H::WIDE_ZERO,
             min_wide: H::MIN_WIDE,
             lanes: vec![lane; path.width()],

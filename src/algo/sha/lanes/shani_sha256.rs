@@ -24,9 +24,9 @@ pub(super) const K: [u32; 64] = [
 /// Four rounds of every message: `w` (that message's next four schedule
 /// words) plus the constants `4r..4r+4`. One message's two `sha256rnds2`
 /// after the other's: with the first of every message before any second
-/// (more values live, more spills), four messages ran 1.64x one stream, not
-/// 1.73x (examples/sha_lanes.rs, Zen 5); the out-of-order core interleaves
-/// them anyway.
+/// (more values live, more spills), four messages ran slower
+/// (examples/sha_lanes.rs: docs/BENCHMARKS.md, "Figures behind the kernels' comments"); the
+/// out-of-order core interleaves them anyway.
 macro_rules! rounds4 {
     ($n:expr, $abef:ident, $cdgh:ident, $w:expr, $r:expr) => {{
         let k = _mm_set_epi32(

@@ -120,24 +120,18 @@ impl PosixCrc {
     /// What `cksum --debug` says of the CRC's code on this CPU (GNU 9.8's
     /// words for the kernel crc-fast picks).
     pub(crate) fn implementation() -> &'static str {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let vpclmul = std::arch::is_x86_feature_detected!("vpclmulqdq");
-            if vpclmul && std::arch::is_x86_feature_detected!("avx512f") {
-                return "using avx512 hardware support";
-            }
-            if vpclmul && std::arch::is_x86_feature_detected!("avx2") {
-                return "using vpclmul hardware support";
-            }
-            if std::arch::is_x86_feature_detected!("pclmulqdq") {
-                return "using pclmul hardware support";
-            }
+        use crate::algo::platform::Clmul;
+        match crate::algo::platform::clmul() {
+            #[cfg(target_arch = "x86_64")]
+            Clmul::Avx512 => "using avx512 hardware support",
+            #[cfg(target_arch = "x86_64")]
+            Clmul::Vpclmul => "using vpclmul hardware support",
+            #[cfg(target_arch = "x86_64")]
+            Clmul::Pclmul => "using pclmul hardware support",
+            #[cfg(target_arch = "aarch64")]
+            Clmul::Pmull => "using pmull hardware support",
+            Clmul::None => "using generic hardware support",
         }
-        #[cfg(target_arch = "aarch64")]
-        if std::arch::is_aarch64_feature_detected!("pmull") {
-            return "using pmull hardware support";
-        }
-        "using generic hardware support"
     }
 
     pub(crate) fn update(&mut self, data: &[u8]) {

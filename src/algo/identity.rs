@@ -1,0 +1,499 @@
+//! Who each algorithm is: its variant of [`Algorithm`] (with its length,
+//! if it has several), and its row of [`ROWS`] (names, digest length,
+//! cost, help); [`Algorithms`], the algorithms of a run.
+
+use std::borrow::Cow;
+use std::num::NonZeroU8;
+
+use strum::{EnumCount, EnumDiscriminants};
+
+use crate::algo::legacy::Legacy;
+use crate::algo::sha3::Sha3Size;
+
+/// A BLAKE2b output length: a whole number of bytes from 1 to 64 (8 to 512
+/// bits), as b2sum's `-l` takes it. Part of the algorithm's identity:
+/// BLAKE2b-256 is its own function (the length is hashed into the
+/// parameter block), not BLAKE2b-512 cut short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bits(NonZeroU8);
+
+impl Bits {
+    /// 512 bits: b2sum's default, the one tag without a length.
+    pub const MAX: Bits = Bits(NonZeroU8::new(64).expect("64 is not 0"));
+
+    /// `bits` if it is a multiple of 8 from 8 to 512.
+    pub const fn new(bits: u64) -> Option<Bits> {
+        if !bits.is_multiple_of(8) || bits == 0 || bits > 512 {
+            return None;
+        }
+        match NonZeroU8::new((bits / 8) as u8) {
+            Some(bytes) => Some(Bits(bytes)),
+            None => None,
+        }
+    }
+
+    /// The length in bits.
+    pub fn bits(self) -> u32 {
+        u32::from(self.0.get()) * 8
+    }
+
+    /// The length in bytes.
+    pub fn bytes(self) -> usize {
+        usize::from(self.0.get())
+    }
+}
+
+/// Why a length does not fit an algorithm (`-l`, or a tag's `-N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LengthError {
+    /// The algorithm has one length only.
+    Fixed,
+    /// BLAKE2b: more than 512 bits.
+    TooLong,
+    /// BLAKE2b: not a multiple of 8 (or 0).
+    NotBytes,
+    /// SHA-3: not 224, 256, 384 or 512.
+    NoSuchSize,
+}
+
+/// A hash algorithm. Adding one is a variant here, its row in [`ROWS`]
+/// (from which [`Algorithm::ALL`] and every property come) and its
+/// [`Hasher`](crate::algo::Hasher): the compiler asks for the arms that
+/// compute it, and [`Algorithms`] grows by itself. A length parameter
+/// (BLAKE2b, SHA-3) is carried by the variant, so an `Algorithm` says
+/// exactly which function runs, and stays small and `Copy`. Its [`Family`]
+/// (the variant without the length) is the index of its row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, EnumCount, EnumDiscriminants)]
+#[strum_discriminants(name(Family), vis(pub(crate)))]
+pub enum Algorithm {
+    /// MD5 (RFC 1321), 128 bits: the default, as md5sum.
+    Md5,
+    /// SHA-1 (FIPS 180-4), 160 bits, as sha1sum.
+    Sha1,
+    /// SHA-224 (FIPS 180-4), as sha224sum.
+    Sha224,
+    /// SHA-256 (FIPS 180-4), as sha256sum.
+    Sha256,
+    /// SHA-384 (FIPS 180-4), as sha384sum.
+    Sha384,
+    /// SHA-512 (FIPS 180-4), as sha512sum.
+    Sha512,
+    /// BLAKE3, 256 bits of output, as b3sum.
+    Blake3,
+    /// BLAKE2b (RFC 7693) of the given length, as b2sum.
+    Blake2b(Bits),
+    /// SM3 (GB/T 32905-2016), 256 bits, as `cksum -a sm3`.
+    Sm3,
+    /// SHA-3 (FIPS 202) of the given size, as `cksum -a sha3 -l`.
+    Sha3(Sha3Size),
+    /// CRC-32 as zlib computes it (ISO-HDLC), as `cksum -a crc32b`; printed
+    /// as cksum 9.8 prints it, as its POSIX CRC: in decimal, with the size.
+    Crc32b,
+    /// XXH32 (seed 0), as `xxhsum -H0`.
+    Xxh32,
+    /// XXH64 (seed 0), as `xxhsum -H1`.
+    Xxh64,
+    /// XXH3, 64 bits (seed 0), as `xxhsum -H3`.
+    Xxh3,
+    /// XXH3, 128 bits (seed 0), as `xxhsum -H2`.
+    Xxh128,
+    /// The POSIX CRC of `cksum` (its default), over the bytes and their
+    /// count; printed as `CRC SIZE NAME`.
+    Crc,
+    /// BSD `sum` (`sum -r`, `cksum -a bsd`): 16 bits, printed with the
+    /// size in KiB.
+    Bsd,
+    /// System V `sum` (`sum -s`, `cksum -a sysv`): 16 bits, printed with
+    /// the size in 512-byte blocks.
+    Sysv,
+}
+
+/// What fastsum knows of an algorithm family besides how to compute it:
+/// its names, its length, its cost and its help. One row of [`ROWS`] per
+/// variant of [`Algorithm`], in the enum's order; the properties of
+/// [`Algorithm`] read their row, so a new algorithm is a new row, not an
+/// arm in each of them.
+#[derive(Debug)]
+pub(crate) struct Row {
+    /// The family at its default length (BLAKE2b-512, SHA3-256): an entry
+    /// of [`Algorithm::ALL`].
+    algo: Algorithm,
+    /// The name `-a` takes (lower case), and JSON's `algorithm`.
+    name: &'static str,
+    /// The name GNU writes for the family: the word in check-mode warnings
+    /// (`no properly formatted BLAKE2b checksum lines found`) and the start
+    /// of a tag (see [`Algorithm::tag`]).
+    gnu_name: &'static str,
+    /// The stand-alone tool with GNU's command line that fastsum answers
+    /// to for it (multi-call), if any. The names with a command line of
+    /// their own (cksum, sum, the xxhsum names) are `cli::tool_algorithm`'s.
+    tool: Option<&'static str>,
+    /// Digest length in bytes (at the default length: a length parameter
+    /// gives its own).
+    digest_len: usize,
+    /// Relative hashing cost per byte on one core (at the default length),
+    /// as measured on x86-64 (docs/BENCHMARKS.md, "The algorithms of issue
+    /// #20"): what the fan-out balances when it splits several algorithms
+    /// over threads (`read/fanout.rs`).
+    cost: u32,
+    /// `-a`'s help for it (`--help`, the man page, completions).
+    help: &'static str,
+    /// A checksum that prints its own line (`cksum`'s, `sum`'s).
+    legacy: Option<Legacy>,
+    /// Has a multi-message engine: a batch of small inputs hashed side by
+    /// side (`read/pipeline/lanes.rs`).
+    lanes: bool,
+}
+
+/// A row with the common defaults: a tool of no name, no line of its
+/// own, no lanes.
+const fn row(
+    algo: Algorithm,
+    name: &'static str,
+    gnu_name: &'static str,
+    digest_len: usize,
+    cost: u32,
+    help: &'static str,
+) -> Row {
+    Row {
+        algo,
+        name,
+        gnu_name,
+        tool: None,
+        digest_len,
+        cost,
+        help,
+        legacy: None,
+        lanes: false,
+    }
+}
+
+impl Row {
+    /// With the tool name `tool`.
+    const fn tool(self, tool: &'static str) -> Row {
+        Row {
+            tool: Some(tool),
+            ..self
+        }
+    }
+
+    /// Printing its own line as `legacy`.
+    const fn legacy(self, legacy: Legacy) -> Row {
+        Row {
+            legacy: Some(legacy),
+            ..self
+        }
+    }
+
+    /// With a multi-message engine.
+    const fn lanes(self) -> Row {
+        Row {
+            lanes: true,
+            ..self
+        }
+    }
+}
+
+/// Every algorithm family's identity, in the order of [`Algorithm`]'s
+/// variants (a test holds the two in step): name (`-a`), GNU's name, digest
+/// bytes, cost, help; then its tool name, its line of its own, its lanes.
+#[rustfmt::skip]
+const ROWS: [Row; Algorithm::COUNT] = {
+    use Algorithm as A;
+    [
+        row(A::Md5, "md5", "MD5", 16, 15,
+            "MD5 (RFC 1321), 128 bits: the default, as md5sum")
+            .tool("md5sum").lanes(),
+        row(A::Sha1, "sha1", "SHA1", 20, 5,
+            "SHA-1 (FIPS 180-4), 160 bits, as sha1sum")
+            .tool("sha1sum").lanes(),
+        row(A::Sha224, "sha224", "SHA224", 28, 5,
+            "SHA-224 (FIPS 180-4), as sha224sum")
+            .tool("sha224sum").lanes(),
+        row(A::Sha256, "sha256", "SHA256", 32, 5,
+            "SHA-256 (FIPS 180-4), as sha256sum")
+            .tool("sha256sum").lanes(),
+        row(A::Sha384, "sha384", "SHA384", 48, 14,
+            "SHA-384 (FIPS 180-4), as sha384sum")
+            .tool("sha384sum"),
+        row(A::Sha512, "sha512", "SHA512", 64, 14,
+            "SHA-512 (FIPS 180-4), as sha512sum")
+            .tool("sha512sum"),
+        row(A::Blake3, "blake3", "BLAKE3", 32, 4,
+            "BLAKE3, 256 bits of output, as b3sum")
+            .tool("b3sum"),
+        row(A::Blake2b(Bits::MAX), "blake2b", "BLAKE2b", 64, 9,
+            "BLAKE2b (RFC 7693), 512 bits or -l BITS, as b2sum")
+            .tool("b2sum"),
+        row(A::Sm3, "sm3", "SM3", 32, 24,
+            "SM3 (GB/T 32905), 256 bits, as cksum -a sm3"),
+        row(A::Sha3(Sha3Size::S256), "sha3", "SHA3", 32, 21,
+            "SHA-3 (FIPS 202), -l 224, 256, 384 or 512, as cksum -a sha3"),
+        row(A::Crc32b, "crc32b", "CRC32B", 4, 1,
+            "CRC-32 of zlib (ISO-HDLC) and the size, as cksum -a crc32b")
+            .legacy(Legacy::Crc32b),
+        row(A::Xxh32, "xxh32", "XXH32", 4, 1,
+            "XXH32, as xxhsum -H0 (not cryptographic)"),
+        row(A::Xxh64, "xxh64", "XXH64", 8, 1,
+            "XXH64, as xxhsum -H1 (not cryptographic)"),
+        row(A::Xxh3, "xxh3", "XXH3", 8, 1,
+            "XXH3, 64 bits, as xxhsum -H3 (not cryptographic)"),
+        row(A::Xxh128, "xxh128", "XXH128", 16, 1,
+            "XXH3, 128 bits, as xxhsum -H2 (not cryptographic)"),
+        row(A::Crc, "crc", "CRC", 4, 1,
+            "the POSIX CRC and the size, as cksum")
+            .legacy(Legacy::Crc),
+        // BSD's is a chain of two dependent operations a byte (algo::legacy)
+        row(A::Bsd, "bsd", "BSD", 2, 8,
+            "BSD sum and the size in KiB, as sum -r")
+            .legacy(Legacy::Bsd),
+        row(A::Sysv, "sysv", "SYSV", 2, 1,
+            "System V sum and the size in 512-byte blocks, as sum -s")
+            .legacy(Legacy::Sysv),
+    ]
+};
+
+impl Algorithm {
+    /// Every algorithm, in the order of the enum; the ones with a length
+    /// at their default (BLAKE2b-512; SHA3-256, though `-a sha3` asks for
+    /// `-l` as GNU cksum does).
+    pub const ALL: [Algorithm; Algorithm::COUNT] = {
+        let mut all = [Algorithm::Md5; Algorithm::COUNT];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = ROWS[i].algo;
+            i += 1;
+        }
+        all
+    };
+
+    /// This algorithm's row of [`ROWS`].
+    fn row(self) -> &'static Row {
+        static TABLE: [Row; Algorithm::COUNT] = ROWS;
+        &TABLE[Family::from(self) as usize]
+    }
+
+    /// The name GNU writes for its family: the word in check-mode warnings
+    /// (`no properly formatted BLAKE2b checksum lines found`) and the start
+    /// of a tag (see [`Algorithm::tag`]).
+    pub fn gnu_name(self) -> &'static str {
+        self.row().gnu_name
+    }
+
+    /// Is it one of the checksums that print their own line?
+    pub fn legacy(self) -> Option<Legacy> {
+        self.row().legacy
+    }
+
+    /// The label of tagged lines (`SHA256 (f) = …`): the family name, with
+    /// the length where GNU writes it: `BLAKE2b-256` (none for 512, as
+    /// b2sum), `SHA3-256` (always, as cksum 9.8).
+    pub fn tag(self) -> Cow<'static, str> {
+        match self {
+            Algorithm::Blake2b(b) if b != Bits::MAX => format!("BLAKE2b-{}", b.bits()).into(),
+            Algorithm::Sha3(s) => format!("SHA3-{}", s.bits()).into(),
+            _ => self.gnu_name().into(),
+        }
+    }
+
+    /// The name `-a` takes (lower case).
+    pub fn name(self) -> &'static str {
+        self.row().name
+    }
+
+    /// `-a`'s help for it.
+    pub(crate) fn help(self) -> &'static str {
+        self.row().help
+    }
+
+    /// Digest length in bytes.
+    pub fn digest_len(self) -> usize {
+        match self {
+            Algorithm::Blake2b(b) => b.bytes(),
+            Algorithm::Sha3(s) => s.bits() as usize / 8,
+            _ => self.row().digest_len,
+        }
+    }
+
+    /// Does it have a multi-message engine (a batch of small inputs hashed
+    /// side by side)?
+    pub(crate) fn has_lanes(self) -> bool {
+        self.row().lanes
+    }
+
+    /// The same family at `bits` bits (`-l`, a tag's `-N`).
+    pub fn with_length(self, bits: u64) -> Result<Algorithm, LengthError> {
+        match self {
+            Algorithm::Blake2b(_) if bits > 512 => Err(LengthError::TooLong),
+            Algorithm::Blake2b(_) => Bits::new(bits)
+                .map(Algorithm::Blake2b)
+                .ok_or(LengthError::NotBytes),
+            Algorithm::Sha3(_) => Sha3Size::new(bits)
+                .map(Algorithm::Sha3)
+                .ok_or(LengthError::NoSuchSize),
+            _ => Err(LengthError::Fixed),
+        }
+    }
+
+    /// What GNU cksum's `-a` takes, in the order GNU 9.1 lists them, then
+    /// the ones of GNU 9.6 to 9.8 (crc32b, sha3): cksum's algorithms, so
+    /// also the only tags its `-c` reads.
+    pub(crate) const CKSUM: [Algorithm; 13] = [
+        Algorithm::Bsd,
+        Algorithm::Sysv,
+        Algorithm::Crc,
+        Algorithm::Md5,
+        Algorithm::Sha1,
+        Algorithm::Sha224,
+        Algorithm::Sha256,
+        Algorithm::Sha384,
+        Algorithm::Sha512,
+        Algorithm::Blake2b(Bits::MAX),
+        Algorithm::Sm3,
+        Algorithm::Crc32b,
+        Algorithm::Sha3(Sha3Size::S256),
+    ];
+
+    /// Does `-l` choose among several lengths of it?
+    pub fn takes_length(self) -> bool {
+        matches!(self, Algorithm::Blake2b(_) | Algorithm::Sha3(_))
+    }
+
+    /// The same family (whatever the lengths): what a run may not name
+    /// twice, and what a tag is matched against.
+    pub fn same_family(self, other: Algorithm) -> bool {
+        std::mem::discriminant(&self) == std::mem::discriminant(&other)
+    }
+    /// The name of the stand-alone tool this algorithm replaces (multi-call),
+    /// if fastsum answers to one for it.
+    pub fn tool_name(self) -> Option<&'static str> {
+        self.row().tool
+    }
+
+    /// Relative hashing cost per byte on one core: what the fan-out
+    /// balances when it splits several algorithms over threads.
+    pub(crate) fn cost(self) -> u32 {
+        match self {
+            // Keccak's cost per byte goes with its rate: 200 bytes less
+            // twice the digest (the row's 21 at SHA3-256's 136 bytes)
+            Algorithm::Sha3(s) => 2856 / (200 - s.bits() / 4),
+            _ => self.row().cost,
+        }
+    }
+
+    /// The algorithm a multi-call name stands for (`md5sum`, …, `b3sum`,
+    /// `b2sum`; in any case on the systems whose file names ignore case).
+    pub(crate) fn from_tool_name(name: &str) -> Option<Algorithm> {
+        let same = |a: Algorithm| {
+            a.tool_name().is_some_and(|t| {
+                if cfg!(any(target_os = "macos", windows)) {
+                    t.eq_ignore_ascii_case(name)
+                } else {
+                    t == name
+                }
+            })
+        };
+        Algorithm::ALL.into_iter().find(|&a| same(a))
+    }
+}
+
+/// The algorithms of a run (or of one input), in the order given: never
+/// empty, never the same algorithm twice. `Copy`, no allocation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Algorithms {
+    list: [Algorithm; Algorithm::COUNT],
+    len: u8,
+}
+
+impl Algorithms {
+    /// Just `algo`.
+    pub fn one(algo: Algorithm) -> Algorithms {
+        Algorithms {
+            list: [algo; Algorithm::COUNT],
+            len: 1,
+        }
+    }
+
+    /// `list` in its order; `Err` names the first algorithm given twice,
+    /// `None` inside it when the list is empty.
+    pub fn new(list: impl IntoIterator<Item = Algorithm>) -> Result<Algorithms, Option<Algorithm>> {
+        let mut it = list.into_iter();
+        let mut set = Algorithms::one(it.next().ok_or(None)?);
+        for a in it {
+            set = set.with(a).ok_or(Some(a))?;
+        }
+        Ok(set)
+    }
+
+    /// These and `algo` after them; `None` if `algo`'s family is already
+    /// in (one length of BLAKE2b or SHA-3 a run: the array has one place a
+    /// family).
+    pub fn with(self, algo: Algorithm) -> Option<Algorithms> {
+        if self.as_slice().iter().any(|a| a.same_family(algo)) {
+            return None;
+        }
+        let mut next = self;
+        next.list[usize::from(self.len)] = algo;
+        next.len += 1;
+        Some(next)
+    }
+
+    /// The first algorithm given.
+    pub fn first(self) -> Algorithm {
+        self.list[0]
+    }
+
+    /// How many (1 to [`Algorithm::COUNT`]).
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// The algorithms, in order.
+    pub fn as_slice(&self) -> &[Algorithm] {
+        &self.list[..usize::from(self.len)]
+    }
+
+    /// Is `algo` one of them?
+    pub fn contains(self, algo: Algorithm) -> bool {
+        self.as_slice().contains(&algo)
+    }
+
+    /// Where `algo` is in the order.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn position(self, algo: Algorithm) -> Option<usize> {
+        self.as_slice().iter().position(|&a| a == algo)
+    }
+}
+
+impl std::fmt::Debug for Algorithms {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each row sits at its family's place (what `Algorithm::row` indexes
+    /// by), and no two rows share a name, a GNU name or a tool.
+    #[test]
+    fn each_row_is_its_familys() {
+        for (i, a) in Algorithm::ALL.into_iter().enumerate() {
+            assert_eq!(Family::from(a) as usize, i, "{a:?}");
+            assert_eq!(a.row().algo, a);
+        }
+        for field in [
+            |a: Algorithm| Some(a.name()),
+            |a: Algorithm| Some(a.gnu_name()),
+            Algorithm::tool_name,
+        ] {
+            let mut seen: Vec<&str> = Algorithm::ALL.into_iter().filter_map(field).collect();
+            let n = seen.len();
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len(), n, "{seen:?}");
+        }
+    }
+}

@@ -23,6 +23,17 @@ fn sums(d: &Path) -> Vec<u8> {
     out.stdout
 }
 
+/// A directory with two files and `SHA256SUMS` of them, if `tools` (and
+/// sha256sum) are here (else the test skips, or fails under CI).
+fn fixture(tools: &[&str]) -> Option<tempfile::TempDir> {
+    if !tools.iter().chain(&["sha256sum"]).all(|t| require_tool(t)) {
+        return None;
+    }
+    let dir = tempdir();
+    write_file(dir.path(), "SHA256SUMS", &sums(dir.path()));
+    Some(dir)
+}
+
 /// Run a signing tool in `d` (gpg with its home in `d/gnupg`).
 fn tool(d: &Path, args: &[&str]) {
     let out = Command::new(args[0])
@@ -37,6 +48,13 @@ fn tool(d: &Path, args: &[&str]) {
         "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// gpg signing as release@example.org in `d`, with `args`.
+fn sign(d: &Path, args: &[&str]) {
+    let mut all = vec!["gpg", "--batch", "-u", "release@example.org"];
+    all.extend_from_slice(args);
+    tool(d, &all);
 }
 
 /// A gpg key for `who` in `d`'s home, exported armoured to `who.asc`.
@@ -67,7 +85,7 @@ fn gpg_key(d: &Path, who: &str) {
         .env("GNUPGHOME", &home)
         .bounded_output()
         .unwrap();
-    write_file(d, &format!("{who}.asc"), &out.stdout);
+    write_file(d, format!("{who}.asc"), &out.stdout);
 }
 
 /// `fastsum -a sha256 -c ARGS` in `d`: exit code, stdout, stderr.
@@ -87,40 +105,17 @@ fn check(d: &Path, args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn openpgp_clear_signed_and_detached() {
-    if !require_tool("gpg") || !require_tool("gpgv") || !require_tool("sha256sum") {
+    let Some(dir) = fixture(&["gpg", "gpgv"]) else {
         return;
-    }
-    let dir = tempdir();
+    };
     let d = dir.path();
-    write_file(d, "SHA256SUMS", &sums(d));
     gpg_key(d, "release");
     gpg_key(d, "mallory");
-    tool(
+    sign(
         d,
-        &[
-            "gpg",
-            "--batch",
-            "-u",
-            "release@example.org",
-            "--clearsign",
-            "-o",
-            "SHASUMS256.txt.asc",
-            "SHA256SUMS",
-        ],
+        &["--clearsign", "-o", "SHASUMS256.txt.asc", "SHA256SUMS"],
     );
-    tool(
-        d,
-        &[
-            "gpg",
-            "--batch",
-            "-u",
-            "release@example.org",
-            "--detach-sign",
-            "-o",
-            "SHA256SUMS.gpg",
-            "SHA256SUMS",
-        ],
-    );
+    sign(d, &["--detach-sign", "-o", "SHA256SUMS.gpg", "SHA256SUMS"]);
 
     // clear-signed, as Node.js publishes it: the sums, no warning
     let (code, out, err) = check(d, &["--verify-with", "release.asc", "SHASUMS256.txt.asc"]);
@@ -151,21 +146,13 @@ fn openpgp_clear_signed_and_detached() {
     let (code, out, err) = check(d, &["--verify-with", "release.asc", "changed.asc"]);
     assert_eq!((code, out.as_str()), (1, ""));
     assert!(err.contains("BAD signature"), "{err}");
+    // an armour cut short
+    write_file(d, "cut.asc", &signed.as_bytes()[..signed.len() - 40]);
+    let (code, out, err) = check(d, &["--verify-with", "release.asc", "cut.asc"]);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
     // the plain sums with a signature of other bytes, named
     write_file(d, "other", b"other bytes\n");
-    tool(
-        d,
-        &[
-            "gpg",
-            "--batch",
-            "-u",
-            "release@example.org",
-            "--detach-sign",
-            "-o",
-            "other.sig",
-            "other",
-        ],
-    );
+    sign(d, &["--detach-sign", "-o", "other.sig", "other"]);
     let (code, _, err) = check(
         d,
         &[
@@ -182,12 +169,10 @@ fn openpgp_clear_signed_and_detached() {
 
 #[test]
 fn minisign_beside_and_signify_embedded() {
-    if !require_tool("minisign") || !require_tool("signify-openbsd") || !require_tool("sha256sum") {
+    let Some(dir) = fixture(&["minisign", "signify-openbsd"]) else {
         return;
-    }
-    let dir = tempdir();
+    };
     let d = dir.path();
-    write_file(d, "SHA256SUMS", &sums(d));
     tool(
         d,
         &["minisign", "-G", "-W", "-p", "mini.pub", "-s", "mini.key"],
@@ -255,12 +240,13 @@ fn minisign_beside_and_signify_embedded() {
 /// lists.
 #[test]
 fn no_listed_file_is_opened_unless_the_signature_holds() {
-    if !require_strace() || !require_tool("minisign") || !require_tool("sha256sum") {
+    if !require_strace() {
         return;
     }
-    let dir = tempdir();
+    let Some(dir) = fixture(&["minisign"]) else {
+        return;
+    };
     let d = dir.path();
-    write_file(d, "SHA256SUMS", &sums(d));
     tool(
         d,
         &["minisign", "-G", "-W", "-p", "mini.pub", "-s", "mini.key"],

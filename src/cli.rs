@@ -562,6 +562,7 @@ fn check_command(args: &Args, inv: &Invocation) -> Result<Command, UsageError> {
         tags: tags(inv.flavour(), &args.algorithms),
         style: style::check(args, inv),
         base64: cksum,
+        armour: inv.flavour() == Flavour::Fastsum,
         signed: args.verify_with.as_ref().map(|key| Signed {
             key: key.into(),
             signature: args.signature.as_ref().map(Into::into),

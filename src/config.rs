@@ -96,6 +96,10 @@ pub(crate) struct CheckOptions {
     /// `--verify-with KEY` (and `--signature FILE`): each check file's
     /// signature must hold before any of its lines is used.
     pub(crate) signed: Option<Signed>,
+    /// An OpenPGP clear-signed check file's armour is read as such (its
+    /// lines are not improperly formatted; what stands outside it is):
+    /// fastsum's own name, not GNU's or b3sum's.
+    pub(crate) armour: bool,
 }
 
 /// Where the key of a signed check file is, and its signature when named.

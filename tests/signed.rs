@@ -131,6 +131,30 @@ fn openpgp_clear_signed_and_detached() {
     // detached, found beside the sums (SHA256SUMS.gpg)
     let (code, out, err) = check(d, &["--verify-with", "release.asc", "SHA256SUMS"]);
     assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
+    // without a key: the armour is read as such, the sums checked, no
+    // warning (the signature is not checked: nothing says it held)
+    let (code, out, err) = check(d, &["-w", "SHASUMS256.txt.asc"]);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (0, "a.iso: OK\nb.tar: OK\n", "")
+    );
+    // what stands outside the armour is still improper, and --strict fails it
+    let mut outside = std::fs::read(d.join("SHASUMS256.txt.asc")).unwrap();
+    outside.extend_from_slice(b"junk after the signature\n");
+    write_file(d, "outside.asc", &outside);
+    let (code, _, err) = check(d, &["--strict", "-w", "outside.asc"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("WARNING: 1 line is improperly formatted"),
+        "{err}"
+    );
+    // under GNU's name, GNU's rules: the armour's lines are improper
+    let gnu = crate::util::multicall(d, "sha256sum")
+        .current_dir(d)
+        .args(["-c", "SHASUMS256.txt.asc"])
+        .bounded_output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&gnu.stderr).contains("improperly formatted"));
     // another key
     let (code, out, err) = check(d, &["--verify-with", "mallory.asc", "SHASUMS256.txt.asc"]);
     assert_eq!((code, out.as_str()), (1, ""));

@@ -229,7 +229,54 @@ struct Open {
     file: FileName,
     is_stdin: bool,
     line: u64,
+    /// Where its lines stand in an OpenPGP clear-signed armour, if it has
+    /// one (read without a key: the signature is not checked).
+    armour: Option<Armour>,
 }
+
+/// The parts of an OpenPGP clear-signed text, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Armour {
+    /// The `Hash:` headers, up to an empty line.
+    Headers,
+    /// The signed text: the sums, dash-escaped.
+    Body,
+    /// The signature's armour.
+    Signature,
+    /// After it: lines here are outside the armour.
+    After,
+}
+
+impl Armour {
+    /// What `line` (without its line end) is: `None` when it is armour,
+    /// else the line to read as a checksum line (a dash-escape undone).
+    fn read<'l>(&mut self, line: &'l [u8]) -> Option<&'l [u8]> {
+        let bare = line.trim_ascii_end();
+        match self {
+            Armour::Headers => {
+                if bare.is_empty() {
+                    *self = Armour::Body;
+                }
+                None
+            }
+            Armour::Body if bare == b"-----BEGIN PGP SIGNATURE-----" => {
+                *self = Armour::Signature;
+                None
+            }
+            Armour::Body => Some(line.strip_prefix(b"- ").unwrap_or(line)),
+            Armour::Signature => {
+                if bare == b"-----END PGP SIGNATURE-----" {
+                    *self = Armour::After;
+                }
+                None
+            }
+            Armour::After => Some(line),
+        }
+    }
+}
+
+/// The first line of an OpenPGP clear-signed text.
+const CLEAR_SIGNED: &[u8] = b"-----BEGIN PGP SIGNED MESSAGE-----";
 
 /// The jobs of a check run: every check file's lines, read lazily.
 struct Feed<'a> {
@@ -250,6 +297,8 @@ struct Feed<'a> {
     done: bool,
     /// `--verify-with`: each check file's signature first.
     signing: Option<Signing>,
+    /// Read a clear-signed check file's armour as such (fastsum's name).
+    armour: bool,
 }
 
 /// What a line asks of the file it lists: the expected digests, one per
@@ -430,6 +479,7 @@ impl Feed<'_> {
                         file,
                         is_stdin: input == Input::Stdin,
                         line: 0,
+                        armour: None,
                     });
                     return step;
                 }
@@ -463,7 +513,18 @@ impl Feed<'_> {
                     }
                     return Step::Job(job);
                 }
-                let Some(body) = line_body(&self.buf) else {
+                if self.armour && cur.line == 1 && self.buf.trim_ascii_end() == CLEAR_SIGNED {
+                    cur.armour = Some(Armour::Headers);
+                    return Step::Skip;
+                }
+                let raw = match cur.armour.as_mut() {
+                    None => &self.buf[..],
+                    Some(armour) => match armour.read(&self.buf) {
+                        Some(line) => line,
+                        None => return Step::Skip,
+                    },
+                };
+                let Some(body) = line_body(raw) else {
                     return Step::Skip;
                 };
                 Step::Job(line_job(
@@ -816,6 +877,7 @@ fn feed<'a>(
         pending: None,
         done: false,
         signing,
+        armour: opts.armour,
     }
 }
 

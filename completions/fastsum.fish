@@ -25,6 +25,8 @@ complete -c fastsum -l max-depth -d 'With -r, go at most N directories below the
 complete -c fastsum -l update -d 'Add to SUMS the lines of the FILEs it does not list yet' -r
 complete -c fastsum -s j -l jobs -d 'Hash up to N inputs at once [default: one per core]' -r
 complete -c fastsum -s l -l length -d 'Digest bits: blake2b 8-512 (0: 512), sha3 224-512' -r
+complete -c fastsum -l verify-with -d 'With -c, verify each check file\'s signature with the public key KEY first' -r
+complete -c fastsum -l signature -d 'With --verify-with, the check file\'s detached signature is FILE' -r
 complete -c fastsum -l audit -d 'With -c, also walk DIR: report files NEW, MISSING or MOVED' -r
 complete -c fastsum -s m -l mode -d 'How bytes reach the hash function' -r -f -a "threaded\t'A reader thread fills --readahead blocks from a bounded pool and hands them over a channel to the hasher(s), which hash them --chunk bytes per update: reading overlaps hashing, memory stays bounded. Regular files of 1 MiB or more are memory-mapped when the algorithm is BLAKE3 (hashed on up to -j threads) or when several algorithms hash them, and a file of 16 MiB or more followed by another such file when it is all in the page cache: several big files then hash at once. Where reads wait on the storage (a network or FUSE file system, a cold disk), small files are read by many threads at once'
 sync\t'The hashing thread reads exactly --chunk bytes per read call into one reused buffer, then hashes it: read what you consume, one call at a time'

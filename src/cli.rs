@@ -16,7 +16,7 @@ use std::ffi::OsString;
 
 use crate::algo::{Algorithm, Algorithms, Bits, MAX_ALGORITHMS, Sha3Size};
 use crate::config::{
-    AuditOptions, CheckOptions, Command, Config, Dialect, HashOptions, Progress, Tags,
+    AuditOptions, CheckOptions, Command, Config, Dialect, HashOptions, Progress, Signed, Tags,
     UpdateOptions, Verbosity, XofOutput,
 };
 use crate::read::{MAX_COUNT, MAX_IN_FLIGHT, Mode, Plan, default_jobs};
@@ -564,6 +564,11 @@ fn check_command(args: &Args, inv: &Invocation) -> Result<Command, UsageError> {
         style: style::check(args, inv),
         // (fastsum reads the lines its --base64 writes)
         base64: cksum || inv.flavour() == Flavour::Fastsum,
+        armour: inv.flavour() == Flavour::Fastsum,
+        signed: args.verify_with.as_ref().map(|key| Signed {
+            key: key.into(),
+            signature: args.signature.as_ref().map(Into::into),
+        }),
     };
     if !audit {
         return Ok(Command::Check(check));
@@ -646,8 +651,13 @@ fn refuse_not_hashing(args: &Args, inv: &Invocation) -> Result<(), Conflict> {
     {
         return Err(Conflict::OnlyWhenRecursive(flag));
     }
-    if !args.audit.is_empty() {
-        return Err(Conflict::OnlyWhenChecking("--audit"));
+    let check_only = [
+        (!args.audit.is_empty()).then_some("--audit"),
+        args.verify_with.as_ref().map(|_| "--verify-with"),
+        args.signature.as_ref().map(|_| "--signature"),
+    ];
+    if let Some(flag) = check_only.into_iter().flatten().next() {
+        return Err(Conflict::OnlyWhenChecking(flag));
     }
     let json_with = [
         // (fastsum's --json writes its digests in base64 then)

@@ -71,7 +71,7 @@ pub(crate) enum Tags {
 }
 
 /// Check-mode settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct CheckOptions {
     /// What to print.
     pub(crate) verbosity: Verbosity,
@@ -93,6 +93,22 @@ pub(crate) struct CheckOptions {
     /// Digests may be written in base64 too (cksum, as GNU 9.8 reads its
     /// `--base64` lines).
     pub(crate) base64: bool,
+    /// `--verify-with KEY` (and `--signature FILE`): each check file's
+    /// signature must hold before any of its lines is used.
+    pub(crate) signed: Option<Signed>,
+    /// An OpenPGP clear-signed check file's armour is read as such (its
+    /// lines are not improperly formatted; what stands outside it is):
+    /// fastsum's own name, not GNU's or b3sum's.
+    pub(crate) armour: bool,
+}
+
+/// Where the key of a signed check file is, and its signature when named.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Signed {
+    /// The public key's file.
+    pub(crate) key: std::path::PathBuf,
+    /// `--signature FILE`; else inside the check file, or beside it.
+    pub(crate) signature: Option<std::path::PathBuf>,
 }
 
 /// Hash-mode settings.

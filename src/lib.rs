@@ -22,6 +22,7 @@ mod printer;
 mod progress;
 mod read;
 mod report;
+mod signature;
 mod size;
 mod stats;
 mod stdio;
@@ -162,7 +163,7 @@ fn dispatch(
         };
         let result = match &cfg.command {
             Command::Hash(opts) => hash::run(cx, opts.clone(), files, out),
-            Command::Check(opts) => check::run(cx, *opts, &files, out),
+            Command::Check(opts) => check::run(cx, opts.clone(), &files, out),
             Command::Audit(opts) => check::audit::run(cx, opts, &files, out),
             Command::Update(opts) => update::run(cx, opts, files),
         };

@@ -32,6 +32,7 @@ mod offset;
 mod procfs;
 mod progress;
 mod readme;
+mod signed;
 mod skips;
 mod slowfs;
 mod stats;

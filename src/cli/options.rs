@@ -121,6 +121,10 @@ pub(crate) struct Args {
     pub(crate) tree_digest: bool,
     /// `--audit`: the directories, in order.
     pub(crate) audit: Vec<OsString>,
+    /// `--verify-with`: the signer's public key.
+    pub(crate) verify_with: Option<OsString>,
+    /// `--signature`: the check file's signature, named.
+    pub(crate) signature: Option<OsString>,
     /// `--json`.
     pub(crate) json: bool,
     /// cksum's `--untagged` (the last of it and `--tag` wins).
@@ -196,6 +200,8 @@ impl Default for Args {
             prune: false,
             tree_digest: false,
             audit: Vec::new(),
+            verify_with: None,
+            signature: None,
             json: false,
             untagged: false,
             debug: false,
@@ -1164,6 +1170,38 @@ pub(crate) static OPTIONS: &[Spec] = &[
     )
     .gnu(1)
     .names(Names::NOT_B3SUM)
+    .section(Section::Checking),
+    Spec::value(
+        "verify-with",
+        None,
+        "KEY",
+        |a, v| {
+            a.verify_with = Some(v.to_os_string());
+            Ok(())
+        },
+        "With -c, verify each check file's signature with the public key KEY first",
+    )
+    .names(Names::FASTSUM)
+    .section(Section::Checking)
+    .more(
+        "KEY is an OpenPGP key or keyring (armoured or binary), or a minisign or signify \
+         public key: its kind is read from the file. The signature is found inside the \
+         check file (OpenPGP clear-signed, signify's embedded form) or beside it \
+         (FILE.asc, .sig, .gpg, .minisig, .sign), and verified over the bytes that are \
+         then checked, read once; no listed file is opened unless it holds. Who signed is \
+         said on stderr. OpenPGP signatures are verified by gpgv (GnuPG).",
+    ),
+    Spec::value(
+        "signature",
+        None,
+        "FILE",
+        |a, v| {
+            a.signature = Some(v.to_os_string());
+            Ok(())
+        },
+        "With --verify-with, the check file's detached signature is FILE",
+    )
+    .names(Names::FASTSUM)
     .section(Section::Checking),
     Spec::value(
         "audit",

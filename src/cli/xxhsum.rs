@@ -38,6 +38,8 @@ pub(super) fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError
         .unwrap_or(Algorithm::Xxh64);
     let command = if args.check {
         Command::Check(CheckOptions {
+            signed: None,
+            armour: false,
             // xxhsum's --status silences stdout, -q its OK lines; its -w
             // goes with either (the dialect's)
             verbosity: match (args.verbosity, args.xxh_quiet) {

@@ -479,7 +479,10 @@ pub(crate) fn run(
     files: &[OsString],
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let (listed, names) = one_job_a_file(feed(&opts.check, cx.algos, files));
+    let Ok(signing) = super::signing(&opts.check, cx.rep) else {
+        return Ok(());
+    };
+    let (listed, names) = one_job_a_file(feed(&opts.check, cx.algos, files, signing));
     let mut found = None::<Algorithms>;
     for job in &listed {
         if let Job::Hash(task) = job {
@@ -524,7 +527,7 @@ pub(crate) fn run(
         .chain(unlisted)
         .chain([Job::Pass(Pass::Finish)]);
     let auditor = Auditor {
-        verifier: verifier(opts.check),
+        verifier: verifier(opts.check.clone()),
         missing: Vec::new(),
         by_digest: HashMap::new(),
         counts: Counts::default(),

@@ -44,7 +44,9 @@ use crate::input::{Input, Opened};
 use crate::output::{Verdict, Writer, quote_name, writer, xxhsum_name};
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Job, JobSource, Outcome, Task};
-use crate::report::error_text;
+use crate::report::{Reporter, error_text};
+use crate::signature::{self, Key, Verified};
+use std::path::{Path, PathBuf};
 
 use parse::{Accept, Digits, Expected, Form, Grammar, Improper, line_body};
 use summary::Tally;
@@ -98,6 +100,91 @@ enum Event {
         /// The check file.
         file: FileName,
     },
+    /// The check file's signature holds (`--verify-with`): who signed.
+    Signed {
+        /// The check file.
+        file: FileName,
+        /// Who signed, as [`Verified::signer`] says.
+        signer: String,
+    },
+    /// The check file's signature does not hold, or cannot be verified:
+    /// none of its lines is used.
+    Unsigned {
+        /// The check file.
+        file: FileName,
+        /// Why.
+        why: String,
+    },
+}
+
+/// A check file's bytes as its lines are read: from the file, or verified
+/// (`--verify-with`) and held, read once.
+enum Lines {
+    File(BufReader<Opened>),
+    Verified(io::Cursor<Vec<u8>>),
+}
+
+impl Lines {
+    fn read_until(&mut self, byte: u8, buf: &mut Vec<u8>) -> io::Result<usize> {
+        match self {
+            Lines::File(r) => r.read_until(byte, buf),
+            Lines::Verified(r) => r.read_until(byte, buf),
+        }
+    }
+
+    /// Is a whole line in memory (so reading it cannot wait)?
+    fn line_buffered(&self) -> bool {
+        match self {
+            Lines::File(r) => r.buffer().contains(&b'\n'),
+            Lines::Verified(_) => true,
+        }
+    }
+}
+
+/// How check files' signatures are verified (`--verify-with`): the key,
+/// and the signature's file when it is named.
+pub(crate) struct Signing {
+    key: Key,
+    signature: Option<PathBuf>,
+}
+
+/// The key `--verify-with` names, read and recognised before any check
+/// file is opened; `Err` once the reason is reported (the run ends).
+pub(crate) fn signing(opts: &CheckOptions, rep: &Reporter) -> Result<Option<Signing>, ()> {
+    let Some(signed) = &opts.signed else {
+        return Ok(None);
+    };
+    let shown = quote_name(signed.key.as_os_str().as_bytes());
+    let bytes = std::fs::read(&signed.key).map_err(|e| {
+        rep.error(&format!("{}: {}", shown, error_text(&e)));
+    })?;
+    let key = Key::parse(&bytes).map_err(|e| {
+        rep.error(&format!("{}: {e}", shown));
+    })?;
+    Ok(Some(Signing {
+        key,
+        signature: signed.signature.clone(),
+    }))
+}
+
+/// The bytes of the check file `input`, read whole from `src`, once its
+/// signature holds: inside it, named by `--signature`, or beside it.
+fn verified(input: &Input, src: &mut Opened, signing: &Signing) -> Result<Verified, String> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(src, &mut bytes).map_err(|e| error_text(&e))?;
+    let read = |p: &Path| {
+        std::fs::read(p).map_err(|e| {
+            let shown = quote_name(p.as_os_str().as_bytes());
+            format!("{}: {}", shown, error_text(&e))
+        })
+    };
+    let detached = match (&signing.signature, input) {
+        (Some(p), _) => Some(read(p)?),
+        (None, _) if signature::embedded(&bytes) => None,
+        (None, Input::Path(p)) => signature::beside(p).find_map(|c| read(&c).ok()),
+        (None, Input::Stdin) => None,
+    };
+    signature::verify(&bytes, detached.as_deref(), &signing.key).map_err(|e| e.to_string())
 }
 
 /// GNU's "BSD reversed" latch. The first untagged line settles whether
@@ -138,11 +225,58 @@ impl Latch {
 
 /// The check file being read.
 struct Open {
-    reader: BufReader<Opened>,
+    reader: Lines,
     file: FileName,
     is_stdin: bool,
     line: u64,
+    /// Where its lines stand in an OpenPGP clear-signed armour, if it has
+    /// one (read without a key: the signature is not checked).
+    armour: Option<Armour>,
 }
+
+/// The parts of an OpenPGP clear-signed text, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Armour {
+    /// The `Hash:` headers, up to an empty line.
+    Headers,
+    /// The signed text: the sums, dash-escaped.
+    Body,
+    /// The signature's armour.
+    Signature,
+    /// After it: lines here are outside the armour.
+    After,
+}
+
+impl Armour {
+    /// What `line` (without its line end) is: `None` when it is armour,
+    /// else the line to read as a checksum line (a dash-escape undone).
+    fn read<'l>(&mut self, line: &'l [u8]) -> Option<&'l [u8]> {
+        let bare = line.trim_ascii_end();
+        match self {
+            Armour::Headers => {
+                if bare.is_empty() {
+                    *self = Armour::Body;
+                }
+                None
+            }
+            Armour::Body if bare == b"-----BEGIN PGP SIGNATURE-----" => {
+                *self = Armour::Signature;
+                None
+            }
+            Armour::Body => Some(line.strip_prefix(b"- ").unwrap_or(line)),
+            Armour::Signature => {
+                if bare == b"-----END PGP SIGNATURE-----" {
+                    *self = Armour::After;
+                }
+                None
+            }
+            Armour::After => Some(line),
+        }
+    }
+}
+
+/// The first line of an OpenPGP clear-signed text.
+const CLEAR_SIGNED: &[u8] = b"-----BEGIN PGP SIGNED MESSAGE-----";
 
 /// The jobs of a check run: every check file's lines, read lazily.
 struct Feed<'a> {
@@ -161,6 +295,10 @@ struct Feed<'a> {
     pending: Option<CheckJob>,
     /// The run is over: b3sum stopped it, or its end was announced.
     done: bool,
+    /// `--verify-with`: each check file's signature first.
+    signing: Option<Signing>,
+    /// Read a clear-signed check file's armour as such (fastsum's name).
+    armour: bool,
 }
 
 /// What a line asks of the file it lists: the expected digests, one per
@@ -362,14 +500,31 @@ impl Feed<'_> {
                 None => display_name(arg),
             };
             match input.open() {
-                Ok(src) => {
+                Ok(mut src) => {
+                    let (reader, step) = match &self.signing {
+                        None => (
+                            Lines::File(BufReader::with_capacity(64 * 1024, src)),
+                            Step::Skip,
+                        ),
+                        Some(signing) => match verified(&input, &mut src, signing) {
+                            Ok(v) => (
+                                Lines::Verified(io::Cursor::new(v.content)),
+                                Step::Job(Job::Pass(Event::Signed {
+                                    file: file.clone(),
+                                    signer: v.signer,
+                                })),
+                            ),
+                            Err(why) => return Step::Job(Job::Pass(Event::Unsigned { file, why })),
+                        },
+                    };
                     self.current = Some(Open {
-                        reader: BufReader::with_capacity(64 * 1024, src),
+                        reader,
                         file,
                         is_stdin: input == Input::Stdin,
                         line: 0,
+                        armour: None,
                     });
-                    return Step::Skip;
+                    return step;
                 }
                 Err(error) if b3sum => return Step::Job(self.abort(&error)),
                 Err(error) => return Step::Job(Job::Pass(Event::OpenError { file, error })),
@@ -401,7 +556,18 @@ impl Feed<'_> {
                     }
                     return Step::Job(job);
                 }
-                let Some(body) = line_body(&self.buf) else {
+                if self.armour && cur.line == 1 && self.buf.trim_ascii_end() == CLEAR_SIGNED {
+                    cur.armour = Some(Armour::Headers);
+                    return Step::Skip;
+                }
+                let raw = match cur.armour.as_mut() {
+                    None => &self.buf[..],
+                    Some(armour) => match armour.read(&self.buf) {
+                        Some(line) => line,
+                        None => return Step::Skip,
+                    },
+                };
+                let Some(body) = line_body(raw) else {
                     return Step::Skip;
                 };
                 Step::Job(line_job(
@@ -445,7 +611,7 @@ impl Feed<'_> {
     fn line_buffered(&self) -> bool {
         self.current
             .as_ref()
-            .is_some_and(|c| c.reader.buffer().contains(&b'\n'))
+            .is_some_and(|c| c.reader.line_buffered())
     }
 }
 
@@ -683,6 +849,15 @@ impl Render<Listed, Event> for Verifier {
                 self.tally = Tally::default();
                 p.error(&format!("{}: read error", text(&file)))?;
             }
+            Event::Signed { file, signer } => {
+                if self.opts.verbosity != Verbosity::Status {
+                    p.message(&format!("{}: signature good, by {signer}", text(&file)))?;
+                }
+            }
+            Event::Unsigned { file, why } => {
+                self.tally = Tally::default();
+                p.error(&format!("{}: {why}", text(&file)))?;
+            }
         }
         Ok(())
     }
@@ -739,15 +914,24 @@ impl Verifier {
             }
             // (b3sum's events, and a read error, which xxhsum's feed takes
             // for the end of the check file)
-            Event::Refused(_) | Event::Abort(_) | Event::Finished | Event::ReadError { .. } => {
-                Ok(())
-            }
+            // (b3sum's and signatures' events, never under xxhsum's name)
+            Event::Refused(_)
+            | Event::Abort(_)
+            | Event::Finished
+            | Event::ReadError { .. }
+            | Event::Signed { .. }
+            | Event::Unsigned { .. } => Ok(()),
         }
     }
 }
 
 /// The jobs of checking `files`: their lines, read lazily.
-fn feed<'a>(opts: &CheckOptions, algos: Algorithms, files: &'a [OsString]) -> Feed<'a> {
+fn feed<'a>(
+    opts: &CheckOptions,
+    algos: Algorithms,
+    files: &'a [OsString],
+    signing: Option<Signing>,
+) -> Feed<'a> {
     Feed {
         files: files.iter(),
         current: None,
@@ -772,14 +956,16 @@ fn feed<'a>(opts: &CheckOptions, algos: Algorithms, files: &'a [OsString]) -> Fe
         buf: Vec::with_capacity(1024),
         pending: None,
         done: false,
+        signing,
+        armour: opts.armour,
     }
 }
 
 /// What prints the outcomes of checking.
 fn verifier(opts: CheckOptions) -> Verifier {
     Verifier {
-        opts,
         writer: writer(opts.style),
+        opts,
         tally: Tally::default(),
     }
 }
@@ -791,7 +977,10 @@ pub(crate) fn run(
     files: &[OsString],
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let feed = feed(&opts, cx.algos, files);
+    let Ok(signing) = signing(&opts, cx.rep) else {
+        return Ok(());
+    };
+    let feed = feed(&opts, cx.algos, files, signing);
     let verifier = verifier(opts);
     print_all(cx, feed, JobSource::CheckFiles, verifier, out)
 }

@@ -123,6 +123,8 @@ mod tests {
 
     fn opts(verbosity: Verbosity, strict: bool, ignore_missing: bool) -> CheckOptions {
         CheckOptions {
+            signed: None,
+            armour: false,
             verbosity,
             strict,
             ignore_missing,

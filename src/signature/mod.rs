@@ -1,0 +1,179 @@
+//! Signed check files (issue 33): the signature a project publishes with
+//! its sums, found inside the check file or beside it, verified against the
+//! key the user names (`--verify-with KEY`) over the exact bytes that are
+//! then parsed, read once: nothing can change between verifying and
+//! checking.
+//!
+//! The shapes projects publish, and who verifies each:
+//!
+//! | shape | where the signature is | verified by |
+//! |---|---|---|
+//! | OpenPGP clear-signed (`SHASUMS256.txt.asc`, Fedora's `CHECKSUM`) | around the sums | the system's `gpgv` ([`openpgp`]) |
+//! | OpenPGP detached (`SHA512SUMS.sign`, `SHA256SUMS.gpg`, `.asc`, `.sig`) | a file beside | `gpgv` |
+//! | signify embedded (OpenBSD's `SHA256.sig`) | its first two lines | Ed25519 here ([`ed25519`]) |
+//! | signify detached (`.sig`) | a file beside | Ed25519 here |
+//! | minisign (`.minisig`) | a file beside | the `minisign-verify` crate |
+//!
+//! OpenPGP goes to `gpgv`, the verifier apt itself runs (so every Debian
+//! and Ubuntu system has it), rather than a Rust OpenPGP implementation: the
+//! one pure Rust choice (rpgp) brings some 160 crates to build for a check
+//! the user's own GnuPG already makes; without `gpgv` fastsum says so. Its
+//! output (`--output -`) is what a clear-signed file is parsed from: the
+//! bytes it verified, not a second reading of ours.
+
+mod ed25519;
+mod openpgp;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A public key to verify with, recognised from its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Key {
+    /// An OpenPGP public key or keyring, in binary form (dearmoured here
+    /// when the file was armoured: `gpgv` reads only binary keyrings).
+    OpenPgp(Vec<u8>),
+    /// A minisign or signify public key: both are `Ed`, an 8-byte key
+    /// number and a 32-byte Ed25519 key, in base64 after a comment line.
+    Ed25519 { id: [u8; 8], key: [u8; 32] },
+}
+
+/// Why a check file's signature does not hold, or cannot be checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SigError {
+    /// The key file is none of the kinds known.
+    NotAKey,
+    /// No signature inside the check file, none beside it.
+    NoSignature,
+    /// The signature file is none of the kinds known, or is damaged.
+    NotASignature,
+    /// The signature is of a kind the key cannot verify.
+    WrongKind {
+        key: &'static str,
+        signature: &'static str,
+    },
+    /// The signature was made by another key.
+    OtherKey(String),
+    /// The signature does not match the bytes: they changed after signing.
+    Bad,
+    /// OpenPGP needs `gpgv`, which is not installed or did not run.
+    NoGpgv(String),
+    /// `gpgv` refused for a reason of its own (its words).
+    Gpgv(String),
+}
+
+impl fmt::Display for SigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SigError::NotAKey => write!(
+                f,
+                "not a public key fastsum knows (an OpenPGP key or keyring, a minisign or signify key)"
+            ),
+            SigError::NoSignature => write!(
+                f,
+                "no signature: none inside the check file, and none beside it (.asc, .sig, .gpg, .minisig, .sign)"
+            ),
+            SigError::NotASignature => write!(
+                f,
+                "not a signature fastsum knows (OpenPGP, minisign or signify), or a damaged one"
+            ),
+            SigError::WrongKind { key, signature } => {
+                write!(
+                    f,
+                    "a {signature} signature cannot be verified with a {key} key"
+                )
+            }
+            SigError::OtherKey(id) => write!(f, "signed by another key ({id}), not the one given"),
+            SigError::Bad => write!(f, "BAD signature: the signed bytes changed after signing"),
+            SigError::NoGpgv(why) => {
+                write!(
+                    f,
+                    "OpenPGP signatures are verified with gpgv (GnuPG), which {why}"
+                )
+            }
+            SigError::Gpgv(said) => write!(f, "gpgv: {said}"),
+        }
+    }
+}
+
+/// What a good signature vouches for.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Verified {
+    /// The signed bytes: the sums to parse.
+    pub(crate) content: Vec<u8>,
+    /// Who signed, as the signer's tools show it (fingerprint, key id).
+    pub(crate) signer: String,
+}
+
+impl Key {
+    /// The key in `bytes` (a key file's contents), recognised by its form.
+    pub(crate) fn parse(bytes: &[u8]) -> Result<Key, SigError> {
+        if let Some(binary) = openpgp::key(bytes) {
+            return Ok(Key::OpenPgp(binary));
+        }
+        ed25519::key(bytes).ok_or(SigError::NotAKey)
+    }
+
+    fn kind(&self) -> &'static str {
+        match self {
+            Key::OpenPgp(_) => "OpenPGP",
+            Key::Ed25519 { .. } => "minisign/signify",
+        }
+    }
+}
+
+/// The files beside `check` that may hold its detached signature, in the
+/// order they are tried.
+pub(crate) fn beside(check: &Path) -> impl Iterator<Item = PathBuf> + '_ {
+    [".asc", ".sig", ".gpg", ".minisig", ".sign"]
+        .into_iter()
+        .map(|ext| {
+            let mut name = check.as_os_str().to_os_string();
+            name.push(ext);
+            PathBuf::from(name)
+        })
+}
+
+/// Does the check file carry its signature inside (clear-signed, signify's
+/// embedded form)? Then no file beside it is looked for.
+pub(crate) fn embedded(check: &[u8]) -> bool {
+    openpgp::is_clear_signed(check) || ed25519::embedded(check).is_some()
+}
+
+/// Verify the check file `check` with `key`, its signature inside it or in
+/// `detached` (the bytes of the file beside it); the bytes to parse, and
+/// who signed them, when the signature holds.
+pub(crate) fn verify(
+    check: &[u8],
+    detached: Option<&[u8]>,
+    key: &Key,
+) -> Result<Verified, SigError> {
+    let wrong = |signature| SigError::WrongKind {
+        key: key.kind(),
+        signature,
+    };
+    match detached {
+        Some(sig) if openpgp::is_signature(sig) => match key {
+            Key::OpenPgp(ring) => openpgp::verify_detached(check, sig, ring),
+            _ => Err(wrong("OpenPGP")),
+        },
+        Some(sig) => match key {
+            Key::Ed25519 { id, key } => ed25519::verify_detached(check, sig, id, key),
+            _ => Err(ed25519::kind_of(sig).map_or(SigError::NotASignature, wrong)),
+        },
+        None if openpgp::is_clear_signed(check) => match key {
+            Key::OpenPgp(ring) => openpgp::verify_clear_signed(check, ring),
+            _ => Err(wrong("OpenPGP")),
+        },
+        None => match (ed25519::embedded(check), key) {
+            (Some((sig, message)), Key::Ed25519 { id, key }) => {
+                ed25519::verify_signify(message, &sig, id, key)
+            }
+            (Some(_), _) => Err(wrong("signify")),
+            (None, _) => Err(SigError::NoSignature),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,47 @@
+//! What needs no tool: keys and signatures that do not fit. The real
+//! tools' keys and signatures are tested end to end in tests/signed.rs.
+
+use super::*;
+
+const SUMS: &[u8] = b"d41d8cd98f00b204e9800998ecf8427e  empty\n";
+
+#[test]
+fn keys_and_kinds_that_do_not_fit() {
+    assert_eq!(Key::parse(b"hello"), Err(SigError::NotAKey));
+    assert_eq!(
+        verify(
+            SUMS,
+            None,
+            &Key::Ed25519 {
+                id: [0; 8],
+                key: [0; 32]
+            }
+        ),
+        Err(SigError::NoSignature)
+    );
+    assert_eq!(
+        verify(
+            SUMS,
+            Some(b"-----BEGIN PGP SIGNATURE-----\n\nAAAA\n-----END PGP SIGNATURE-----\n"),
+            &Key::Ed25519 {
+                id: [0; 8],
+                key: [0; 32]
+            }
+        ),
+        Err(SigError::WrongKind {
+            key: "minisign/signify",
+            signature: "OpenPGP"
+        })
+    );
+    assert_eq!(
+        verify(
+            SUMS,
+            Some(b"nothing"),
+            &Key::Ed25519 {
+                id: [0; 8],
+                key: [0; 32]
+            }
+        ),
+        Err(SigError::NotASignature)
+    );
+}

@@ -249,7 +249,10 @@ fn arg(spec: &'static Spec, flavour: Flavour) -> Arg {
     if let Some(heading) = spec.section.heading() {
         arg = arg.help_heading(heading);
     }
-    arg.hide_short_help(matches!(spec.section, Section::Tuning | Section::Walking))
+    arg.hide_short_help(matches!(
+        spec.section,
+        Section::Signed | Section::Tuning | Section::Walking
+    ))
 }
 
 /// The command a name's help shows: only the options that name has.

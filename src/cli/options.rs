@@ -334,6 +334,8 @@ pub(crate) enum Section {
     Common,
     /// Check mode's own options: in `-h` too.
     Checking,
+    /// Signed check files (`--verify-with`): `--help` only.
+    Signed,
     /// What `-r` walks: `--help` only.
     Walking,
     /// How fastsum reads: `--help` only (`-h` points there).
@@ -349,6 +351,7 @@ impl Section {
         match self {
             Section::Common => None,
             Section::Checking => Some("Checking (with -c)"),
+            Section::Signed => Some("Signed check files (with -c)"),
             Section::Walking => Some("Trees (with -r)"),
             Section::Tuning => Some("Tuning (see Reading modes)"),
             Section::Information => Some("Information"),
@@ -1083,7 +1086,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "With -c, verify each check file's signature with the public key KEY first",
     )
     .names(Names::FASTSUM)
-    .section(Section::Checking)
+    .section(Section::Signed)
     .more(
         "KEY is an OpenPGP key or keyring (armoured or binary), or a minisign or signify \
          public key: its kind is read from the file. The signature is found inside the \
@@ -1103,7 +1106,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "With --verify-with, the check file's detached signature is FILE",
     )
     .names(Names::FASTSUM)
-    .section(Section::Checking),
+    .section(Section::Signed),
     Spec::value(
         "audit",
         None,

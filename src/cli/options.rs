@@ -347,6 +347,8 @@ pub(crate) enum Section {
     Common,
     /// Check mode's own options: in `-h` too.
     Checking,
+    /// Signed check files (`--verify-with`): `--help` only.
+    Signed,
     /// What `-r` walks: `--help` only.
     Walking,
     /// The digests object stores report: `--help` only.
@@ -364,6 +366,7 @@ impl Section {
         match self {
             Section::Common => None,
             Section::Checking => Some("Checking (with -c)"),
+            Section::Signed => Some("Signed check files (with -c)"),
             Section::Walking => Some("Trees (with -r)"),
             Section::Stores => Some("Object stores (S3, GCS)"),
             Section::Tuning => Some("Tuning (see Reading modes)"),
@@ -1182,7 +1185,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "With -c, verify each check file's signature with the public key KEY first",
     )
     .names(Names::FASTSUM)
-    .section(Section::Checking)
+    .section(Section::Signed)
     .more(
         "KEY is an OpenPGP key or keyring (armoured or binary), or a minisign or signify \
          public key: its kind is read from the file. The signature is found inside the \
@@ -1202,7 +1205,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
         "With --verify-with, the check file's detached signature is FILE",
     )
     .names(Names::FASTSUM)
-    .section(Section::Checking),
+    .section(Section::Signed),
     Spec::value(
         "audit",
         None,

@@ -564,7 +564,7 @@ fn check_command(args: &Args, inv: &Invocation) -> Result<Command, UsageError> {
         style: style::check(args, inv),
         // (fastsum reads the lines its --base64 writes)
         base64: cksum || inv.flavour() == Flavour::Fastsum,
-        armour: inv.flavour() == Flavour::Fastsum,
+        own_rules: inv.flavour() == Flavour::Fastsum,
         signed: args.verify_with.as_ref().map(|key| Signed {
             key: key.into(),
             signature: args.signature.as_ref().map(Into::into),

@@ -96,10 +96,11 @@ pub(crate) struct CheckOptions {
     /// `--verify-with KEY` (and `--signature FILE`): each check file's
     /// signature must hold before any of its lines is used.
     pub(crate) signed: Option<Signed>,
-    /// An OpenPGP clear-signed check file's armour is read as such (its
-    /// lines are not improperly formatted; what stands outside it is):
-    /// fastsum's own name, not GNU's or b3sum's.
-    pub(crate) armour: bool,
+    /// fastsum's own rules, not GNU's or b3sum's (its own name): an OpenPGP
+    /// clear-signed check file's armour is read as such (its lines are not
+    /// improperly formatted; what stands outside it is), and a listed name
+    /// not found from here is looked for beside the check file.
+    pub(crate) own_rules: bool,
 }
 
 /// Where the key of a signed check file is, and its signature when named.

@@ -13,6 +13,7 @@ use std::process::Command;
 use fastsum::internals::{Algorithm, hash_bytes};
 use tempfile::TempDir;
 
+use crate::util::Bounded;
 use crate::util::{
     MODES, Pair, assert_output, assert_outputs_same, fastsum, gnu, modes_and_jobs, multicall,
     random_bytes, require_tool, run, run_with_stdin, tempdir, write_file,
@@ -495,4 +496,48 @@ fn consecutive_stdin_lines_read_on_as_gnu_cksum() {
         let ours = run_with_stdin(fastsum().current_dir(dir.path()).args(["-c", "SUMS"]), data);
         assert_outputs_same(&sums, &ours, &theirs, "fastsum", "cksum");
     }
+}
+
+/// Under fastsum's own name, a relative name not found from here is the
+/// one beside the check file (as rhash reads it), shown as opened; one
+/// found here stays here's; GNU's names keep GNU's rule.
+#[test]
+fn names_not_found_here_are_looked_for_beside_the_check_file() {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir(d.join("dl")).unwrap();
+    write_file(&d.join("dl"), "a.iso", b"an image\n");
+    write_file(&d.join("dl"), "b.tar", b"the archive there\n");
+    write_file(d, "b.tar", b"the archive here\n");
+    let sums = |name: &str, bytes: &[u8]| {
+        let digest = hash_bytes(Algorithm::Sha256, bytes).to_hex();
+        format!("{digest}  {name}\n")
+    };
+    let list = sums("a.iso", b"an image\n") + &sums("b.tar", b"the archive here\n");
+    write_file(&d.join("dl"), "SHA256SUMS", list.as_bytes());
+    let out = fastsum()
+        .current_dir(d)
+        .args(["-a", "sha256", "-c", "dl/SHA256SUMS"])
+        .bounded_output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "dl/a.iso: OK\nb.tar: OK\n"
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let gnu = multicall(d, "sha256sum")
+        .current_dir(d)
+        .args(["-c", "dl/SHA256SUMS"])
+        .bounded_output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&gnu.stdout),
+        "a.iso: FAILED open or read\nb.tar: OK\n"
+    );
+    assert_eq!(gnu.status.code(), Some(1));
 }

@@ -39,7 +39,7 @@ pub(super) fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError
     let command = if args.check {
         Command::Check(CheckOptions {
             signed: None,
-            armour: false,
+            own_rules: false,
             // xxhsum's --status silences stdout, -q its OK lines; its -w
             // goes with either (the dialect's)
             verbosity: match (args.verbosity, args.xxh_quiet) {

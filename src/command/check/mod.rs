@@ -232,6 +232,9 @@ struct Open {
     /// Where its lines stand in an OpenPGP clear-signed armour, if it has
     /// one (read without a key: the signature is not checked).
     armour: Option<Armour>,
+    /// Its directory, where a listed name not found from here is looked
+    /// for (fastsum's own rules; `None` for one here, or stdin).
+    beside: Option<PathBuf>,
 }
 
 /// The parts of an OpenPGP clear-signed text, in order.
@@ -297,8 +300,8 @@ struct Feed<'a> {
     done: bool,
     /// `--verify-with`: each check file's signature first.
     signing: Option<Signing>,
-    /// Read a clear-signed check file's armour as such (fastsum's name).
-    armour: bool,
+    /// fastsum's own rules (see `CheckOptions::own_rules`).
+    own_rules: bool,
 }
 
 /// What a line asks of the file it lists: the expected digests, one per
@@ -379,6 +382,7 @@ fn line_job(
     if cur.is_stdin && name == b"-" {
         return improper();
     }
+    let name = beside(cur, name);
     let etag = line.algo.parts().is_none() && line.expected.parts() > 0;
     let algos = if etag {
         etag_candidates(&name, line.expected.parts())
@@ -395,6 +399,26 @@ fn line_job(
             at: None,
         },
     })
+}
+
+/// The file a line's `name` means: as GNU has it, relative to here; under
+/// fastsum's own rules, a relative name found only beside the check file
+/// is that one, as rhash reads it (`fastsum -c dl/SHA256SUMS` from dl's
+/// parent). Its status line shows the path opened.
+fn beside(cur: &Open, name: Vec<u8>) -> Vec<u8> {
+    let Some(dir) = &cur.beside else {
+        return name;
+    };
+    let here = Path::new(OsStr::from_bytes(&name));
+    if here.is_absolute() || std::fs::symlink_metadata(here).is_ok() {
+        return name;
+    }
+    let there = dir.join(here);
+    if std::fs::symlink_metadata(&there).is_ok() {
+        there.into_os_string().into_vec()
+    } else {
+        name
+    }
 }
 
 /// The part sizes S3 uploaders use, in MiB: AWS CLI's and boto3's 8, the
@@ -523,6 +547,13 @@ impl Feed<'_> {
                         is_stdin: input == Input::Stdin,
                         line: 0,
                         armour: None,
+                        beside: match &input {
+                            Input::Path(p) if self.own_rules => p
+                                .parent()
+                                .filter(|d| !d.as_os_str().is_empty())
+                                .map(Path::to_path_buf),
+                            _ => None,
+                        },
                     });
                     return step;
                 }
@@ -556,7 +587,7 @@ impl Feed<'_> {
                     }
                     return Step::Job(job);
                 }
-                if self.armour && cur.line == 1 && self.buf.trim_ascii_end() == CLEAR_SIGNED {
+                if self.own_rules && cur.line == 1 && self.buf.trim_ascii_end() == CLEAR_SIGNED {
                     cur.armour = Some(Armour::Headers);
                     return Step::Skip;
                 }
@@ -957,7 +988,7 @@ fn feed<'a>(
         pending: None,
         done: false,
         signing,
-        armour: opts.armour,
+        own_rules: opts.own_rules,
     }
 }
 

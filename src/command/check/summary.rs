@@ -124,7 +124,7 @@ mod tests {
     fn opts(verbosity: Verbosity, strict: bool, ignore_missing: bool) -> CheckOptions {
         CheckOptions {
             signed: None,
-            armour: false,
+            own_rules: false,
             verbosity,
             strict,
             ignore_missing,

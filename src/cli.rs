@@ -524,6 +524,9 @@ fn check_command(args: &Args, inv: &Invocation) -> Result<Command, UsageError> {
     if args.zero {
         return refuse(Conflict::ZeroWhenChecking);
     }
+    if args.signature.is_some() && args.verify_with.is_none() {
+        return refuse(Conflict::SignatureWithoutKey);
+    }
     if args.tag && !cksum {
         return refuse(Conflict::TagWhenChecking);
     }

@@ -322,4 +322,15 @@ fn refusals() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--verify-with"));
+    // a signature with no key to verify it: refused, not ignored
+    let out = fastsum()
+        .current_dir(d)
+        .args(["-c", "--signature", "k", "SUMS"])
+        .bounded_output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("the --signature option is meaningful only with --verify-with")
+    );
 }

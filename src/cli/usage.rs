@@ -42,6 +42,8 @@ pub(crate) enum Conflict {
     Patterns(String),
     /// An `--update` option without `--update`: its name.
     OnlyWhenUpdating(&'static str),
+    /// `--signature` without the key it is verified with.
+    SignatureWithoutKey,
     /// `--update` with what it cannot write: what.
     UpdateWith(&'static str),
     /// `--update` with no FILE, or with `-`: there is nothing to add from
@@ -130,6 +132,9 @@ impl Conflict {
             Conflict::Patterns(why) => format!("the exclude patterns: {why}"),
             Conflict::OnlyWhenUpdating(flag) => {
                 format!("the {flag} option is meaningful only with --update")
+            }
+            Conflict::SignatureWithoutKey => {
+                "the --signature option is meaningful only with --verify-with".into()
             }
             Conflict::JsonWith(flag) => {
                 format!("the {flag} option is meaningless with --json")

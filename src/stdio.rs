@@ -193,6 +193,8 @@ static RECORD_CLOSED_STD_FDS: extern "C" fn() = record_closed_std_fds;
 /// on the other systems, which have no initialiser section for it).
 pub fn prepare_process() {
     crate::sys::ignore_sigpipe();
+    // (on Linux the initialiser has recorded them: not three calls again)
+    #[cfg(not(target_os = "linux"))]
     STD_FDS_CLOSED.fetch_or(crate::sys::closed_std_fds(), Ordering::Relaxed);
     crate::sys::reopen_closed_std_fds();
 }

@@ -149,10 +149,14 @@ pub(crate) struct Invocation {
 impl Invocation {
     /// Work out the invocation from `argv[0]`.
     pub(crate) fn from_argv0(argv0: Option<&OsString>) -> Invocation {
-        let base = argv0
+        let mut base = argv0
             .and_then(|a| std::path::Path::new(a).file_name())
             .map(|b| b.to_string_lossy().into_owned())
             .unwrap_or_default();
+        // on Windows `md5sum.exe` says `md5sum:`, as b3sum does there
+        if cfg!(windows) && base.len() > 4 && base.to_ascii_lowercase().ends_with(".exe") {
+            base.truncate(base.len() - 4);
+        }
         let tool = tool_algorithm(&base);
         let program = match tool {
             // the name as invoked prefixes messages, as GNU's `gsha256sum:`

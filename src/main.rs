@@ -14,9 +14,12 @@
 //! estimate, through `f64::powf`). Defined here, from the `libm` crate (a
 //! port of musl's), it keeps libm.so out of the process: loading it was 6 %
 //! of a one-file call (docs/BENCHMARKS.md, "One call per file").
-#![cfg_attr(not(test), no_main)]
+//!
+//! Both are Unix's: on Windows the arguments are UTF-16, read by std's
+//! `args_os` into `OsString`s, under std's own `main`.
+#![cfg_attr(all(not(test), unix), no_main)]
 
-#[cfg(not(test))]
+#[cfg(all(not(test), unix))]
 #[unsafe(no_mangle)]
 extern "C" fn main(argc: std::ffi::c_int, argv: *const *const std::ffi::c_char) -> std::ffi::c_int {
     use std::ffi::{CStr, OsStr};
@@ -32,13 +35,21 @@ extern "C" fn main(argc: std::ffi::c_int, argv: *const *const std::ffi::c_char) 
     fastsum::run(args).code()
 }
 
+#[cfg(all(not(test), not(unix)))]
+fn main() {
+    fastsum::prepare_process();
+    let code = fastsum::run(std::env::args_os()).code();
+    std::process::exit(code);
+}
+
 /// libm's `pow`, from the `libm` crate (see the top of this file).
+#[cfg(unix)]
 #[unsafe(no_mangle)]
 extern "C" fn pow(x: f64, y: f64) -> f64 {
     libm::pow(x, y)
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     /// The `pow` every caller in the process gets is a right one.
     #[test]

@@ -11,24 +11,10 @@
 /// binary, which carries its own libc: a dlopen'ed library would bring a
 /// second one into the process.
 fn symbol(name: &std::ffi::CStr) -> Option<*mut std::ffi::c_void> {
-    // the handle, as an address (a raw pointer is not Sync)
     static LIB: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
-    if cfg!(target_feature = "crt-static") {
-        return None;
-    }
-    let lib = (*LIB.get_or_init(|| {
-        [c"libcrypto.so.3", c"libcrypto.so.1.1"]
-            .into_iter()
-            .find_map(|file| {
-                // SAFETY: a valid C string; RTLD_LOCAL keeps its symbols
-                // out of the global namespace.
-                let lib = unsafe { libc::dlopen(file.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
-                (!lib.is_null()).then_some(lib as usize)
-            })
-    }))? as *mut std::ffi::c_void;
-    // SAFETY: `lib` is a live handle (never closed) and `name` a C string.
-    let p = unsafe { libc::dlsym(lib, name.as_ptr()) };
-    (!p.is_null()).then_some(p)
+    let lib =
+        (*LIB.get_or_init(|| crate::sys::open_library(&[c"libcrypto.so.3", c"libcrypto.so.1.1"])))?;
+    crate::sys::library_symbol(lib, name)
 }
 
 /// libcrypto's function `name`, as the function pointer type `F`.

@@ -14,7 +14,6 @@
 //! apply. clap only renders help.
 
 use std::ffi::{OsStr, OsString};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
 /// One option the scan knows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,12 +132,12 @@ impl GetoptError {
             }
             GetoptError::Unrecognized(word) => {
                 m.extend_from_slice(b"unrecognized option '");
-                m.extend_from_slice(word.as_bytes());
+                m.extend_from_slice(word.as_encoded_bytes());
                 m.push(b'\'');
             }
             GetoptError::Ambiguous(word, candidates) => {
                 m.extend_from_slice(b"option '");
-                m.extend_from_slice(word.as_bytes());
+                m.extend_from_slice(word.as_encoded_bytes());
                 m.extend_from_slice(b"' is ambiguous; possibilities:");
                 for c in candidates {
                     m.extend_from_slice(format!(" '--{c}'").as_bytes());
@@ -158,8 +157,8 @@ impl GetoptError {
     /// errors), and the one a "did you mean" is about.
     pub(crate) fn word(&self) -> OsString {
         match self {
-            GetoptError::InvalidShort(c) => OsString::from_vec(vec![b'-', *c]),
-            GetoptError::ShortNeedsValue(c) => OsString::from_vec(vec![b'-', *c]),
+            GetoptError::InvalidShort(c) => arg_piece(&[b'-', *c]),
+            GetoptError::ShortNeedsValue(c) => arg_piece(&[b'-', *c]),
             GetoptError::Unrecognized(w) | GetoptError::Ambiguous(w, _) => w.clone(),
             GetoptError::NoValueAllowed(n, _) | GetoptError::LongNeedsValue(n) => {
                 OsString::from(format!("--{n}"))
@@ -232,7 +231,7 @@ fn scan_into(
     };
     let mut i = 0;
     while i < args.len() {
-        let word = args[i].as_bytes();
+        let word = args[i].as_encoded_bytes();
         i += 1;
         if xxhsum && word == b"-" {
             out.stdin_named = true;
@@ -250,17 +249,14 @@ fn scan_into(
             let index = resolve(table, name, &args[i - 1], abbrev)?;
             let opt = &table[index];
             let value = match (opt.takes_value, inline) {
-                (true, Some(v)) => Some(OsStr::from_bytes(v).to_owned()),
+                (true, Some(v)) => Some(arg_piece(v)),
                 (true, None) => {
                     let v = args.get(i).cloned();
                     i += 1;
                     Some(v.ok_or(GetoptError::LongNeedsValue(opt.long))?)
                 }
                 (false, Some(v)) => {
-                    return Err(GetoptError::NoValueAllowed(
-                        opt.long,
-                        OsStr::from_bytes(v).to_owned(),
-                    ));
+                    return Err(GetoptError::NoValueAllowed(opt.long, arg_piece(v)));
                 }
                 (false, None) => None,
             };
@@ -287,10 +283,10 @@ fn scan_into(
                 let value = if opt.takes_value && xxhsum {
                     let digits = word[j..].iter().take_while(|c| c.is_ascii_digit()).count();
                     j += digits;
-                    Some(OsStr::from_bytes(&word[j - digits..j]).to_owned())
+                    Some(arg_piece(&word[j - digits..j]))
                 } else if opt.takes_value {
                     let v = if j < word.len() {
-                        OsStr::from_bytes(&word[j..]).to_owned()
+                        arg_piece(&word[j..])
                     } else {
                         let v = args.get(i).cloned();
                         i += 1;
@@ -321,6 +317,14 @@ fn scan_into(
         }
     }
     Ok(())
+}
+
+/// The argument that `bytes` (a piece of one) are: exact on Unix; on
+/// Windows the piece of a UTF-16 argument it is, or (cut inside a
+/// character: an unknown option letter in a message) lossy.
+fn arg_piece(bytes: &[u8]) -> OsString {
+    crate::sys::os_string(bytes.to_vec())
+        .unwrap_or_else(|| String::from_utf8_lossy(bytes).into_owned().into())
 }
 
 #[cfg(test)]

@@ -14,7 +14,6 @@
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
-use std::os::unix::ffi::OsStrExt;
 
 use super::Flavour;
 use super::getopt::GetoptError;
@@ -382,7 +381,7 @@ impl UsageError {
     fn suggestion(&self, flavour: Flavour) -> Option<String> {
         match self {
             UsageError::Option(GetoptError::Unrecognized(word)) => {
-                let body = word.as_bytes().strip_prefix(b"--")?;
+                let body = word.as_encoded_bytes().strip_prefix(b"--")?;
                 let name = body.split(|&b| b == b'=').next().unwrap_or_default();
                 let name = String::from_utf8_lossy(name);
                 let longs: Vec<&str> = table(flavour).iter().map(|s| s.long).collect();
@@ -463,7 +462,7 @@ impl UsageError {
         const MORE: &str = "\nFor more information, try '--help'.\n";
         match self {
             UsageError::Option(e) => {
-                let word = String::from_utf8_lossy(e.word().as_bytes()).into_owned();
+                let word = String::from_utf8_lossy(e.word().as_encoded_bytes()).into_owned();
                 let what = match e {
                     GetoptError::ShortNeedsValue(_) | GetoptError::LongNeedsValue(_) => {
                         format!("a value is required for '{word}' but none was supplied")
@@ -555,7 +554,7 @@ fn clap_option(
             form(long).unwrap_or_default()
         ),
         GetoptError::Unrecognized(word) => {
-            let word = String::from_utf8_lossy(word.as_bytes()).into_owned();
+            let word = String::from_utf8_lossy(word.as_encoded_bytes()).into_owned();
             let name = word.split('=').next().unwrap_or_default().to_string();
             let similar = name.strip_prefix("--").and_then(|n| {
                 let mut scored: Vec<(f64, &str)> = B3SUM_LONGS

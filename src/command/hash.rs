@@ -6,8 +6,6 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use std::os::unix::ffi::OsStrExt;
-
 use crate::algo::{Algorithms, Hasher};
 use crate::config::{Context, HashOptions};
 use crate::input::Input;
@@ -32,7 +30,7 @@ impl Render<(), WalkError> for Lines {
         match outcome {
             Outcome::Hashed(task, Ok(hashed)) => w.digests(p, &task, &hashed),
             Outcome::Hashed(task, Err(e)) => w.failed(p, w.name(&task.input), &e),
-            Outcome::Passed((path, e)) => w.failed(p, path.as_os_str().as_bytes(), &e),
+            Outcome::Passed((path, e)) => w.failed(p, path.as_os_str().as_encoded_bytes(), &e),
         }
     }
 }
@@ -79,7 +77,7 @@ fn tree_digest(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let algo = cx.algos.first();
-    let name = std::os::unix::ffi::OsStrExt::as_bytes(dir.as_os_str()).to_vec();
+    let name = dir.as_os_str().as_encoded_bytes().to_vec();
     let root = PathBuf::from(&dir);
     if !root.is_dir() {
         let e = match std::fs::metadata(&root) {
@@ -136,9 +134,12 @@ impl Render<(), WalkError> for TreeLines<'_> {
     fn render(&mut self, outcome: Outcome<(), WalkError>, p: &mut Printer<'_>) -> io::Result<()> {
         match outcome {
             Outcome::Hashed(task, Ok(Hashed { digests, .. })) => {
-                let path = std::path::Path::new(std::ffi::OsStr::from_bytes(task.input.name()));
+                let path = match &task.input {
+                    Input::Path(path) => path.as_path(),
+                    Input::Stdin => std::path::Path::new("-"),
+                };
                 let rel = path.strip_prefix(self.root).unwrap_or(path);
-                let name = [b"./", rel.as_os_str().as_bytes()].concat();
+                let name = [b"./", rel.as_os_str().as_encoded_bytes()].concat();
                 let mut line = Vec::new();
                 for (algo, digest) in task.algos.as_slice().iter().zip(&digests) {
                     let hex = digest.to_hex();
@@ -153,7 +154,7 @@ impl Render<(), WalkError> for TreeLines<'_> {
             }
             Outcome::Passed((path, e)) => {
                 self.state.failed = true;
-                failed(p, path.as_os_str().as_bytes(), &e)
+                failed(p, path.as_os_str().as_encoded_bytes(), &e)
             }
         }
     }

@@ -21,12 +21,10 @@
 //! - SUMS, and any temporary file of its, is never hashed into itself.
 
 use std::collections::HashSet;
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 use std::fmt;
-use std::fs::{self, File, OpenOptions, Permissions};
+use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use crate::algo::{Algorithm, Algorithms, Bits};
@@ -37,6 +35,7 @@ use crate::config::{Context, LineFormat, UpdateOptions};
 use crate::input::Input;
 use crate::output::quote_name;
 use crate::report::{Reporter, error_text};
+use crate::sys::FileId;
 
 /// What SUMS holds: its lines (each ending in a newline), the name each
 /// lists, and the algorithm and format new lines take.
@@ -98,7 +97,7 @@ struct Counts {
 /// Update `opts.sums` with the inputs of `files` it does not list.
 pub(crate) fn run(cx: Context<'_>, opts: &UpdateOptions, files: Vec<OsString>) -> io::Result<()> {
     let rep = cx.rep;
-    let name = quote_name(opts.sums.as_os_str().as_bytes());
+    let name = quote_name(opts.sums.as_os_str().as_encoded_bytes());
     let mut said = false;
     let mut waiting = || {
         if !opts.quiet && !said {
@@ -142,7 +141,7 @@ fn update(
 ) -> io::Result<Option<Counts>> {
     let Context { algos, rep, .. } = cx;
     let sums = &opts.sums;
-    let name = quote_name(sums.as_os_str().as_bytes());
+    let name = quote_name(sums.as_os_str().as_encoded_bytes());
     let mut text = Vec::new();
     let manifest = match (&locked.file).read_to_end(&mut text) {
         Ok(_) => read_manifest(&text, algos.first(), opts),
@@ -158,7 +157,7 @@ fn update(
     // names compare in normal form, absolute: `./d/a`, `d//a` and `/cwd/d/a`
     // list the file the walk names `d/a`
     let cwd = std::env::current_dir().ok().map(PathBuf::into_os_string);
-    let cwd = cwd.as_ref().map(|c| c.as_bytes());
+    let cwd = cwd.as_ref().map(|c| c.as_encoded_bytes());
     let listed: HashSet<Vec<u8>> = manifest
         .lines
         .iter()
@@ -167,7 +166,7 @@ fn update(
     let roots: Vec<Vec<u8>> = files
         .iter()
         .filter(|f| *f != "-")
-        .map(|f| absolute(f.as_bytes(), cwd))
+        .map(|f| absolute(f.as_encoded_bytes(), cwd))
         .collect();
     let own = CheckFiles::of(&[
         sums.as_os_str().to_owned(),
@@ -356,7 +355,10 @@ fn under(roots: &[Vec<u8>], name: &[u8]) -> bool {
 
 /// Is the file a line names gone (not even a dangling link)?
 fn is_gone(name: &[u8]) -> bool {
-    let path = Path::new(OsStr::from_bytes(name));
+    // (on Windows, bytes that are no name there: no file is gone)
+    let Some(path) = crate::sys::os_string(name.to_vec()) else {
+        return false;
+    };
     matches!(fs::symlink_metadata(path), Err(e) if e.kind() == io::ErrorKind::NotFound)
 }
 
@@ -372,6 +374,8 @@ struct Locked {
     target: PathBuf,
     /// Its owner and mode, which the new manifest keeps.
     meta: fs::Metadata,
+    /// Its identity.
+    id: FileId,
     /// SUMS was missing: this is the empty file made to be locked.
     made: bool,
 }
@@ -412,16 +416,8 @@ fn kind(meta: &fs::Metadata) -> &'static str {
     let t = meta.file_type();
     if t.is_dir() {
         "a directory"
-    } else if t.is_fifo() {
-        "a FIFO"
-    } else if t.is_char_device() {
-        "a character device"
-    } else if t.is_block_device() {
-        "a block device"
-    } else if t.is_socket() {
-        "a socket"
     } else {
-        "not a file"
+        crate::sys::special_kind(&t).unwrap_or("not a file")
     }
 }
 
@@ -439,20 +435,21 @@ impl Locked {
             let Some((file, target, made)) = Self::open_once(sums)? else {
                 continue;
             };
-            let made_as = match (made, file.metadata()) {
-                (true, Ok(m)) => Some(m),
+            let made_as = match (made, FileId::of_file(&file)) {
+                (true, Ok(id)) => Some(id),
                 _ => None,
             };
             let locked = Self::lock_steady(file, &target, waiting);
             if let (Err(_), Some(m)) = (&locked, made_as) {
                 // the empty SUMS made to be locked is not left behind
-                remove_made(&target, &m);
+                remove_made(&target, m);
             }
-            if let Some((file, meta)) = locked? {
+            if let Some((file, meta, id)) = locked? {
                 return Ok(Locked {
                     file,
                     target,
                     meta,
+                    id,
                     made,
                 });
             }
@@ -468,7 +465,7 @@ impl Locked {
         file: File,
         target: &Path,
         waiting: &mut dyn FnMut(),
-    ) -> Result<Option<(File, fs::Metadata)>, Unusable> {
+    ) -> Result<Option<(File, fs::Metadata, FileId)>, Unusable> {
         let meta = file.metadata()?;
         if !meta.is_file() {
             // (replaced by something else between the look and the open)
@@ -476,8 +473,9 @@ impl Locked {
         }
         lock(&file, waiting)?;
         let meta = file.metadata()?;
-        match fs::symlink_metadata(target) {
-            Ok(now) if now.dev() == meta.dev() && now.ino() == meta.ino() => Ok(Some((file, meta))),
+        let id = FileId::of_file(&file)?;
+        match FileId::of_link(target) {
+            Ok(now) if now == id => Ok(Some((file, meta, id))),
             Ok(_) => Ok(None),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(e.into()),
@@ -496,12 +494,9 @@ impl Locked {
                     Err(e) if lost_race(&e) => return Ok(None),
                     Err(e) => return Err(e.into()),
                 };
-                // O_NONBLOCK: a FIFO put there since is not waited on (and
-                // is refused); O_NOFOLLOW: nor is a link put there followed
-                let opened = OpenOptions::new()
-                    .read(true)
-                    .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
-                    .open(&target);
+                // a FIFO put there since is not waited on (and is
+                // refused), nor is a link put there followed
+                let opened = crate::sys::open_no_follow(&target);
                 match opened {
                     Ok(f) => Ok(Some((f, target, false))),
                     Err(e) if lost_race(&e) => Ok(None),
@@ -533,15 +528,15 @@ impl Locked {
     /// Remove the empty SUMS this run made (the lock is still held: no
     /// other updater has replaced it).
     fn unmake(&self) {
-        remove_made(&self.target, &self.meta);
+        remove_made(&self.target, self.id);
     }
 }
 
 /// Remove the empty file made at `path` to be locked, if it is still the
 /// file there, and still empty.
-fn remove_made(path: &Path, made: &fs::Metadata) {
-    let same = fs::symlink_metadata(path)
-        .is_ok_and(|m| m.dev() == made.dev() && m.ino() == made.ino() && m.len() == 0);
+fn remove_made(path: &Path, made: FileId) {
+    let same = FileId::of_link(path).is_ok_and(|now| now == made)
+        && fs::symlink_metadata(path).is_ok_and(|m| m.len() == 0);
     if same {
         let _ = fs::remove_file(path);
     }
@@ -570,17 +565,15 @@ fn lock(file: &File, waiting: &mut dyn FnMut()) -> io::Result<()> {
 /// name, `.fastsum-update.` and a random suffix, in its directory.
 struct TempNames {
     prefix: OsString,
-    /// The directory's device and inode (unknown: nothing is one of them).
-    dir: Option<(u64, u64)>,
+    /// The directory's identity (unknown: nothing is one of them).
+    dir: Option<FileId>,
 }
 
 impl TempNames {
     fn of(target: &Path) -> TempNames {
         let mut prefix = target.file_name().unwrap_or_default().to_os_string();
         prefix.push(".fastsum-update.");
-        let dir = fs::metadata(dir_of(target))
-            .ok()
-            .map(|m| (m.dev(), m.ino()));
+        let dir = FileId::of_path(dir_of(target)).ok();
         TempNames { prefix, dir }
     }
 
@@ -597,13 +590,14 @@ impl TempNames {
         let Input::Path(path) = input else {
             return false;
         };
-        let starts = path
-            .file_name()
-            .is_some_and(|n| n.as_bytes().starts_with(self.prefix.as_bytes()));
+        let starts = path.file_name().is_some_and(|n| {
+            n.as_encoded_bytes()
+                .starts_with(self.prefix.as_encoded_bytes())
+        });
         starts
-            && self.dir.is_some_and(|(dev, ino)| {
-                fs::metadata(dir_of(path)).is_ok_and(|m| m.dev() == dev && m.ino() == ino)
-            })
+            && self
+                .dir
+                .is_some_and(|dir| FileId::of_path(dir_of(path)).is_ok_and(|now| now == dir))
     }
 }
 
@@ -659,7 +653,7 @@ impl fmt::Display for WriteError {
 
 /// A path in a message, quoted as names are.
 fn shown(path: &Path) -> String {
-    quote_name(path.as_os_str().as_bytes())
+    quote_name(path.as_os_str().as_encoded_bytes())
 }
 
 /// Write `bytes` to a new file beside `locked.target` (same directory, so
@@ -668,7 +662,7 @@ fn shown(path: &Path) -> String {
 /// as it was, and the new file is gone.
 fn replace(locked: &Locked, bytes: &[u8]) -> Result<Synced, WriteError> {
     let dir_path = dir_of(&locked.target);
-    let dir = File::open(dir_path).map_err(|error| WriteError {
+    let dir = crate::sys::open_dir(dir_path).map_err(|error| WriteError {
         doing: format!("opening its directory {}", shown(dir_path)),
         error,
     })?;
@@ -685,21 +679,16 @@ fn replace(locked: &Locked, bytes: &[u8]) -> Result<Synced, WriteError> {
             error,
         });
     }
-    Ok(match dir.sync_all() {
+    Ok(match crate::sys::sync_dir(&dir) {
         Ok(()) => Synced::Yes,
         Err(e) => Synced::RenamedOnly(e),
     })
 }
 
-/// Give `file` the owner and mode of the manifest it replaces, and write
-/// and sync `bytes`. As `sed -i`: the owner and group when allowed, else
-/// the group alone; not being allowed to give the file away is no error.
+/// Give `file` the owner and mode of the manifest it replaces (on Unix:
+/// `sys::copy_owner_and_mode`), and write and sync `bytes`.
 fn fill(file: &mut File, old: &fs::Metadata, bytes: &[u8]) -> io::Result<()> {
-    if std::os::unix::fs::fchown(&*file, Some(old.uid()), Some(old.gid())).is_err() {
-        let _ = std::os::unix::fs::fchown(&*file, None, Some(old.gid()));
-    }
-    // after the owner: a change of owner clears the set-ID bits
-    file.set_permissions(Permissions::from_mode(old.mode() & 0o7777))?;
+    crate::sys::copy_owner_and_mode(file, old)?;
     file.write_all(bytes)?;
     file.sync_all()
 }
@@ -745,11 +734,10 @@ fn named(
     for _ in 0..TRIES {
         let name = names.fresh();
         let path = dir_path.join(&name);
-        let made = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&path);
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        crate::sys::private_mode(&mut options);
+        let made = options.open(&path);
         let mut file = match made {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
@@ -823,8 +811,11 @@ mod tests {
     /// Both ways of making the new manifest (O_TMPFILE linked, and a name
     /// made with O_EXCL) give a fresh name beside SUMS, with SUMS's mode
     /// and the bytes; the named way also where O_TMPFILE works.
+    #[cfg(unix)]
     #[test]
     fn the_new_file_is_made_either_way_with_the_old_mode() {
+        use std::fs::Permissions;
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
         let sums = d.join("SUMS");
@@ -844,7 +835,7 @@ mod tests {
         made.push(named(d, &names, &locked, b"new\n").unwrap_or_else(|e| panic!("{e}")));
         for name in &made {
             assert!(
-                name.as_bytes().starts_with(b"SUMS.fastsum-update."),
+                name.as_encoded_bytes().starts_with(b"SUMS.fastsum-update."),
                 "{name:?}"
             );
             assert_eq!(name.len(), "SUMS.fastsum-update.".len() + 16, "{name:?}");

@@ -2,14 +2,13 @@
 //! what it is (a regular file of a known length, or a stream read to its end).
 
 use std::ffi::OsString;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Read, Seek};
-use std::os::fd::AsFd;
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::PathBuf;
 
 use crate::stdio::stdin_was_closed;
+// what tells that a regular file changed, or is not the one opened
+use crate::sys::Stamp;
 
 pub(crate) mod descriptors;
 
@@ -60,7 +59,7 @@ pub(crate) struct Opened {
 impl Input {
     /// `-` is standard input, anything else a path.
     pub fn from_arg(arg: OsString) -> Input {
-        if arg.as_bytes() == b"-" {
+        if arg.as_encoded_bytes() == b"-" {
             Input::Stdin
         } else {
             Input::Path(PathBuf::from(arg))
@@ -71,7 +70,7 @@ impl Input {
     pub(crate) fn name(&self) -> &[u8] {
         match self {
             Input::Stdin => b"-",
-            Input::Path(p) => p.as_os_str().as_bytes(),
+            Input::Path(p) => p.as_os_str().as_encoded_bytes(),
         }
     }
 
@@ -88,16 +87,11 @@ impl Input {
     pub(crate) fn open_unprobed(&self) -> io::Result<Unprobed> {
         descriptors::open(|| match self {
             Input::Stdin if stdin_was_closed() => Err(io::Error::from_raw_os_error(libc::EBADF)),
-            // Not `io::stdin()`: its 8 KiB buffer would turn `-m sync --chunk 16`
-            // into 8 KiB read calls. A duplicate of descriptor 0 shares its
-            // offset and reads unbuffered.
-            Input::Stdin => Ok(File::from(io::stdin().as_fd().try_clone_to_owned()?)),
-            // Non-blocking, so that opening a FIFO nobody writes to yet does
-            // not block the thread that opens inputs in order.
-            Input::Path(p) => OpenOptions::new()
-                .read(true)
-                .custom_flags(crate::sys::NONBLOCK)
-                .open(p),
+            // unbuffered, sharing descriptor 0's offset
+            Input::Stdin => crate::sys::stdin_file(),
+            // (Unix: non-blocking, so that opening a FIFO nobody writes to
+            // yet does not block the thread that opens inputs in order)
+            Input::Path(p) => crate::sys::open_input(p),
         })
         .map(Unprobed)
     }
@@ -121,7 +115,10 @@ impl Input {
         if let Input::Path(_) = self
             && kind == Kind::Stream
         {
-            if meta.as_ref().is_ok_and(|m| m.file_type().is_fifo()) {
+            if meta
+                .as_ref()
+                .is_ok_and(|m| crate::sys::is_fifo(&m.file_type()))
+            {
                 fifo_wait = true;
             } else {
                 // a device or the like: reads block, as they would for GNU
@@ -228,31 +225,6 @@ impl Read for Opened {
             self.ensure_unchanged()?;
         }
         Ok(n)
-    }
-}
-
-/// What tells that a regular file changed, or is not the one opened: its
-/// size, its modification and status-change times (to the nanosecond the
-/// file system keeps), and its device and inode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Stamp {
-    len: u64,
-    mtime: (i64, i64),
-    ctime: (i64, i64),
-    dev: u64,
-    ino: u64,
-}
-
-impl Stamp {
-    fn of(m: &std::fs::Metadata) -> Stamp {
-        use std::os::unix::fs::MetadataExt;
-        Stamp {
-            len: m.len(),
-            mtime: (m.mtime(), m.mtime_nsec()),
-            ctime: (m.ctime(), m.ctime_nsec()),
-            dev: m.dev(),
-            ino: m.ino(),
-        }
     }
 }
 

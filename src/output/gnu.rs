@@ -79,6 +79,9 @@ pub(crate) fn end_byte(end: LineEnd) -> u8 {
 /// `a\b` hashed to `abc` gives `\abc  a\\b` (an escaped name marks the
 /// line with a leading backslash).
 pub(crate) fn format_line(out: &mut Vec<u8>, algo_name: &str, hex: &str, name: &[u8], line: Line) {
+    // (on Windows: `\` as `/`, as b3sum prints names there)
+    let printed = crate::sys::printed_name(name);
+    let name = &printed[..];
     let lossy;
     let name = if line.names == Names::LossyEscaped {
         lossy = String::from_utf8_lossy(name);

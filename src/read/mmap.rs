@@ -21,7 +21,7 @@
 use std::fs::File;
 use std::io;
 
-use memmap2::{Advice, Mmap, MmapOptions, UncheckedAdvice};
+use memmap2::{Mmap, MmapOptions};
 
 use std::sync::Arc;
 
@@ -66,7 +66,7 @@ fn map_file(file: &File, start: u64, len: u64) -> Option<(Guard, Mmap)> {
     let map = unsafe { MmapOptions::new().offset(start).len(len).map(file) }.ok()?;
     let guard = claim.activate(map.as_ptr(), map.len());
     // Advisory only: hashing is correct whether or not the kernel takes it.
-    let _ = map.advise(Advice::Sequential);
+    crate::sys::advise_sequential(&map);
     Some((guard, map))
 }
 
@@ -232,13 +232,8 @@ impl Mapped {
         if len == 0 {
             return;
         }
-        // SAFETY: callers release only bytes that are hashed and never read
-        // again; dropping pages from a private read-only file mapping only
-        // means a later read would fault them back in from the file.
-        let _ = unsafe {
-            self.map
-                .unchecked_advise_range(UncheckedAdvice::DontNeed, start, len)
-        };
+        // (callers release only bytes that are hashed and never read again)
+        crate::sys::release_pages(&self.map, start, len);
     }
 
     /// The end of hashing a mapping: an error if the file shrank under it

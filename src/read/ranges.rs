@@ -25,7 +25,6 @@
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io;
-use std::os::unix::fs::FileExt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -387,7 +386,7 @@ fn serve_one(file: &File, job: Job, stop: &AtomicBool) -> Done {
 /// `buf.len()` bytes of `file` at `at`; a file that ends before them
 /// shrank since it was opened.
 fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<()> {
-    file.read_exact_at(buf, at).map_err(|e| match e.kind() {
+    crate::sys::read_exact_at(file, buf, at).map_err(|e| match e.kind() {
         io::ErrorKind::UnexpectedEof => crate::input::changed(),
         _ => e,
     })

@@ -8,19 +8,29 @@
 //! slower or less informed but never wrong (no hint, "cannot tell", the
 //! read path instead of a mapping):
 //!
-//! | what | Linux | other Unix (macOS, the BSDs) |
-//! |---|---|---|
-//! | is a byte in the page cache ([`cached`]) | `preadv2(RWF_NOWAIT)` | cannot tell |
-//! | are a mapping's pages resident ([`resident`]) | `mincore` | `mincore` |
-//! | does the client cache attributes ([`attributes_cached`]) | `fstatfs` magic | `fstatfs` type name |
-//! | read-ahead hint ([`prefetch`]) | `posix_fadvise` | FreeBSD: `posix_fadvise`; macOS: `F_RDADVISE` |
-//! | no access-time update when prefetching | `O_NOATIME` | none |
-//! | a new file with no name yet ([`unnamed_file`]) | `O_TMPFILE` | none: `--update` writes a named temporary file |
-//! | CPUs this process may use ([`affinity_cpus`]) | `sched_getaffinity` | std's count |
-//! | one allocator arena ([`one_malloc_arena`]) | glibc's `mallopt` | none |
+//! | what | Linux | other Unix (macOS, the BSDs) | Windows |
+//! |---|---|---|---|
+//! | is a byte in the page cache ([`cached`]) | `preadv2(RWF_NOWAIT)` | cannot tell | cannot tell |
+//! | are a mapping's pages resident ([`resident`]) | `mincore` | `mincore` | cannot tell (no mapping of cached files only) |
+//! | does the client cache attributes ([`attributes_cached`]) | `fstatfs` magic | `fstatfs` type name | cannot tell |
+//! | read-ahead hint ([`prefetch`]) | `posix_fadvise` | FreeBSD: `posix_fadvise`; macOS: `F_RDADVISE` | `FILE_FLAG_SEQUENTIAL_SCAN` at open ([`open_input`]); no prefetch |
+//! | no access-time update when prefetching | `O_NOATIME` | none | none |
+//! | a new file with no name yet ([`unnamed_file`]) | `O_TMPFILE` | none: `--update` writes a named temporary file | none: a named temporary file |
+//! | CPUs this process may use ([`affinity_cpus`]) | `sched_getaffinity` | std's count | std's count |
+//! | one allocator arena ([`one_malloc_arena`]) | glibc's `mallopt` | none | none |
 //!
-//! Signals, descriptors 0–2, terminal width, FIFOs and the SIGBUS guard of
-//! mappings ([`sigbus`]) are POSIX and the same on every Unix.
+//! | a file's identity ([`FileId`]) | device and inode | device and inode | volume serial and file index |
+//! | changed while hashed ([`Stamp`]) | size, mtime, ctime, device, inode | the same | size, last-write time |
+//! | shrunk under a mapping ([`sigbus`]) | SIGBUS caught | SIGBUS caught | cannot happen: Windows refuses to truncate a mapped file |
+//! | libcrypto ([`open_library`]) | `dlopen` | `dlopen` | not looked for: the crates hash |
+//! | a name from a check line's bytes ([`os_string`]) | any bytes | any bytes | WTF-8 (UTF-8, lone surrogates), else no name |
+//! | a name in a digest line ([`printed_name`]) | as it is | as it is | `\` as `/`, not Unicode as U+FFFD (b3sum's way) |
+//!
+//! Signals, descriptors 0–2, terminal width and FIFOs are POSIX and the
+//! same on every Unix. Windows has no signals: the progress line's cleanup
+//! runs from a console control handler (Ctrl-C, Ctrl-Break, the console
+//! closing), a closed pipe is a write error, its standard handles need no
+//! reopening, and its terminal width is its console window's.
 
 #[cfg(unix)]
 pub(crate) mod sigbus;
@@ -28,3 +38,7 @@ pub(crate) mod sigbus;
 mod unix;
 #[cfg(unix)]
 pub(crate) use unix::*;
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+pub(crate) use windows::*;

@@ -1,7 +1,7 @@
 //! The platform layer on Unix (Linux, macOS, the BSDs): see `sys` for what
 //! each call gives and how it degrades where an OS lacks it.
 
-use std::ffi::OsStr;
+use std::ffi::{CStr, OsStr, OsString};
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::fd::AsRawFd;
@@ -184,8 +184,151 @@ pub(crate) fn term_width() -> Option<usize> {
 
 // ----- files ---------------------------------------------------------------
 
-/// The open flag for opening without blocking (a FIFO nobody writes to yet).
-pub(crate) const NONBLOCK: i32 = libc::O_NONBLOCK;
+/// Open an input: read-only and without blocking, so that opening a FIFO
+/// nobody writes to yet does not block the thread that opens inputs in
+/// order ([`wait_readable`] waits later, [`clear_nonblock`] undoes it).
+pub(crate) fn open_input(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+}
+
+/// Open the file at `path` to read it, neither following a link put there
+/// (`O_NOFOLLOW`) nor waiting on a FIFO (`O_NONBLOCK`): those are refused
+/// (a link fails with ELOOP, a FIFO is no regular file to the caller).
+pub(crate) fn open_no_follow(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+        .open(path)
+}
+
+/// Open a directory, to sync it ([`sync_dir`]).
+pub(crate) fn open_dir(path: &Path) -> io::Result<File> {
+    File::open(path)
+}
+
+/// Sync a directory: a rename in it is then on disk.
+pub(crate) fn sync_dir(dir: &File) -> io::Result<()> {
+    dir.sync_all()
+}
+
+/// Standard input as a file of its own. Not `io::stdin()`: its 8 KiB
+/// buffer would turn `-m sync --chunk 16` into 8 KiB read calls. A
+/// duplicate of descriptor 0 shares its offset and reads unbuffered.
+pub(crate) fn stdin_file() -> io::Result<File> {
+    use std::os::fd::AsFd;
+    Ok(File::from(io::stdin().as_fd().try_clone_to_owned()?))
+}
+
+/// Is it a FIFO (named pipe)?
+pub(crate) fn is_fifo(t: &std::fs::FileType) -> bool {
+    std::os::unix::fs::FileTypeExt::is_fifo(t)
+}
+
+/// What a file that is neither a regular file nor a directory is, for a
+/// message; `None`: nothing more precise than "not a file".
+pub(crate) fn special_kind(t: &std::fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_fifo() {
+        Some("a FIFO")
+    } else if t.is_char_device() {
+        Some("a character device")
+    } else if t.is_block_device() {
+        Some("a block device")
+    } else if t.is_socket() {
+        Some("a socket")
+    } else {
+        None
+    }
+}
+
+/// `buf.len()` bytes of `file` at `at`, or an `UnexpectedEof` error when
+/// the file ends before them.
+pub(crate) fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, at)
+}
+
+/// Give `file` the owner and mode of `old` (the manifest it replaces), as
+/// `sed -i`: the owner and group when allowed, else the group alone; not
+/// being allowed to give the file away is no error. The mode after the
+/// owner: a change of owner clears the set-ID bits.
+pub(crate) fn copy_owner_and_mode(file: &File, old: &std::fs::Metadata) -> io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    if std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid())).is_err() {
+        let _ = std::os::unix::fs::fchown(file, None, Some(old.gid()));
+    }
+    file.set_permissions(std::fs::Permissions::from_mode(old.mode() & 0o7777))
+}
+
+/// Make the file `options` create readable and writable by its owner only
+/// (until [`copy_owner_and_mode`] gives it the mode it is to have).
+pub(crate) fn private_mode(options: &mut OpenOptions) {
+    options.mode(0o600);
+}
+
+/// What tells that a regular file changed, or is not the one opened: its
+/// size, its modification and status-change times (to the nanosecond the
+/// file system keeps), and its device and inode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Stamp {
+    len: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+    dev: u64,
+    ino: u64,
+}
+
+impl Stamp {
+    pub(crate) fn of(m: &std::fs::Metadata) -> Stamp {
+        use std::os::unix::fs::MetadataExt;
+        Stamp {
+            len: m.len(),
+            mtime: (m.mtime(), m.mtime_nsec()),
+            ctime: (m.ctime(), m.ctime_nsec()),
+            dev: m.dev(),
+            ino: m.ino(),
+        }
+    }
+}
+
+/// A file's identity: its device and inode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FileId {
+    dev: u64,
+    ino: u64,
+}
+
+impl FileId {
+    fn of(m: &std::fs::Metadata) -> FileId {
+        use std::os::unix::fs::MetadataExt;
+        FileId {
+            dev: m.dev(),
+            ino: m.ino(),
+        }
+    }
+
+    /// The identity of an open file.
+    pub(crate) fn of_file(file: &File) -> io::Result<FileId> {
+        file.metadata().map(|m| Self::of(&m))
+    }
+
+    /// The identity of the file at `path`, links followed.
+    pub(crate) fn of_path(path: &Path) -> io::Result<FileId> {
+        std::fs::metadata(path).map(|m| Self::of(&m))
+    }
+
+    /// The identity of what is at `path` itself (a link as itself).
+    pub(crate) fn of_link(path: &Path) -> io::Result<FileId> {
+        std::fs::symlink_metadata(path).map(|m| Self::of(&m))
+    }
+
+    /// The device alone (`--one-file-system`).
+    pub(crate) fn device(&self) -> u64 {
+        self.dev
+    }
+}
 
 /// The open flag that keeps reads from updating a file's access time, where
 /// the OS has one (Linux, for the files' owner); 0 elsewhere.
@@ -450,6 +593,22 @@ pub(crate) fn link_unnamed(file: &File, dir: &File, name: &OsStr) -> io::Result<
     }
 }
 
+// ----- names -----------------------------------------------------------------
+
+/// The name that `bytes` are: any bytes are one on Unix.
+#[inline]
+pub(crate) fn os_string(bytes: Vec<u8>) -> Option<OsString> {
+    use std::os::unix::ffi::OsStringExt;
+    Some(OsString::from_vec(bytes))
+}
+
+/// A name as digest lines print it: as it is on Unix (GNU's escaping
+/// applies to it).
+#[inline]
+pub(crate) fn printed_name(name: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    std::borrow::Cow::Borrowed(name)
+}
+
 // ----- the process ---------------------------------------------------------
 
 /// The soft limit on this process's address space (`ulimit -v`), if any.
@@ -496,4 +655,45 @@ pub(crate) fn affinity_cpus() -> Option<usize> {
     {
         None
     }
+}
+
+/// Open the first of `files` (shared libraries) that opens, with `dlopen`,
+/// never to be closed: its handle as an address (a raw pointer is not
+/// Sync). Never in a static binary, which carries its own libc: a
+/// dlopen'ed library would bring a second one into the process.
+pub(crate) fn open_library(files: &[&CStr]) -> Option<usize> {
+    if cfg!(target_feature = "crt-static") {
+        return None;
+    }
+    files.iter().find_map(|file| {
+        // SAFETY: a valid C string; RTLD_LOCAL keeps its symbols out of the
+        // global namespace.
+        let lib = unsafe { libc::dlopen(file.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+        (!lib.is_null()).then_some(lib as usize)
+    })
+}
+
+/// The symbol `name` of the library `lib` ([`open_library`]'s handle).
+pub(crate) fn library_symbol(lib: usize, name: &CStr) -> Option<*mut libc::c_void> {
+    // SAFETY: `lib` is a live handle (never closed) and `name` a C string.
+    let p = unsafe { libc::dlsym(lib as *mut libc::c_void, name.as_ptr()) };
+    (!p.is_null()).then_some(p)
+}
+
+// ----- mappings --------------------------------------------------------------
+
+/// Advise the kernel that `map` is read from start to end. Advisory only:
+/// hashing is correct whether or not the kernel takes it.
+pub(crate) fn advise_sequential(map: &memmap2::Mmap) {
+    let _ = map.advise(memmap2::Advice::Sequential);
+}
+
+/// Drop the pages of `len` bytes at `start` of `map` (they stay in the
+/// page cache, not in fastsum's RSS). The caller promises those bytes are
+/// hashed and never read again.
+pub(crate) fn release_pages(map: &memmap2::Mmap, start: usize, len: usize) {
+    // SAFETY: the caller releases only bytes that are hashed and never read
+    // again; dropping pages from a private read-only file mapping only
+    // means a later read would fault them back in from the file.
+    let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, len) };
 }

@@ -4,7 +4,6 @@
 
 use std::ffi::OsString;
 use std::io;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use super::Exclude;
@@ -85,7 +84,7 @@ impl Rules {
                 Err(e) => errors.push(Child::Error(self.root.clone(), e)),
             }
         }
-        named.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        named.sort_unstable_by(|a, b| a.0.as_encoded_bytes().cmp(b.0.as_encoded_bytes()));
         let depth = depth + 1;
         let mut children = errors;
         children.reserve(named.len());
@@ -93,8 +92,8 @@ impl Rules {
             if is_dir {
                 if let Some(device) = self.device {
                     let path = dir.join(&name);
-                    match std::fs::metadata(&path) {
-                        Ok(m) if std::os::unix::fs::MetadataExt::dev(&m) != device => continue,
+                    match crate::sys::FileId::of_path(&path) {
+                        Ok(id) if id.device() != device => continue,
                         Ok(_) => {}
                         Err(e) => {
                             children.push(Child::Error(path, e));

@@ -60,7 +60,7 @@ impl Tree {
     /// none), started as `start` says.
     pub(super) fn new(root: PathBuf, walk: &Walk, threads: usize, start: Start) -> Tree {
         let device = if walk.one_file_system {
-            std::fs::metadata(&root).map(|m| Some(std::os::unix::fs::MetadataExt::dev(&m)))
+            crate::sys::FileId::of_path(&root).map(|id| Some(id.device()))
         } else {
             Ok(None)
         };

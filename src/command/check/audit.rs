@@ -15,7 +15,6 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::PathBuf;
 
 use super::parse::Expected;
@@ -27,6 +26,7 @@ use crate::output::Verdict;
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Hashed, Job, JobSource, Outcome, Task};
 use crate::report::error_text;
+use crate::sys::FileId;
 use crate::walk::{self, Entry};
 
 /// What a hashed file of the audit is.
@@ -428,7 +428,7 @@ impl Render<Ctx, Pass> for Auditor {
             }
             Outcome::Passed(Pass::Walk(path, e)) => p.error(&format!(
                 "{}: {}",
-                crate::output::quote_name(path.as_os_str().as_bytes()),
+                crate::output::quote_name(path.as_os_str().as_encoded_bytes()),
                 error_text(&e)
             )),
             Outcome::Passed(Pass::Finish) => self.finish(p),
@@ -439,19 +439,18 @@ impl Render<Ctx, Pass> for Auditor {
 /// The check files, to leave them out of the walk: a manifest kept in the
 /// tree it lists is not a new file of it (nor, for `--update`, a file to
 /// add to itself). Compared by device and inode.
-pub(crate) struct CheckFiles(Vec<(OsString, u64, u64)>);
+pub(crate) struct CheckFiles(Vec<(OsString, FileId)>);
 
 impl CheckFiles {
     pub(crate) fn of(files: &[OsString]) -> CheckFiles {
-        use std::os::unix::fs::MetadataExt;
         CheckFiles(
             files
                 .iter()
                 .filter(|f| *f != "-")
                 .filter_map(|f| {
-                    let m = std::fs::metadata(f).ok()?;
+                    let id = FileId::of_path(f.as_ref()).ok()?;
                     let base = std::path::Path::new(f).file_name()?.to_os_string();
-                    Some((base, m.dev(), m.ino()))
+                    Some((base, id))
                 })
                 .collect(),
         )
@@ -459,16 +458,15 @@ impl CheckFiles {
 
     /// Is `input` one of them? (Only a name that ends like one is stat'ed.)
     pub(crate) fn is(&self, input: &Input) -> bool {
-        use std::os::unix::fs::MetadataExt;
         let Input::Path(path) = input else {
             return false;
         };
         let Some(base) = path.file_name() else {
             return false;
         };
-        self.0.iter().any(|(b, dev, ino)| {
-            b == base && std::fs::metadata(path).is_ok_and(|m| m.dev() == *dev && m.ino() == *ino)
-        })
+        self.0
+            .iter()
+            .any(|(b, id)| b == base && FileId::of_path(path).is_ok_and(|now| now == *id))
     }
 }
 
@@ -502,7 +500,7 @@ pub(crate) fn run(
     let mut dirs = Vec::with_capacity(opts.dirs.len());
     let mut given = HashSet::new();
     for dir in &opts.dirs {
-        if given.insert(normal(dir.as_bytes())) {
+        if given.insert(normal(dir.as_encoded_bytes())) {
             dirs.push(dir.clone());
         }
     }
@@ -597,7 +595,11 @@ fn one_job_a_file(
         at.insert(key.clone(), jobs.len());
         jobs.push(Job::Hash(Task {
             // the normal form, which is what the walk meets (not `-`)
-            input: Input::Path(PathBuf::from(OsString::from_vec(key))),
+            // (a name no file on this OS has, on Windows: the empty path,
+            // which opens none and is reported so)
+            input: Input::Path(PathBuf::from(
+                crate::sys::os_string(key).unwrap_or_default(),
+            )),
             algos: line_algos,
             context: listed(shown, digests, task.context.etag),
         }));

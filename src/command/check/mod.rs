@@ -35,7 +35,6 @@ pub(crate) mod summary;
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, BufRead, BufReader, Write};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::sync::Arc;
 
 use crate::algo::{Algorithm, Algorithms, Composed, Digest, PartSize, Parts};
@@ -154,7 +153,7 @@ pub(crate) fn signing(opts: &CheckOptions, rep: &Reporter) -> Result<Option<Sign
     let Some(signed) = &opts.signed else {
         return Ok(None);
     };
-    let shown = quote_name(signed.key.as_os_str().as_bytes());
+    let shown = quote_name(signed.key.as_os_str().as_encoded_bytes());
     let bytes = std::fs::read(&signed.key).map_err(|e| {
         rep.error(&format!("{}: {}", shown, error_text(&e)));
     })?;
@@ -174,7 +173,7 @@ fn verified(input: &Input, src: &mut Opened, signing: &Signing) -> Result<Verifi
     std::io::Read::read_to_end(src, &mut bytes).map_err(|e| error_text(&e))?;
     let read = |p: &Path| {
         std::fs::read(p).map_err(|e| {
-            let shown = quote_name(p.as_os_str().as_bytes());
+            let shown = quote_name(p.as_os_str().as_encoded_bytes());
             format!("{}: {}", shown, error_text(&e))
         })
     };
@@ -337,10 +336,10 @@ enum Step {
 
 /// The name GNU gives a check file in messages.
 fn display_name(arg: &OsStr) -> FileName {
-    let name = if arg.as_bytes() == b"-" {
+    let name = if arg.as_encoded_bytes() == b"-" {
         quote_name(b"standard input")
     } else {
-        quote_name(arg.as_bytes())
+        quote_name(arg.as_encoded_bytes())
     };
     name.into_bytes().into()
 }
@@ -382,6 +381,10 @@ fn line_job(
     if cur.is_stdin && name == b"-" {
         return improper();
     }
+    // (on Windows, bytes that are no name there: the line is improper)
+    let Some(name) = crate::sys::os_string(name) else {
+        return improper();
+    };
     let name = beside(cur, name);
     let etag = line.algo.parts().is_none() && line.expected.parts() > 0;
     let algos = if etag {
@@ -390,7 +393,7 @@ fn line_job(
         Algorithms::one(line.algo)
     };
     Job::Hash(Task {
-        input: Input::from_arg(OsString::from_vec(name)),
+        input: Input::from_arg(name),
         algos,
         context: Listed {
             expected: vec![line.expected; algos.len()],
@@ -405,17 +408,17 @@ fn line_job(
 /// fastsum's own rules, a relative name found only beside the check file
 /// is that one, as rhash reads it (`fastsum -c dl/SHA256SUMS` from dl's
 /// parent). Its status line shows the path opened.
-fn beside(cur: &Open, name: Vec<u8>) -> Vec<u8> {
+fn beside(cur: &Open, name: OsString) -> OsString {
     let Some(dir) = &cur.beside else {
         return name;
     };
-    let here = Path::new(OsStr::from_bytes(&name));
+    let here = Path::new(&name);
     if here.is_absolute() || std::fs::symlink_metadata(here).is_ok() {
         return name;
     }
     let there = dir.join(here);
     if std::fs::symlink_metadata(&there).is_ok() {
-        there.into_os_string().into_vec()
+        there.into_os_string()
     } else {
         name
     }
@@ -431,10 +434,10 @@ const COMMON_PART_MIB: [u32; 13] = [5, 8, 15, 16, 32, 64, 100, 128, 256, 512, 10
 /// parts; a file of one part (`-1`) any size it fits in, the smallest.
 /// When none does (or the file cannot be examined: reading it will say
 /// why), AWS CLI's 8 MiB, which then does not match.
-fn etag_candidates(name: &[u8], n: u64) -> Algorithms {
+fn etag_candidates(name: &OsStr, n: u64) -> Algorithms {
     let over =
         |mib| PartSize::mib(mib).map(|size| Algorithm::Parts(Parts::new(Composed::Md5, size)));
-    let len = std::fs::metadata(OsStr::from_bytes(name)).map(|m| m.len());
+    let len = std::fs::metadata(name).map(|m| m.len());
     let fits = |&mib: &u32| {
         let part = u64::from(mib) << 20;
         len.as_ref().is_ok_and(|&len| match n {
@@ -458,7 +461,8 @@ fn b3sum_job(raw: &[u8]) -> CheckJob {
         Err(()) => Job::Pass(Event::Abort(b3sum::NOT_UTF8.into())),
         Ok(Err(why)) => Job::Pass(Event::Refused(why)),
         Ok(Ok(line)) => Job::Hash(Task {
-            input: Input::from_arg(OsString::from_vec(line.name)),
+            // (b3sum's names are UTF-8: a name on every OS)
+            input: Input::from_arg(crate::sys::os_string(line.name).unwrap_or_default()),
             algos: Algorithms::one(Algorithm::Blake3),
             context: Listed {
                 expected: vec![line.expected],
@@ -475,17 +479,24 @@ fn b3sum_job(raw: &[u8]) -> CheckJob {
 /// names standard input.
 fn xxhsum_job(raw: &[u8], cur: &Open, little_endian: bool) -> CheckJob {
     let body = raw.strip_suffix(b"\n").unwrap_or(raw);
-    let Ok(line) = parse::xxhsum_line(body, little_endian) else {
-        return Job::Pass(Event::Improper {
+    let improper = || {
+        Job::Pass(Event::Improper {
             file: cur.file.clone(),
             line: cur.line,
             // (xxhsum's message names no algorithm)
             algo: "",
-        });
+        })
+    };
+    let Ok(line) = parse::xxhsum_line(body, little_endian) else {
+        return improper();
     };
     let input = match line.name {
         b"stdin" => Input::Stdin,
-        name => Input::Path(OsString::from_vec(name.to_vec()).into()),
+        // (on Windows, bytes that are no name there: the line is improper)
+        name => match crate::sys::os_string(name.to_vec()) {
+            Some(name) => Input::Path(name.into()),
+            None => return improper(),
+        },
     };
     Job::Hash(Task {
         input,

@@ -1,0 +1,481 @@
+//! The platform layer on Windows: see `sys` for what each call gives and
+//! how it degrades. Windows has no signals, no numbered descriptors to
+//! reopen, no page-cache probe and no unnamed files: those calls answer
+//! "nothing to do" or "cannot tell", and the callers take their slower,
+//! always correct paths.
+
+use std::ffi::OsString;
+use std::fs::{File, FileType, Metadata, OpenOptions};
+use std::io;
+use std::os::windows::ffi::OsStringExt;
+use std::os::windows::fs::{FileExt, OpenOptionsExt};
+use std::os::windows::io::{AsHandle, AsRawHandle};
+use std::path::Path;
+
+use windows_sys::Win32::Storage::FileSystem as fs;
+use windows_sys::Win32::System::Console as console;
+
+// ----- "signals": the console's control events -------------------------------
+
+/// Nothing to ignore: a write to a closed pipe fails with an error
+/// (`ERROR_NO_DATA`, std's `BrokenPipe`), which the output layer turns into
+/// a quiet end of the run.
+pub(crate) fn ignore_sigpipe() {}
+
+/// The status of a run that ended on a closed pipe: Windows has no SIGPIPE
+/// to die of, and a failure is what such a run is (1, as a write error
+/// would give).
+pub(crate) fn die_of_sigpipe() -> i32 {
+    1
+}
+
+/// Ctrl-C, Ctrl-Break and the console closing, caught to run a cleanup
+/// (erase the progress line) before the default handler ends the process.
+pub(crate) mod exit_signals {
+    use std::sync::OnceLock;
+    use windows_sys::Win32::System::Console as console;
+    use windows_sys::core::BOOL;
+
+    /// The cleanup the handler runs; the first one installed (there is one).
+    static CLEANUP: OnceLock<fn()> = OnceLock::new();
+
+    /// Whether the handler was added.
+    pub(crate) struct Installed(bool);
+
+    /// Run on a thread of its own by the console: the cleanup, then FALSE,
+    /// so the next handler (the default one, which ends the process as if
+    /// nothing had been caught) runs.
+    unsafe extern "system" fn on_event(_event: u32) -> BOOL {
+        if let Some(cleanup) = CLEANUP.get() {
+            cleanup();
+        }
+        0
+    }
+
+    /// Add the handler that runs `cleanup` before the process ends of a
+    /// console event. (A process started with Ctrl-C ignored never gets
+    /// that event: the cleanup then never runs for it, as on Unix.)
+    pub(crate) fn install(cleanup: fn()) -> Installed {
+        let _ = CLEANUP.set(cleanup);
+        // SAFETY: registers a handler function that lives as long as the
+        // process (a plain `fn`); no memory is handed over.
+        Installed(unsafe { console::SetConsoleCtrlHandler(Some(on_event), 1) } != 0)
+    }
+
+    /// Remove the handler [`install`] added.
+    pub(crate) fn restore(installed: Installed) {
+        if installed.0 {
+            // SAFETY: removes the handler added above; no memory involved.
+            unsafe { console::SetConsoleCtrlHandler(Some(on_event), 0) };
+        }
+    }
+}
+
+// ----- standard handles and raw writes --------------------------------------
+
+/// Windows' standard handles are no numbered descriptors a file opened
+/// later could take: none is "closed" in Unix's sense (a missing one makes
+/// std's reads empty and its writes vanish).
+pub(crate) fn closed_std_fds() -> u8 {
+    0
+}
+
+/// Nothing to reopen (see [`closed_std_fds`]).
+pub(crate) fn reopen_closed_std_fds() {}
+
+/// A write to a file on Windows fails at `WriteFile` or not at all: there
+/// is no deferred error for closing standard output to collect.
+pub(crate) fn close_stdout() -> io::Result<()> {
+    Ok(())
+}
+
+/// Sleep about a millisecond (the console's handler runs on a thread of
+/// its own: any call is allowed there).
+pub(crate) fn pause_a_millisecond() {
+    std::thread::sleep(std::time::Duration::from_millis(1));
+}
+
+/// Write `bytes` to standard error in one call, unbuffered and without
+/// std's lock (the thread holding it may be the one that waits for us).
+pub(crate) fn write_stderr_raw(bytes: &[u8]) {
+    let Ok(len) = u32::try_from(bytes.len()) else {
+        return;
+    };
+    let mut written = 0u32;
+    // SAFETY: a write of a buffer we hold to the standard error handle (a
+    // null or invalid one only makes the call fail); `written` is ours.
+    unsafe {
+        let handle = console::GetStdHandle(console::STD_ERROR_HANDLE);
+        fs::WriteFile(
+            handle,
+            bytes.as_ptr(),
+            len,
+            &mut written,
+            std::ptr::null_mut(),
+        );
+    }
+}
+
+/// The width in columns of the console window on stderr, if it is one.
+pub(crate) fn term_width() -> Option<usize> {
+    // SAFETY: the struct is plain data, valid zeroed, and only filled by
+    // the call; the handle is only queried.
+    let mut info: console::CONSOLE_SCREEN_BUFFER_INFO = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    let ok = unsafe {
+        let handle = console::GetStdHandle(console::STD_ERROR_HANDLE);
+        console::GetConsoleScreenBufferInfo(handle, &mut info)
+    } != 0;
+    let width = i32::from(info.srWindow.Right) - i32::from(info.srWindow.Left) + 1;
+    (ok && width > 0).then(|| usize::try_from(width).unwrap_or(80))
+}
+
+// ----- files ---------------------------------------------------------------
+
+/// Open an input: read-only, with the hint that it is read from start to
+/// end (`FILE_FLAG_SEQUENTIAL_SCAN`: the cache reads ahead further and
+/// drops what was read sooner). Windows' opens do not wait on a named pipe
+/// as a FIFO's would: no non-blocking flag is needed.
+pub(crate) fn open_input(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(fs::FILE_FLAG_SEQUENTIAL_SCAN)
+        .open(path)
+}
+
+/// Open the file at `path` to read it, without following a link (a
+/// reparse point) put there: a link opens as itself, which is no regular
+/// file, and is refused by the caller.
+pub(crate) fn open_no_follow(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(fs::FILE_FLAG_OPEN_REPARSE_POINT)
+        .open(path)
+}
+
+/// Open a directory (for [`sync_dir`]): Windows opens one only with
+/// backup semantics.
+pub(crate) fn open_dir(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(fs::FILE_FLAG_BACKUP_SEMANTICS)
+        .open(path)
+}
+
+/// Nothing to sync: NTFS journals a rename itself, and a directory handle
+/// cannot be flushed without write access to it.
+pub(crate) fn sync_dir(_dir: &File) -> io::Result<()> {
+    Ok(())
+}
+
+/// Standard input as a file of its own (a duplicate handle: unbuffered,
+/// sharing the position of the original).
+pub(crate) fn stdin_file() -> io::Result<File> {
+    Ok(File::from(io::stdin().as_handle().try_clone_to_owned()?))
+}
+
+/// Windows has no FIFOs in the file system (named pipes live apart).
+pub(crate) fn is_fifo(_t: &FileType) -> bool {
+    false
+}
+
+/// What a file that is neither a regular file nor a directory is, for a
+/// message; `None`: nothing more precise than "not a file".
+pub(crate) fn special_kind(_t: &FileType) -> Option<&'static str> {
+    None
+}
+
+/// Unused on Windows: opens never wait (see [`open_input`]).
+pub(crate) fn clear_nonblock(_file: &File) -> io::Result<()> {
+    Ok(())
+}
+
+/// Unused on Windows (see [`is_fifo`]).
+pub(crate) fn wait_readable(_file: &File) -> io::Result<()> {
+    Ok(())
+}
+
+/// Cannot tell on Windows: false, and a short read is then taken as the end
+/// of the file only once its stamp says it did not change.
+pub(crate) fn attributes_cached(_file: &File) -> bool {
+    false
+}
+
+/// Windows has no query for "is this byte cached" that does not read it:
+/// cannot tell.
+pub(crate) fn cached(_file: &File, _at: u64) -> Option<bool> {
+    None
+}
+
+/// Cannot tell: false, so a mapping meant only for cached files is not
+/// made and the file is read instead.
+pub(crate) fn resident(_start: *const u8, _len: usize, _page: usize) -> bool {
+    false
+}
+
+/// No read-ahead hint for a file not yet opened: nothing.
+pub(crate) fn prefetch(_path: &Path, _len: u64) {}
+
+/// `buf.len()` bytes of `file` at `at` (Windows' positioned reads), or an
+/// `UnexpectedEof` error when the file ends before them.
+pub(crate) fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> io::Result<()> {
+    while !buf.is_empty() {
+        match file.seek_read(buf, at) {
+            Ok(0) => return Err(io::Error::from(io::ErrorKind::UnexpectedEof)),
+            Ok(n) => {
+                buf = &mut buf[n..];
+                at += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// No unnamed files on Windows: `--update` writes a named temporary file.
+pub(crate) fn unnamed_file(_dir_path: &Path) -> Option<File> {
+    None
+}
+
+/// Unused on Windows (see [`unnamed_file`]).
+pub(crate) fn link_unnamed(_file: &File, _dir: &File, _name: &std::ffi::OsStr) -> io::Result<bool> {
+    Err(io::Error::from(io::ErrorKind::Unsupported))
+}
+
+/// The new file of `--update` gets no owner or mode of the old one: on
+/// Windows it takes the directory's inherited permissions, as any new file.
+pub(crate) fn copy_owner_and_mode(_file: &File, _old: &Metadata) -> io::Result<()> {
+    Ok(())
+}
+
+/// Nothing to set: see [`copy_owner_and_mode`].
+pub(crate) fn private_mode(_options: &mut OpenOptions) {}
+
+/// What tells whether a file changed since it was opened: its size and
+/// last-write time (100 ns), from the open handle. (The handle keeps the
+/// same file: its identity needs no check, and Windows forbids truncating
+/// a file while a view of it is mapped.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Stamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl Stamp {
+    pub(crate) fn of(m: &Metadata) -> Stamp {
+        Stamp {
+            len: m.len(),
+            modified: m.modified().ok(),
+        }
+    }
+}
+
+/// A file's identity: its volume's serial number and its file index
+/// (`GetFileInformationByHandle`), Unix's device and inode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FileId {
+    volume: u32,
+    index: u64,
+}
+
+impl FileId {
+    /// The identity of an open file.
+    pub(crate) fn of_file(file: &File) -> io::Result<FileId> {
+        // SAFETY: the struct is plain data, valid zeroed, and only filled
+        // by the call.
+        let mut info: fs::BY_HANDLE_FILE_INFORMATION = unsafe { std::mem::zeroed() };
+        // SAFETY: the handle is open for the life of `file`; `info` is ours.
+        if unsafe { fs::GetFileInformationByHandle(file.as_raw_handle(), &mut info) } == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(FileId {
+            volume: info.dwVolumeSerialNumber,
+            index: (u64::from(info.nFileIndexHigh) << 32) | u64::from(info.nFileIndexLow),
+        })
+    }
+
+    /// The identity of the file at `path`, links followed.
+    pub(crate) fn of_path(path: &Path) -> io::Result<FileId> {
+        Self::of_opened(path, fs::FILE_FLAG_BACKUP_SEMANTICS)
+    }
+
+    /// The identity of what is at `path` itself (a link as itself).
+    pub(crate) fn of_link(path: &Path) -> io::Result<FileId> {
+        Self::of_opened(
+            path,
+            fs::FILE_FLAG_BACKUP_SEMANTICS | fs::FILE_FLAG_OPEN_REPARSE_POINT,
+        )
+    }
+
+    fn of_opened(path: &Path, flags: u32) -> io::Result<FileId> {
+        // no access right asked: only attributes are read (files and
+        // directories both open so, whoever holds them)
+        let file = OpenOptions::new()
+            .access_mode(0)
+            .custom_flags(flags)
+            .open(path)?;
+        Self::of_file(&file)
+    }
+
+    /// The volume alone (`--one-file-system`).
+    pub(crate) fn device(&self) -> u64 {
+        u64::from(self.volume)
+    }
+}
+
+// ----- names -----------------------------------------------------------------
+
+/// The name that `bytes` are (WTF-8, as `OsStr::as_encoded_bytes` gives
+/// Windows' UTF-16 names: UTF-8, and the unpaired surrogates a name may
+/// hold), or `None` for bytes that are no such name (a check line's name
+/// in another encoding: no name on Windows is made of them).
+pub(crate) fn os_string(bytes: Vec<u8>) -> Option<OsString> {
+    match String::from_utf8(bytes) {
+        Ok(s) => Some(OsString::from(s)),
+        Err(e) => wtf8_to_wide(e.as_bytes()).map(|w| OsString::from_wide(&w)),
+    }
+}
+
+/// Decode WTF-8 into UTF-16: UTF-8 in which surrogate code points
+/// (U+D800 to U+DFFF) may stand alone. `None` for anything else.
+fn wtf8_to_wide(bytes: &[u8]) -> Option<Vec<u16>> {
+    let mut wide = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (len, min, init) = match b {
+            0x00..=0x7f => (1, 0, u32::from(b)),
+            0xc2..=0xdf => (2, 0x80, u32::from(b & 0x1f)),
+            0xe0..=0xef => (3, 0x800, u32::from(b & 0x0f)),
+            0xf0..=0xf4 => (4, 0x1_0000, u32::from(b & 0x07)),
+            _ => return None,
+        };
+        let tail = bytes.get(i + 1..i + len)?;
+        let mut c = init;
+        for &t in tail {
+            if t & 0xc0 != 0x80 {
+                return None;
+            }
+            c = (c << 6) | u32::from(t & 0x3f);
+        }
+        if c < min || c > 0x10_ffff {
+            return None;
+        }
+        match u16::try_from(c) {
+            Ok(unit) => wide.push(unit),
+            Err(_) => {
+                let c = c - 0x1_0000;
+                wide.push(0xd800 | u16::try_from(c >> 10).ok()?);
+                wide.push(0xdc00 | u16::try_from(c & 0x3ff).ok()?);
+            }
+        }
+        i += len;
+    }
+    Some(wide)
+}
+
+/// A name as digest lines print it on Windows, as b3sum prints it there:
+/// `\` written `/` (so a list made on Windows checks on every OS), and a
+/// name that is not Unicode (an unpaired surrogate) with U+FFFD in its
+/// place. GNU's escaping then applies to what is left.
+pub(crate) fn printed_name(name: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if name.is_ascii() && !name.contains(&b'\\') {
+        return std::borrow::Cow::Borrowed(name);
+    }
+    let text = String::from_utf8_lossy(name);
+    std::borrow::Cow::Owned(text.replace('\\', "/").into_bytes())
+}
+
+// ----- the process ---------------------------------------------------------
+
+/// No `ulimit -v` on Windows.
+pub(crate) fn address_space_limit() -> Option<usize> {
+    None
+}
+
+/// Nothing to do: Windows' heap has no per-thread arenas to limit.
+pub(crate) fn one_malloc_arena() {}
+
+/// std's count already follows the process's affinity on Windows.
+pub(crate) fn affinity_cpus() -> Option<usize> {
+    None
+}
+
+/// The system's libcrypto is not looked for on Windows: the crates hash.
+pub(crate) fn open_library(_files: &[&std::ffi::CStr]) -> Option<usize> {
+    None
+}
+
+/// Unused on Windows (see [`open_library`]).
+pub(crate) fn library_symbol(_lib: usize, _name: &std::ffi::CStr) -> Option<*mut std::ffi::c_void> {
+    None
+}
+
+/// Mappings on Windows: no guard is needed. Windows refuses to truncate a
+/// file while a view of it is mapped (`SetEndOfFile` fails with
+/// `ERROR_USER_MAPPED_FILE`), so a mapped input cannot shrink under the
+/// hashing; a write that changes its bytes shows in its stamp, checked at
+/// the end as on Unix. (An I/O error under a mapping of a file on a network
+/// share ends the process with an exception: never a digest.)
+pub(crate) mod sigbus {
+    /// No fault to watch for.
+    pub(crate) struct Guard;
+
+    impl Guard {
+        /// Never: see the module.
+        pub(crate) fn faulted(&self) -> bool {
+            false
+        }
+    }
+
+    /// A claim on a guard: always granted.
+    pub(crate) struct Claim;
+
+    impl Claim {
+        pub(crate) fn activate(self, _start: *const u8, _len: usize) -> Guard {
+            Guard
+        }
+    }
+
+    pub(crate) fn claim() -> Option<Claim> {
+        Some(Claim)
+    }
+
+    /// The allocation granularity does not matter here: mappings are
+    /// never probed page by page on Windows (`resident` cannot tell).
+    pub(crate) fn page_size() -> usize {
+        4096
+    }
+
+    /// Nothing to install.
+    pub(crate) fn install() -> bool {
+        true
+    }
+}
+
+/// Advise the kernel that `map` is read from start to end: Windows has no
+/// such advice for a view (the input was opened with
+/// `FILE_FLAG_SEQUENTIAL_SCAN`).
+pub(crate) fn advise_sequential(_map: &memmap2::Mmap) {}
+
+/// Drop hashed pages of a mapping from the working set: nothing on Windows,
+/// whose memory manager trims a working set itself.
+pub(crate) fn release_pages(_map: &memmap2::Mmap, _start: usize, _len: usize) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wtf8_decodes_utf8_and_lone_surrogates() {
+        assert_eq!(
+            wtf8_to_wide("aé€😀".as_bytes()),
+            Some("aé€😀".encode_utf16().collect())
+        );
+        assert_eq!(wtf8_to_wide(b"\xed\xa0\x80"), Some(vec![0xd800]));
+        assert_eq!(wtf8_to_wide(b"\xff"), None);
+        assert_eq!(wtf8_to_wide(b"\xc0\x80"), None);
+        assert_eq!(wtf8_to_wide(b"\xe2\x82"), None);
+    }
+}

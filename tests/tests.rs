@@ -38,4 +38,5 @@ mod slowfs;
 mod stats;
 mod update;
 mod walk;
+mod windows;
 mod xxhsum;

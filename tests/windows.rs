@@ -1,0 +1,392 @@
+//! The Windows build, run under Wine: the same runs as the Linux binary
+//! (which the other modules test against the real tools) must print the
+//! same lines and exit with the same status, with the Windows exe's names
+//! written with `/` (b3sum's way on Windows). Covers every algorithm's
+//! known answers, GNU-format and tagged lines, `-c` (OK, FAILED, missing,
+//! improperly formatted), `-r` over a tree of odd names, several
+//! algorithms, `--json`, errors and exit statuses, and the multi-call
+//! names (`md5sum.exe`, a copy of fastsum.exe).
+//!
+//! The exe is `target/x86_64-pc-windows-gnu/debug/fastsum.exe` (built by
+//! `.ci/run`; `FASTSUM_TEST_WINDOWS_EXE` names another), run by `wine64`
+//! (`FASTSUM_TEST_WINE` names another) in a Wine prefix of its own under
+//! target/, with one persistent wineserver, so that a call costs about a
+//! tenth of a second, not seconds. Rust's std for Windows calls
+//! `ProcessPrng` from bcryptprimitives.dll, which Wine 8 lacks: a shim
+//! (calling `RtlGenRandom`), built here with mingw, sits beside the exe;
+//! it is test-only and never shipped. Missing exe, Wine or mingw: a skip
+//! on a laptop, a failure under CI.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use crate::util::{multicall, run, skip, tempdir, write_file};
+
+/// The test-only `ProcessPrng` (see the top of this file).
+const SHIM: &str = "#include <windows.h>\n#include <ntsecapi.h>\n\
+    BOOL WINAPI ProcessPrng(PBYTE d, SIZE_T n) { return RtlGenRandom(d, (ULONG)n); }\n";
+
+/// The multi-call names the exe is copied as.
+const NAMES: [&str; 7] = [
+    "fastsum",
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "b2sum",
+    "b3sum",
+    "cksum",
+];
+
+/// Where the exe and its copies are, and how Wine runs them.
+struct Wine {
+    wine: PathBuf,
+    prefix: PathBuf,
+    /// The exe, its copies under [`NAMES`] and the shim.
+    bin: PathBuf,
+}
+
+/// The Wine set-up, made once per test binary; `None` (after a skip) when
+/// something is missing outside CI.
+fn wine() -> Option<&'static Wine> {
+    static WINE: OnceLock<Result<Wine, String>> = OnceLock::new();
+    match WINE.get_or_init(set_up) {
+        Ok(w) => Some(w),
+        Err(why) => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "{why}: required under CI, .ci/run must provide it"
+            );
+            skip(why);
+            None
+        }
+    }
+}
+
+fn set_up() -> Result<Wine, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let exe = std::env::var_os("FASTSUM_TEST_WINDOWS_EXE").map_or_else(
+        || root.join("target/x86_64-pc-windows-gnu/debug/fastsum.exe"),
+        PathBuf::from,
+    );
+    if !exe.is_file() {
+        return Err(format!(
+            "{} is missing (cargo build --target x86_64-pc-windows-gnu, as .ci/run does)",
+            exe.display()
+        ));
+    }
+    let wine = std::env::var_os("FASTSUM_TEST_WINE").map_or_else(
+        || {
+            ["/usr/lib/wine/wine64", "/usr/bin/wine64"]
+                .iter()
+                .map(PathBuf::from)
+                .find(|p| p.is_file())
+                .unwrap_or_else(|| PathBuf::from("wine64"))
+        },
+        PathBuf::from,
+    );
+    // (a directory of this run's: the copies and the shim, removed at exit)
+    let bin = std::env::temp_dir().join(format!("fastsum-wine-{}", std::process::id()));
+    std::fs::create_dir_all(&bin).map_err(|e| format!("{}: {e}", bin.display()))?;
+    let _ = BIN.set(bin.clone());
+    // SAFETY: registers a function that takes no argument and does not
+    // unwind (it only removes a directory, ignoring errors)
+    unsafe { libc::atexit(remove_bin) };
+    for name in NAMES {
+        std::fs::copy(&exe, bin.join(format!("{name}.exe")))
+            .map_err(|e| format!("copying {}: {e}", exe.display()))?;
+    }
+    std::fs::write(bin.join("shim.c"), SHIM).map_err(|e| e.to_string())?;
+    let built = Command::new("x86_64-w64-mingw32-gcc")
+        .args([
+            "-shared",
+            "-o",
+            "bcryptprimitives.dll",
+            "shim.c",
+            "-ladvapi32",
+        ])
+        .current_dir(&bin)
+        .output();
+    match built {
+        Ok(o) if o.status.success() => {}
+        Ok(o) => {
+            return Err(format!(
+                "the shim did not build: {}",
+                crate::util::shown(&o)
+            ));
+        }
+        Err(e) => {
+            return Err(format!(
+                "x86_64-w64-mingw32-gcc (gcc-mingw-w64-x86-64): {e}"
+            ));
+        }
+    }
+    // kept between runs (making a prefix takes seconds)
+    let prefix = root.join("target/wine-prefix");
+    std::fs::create_dir_all(&prefix).map_err(|e| e.to_string())?;
+    let w = Wine { wine, prefix, bin };
+    // One wineserver for every call, ending a minute after the last one,
+    // and the prefix made (or brought up to date) before any run: with
+    // their standard streams closed, as a daemon that inherited a run's
+    // pipes would hold its output open for as long as it lives.
+    let server = w.wine.with_file_name("wineserver");
+    let server = if server.is_file() {
+        server
+    } else {
+        PathBuf::from("wineserver")
+    };
+    // (fails when one is running already: that one serves)
+    let _ = quiet(
+        Command::new(&server)
+            .arg("-p60")
+            .env("WINEPREFIX", &w.prefix),
+    );
+    let booted = quiet(w.exe("wineboot", &w.bin).arg("-i"));
+    if !booted.as_ref().is_ok_and(|s| s.success()) {
+        return Err(format!("{} wineboot failed: {booted:?}", w.wine.display()));
+    }
+    let o = run(w.exe("fastsum", Path::new(".")).arg("--version"));
+    if !o.status.success() || !o.stdout.starts_with(b"fastsum ") {
+        return Err(format!(
+            "{} does not run the exe: {}",
+            w.wine.display(),
+            crate::util::shown(&o)
+        ));
+    }
+    Ok(w)
+}
+
+/// Run `cmd` with no standard streams, bounded: its exit status.
+fn quiet(cmd: &mut Command) -> std::io::Result<std::process::ExitStatus> {
+    use std::process::Stdio;
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    crate::util::within(cmd, crate::util::child_limit(), Command::status)
+}
+
+/// The directory of the copies, for [`remove_bin`].
+static BIN: OnceLock<PathBuf> = OnceLock::new();
+
+/// At exit: remove the directory of the copies.
+extern "C" fn remove_bin() {
+    if let Some(bin) = BIN.get() {
+        let _ = std::fs::remove_dir_all(bin);
+    }
+}
+
+impl Wine {
+    /// The exe under `name` (or Wine's own program `name`), run by Wine
+    /// in `dir`.
+    fn exe(&self, name: &str, dir: &Path) -> Command {
+        let exe = self.bin.join(format!("{name}.exe"));
+        let mut c = Command::new(&self.wine);
+        c.arg(if exe.is_file() {
+            exe
+        } else {
+            PathBuf::from(name)
+        })
+        .current_dir(dir)
+        .env("WINEPREFIX", &self.prefix)
+        .env("WINEDEBUG", "-all")
+        .env("WINEDLLOVERRIDES", "mscoree,mshtml=")
+        .env_remove("DISPLAY")
+        .env_remove("RUST_BACKTRACE");
+        c
+    }
+}
+
+/// Run `args` under `name` in `dir` with the Windows exe and with the Linux
+/// binary: the same stdout and exit status (and the same stderr when
+/// `stderr_too`: Windows words its system errors its own way). The
+/// Windows run's output.
+fn same(w: &Wine, dir: &Path, name: &str, args: &[&str], stderr_too: bool) -> Output {
+    let theirs = run(w.exe(name, dir).args(args));
+    let links = tempdir();
+    let ours = run(multicall(links.path(), name).current_dir(dir).args(args));
+    let what = format!("{name} {}", args.join(" "));
+    assert_eq!(
+        String::from_utf8_lossy(&theirs.stdout),
+        String::from_utf8_lossy(&ours.stdout),
+        "stdout of {what}: Windows, then Linux; stderr {}",
+        String::from_utf8_lossy(&theirs.stderr)
+    );
+    assert_eq!(theirs.status.code(), ours.status.code(), "status of {what}");
+    if stderr_too {
+        assert_eq!(
+            String::from_utf8_lossy(&theirs.stderr),
+            String::from_utf8_lossy(&ours.stderr),
+            "stderr of {what}"
+        );
+    }
+    theirs
+}
+
+/// Files with known contents in a fresh directory.
+fn corpus() -> tempfile::TempDir {
+    let d = tempdir();
+    write_file(d.path(), "abc", b"abc");
+    write_file(d.path(), "empty", b"");
+    let big: Vec<u8> = (0..3_000_000u32).map(|i| (i * 7 + i / 251) as u8).collect();
+    write_file(d.path(), "big", &big);
+    d
+}
+
+#[test]
+fn known_answers_of_every_algorithm() {
+    let Some(w) = wine() else { return };
+    let d = corpus();
+    let o = run(w
+        .exe("fastsum", d.path())
+        .args(["--tag", "-a", "md5", "abc"]));
+    assert_eq!(o.stdout, b"MD5 (abc) = 900150983cd24fb0d6963f7d28e17f72\n");
+    let o = run(w.exe("sha256sum", d.path()).arg("abc"));
+    assert_eq!(
+        o.stdout,
+        &b"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  abc\n"[..]
+    );
+    for algo in fastsum::internals::Algorithm::ALL {
+        // (SHA-3 needs its length)
+        let length: &[&str] = if algo.name() == "sha3" {
+            &["-l", "384"]
+        } else {
+            &[]
+        };
+        let args = [&["-a", algo.name()], length, &["abc", "empty", "big"]].concat();
+        let o = same(w, d.path(), "fastsum", &args, true);
+        assert!(
+            o.status.success(),
+            "-a {}: {}",
+            algo.name(),
+            crate::util::shown(&o)
+        );
+    }
+}
+
+#[test]
+fn gnu_and_tagged_lines_and_several_algorithms() {
+    let Some(w) = wine() else { return };
+    let d = corpus();
+    same(w, d.path(), "md5sum", &["abc", "big"], true);
+    same(w, d.path(), "md5sum", &["--tag", "abc"], true);
+    same(w, d.path(), "b2sum", &["-l", "128", "abc"], true);
+    same(w, d.path(), "b3sum", &["abc", "big"], true);
+    same(w, d.path(), "b3sum", &["--tag", "abc"], true);
+    same(w, d.path(), "cksum", &["abc", "big"], true);
+    same(
+        w,
+        d.path(),
+        "fastsum",
+        &["-a", "md5,sha256,blake3", "abc", "big"],
+        true,
+    );
+    same(
+        w,
+        d.path(),
+        "fastsum",
+        &["--json", "-a", "sha1,crc32c", "abc", "empty"],
+        true,
+    );
+}
+
+#[test]
+fn checks_say_ok_failed_missing_and_improper() {
+    let Some(w) = wine() else { return };
+    let d = corpus();
+    let sums = run(w.exe("sha256sum", d.path()).args(["abc", "big"]));
+    assert!(sums.status.success());
+    let mut list = sums.stdout.clone();
+    list.extend_from_slice(format!("{}  empty\n", "0".repeat(64)).as_bytes());
+    list.extend_from_slice(b"not a checksum line\n");
+    write_file(d.path(), "SUMS", &list);
+    let o = same(w, d.path(), "sha256sum", &["-c", "SUMS"], true);
+    assert_eq!(o.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("abc: OK") && text.contains("empty: FAILED"),
+        "{text}"
+    );
+    // a missing file: the same lines and status (stderr in Windows' words)
+    write_file(
+        d.path(),
+        "MISSING",
+        format!("{}  gone\n", "0".repeat(64)).as_bytes(),
+    );
+    let o = same(w, d.path(), "sha256sum", &["-c", "SUMS", "MISSING"], false);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("gone: FAILED open or read"));
+    same(
+        w,
+        d.path(),
+        "sha256sum",
+        &["-c", "--strict", "--quiet", "SUMS"],
+        true,
+    );
+    same(w, d.path(), "fastsum", &["-c", "--json", "SUMS"], true);
+    let b3 = run(w.exe("b3sum", d.path()).args(["abc", "big"]));
+    write_file(d.path(), "B3", &b3.stdout);
+    same(w, d.path(), "b3sum", &["-c", "B3"], true);
+}
+
+#[test]
+fn a_tree_of_odd_names_prints_with_slashes_and_checks_back() {
+    let Some(w) = wine() else { return };
+    let d = tempdir();
+    let t = d.path().join("tree");
+    std::fs::create_dir_all(t.join("sub dir/deeper")).unwrap();
+    for (name, data) in [
+        ("plain", &b"1"[..]),
+        ("with space", b"2"),
+        ("été", b"3"),
+        ("日本", b"4"),
+        ("quote'd", b"5"),
+        ("-dash", b"6"),
+        ("sub dir/deeper/x", b"7"),
+        ("sub dir/$dollar#", b"8"),
+    ] {
+        write_file(&t, name, data);
+    }
+    let o = same(w, d.path(), "fastsum", &["-r", "tree"], true);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("  tree/sub dir/deeper/x\n"));
+    same(w, d.path(), "b3sum", &["-r", "tree"], true);
+    // an operand written with `\`: printed with `/`, and checked back on
+    // Windows by either separator
+    let o = run(w
+        .exe("md5sum", d.path())
+        .args(["tree\\plain", "tree/sub dir\\deeper\\x"]));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "c4ca4238a0b923820dcc509a6f75849b  tree/plain\n\
+         8f14e45fceea167a5a36dedd4bea2543  tree/sub dir/deeper/x\n"
+    );
+    write_file(d.path(), "SUMS", &o.stdout);
+    let back = b"c4ca4238a0b923820dcc509a6f75849b  tree\\\\plain\n";
+    write_file(d.path(), "BACK", &[b"\\", &back[..]].concat());
+    let o = run(w.exe("md5sum", d.path()).args(["-c", "SUMS", "BACK"]));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        // (GNU 9.1 shows the name unescaped in a status line, `\` and all)
+        "tree/plain: OK\ntree/sub dir/deeper/x: OK\ntree\\plain: OK\n",
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn errors_and_exit_statuses() {
+    let Some(w) = wine() else { return };
+    let d = corpus();
+    // a file that is not there: no line, the run goes on, exit 1
+    let o = same(w, d.path(), "md5sum", &["nope", "abc"], false);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with("md5sum: nope: "));
+    // usage errors, by each name's rules
+    same(w, d.path(), "md5sum", &["--bogus"], true);
+    same(w, d.path(), "fastsum", &["-a", "nosuch", "abc"], true);
+    same(w, d.path(), "b3sum", &["--bogus"], false);
+    same(w, d.path(), "sha1sum", &["-c", "-a", "abc"], true);
+    // standard input
+    let mut c = w.exe("md5sum", d.path());
+    let o = crate::util::run_with_stdin(&mut c, b"abc");
+    assert_eq!(o.stdout, b"900150983cd24fb0d6963f7d28e17f72  -\n");
+}

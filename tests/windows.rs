@@ -390,3 +390,48 @@ fn errors_and_exit_statuses() {
     let o = crate::util::run_with_stdin(&mut c, b"abc");
     assert_eq!(o.stdout, b"900150983cd24fb0d6963f7d28e17f72  -\n");
 }
+
+#[test]
+fn update_adds_to_a_manifest_in_place_and_audit_finds_the_new() {
+    let Some(w) = wine() else { return };
+    let d = tempdir();
+    let t = d.path().join("t");
+    std::fs::create_dir_all(t.join("sub")).unwrap();
+    write_file(&t, "a", b"a");
+    write_file(&t, "sub/b", b"b");
+    let update = ["-a", "sha256", "--update", "LIST", "-r", "t"];
+    let o = run(w.exe("fastsum", d.path()).args(update));
+    assert!(o.status.success(), "{}", crate::util::shown(&o));
+    write_file(&t, "c", b"c");
+    let o = run(w.exe("fastsum", d.path()).args(update));
+    assert!(o.status.success(), "{}", crate::util::shown(&o));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "fastsum: LIST: 1 added, 0 pruned, 2 kept\n"
+    );
+    // the lines the Linux binary prints for the tree, and nothing left beside
+    let all = run(crate::util::fastsum()
+        .current_dir(d.path())
+        .args(["-a", "sha256", "-r", "t"]));
+    let mut want: Vec<&[u8]> = all.stdout.split_inclusive(|&b| b == b'\n').collect();
+    let list = std::fs::read(d.path().join("LIST")).unwrap();
+    let mut got: Vec<&[u8]> = list.split_inclusive(|&b| b == b'\n').collect();
+    want.sort();
+    got.sort();
+    assert_eq!(got, want);
+    let mut left: Vec<_> = std::fs::read_dir(d.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["LIST", "t"]);
+    write_file(&t, "sub/new", b"n");
+    let o = same(
+        w,
+        d.path(),
+        "fastsum",
+        &["-a", "sha256", "-c", "LIST", "--audit", "t"],
+        true,
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("t/sub/new: NEW"));
+}

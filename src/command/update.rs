@@ -35,7 +35,7 @@ use crate::config::{Context, LineFormat, UpdateOptions};
 use crate::input::Input;
 use crate::output::quote_name;
 use crate::report::{Reporter, error_text};
-use crate::sys::FileId;
+use crate::sys::{FileId, printed_name};
 
 /// What SUMS holds: its lines (each ending in a newline), the name each
 /// lists, and the algorithm and format new lines take.
@@ -143,7 +143,7 @@ fn update(
     let sums = &opts.sums;
     let name = quote_name(sums.as_os_str().as_encoded_bytes());
     let mut text = Vec::new();
-    let manifest = match (&locked.file).read_to_end(&mut text) {
+    let manifest = match locked.read_to_end(&mut text) {
         Ok(_) => read_manifest(&text, algos.first(), opts),
         Err(e) => Err(Refusal::Read(e)),
     };
@@ -155,9 +155,11 @@ fn update(
         }
     };
     // names compare in normal form, absolute: `./d/a`, `d//a` and `/cwd/d/a`
-    // list the file the walk names `d/a`
+    // list the file the walk names `d/a`; and as lines print them (on
+    // Windows `d\a` is `d/a`)
     let cwd = std::env::current_dir().ok().map(PathBuf::into_os_string);
-    let cwd = cwd.as_ref().map(|c| c.as_encoded_bytes());
+    let cwd = cwd.as_ref().map(|c| printed_name(c.as_encoded_bytes()));
+    let cwd = cwd.as_deref();
     let listed: HashSet<Vec<u8>> = manifest
         .lines
         .iter()
@@ -166,7 +168,7 @@ fn update(
     let roots: Vec<Vec<u8>> = files
         .iter()
         .filter(|f| *f != "-")
-        .map(|f| absolute(f.as_encoded_bytes(), cwd))
+        .map(|f| absolute(&printed_name(f.as_encoded_bytes()), cwd))
         .collect();
     let own = CheckFiles::of(&[
         sums.as_os_str().to_owned(),
@@ -185,7 +187,9 @@ fn update(
         hash_opts,
         files,
         |input| {
-            !own.is(input) && !temps.is(input) && !listed.contains(&absolute(input.name(), cwd))
+            !own.is(input)
+                && !temps.is(input)
+                && !listed.contains(&absolute(&printed_name(input.name()), cwd))
         },
         &mut added,
     )?;
@@ -367,9 +371,11 @@ fn is_gone(name: &[u8]) -> bool {
 const TRIES: usize = 100;
 
 /// SUMS, open and locked: the regular file it names, exclusively ours
-/// until dropped (closing the descriptor releases the lock).
+/// until dropped (closing the descriptor releases the lock) or released
+/// ([`Locked::release`]).
 struct Locked {
-    file: File,
+    /// (`None` once released)
+    file: std::cell::RefCell<Option<File>>,
     /// The regular file SUMS names, links resolved: the one replaced.
     target: PathBuf,
     /// Its owner and mode, which the new manifest keeps.
@@ -446,7 +452,7 @@ impl Locked {
             }
             if let Some((file, meta, id)) = locked? {
                 return Ok(Locked {
-                    file,
+                    file: Some(file).into(),
                     target,
                     meta,
                     id,
@@ -523,6 +529,24 @@ impl Locked {
             },
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// Read the whole file.
+    fn read_to_end(&self, buf: &mut Vec<u8>) -> io::Result<usize> {
+        match &*self.file.borrow() {
+            Some(file) => (&*file).read_to_end(buf),
+            None => Err(io::Error::from(io::ErrorKind::NotFound)),
+        }
+    }
+
+    /// Close the file, and so release the lock, before the rename over it
+    /// where an open file cannot be replaced (Windows). Another updater
+    /// that takes the lock from here on either finds the new file in place
+    /// once it holds it (and starts again from that one), or holds the old
+    /// one open when this rename comes, which then fails: this run reports
+    /// it and leaves SUMS to that one. No update is lost either way.
+    fn release(&self) {
+        self.file.borrow_mut().take();
     }
 
     /// Remove the empty SUMS this run made (the lock is still held: no
@@ -672,6 +696,9 @@ fn replace(locked: &Locked, bytes: &[u8]) -> Result<Synced, WriteError> {
         None => named(dir_path, &names, locked, bytes)?,
     };
     let tmp = dir_path.join(&name);
+    if !crate::sys::RENAME_OVER_OPEN_FILE {
+        locked.release();
+    }
     if let Err(error) = fs::rename(&tmp, &locked.target) {
         let _ = fs::remove_file(&tmp);
         return Err(WriteError {

@@ -152,6 +152,9 @@ pub(crate) fn audit_line(
     status: Status,
     from: Option<&[u8]>,
 ) -> io::Result<()> {
+    // (a walked name, on Windows with `/` for `\`, as listed names are)
+    let printed = crate::sys::printed_name(name);
+    let name = &printed[..];
     p.line(|line| {
         let escape = name.contains(&b'\n') || from.is_some_and(|f| f.contains(&b'\n'));
         let push = |line: &mut Vec<u8>, n: &[u8]| {

@@ -204,6 +204,9 @@ pub(crate) fn open_no_follow(path: &Path) -> io::Result<File> {
         .open(path)
 }
 
+/// Can a rename replace a file that is open (`--update`'s, locked)?
+pub(crate) const RENAME_OVER_OPEN_FILE: bool = true;
+
 /// Open a directory, to sync it ([`sync_dir`]).
 pub(crate) fn open_dir(path: &Path) -> io::Result<File> {
     File::open(path)

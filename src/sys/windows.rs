@@ -153,6 +153,12 @@ pub(crate) fn open_no_follow(path: &Path) -> io::Result<File> {
         .open(path)
 }
 
+/// Can a rename replace a file that is open? Not on Windows (without
+/// POSIX semantics, which not every Windows and file system has): the
+/// rename fails with "Access denied" while any handle to the target is
+/// open.
+pub(crate) const RENAME_OVER_OPEN_FILE: bool = false;
+
 /// Open a directory (for [`sync_dir`]): Windows opens one only with
 /// backup semantics.
 pub(crate) fn open_dir(path: &Path) -> io::Result<File> {

@@ -101,8 +101,11 @@ enum Pass {
 /// `name` with `.` components, doubled or trailing slashes and `dir/..`
 /// pairs removed, lexically (as `realpath -s` does; `..` at the start of a
 /// relative name stays, `/..` is `/`); also how `--update` compares the
-/// names it lists with those it walks.
+/// names it lists with those it walks. In the form lines print names
+/// (on Windows `\` is `/`: `sys::printed_name`).
 pub(crate) fn normal(name: &[u8]) -> Vec<u8> {
+    let printed = crate::sys::printed_name(name);
+    let name = &printed[..];
     let absolute = name.first() == Some(&b'/');
     let mut parts: Vec<&[u8]> = Vec::new();
     for part in name.split(|&b| b == b'/') {

@@ -18,7 +18,7 @@
 //! | a new file with no name yet ([`unnamed_file`]) | `O_TMPFILE` | none: `--update` writes a named temporary file | none: a named temporary file |
 //! | CPUs this process may use ([`affinity_cpus`]) | `sched_getaffinity` | std's count | std's count |
 //! | one allocator arena ([`one_malloc_arena`]) | glibc's `mallopt` | none | none |
-//!
+//! | huge pages for a block filled by pinning ([`Region::advise_huge`]) | `madvise(MADV_HUGEPAGE)` | none (small pages) | none (small pages) |
 //! | a file's identity ([`FileId`]) | device and inode | device and inode | volume serial and file index |
 //! | changed while hashed ([`Stamp`]) | size, mtime, ctime, device, inode | the same | size, last-write time |
 //! | shrunk under a mapping ([`sigbus`]) | SIGBUS caught | SIGBUS caught | cannot happen: Windows refuses to truncate a mapped file |

@@ -38,6 +38,8 @@ pub(crate) mod sigbus;
 mod unix;
 #[cfg(unix)]
 pub(crate) use unix::*;
+#[cfg(any(windows, test))]
+mod names;
 #[cfg(windows)]
 mod windows;
 #[cfg(windows)]

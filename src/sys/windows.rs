@@ -339,58 +339,13 @@ impl FileId {
 pub(crate) fn os_string(bytes: Vec<u8>) -> Option<OsString> {
     match String::from_utf8(bytes) {
         Ok(s) => Some(OsString::from(s)),
-        Err(e) => wtf8_to_wide(e.as_bytes()).map(|w| OsString::from_wide(&w)),
+        Err(e) => super::names::wtf8_to_wide(e.as_bytes()).map(|w| OsString::from_wide(&w)),
     }
 }
 
-/// Decode WTF-8 into UTF-16: UTF-8 in which surrogate code points
-/// (U+D800 to U+DFFF) may stand alone. `None` for anything else.
-fn wtf8_to_wide(bytes: &[u8]) -> Option<Vec<u16>> {
-    let mut wide = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        let (len, min, init) = match b {
-            0x00..=0x7f => (1, 0, u32::from(b)),
-            0xc2..=0xdf => (2, 0x80, u32::from(b & 0x1f)),
-            0xe0..=0xef => (3, 0x800, u32::from(b & 0x0f)),
-            0xf0..=0xf4 => (4, 0x1_0000, u32::from(b & 0x07)),
-            _ => return None,
-        };
-        let tail = bytes.get(i + 1..i + len)?;
-        let mut c = init;
-        for &t in tail {
-            if t & 0xc0 != 0x80 {
-                return None;
-            }
-            c = (c << 6) | u32::from(t & 0x3f);
-        }
-        if c < min || c > 0x10_ffff {
-            return None;
-        }
-        match u16::try_from(c) {
-            Ok(unit) => wide.push(unit),
-            Err(_) => {
-                let c = c - 0x1_0000;
-                wide.push(0xd800 | u16::try_from(c >> 10).ok()?);
-                wide.push(0xdc00 | u16::try_from(c & 0x3ff).ok()?);
-            }
-        }
-        i += len;
-    }
-    Some(wide)
-}
-
-/// A name as digest lines print it on Windows, as b3sum prints it there:
-/// `\` written `/` (so a list made on Windows checks on every OS), and a
-/// name that is not Unicode (an unpaired surrogate) with U+FFFD in its
-/// place. GNU's escaping then applies to what is left.
+/// A name as digest lines print it on Windows: see [`super::names::printed`].
 pub(crate) fn printed_name(name: &[u8]) -> std::borrow::Cow<'_, [u8]> {
-    if name.is_ascii() && !name.contains(&b'\\') {
-        return std::borrow::Cow::Borrowed(name);
-    }
-    let text = String::from_utf8_lossy(name);
-    std::borrow::Cow::Owned(text.replace('\\', "/").into_bytes())
+    super::names::printed(name)
 }
 
 // ----- the process ---------------------------------------------------------
@@ -468,20 +423,3 @@ pub(crate) fn advise_sequential(_map: &memmap2::Mmap) {}
 /// Drop hashed pages of a mapping from the working set: nothing on Windows,
 /// whose memory manager trims a working set itself.
 pub(crate) fn release_pages(_map: &memmap2::Mmap, _start: usize, _len: usize) {}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wtf8_decodes_utf8_and_lone_surrogates() {
-        assert_eq!(
-            wtf8_to_wide("aé€😀".as_bytes()),
-            Some("aé€😀".encode_utf16().collect())
-        );
-        assert_eq!(wtf8_to_wide(b"\xed\xa0\x80"), Some(vec![0xd800]));
-        assert_eq!(wtf8_to_wide(b"\xff"), None);
-        assert_eq!(wtf8_to_wide(b"\xc0\x80"), None);
-        assert_eq!(wtf8_to_wide(b"\xe2\x82"), None);
-    }
-}

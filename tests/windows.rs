@@ -380,6 +380,12 @@ fn errors_and_exit_statuses() {
     let o = same(w, d.path(), "md5sum", &["nope", "abc"], false);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).starts_with("md5sum: nope: "));
+    // a directory without -r: GNU's words
+    let o = same(w, d.path(), "md5sum", &[".", "abc"], true);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "md5sum: .: Is a directory\n"
+    );
     // usage errors, by each name's rules
     same(w, d.path(), "md5sum", &["--bogus"], true);
     same(w, d.path(), "fastsum", &["-a", "nosuch", "abc"], true);

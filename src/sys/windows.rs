@@ -135,12 +135,23 @@ pub(crate) fn term_width() -> Option<usize> {
 /// Open an input: read-only, with the hint that it is read from start to
 /// end (`FILE_FLAG_SEQUENTIAL_SCAN`: the cache reads ahead further and
 /// drops what was read sooner). Windows' opens do not wait on a named pipe
-/// as a FIFO's would: no non-blocking flag is needed.
+/// as a FIFO's would: no non-blocking flag is needed. A directory, which
+/// Windows refuses to open so ("Access is denied"), says what GNU's tools
+/// say of one.
 pub(crate) fn open_input(path: &Path) -> io::Result<File> {
     OpenOptions::new()
         .read(true)
         .custom_flags(fs::FILE_FLAG_SEQUENTIAL_SCAN)
         .open(path)
+        .map_err(|e| {
+            if e.kind() == io::ErrorKind::PermissionDenied
+                && std::fs::metadata(path).is_ok_and(|m| m.is_dir())
+            {
+                io::Error::new(io::ErrorKind::IsADirectory, "Is a directory")
+            } else {
+                e
+            }
+        })
 }
 
 /// Open the file at `path` to read it, without following a link (a

@@ -441,3 +441,25 @@ fn update_adds_to_a_manifest_in_place_and_audit_finds_the_new() {
     );
     assert!(String::from_utf8_lossy(&o.stdout).contains("t/sub/new: NEW"));
 }
+
+/// A check line whose name is no Windows name (neither UTF-8 nor WTF-8):
+/// improperly formatted there, by GNU's rules for such lines (`-w` names
+/// it, `--strict` fails the run).
+#[test]
+fn a_name_no_windows_name_can_be_is_an_improper_line() {
+    let Some(w) = wine() else { return };
+    let d = corpus();
+    let list = b"900150983cd24fb0d6963f7d28e17f72  abc\n\
+                 900150983cd24fb0d6963f7d28e17f72  bad\xffname\n";
+    write_file(d.path(), "SUMS", list);
+    let o = run(w.exe("md5sum", d.path()).args(["-c", "-w", "SUMS"]));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "abc: OK\n");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "md5sum: SUMS: 2: improperly formatted MD5 checksum line\n\
+         md5sum: WARNING: 1 line is improperly formatted\n"
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let o = run(w.exe("md5sum", d.path()).args(["-c", "--strict", "SUMS"]));
+    assert_eq!(o.status.code(), Some(1));
+}

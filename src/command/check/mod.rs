@@ -403,17 +403,17 @@ fn untagged(body: &[u8], cur: &Open, grammar: &Grammar) -> Untagged {
     // only a line that an algorithm of this length without `-l` reads as
     // a whole checksum line is one whose algorithm is wanted (not any text
     // that starts with a few hex digits, which BLAKE2b-N would read)
-    let fixed = infer::fitting(bytes)
+    let reads = infer::fitting(bytes)
         .into_iter()
-        .filter(|a| !matches!(a, Algorithm::Blake2b(_)));
-    let reads = fixed.into_iter().any(|a| {
-        Grammar {
-            default: a,
-            ..*grammar
-        }
-        .parse(body)
-        .is_ok()
-    });
+        .filter(|a| !matches!(a, Algorithm::Blake2b(_)))
+        .any(|a| {
+            Grammar {
+                default: a,
+                ..*grammar
+            }
+            .parse(body)
+            .is_ok()
+        });
     if reads {
         Untagged::Unknown { bytes, hex }
     } else {
@@ -421,15 +421,16 @@ fn untagged(body: &[u8], cur: &Open, grammar: &Grammar) -> Untagged {
     }
 }
 
-/// The job for one line body of the check file `cur`; `infer`: fastsum's
-/// own rules without `-a`, where an untagged line's algorithm is inferred.
+/// The job for one line body of the check file `cur`; `inferring`:
+/// fastsum's own rules without `-a`, where an untagged line's algorithm is
+/// inferred (see [`untagged`]).
 fn line_job(
     body: &[u8],
     cur: &Open,
     latch: &mut Latch,
     grammar: &Grammar,
     warn_name: &mut &'static str,
-    infer: bool,
+    inferring: bool,
 ) -> CheckJob {
     // with no algorithm chosen, GNU cksum's -w names the last tag it read,
     // even on a line it then finds improper
@@ -440,7 +441,7 @@ fn line_job(
     }
     let mut algo = *warn_name;
     let mut grammar = *grammar;
-    if infer {
+    if inferring {
         match untagged(body, cur, &grammar) {
             Untagged::Known(known) => {
                 grammar.default = known;
@@ -673,6 +674,11 @@ impl Feed<'_> {
                         Input::Path(p) if self.own_rules => Some(p.as_os_str().as_bytes()),
                         _ => None,
                     };
+                    // a digest-only file's algorithm: its name's, or -a's
+                    let bare_algo = |named| match self.infer {
+                        true => named,
+                        false => self.grammar.default,
+                    };
                     self.current = Some(Open {
                         reader,
                         file,
@@ -688,17 +694,9 @@ impl Feed<'_> {
                         },
                         named: path.filter(|_| self.infer).and_then(infer::from_name),
                         block: None,
-                        // (with -a, the target's algorithm is -a's)
-                        bare: path.and_then(infer::bare_target).map(|(name, algo)| {
-                            (
-                                name,
-                                if self.infer {
-                                    algo
-                                } else {
-                                    self.grammar.default
-                                },
-                            )
-                        }),
+                        bare: path
+                            .and_then(infer::bare_target)
+                            .map(|(name, algo)| (name, bare_algo(algo))),
                     });
                     return step;
                 }

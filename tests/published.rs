@@ -153,6 +153,23 @@ fn block_headers_say_the_algorithm_of_mixed_files() {
         (gnu.status.code(), &gnu.stdout, &gnu.stderr)
     );
     assert!(stderr(&gnu).contains("2 lines are improperly formatted"));
+    // -a wins over the headers, as over a name: sha256sum's answer
+    write_file(d, "a", b"one\n");
+    let o = run_in(d, &["-a", "sha256", "-c", "CHECKSUMS"]);
+    assert_eq!(o.status.code(), Some(0), "{}", shown(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "a: OK\nb: OK\n");
+    assert_eq!(
+        stderr(&o),
+        "fastsum: WARNING: 2 lines are improperly formatted\n"
+    );
+    write_file(d, "SHA256SUMS", &lines_of(d, "sha256sum", &["a"]));
+    let o = run_in(d, &["-a", "sha1", "-c", "SHA256SUMS"]);
+    assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
+    assert!(
+        stderr(&o).contains("no properly formatted"),
+        "{}",
+        shown(&o)
+    );
 }
 
 /// No name, no header: 32 hex digits are MD5 and 40 SHA-1 (one

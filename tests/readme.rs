@@ -266,9 +266,11 @@ fn the_download_story_works_as_written() {
     ]);
     let key = gpg(&["--armor", "--export", "release@example.org"]);
     write_file(&env.dir, "release-key.asc", &key);
-    let _ = run(Command::new("gpgconf")
+    // (the agent gpg started for this home: stopped if gpgconf is there)
+    let _ = Command::new("gpgconf")
         .env("GNUPGHOME", &home)
-        .args(["--kill", "gpg-agent"]));
+        .args(["--kill", "gpg-agent"])
+        .bounded_output();
     let url = format!("file://{}/", release.to_str().unwrap());
     let steps: Vec<String> = story
         .iter()

@@ -386,12 +386,13 @@ enum Untagged {
     Default,
 }
 
-/// The algorithm of the untagged line `body` of `cur` (see [`Untagged`]).
-fn untagged(body: &[u8], cur: &Open, grammar: &Grammar) -> Untagged {
+/// The algorithm of the untagged line `body` of `cur` (see [`Untagged`]);
+/// `tagged`: it starts with a tag.
+fn untagged(body: &[u8], cur: &Open, grammar: &Grammar, tagged: bool) -> Untagged {
     if let Some(algo) = cur.block.or(cur.named) {
         return Untagged::Known(algo);
     }
-    if grammar.tag_of(body).is_some() {
+    if tagged {
         return Untagged::Default;
     }
     let Some((bytes, hex)) = parse::digest_len(body, grammar.digits) else {
@@ -434,18 +435,21 @@ fn line_job(
 ) -> CheckJob {
     // with no algorithm chosen, GNU cksum's -w names the last tag it read,
     // even on a line it then finds improper
-    if grammar.accept == Accept::Any
-        && let Some(algo) = grammar.tag_of(body)
-    {
+    let tag = match grammar.accept {
+        Accept::Any => grammar.tag_of(body),
+        _ => None,
+    };
+    if let Some(algo) = tag {
         *warn_name = algo.gnu_name();
     }
     let mut algo = *warn_name;
     let mut grammar = *grammar;
+    // (inferring: no -a, so every tag is read: `tag` is the line's)
     if inferring {
-        match untagged(body, cur, &grammar) {
+        match untagged(body, cur, &grammar, tag.is_some()) {
             Untagged::Known(known) => {
                 grammar.default = known;
-                if grammar.tag_of(body).is_none() {
+                if tag.is_none() {
                     algo = known.gnu_name();
                 }
             }

@@ -10,7 +10,7 @@
 //! as the value, stopping at the first `--help`), and its errors carry no
 //! candidate list for an ambiguous abbreviation. The table comes from the
 //! option table (`super::options::table`); the options met are handed back
-//! by their place in it, with their values, for `super::parse_args` to
+//! by their place in it, with their values, for `parse_args` (`cli/argv.rs`) to
 //! apply. clap only renders help.
 
 use std::ffi::{OsStr, OsString};

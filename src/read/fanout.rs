@@ -12,6 +12,7 @@
 //! only when the last group drops it, so the pool still bounds memory.
 //! A helper that cannot be started leaves its group to the calling thread.
 
+use crate::read::Buffer;
 use std::io;
 use std::sync::Arc;
 
@@ -26,14 +27,14 @@ pub(crate) struct SharedBuf(Arc<Filled>);
 
 /// The buffer behind a [`SharedBuf`].
 struct Filled {
-    buf: Vec<u8>,
+    buf: Buffer,
     n: usize,
-    home: Sender<Vec<u8>>,
+    home: Sender<Buffer>,
 }
 
 impl SharedBuf {
     /// The first `n` bytes of `buf`, going back to `home` when dropped.
-    pub(crate) fn new(buf: Vec<u8>, n: usize, home: Sender<Vec<u8>>) -> SharedBuf {
+    pub(crate) fn new(buf: Buffer, n: usize, home: Sender<Buffer>) -> SharedBuf {
         SharedBuf(Arc::new(Filled { buf, n, home }))
     }
 }
@@ -199,7 +200,7 @@ mod tests {
             for _ in 0..10 {
                 let buf = back.try_recv().unwrap_or_else(|_| {
                     made += 1;
-                    vec![7u8; 1000]
+                    Buffer::from(vec![7u8; 1000])
                 });
                 push(SharedBuf::new(buf, 1000, home.clone()));
             }

@@ -16,6 +16,7 @@
 //! [`deliver::deliver_in_order`] hands outcomes to the [`Sink`] in job
 //! order.
 
+mod buffer;
 mod deliver;
 pub(crate) mod fanout;
 pub(crate) mod mmap;
@@ -96,6 +97,7 @@ use crate::algo::{Algorithms, Digest};
 use crate::input::Input;
 use crate::size::Size;
 use crate::stats::Stats;
+pub(crate) use buffer::Buffer;
 pub(crate) use opener::JobSource;
 use route::Router;
 

@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
+use super::Buffer;
 use crate::stats::Stats;
 
 /// Bytes per range: NFS's usual `rsize` (one request), a few FUSE requests
@@ -110,16 +111,16 @@ impl Ranged for crate::input::Opened {
 /// Where the blocks ranges are read into come from and go to.
 pub(crate) trait Lender {
     /// A free block now, if one can be had without waiting.
-    fn try_take(&mut self) -> Option<Vec<u8>>;
+    fn try_take(&mut self) -> Option<Buffer>;
     /// A free block, waiting for one if need be (called only while the
     /// crew holds no block: nothing can be waiting on them); `None` when
     /// there will be none (the run is being torn down, or no memory).
-    fn take(&mut self) -> Option<Vec<u8>>;
+    fn take(&mut self) -> Option<Buffer>;
     /// The next `n` bytes of the file, in order, in `block`; false to stop
     /// (the run is being torn down).
-    fn deliver(&mut self, block: Vec<u8>, n: usize) -> bool;
+    fn deliver(&mut self, block: Buffer, n: usize) -> bool;
     /// A block not delivered (reading stopped before it was full).
-    fn give_back(&mut self, block: Vec<u8>);
+    fn give_back(&mut self, block: Buffer);
 }
 
 /// How reading a file's ranges ended.
@@ -133,7 +134,7 @@ pub(crate) enum Ended {
 
 /// A block in flight: its ranges are out with the crew.
 struct Flight {
-    block: Vec<u8>,
+    block: Buffer,
     /// The bytes of the file it will hold.
     len: usize,
     /// How many of those are asked for so far.
@@ -355,6 +356,9 @@ impl Flights {
             } else {
                 lender.try_take()
             }?;
+            // (the file system pins the pages of each request: one huge
+            // page pinned costs what one small one does)
+            block.advise_huge();
             let len =
                 usize::try_from(self.end - self.next).map_or(block.len(), |l| l.min(block.len()));
             self.queue.push_back(Flight {
@@ -465,28 +469,28 @@ mod tests {
         size: usize,
         made: usize,
         max: usize,
-        free: Vec<Vec<u8>>,
+        free: Vec<Buffer>,
         got: Vec<u8>,
     }
 
     impl Lender for Keep {
-        fn try_take(&mut self) -> Option<Vec<u8>> {
+        fn try_take(&mut self) -> Option<Buffer> {
             self.free.pop().or_else(|| {
                 (self.made < self.max).then(|| {
                     self.made += 1;
-                    vec![0; self.size]
+                    Buffer::from(vec![0; self.size])
                 })
             })
         }
-        fn take(&mut self) -> Option<Vec<u8>> {
+        fn take(&mut self) -> Option<Buffer> {
             self.try_take()
         }
-        fn deliver(&mut self, block: Vec<u8>, n: usize) -> bool {
+        fn deliver(&mut self, block: Buffer, n: usize) -> bool {
             self.got.extend_from_slice(&block[..n]);
             self.free.push(block);
             true
         }
-        fn give_back(&mut self, block: Vec<u8>) {
+        fn give_back(&mut self, block: Buffer) {
             self.free.push(block);
         }
     }

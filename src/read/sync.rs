@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use crossbeam_channel::bounded;
 
+use super::Buffer;
 use super::fanout::{SharedBuf, hash_fanned};
 use super::ranges::{self, Ended, Lender, Ranged};
 use crate::algo::{Algorithms, Digest, Hashers};
@@ -131,14 +132,18 @@ pub(crate) fn hash_blocks(
             let mut lender = Hashing {
                 hasher: &mut *hasher,
                 stats,
-                free: vec![std::mem::take(buf)],
+                free: vec![Buffer::from(std::mem::take(buf))],
                 made: 1,
                 max: pool,
                 size: block,
             };
             let seen = (n, n as f64 / took.as_secs_f64());
             let ended = ranges::read(file, at + total, at + end, seen, &mut lender, stats);
-            *buf = lender.free.pop().unwrap_or_default();
+            *buf = lender
+                .free
+                .pop()
+                .and_then(Buffer::into_heap)
+                .unwrap_or_default();
             return match ended? {
                 Ended::Done => src.unchanged().map(|()| end),
                 Ended::Stopped => Err(io::ErrorKind::OutOfMemory.into()),
@@ -160,44 +165,43 @@ pub(crate) fn hash_blocks(
 struct Hashing<'a> {
     hasher: &'a mut Hashers,
     stats: &'a Stats,
-    free: Vec<Vec<u8>>,
+    free: Vec<Buffer>,
     made: usize,
     max: usize,
     size: usize,
 }
 
 impl Lender for Hashing<'_> {
-    fn try_take(&mut self) -> Option<Vec<u8>> {
-        let mut b = match self.free.pop() {
-            Some(b) => b,
-            None if self.made < self.max => {
-                self.made += 1;
-                Vec::new()
-            }
-            None => return None,
-        };
-        match sized(&mut b, self.size) {
-            Ok(_) => Some(b),
-            Err(_) => {
-                self.made -= 1;
-                None
-            }
+    fn try_take(&mut self) -> Option<Buffer> {
+        if let Some(b) = self.free.pop() {
+            return Some(b);
         }
+        if self.made >= self.max {
+            return None;
+        }
+        // (a smaller one, if memory is short)
+        let b = Buffer::zeroed(self.size).or_else(|| {
+            let mut b = Vec::new();
+            sized(&mut b, self.size).ok()?;
+            Some(Buffer::from(b))
+        })?;
+        self.made += 1;
+        Some(b)
     }
 
-    fn take(&mut self) -> Option<Vec<u8>> {
+    fn take(&mut self) -> Option<Buffer> {
         // (nothing else gives blocks back: waiting would never end)
         self.try_take()
     }
 
-    fn deliver(&mut self, block: Vec<u8>, n: usize) -> bool {
+    fn deliver(&mut self, block: Buffer, n: usize) -> bool {
         self.hasher.update(&block[..n]);
         self.stats.add_bytes(n);
         self.free.push(block);
         true
     }
 
-    fn give_back(&mut self, block: Vec<u8>) {
+    fn give_back(&mut self, block: Buffer) {
         self.free.push(block);
     }
 }
@@ -218,7 +222,7 @@ pub(crate) fn hash_chunks_fanned(
     stats: &Stats,
 ) -> io::Result<Vec<Digest>> {
     let buffers = (FAN_BYTES / len.max(1)).clamp(3, 128);
-    let (home, back) = bounded::<Vec<u8>>(buffers);
+    let (home, back) = bounded::<Buffer>(buffers);
     let mut made = 0;
     hash_fanned(algos, threads, len, buffers, |push| {
         loop {
@@ -228,7 +232,7 @@ pub(crate) fn hash_chunks_fanned(
                     made += 1;
                     let mut b = Vec::new();
                     sized(&mut b, len)?;
-                    b
+                    Buffer::from(b)
                 }
                 Err(_) => back
                     .recv()

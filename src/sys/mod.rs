@@ -18,6 +18,7 @@
 //! | a new file with no name yet ([`unnamed_file`]) | `O_TMPFILE` | none: `--update` writes a named temporary file |
 //! | CPUs this process may use ([`affinity_cpus`]) | `sched_getaffinity` | std's count |
 //! | one allocator arena ([`one_malloc_arena`]) | glibc's `mallopt` | none |
+//! | huge pages for a block filled by pinning ([`Region::advise_huge`]) | `madvise(MADV_HUGEPAGE)` | none (small pages) |
 //!
 //! Signals, descriptors 0–2, terminal width, FIFOs and the SIGBUS guard of
 //! mappings ([`sigbus`]) are POSIX and the same on every Unix.

@@ -497,3 +497,136 @@ pub(crate) fn affinity_cpus() -> Option<usize> {
         None
     }
 }
+
+// ----- memory --------------------------------------------------------------
+
+/// The alignment of a [`Region`]: the size of a huge page on x86-64 and
+/// most arm64 kernels, so that each 2 MiB of the region can be one page.
+const HUGE: usize = 2 << 20;
+
+/// Zeroed memory of our own, mapped from the kernel and aligned to
+/// [`HUGE`]: its pages are made (zeroed) as they are first touched, as a
+/// big allocation's are, and it can be asked to be made of huge pages
+/// ([`Region::advise_huge`]).
+pub(crate) struct Region {
+    ptr: ptr::NonNull<u8>,
+    len: usize,
+}
+
+// SAFETY: a Region owns its memory outright (no other handle to it exists),
+// like a `Vec<u8>`.
+unsafe impl Send for Region {}
+// SAFETY: shared references only read through `as_slice`.
+unsafe impl Sync for Region {}
+
+impl Region {
+    /// `len` zero bytes, aligned to [`HUGE`]; `None` if the address space
+    /// cannot hold them, or `len` is not a whole number (> 0) of [`HUGE`].
+    pub(crate) fn zeroed(len: usize) -> Option<Region> {
+        if len == 0 || !len.is_multiple_of(HUGE) {
+            return None;
+        }
+        // a kernel that aligns big anonymous mappings by itself (Linux 6.7
+        // and later, for lengths of whole huge pages) needs one call
+        let ptr = map_anonymous(len)?;
+        if (ptr as usize).is_multiple_of(HUGE) {
+            return Region::from_raw(ptr, len);
+        }
+        unmap(ptr, len);
+        // else map more and give back the ends, falling back to any
+        // address when there is no room for the more
+        let Some(wide) = len.checked_add(HUGE).and_then(map_anonymous) else {
+            return Region::from_raw(map_anonymous(len)?, len);
+        };
+        let head = (HUGE - wide as usize % HUGE) % HUGE;
+        if head > 0 {
+            unmap(wide, head);
+        }
+        // SAFETY: `head < HUGE`, so `wide + head .. wide + head + len` is
+        // inside the `len + HUGE` bytes just mapped.
+        let start = unsafe { wide.add(head) };
+        let tail = HUGE - head;
+        // SAFETY: as above: the tail is the mapping's last `HUGE - head` bytes.
+        unmap(unsafe { start.add(len) }, tail);
+        Region::from_raw(start, len)
+    }
+
+    /// The region at `ptr`, of small pages until [`Region::advise_huge`]
+    /// (where the kernel makes huge pages unasked, a block holding a small
+    /// file would cost a 2 MiB page zeroed).
+    fn from_raw(ptr: *mut u8, len: usize) -> Option<Region> {
+        let region = Region {
+            ptr: ptr::NonNull::new(ptr)?,
+            len,
+        };
+        region.advise(false);
+        Some(region)
+    }
+
+    /// Ask the kernel to make the pages not yet touched huge pages: one
+    /// fault and one pinned page per 2 MiB instead of 512, for buffers that
+    /// a file system fills by pinning them (FUSE, NFS direct reads). A hint,
+    /// on Linux only.
+    pub(crate) fn advise_huge(&self) {
+        self.advise(true);
+    }
+
+    fn advise(&self, huge: bool) {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        // SAFETY: the range is this region's own mapping; the advice
+        // changes no contents.
+        unsafe {
+            let advice = if huge {
+                libc::MADV_HUGEPAGE
+            } else {
+                libc::MADV_NOHUGEPAGE
+            };
+            libc::madvise(self.ptr.as_ptr().cast(), self.len, advice);
+        }
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        let _ = huge;
+    }
+
+    pub(crate) fn as_slice(&self) -> &[u8] {
+        // SAFETY: `len` bytes from `ptr` are mapped, readable and
+        // initialised (zero or written since) for the region's life.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [u8] {
+        // SAFETY: as in `as_slice`, and `&mut self` makes the access unique.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Region {
+    fn drop(&mut self) {
+        unmap(self.ptr.as_ptr(), self.len);
+    }
+}
+
+/// `len` bytes of zeroed, private, read-write memory anywhere.
+fn map_anonymous(len: usize) -> Option<*mut u8> {
+    // SAFETY: an anonymous private mapping at an address of the kernel's
+    // choosing touches no existing memory.
+    let p = unsafe {
+        libc::mmap(
+            ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    (p != libc::MAP_FAILED).then_some(p.cast())
+}
+
+/// Give back `len` bytes mapped at `ptr` (a mapping of ours, or its end).
+fn unmap(ptr: *mut u8, len: usize) {
+    // SAFETY: callers pass whole pages of a mapping they own and no longer
+    // use. (It cannot fail for such a range: nothing to report.)
+    unsafe {
+        libc::munmap(ptr.cast(), len);
+    }
+}

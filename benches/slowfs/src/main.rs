@@ -234,12 +234,23 @@ fn answer(d: Due) {
     }
 }
 
+/// A source file as it was when mapped: device, inode, length, mtime.
+type MapKey = (u64, u64, u64, i64, i64);
+
+/// How many mappings are kept across opens (beyond: mapped per open).
+const KEEP_MAPS: usize = 256;
+
 /// The served tree: inode numbers to paths below the source, open files.
 struct SlowFs {
     source: PathBuf,
     profile: Profile,
     names: Mutex<HashMap<u64, PathBuf>>,
     files: Mutex<HashMap<u64, Open>>,
+    /// Mappings of files opened before, kept across opens: a server
+    /// answers from its page cache without mapping a file anew per open;
+    /// mapping and unmapping a big file for every open cost the emulator
+    /// more than the copies it serves. Keyed by what would show a change.
+    maps: Mutex<HashMap<MapKey, Arc<memmap2::Mmap>>>,
     next_fh: AtomicU64,
     seq: AtomicU64,
     clock: Mutex<Clock>,
@@ -299,6 +310,26 @@ impl SlowFs {
             || p.short.iter().any(|n| n == rel)
             || p.shrink.iter().any(|(n, _)| n == rel);
         !faulty && file.metadata().is_ok_and(|m| m.is_file() && m.len() > 0)
+    }
+
+    /// The mapping of `file`: the one kept from an earlier open of the same
+    /// unchanged file, else a new one (kept while fewer than [`KEEP_MAPS`]
+    /// are).
+    fn map_of(&self, file: &File) -> Option<Arc<memmap2::Mmap>> {
+        let m = file.metadata().ok()?;
+        let key = (m.dev(), m.ino(), m.len(), m.mtime(), m.mtime_nsec());
+        let mut maps = self.maps.lock().ok()?;
+        if let Some(map) = maps.get(&key) {
+            return Some(Arc::clone(map));
+        }
+        // SAFETY: the source's files do not shrink while served (the
+        // module's doc: those that do, `--shrink`'s, are not mapped),
+        // so every byte of the mapping stays backed while it lives.
+        let map = Arc::new(unsafe { memmap2::Mmap::map(file) }.ok()?);
+        if maps.len() < KEEP_MAPS {
+            maps.insert(key, Arc::clone(&map));
+        }
+        Some(map)
     }
 
     /// What a read of `size` bytes at `offset` of an open file answers.
@@ -400,16 +431,14 @@ impl Filesystem for SlowFs {
             Ok(f) => f,
             Err(e) => return reply.error(e.into()),
         };
-        let map = self.mappable(&file, &rel).then(|| {
-            // SAFETY: the source's files do not shrink while served (the
-            // module's doc: those that do, `--shrink`'s, are not mapped),
-            // so every byte of the mapping stays backed while it lives.
-            unsafe { memmap2::Mmap::map(&file) }.ok().map(Arc::new)
-        });
+        let map = self
+            .mappable(&file, &rel)
+            .then(|| self.map_of(&file))
+            .flatten();
         let open = Open {
             file: Arc::new(file),
             rel,
-            map: map.flatten(),
+            map,
         };
         let fh = self.next_fh.fetch_add(1, Ordering::Relaxed);
         if let Ok(mut files) = self.files.lock() {
@@ -614,6 +643,7 @@ fn main() {
         source,
         names: Mutex::new(HashMap::new()),
         files: Mutex::new(HashMap::new()),
+        maps: Mutex::new(HashMap::new()),
         next_fh: AtomicU64::new(1),
         seq: AtomicU64::new(0),
         clock: Mutex::new(Clock {

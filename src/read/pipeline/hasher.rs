@@ -7,6 +7,7 @@
 //! groups on several threads ([`crate::read::fanout`]); a block goes back
 //! to the pool when the last group is done with it.
 
+use crate::read::Buffer;
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,7 +29,7 @@ use crate::stats::Stats;
 pub(super) fn hasher_loop<T, P>(
     work: WorkRx<T>,
     chunk: usize,
-    returns: Sender<Vec<u8>>,
+    returns: Sender<Buffer>,
     done: Sender<Finished<T, P>>,
     stats: &Stats,
 ) {
@@ -124,7 +125,7 @@ impl<'a, T, P> Helper<'a, T, P> {
 }
 
 impl<T, P> Help for Helper<'_, T, P> {
-    fn wait(&mut self, free: &Receiver<Vec<u8>>) -> Result<Vec<u8>, RecvError> {
+    fn wait(&mut self, free: &Receiver<Buffer>) -> Result<Buffer, RecvError> {
         if !self.may.load(Ordering::Relaxed) {
             return free.recv();
         }
@@ -166,7 +167,7 @@ fn hash_batches<T, P>(
     chunk: usize,
     lanes: &mut Lanes,
     stats: &Stats,
-) -> (Finished<T, P>, Vec<Vec<u8>>) {
+) -> (Finished<T, P>, Vec<Buffer>) {
     let mut blocks = Vec::with_capacity(batches.len());
     let mut items: Vec<(usize, Packed<T>)> = Vec::new();
     for (
@@ -231,7 +232,7 @@ fn hash_stream(
     threads: &Threads,
     blocks: &Receiver<Block>,
     chunk: usize,
-    returns: &Sender<Vec<u8>>,
+    returns: &Sender<Buffer>,
     stats: &Stats,
 ) -> Option<io::Result<Hashed>> {
     let mut size = 0u64;
@@ -292,7 +293,7 @@ fn hash_stream(
 pub(super) fn for_each_piece(
     blocks: &Receiver<Block>,
     chunk: usize,
-    returns: &Sender<Vec<u8>>,
+    returns: &Sender<Buffer>,
     stats: &Stats,
     mut update: impl FnMut(&[u8]),
 ) -> Option<io::Result<()>> {

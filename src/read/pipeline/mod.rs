@@ -37,6 +37,7 @@ mod hasher;
 mod lanes;
 mod reader;
 
+use crate::read::Buffer;
 use std::io;
 #[cfg(any(test, feature = "internals"))]
 use std::io::Read;
@@ -71,7 +72,7 @@ const FAR_READERS: usize = 64;
 /// What travels down a streamed input's block channel.
 enum Block {
     /// A pool block whose first `n` bytes are data.
-    Data(Vec<u8>, usize),
+    Data(Buffer, usize),
     /// The input ended cleanly.
     End,
     /// The input failed; no digest must be made.
@@ -194,7 +195,7 @@ fn start_hasher<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
     plan: &Plan,
     stats: &'env Stats,
     work: &WorkRx<T>,
-    returns: Sender<Vec<u8>>,
+    returns: Sender<Buffer>,
     done: &Sender<Finished<T, P>>,
 ) -> io::Result<()> {
     let (work, done) = (work.clone(), done.clone());
@@ -290,7 +291,7 @@ struct Hashers<'scope, 'env, T, P> {
     s: &'scope Scope<'scope, 'env>,
     plan: &'env Plan,
     stats: &'env Stats,
-    returns: Sender<Vec<u8>>,
+    returns: Sender<Buffer>,
     work_rx: WorkRx<T>,
     done: Sender<Finished<T, P>>,
     /// Hashers started.
@@ -520,7 +521,7 @@ mod tests {
         let (tx, rx) = work_queues::<()>(&p);
         let cancel = AtomicBool::new(false);
         assert_eq!(tx.hashers_wanted(3, 2), 0);
-        let batch = reader::Batch::for_tests(vec![0; 16]);
+        let batch = reader::Batch::for_tests(Buffer::from(vec![0; 16]));
         assert!(tx.hand(Work::Batch(batch), &cancel));
         assert_eq!(tx.hashers_wanted(3, 2), 2);
         assert_eq!(tx.hashers_wanted(1, 1), 1);

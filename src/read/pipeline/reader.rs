@@ -10,6 +10,7 @@ use crossbeam_channel::{Receiver, RecvError, Sender, bounded};
 
 use super::{Block, Work};
 use crate::input::{Kind, Opened, read_retry};
+use crate::read::Buffer;
 use crate::read::deliver::{Finished, send_one};
 use crate::read::mmap::Mapped;
 use crate::read::opener::TakeOpened;
@@ -29,11 +30,11 @@ const MIN_BLOCK: usize = 4096;
 /// one block, not `--pool`) and fallibly (under a low `ulimit -v` the pool
 /// stays smaller, or its blocks do). Hashers return blocks on `returns`.
 pub(super) struct Pool<'h> {
-    free: Receiver<Vec<u8>>,
-    returns: Sender<Vec<u8>>,
+    free: Receiver<Buffer>,
+    returns: Sender<Buffer>,
     /// A block the reader holds back for itself (it never returns a block
     /// through the channel, so it can never block on a full one).
-    spare: Option<Vec<u8>>,
+    spare: Option<Buffer>,
     made: usize,
     max: usize,
     size: usize,
@@ -48,7 +49,7 @@ pub(super) struct Pool<'h> {
 /// Work the reader may do while every block of the pool is out.
 pub(super) trait Help {
     /// A block from `free`, or one that the work done meanwhile freed.
-    fn wait(&mut self, free: &Receiver<Vec<u8>>) -> Result<Vec<u8>, RecvError>;
+    fn wait(&mut self, free: &Receiver<Buffer>) -> Result<Buffer, RecvError>;
 }
 
 /// Why the reader cannot have a block.
@@ -91,7 +92,7 @@ impl<'h> Pool<'h> {
     }
 
     /// The sender hashers give blocks back with.
-    pub(super) fn returns(&self) -> Sender<Vec<u8>> {
+    pub(super) fn returns(&self) -> Sender<Buffer> {
         self.returns.clone()
     }
 
@@ -102,7 +103,7 @@ impl<'h> Pool<'h> {
 
     /// A free block: one to be had at once ([`Pool::try_take`]), else wait
     /// for one to come back.
-    pub(super) fn take(&mut self, stats: &Stats) -> Result<Vec<u8>, NoBlock> {
+    pub(super) fn take(&mut self, stats: &Stats) -> Result<Buffer, NoBlock> {
         loop {
             if let Some(b) = self.try_take() {
                 return Ok(b);
@@ -131,8 +132,8 @@ impl<'h> Pool<'h> {
 
     /// Every block made that is not out with a hasher (for tests).
     #[cfg(test)]
-    pub(super) fn idle_blocks(&mut self) -> Vec<Vec<u8>> {
-        let mut blocks: Vec<Vec<u8>> = self.free.try_iter().collect();
+    pub(super) fn idle_blocks(&mut self) -> Vec<Buffer> {
+        let mut blocks: Vec<Buffer> = self.free.try_iter().collect();
         blocks.extend(self.spare.take());
         assert!(blocks.len() <= self.made);
         blocks
@@ -140,7 +141,7 @@ impl<'h> Pool<'h> {
 
     /// A free block if one can be had without waiting: a spare, a returned
     /// one, or a new one while fewer than `--pool` exist.
-    pub(super) fn try_take(&mut self) -> Option<Vec<u8>> {
+    pub(super) fn try_take(&mut self) -> Option<Buffer> {
         if let Some(b) = self.spare.take() {
             return Some(b);
         }
@@ -148,7 +149,7 @@ impl<'h> Pool<'h> {
             return Some(b);
         }
         if self.made < self.max {
-            let b = crate::read::zeroed(self.size)?;
+            let b = Buffer::zeroed(self.size)?;
             self.made += 1;
             return Some(b);
         }
@@ -157,7 +158,7 @@ impl<'h> Pool<'h> {
 
     /// Give back a block not sent to a hasher (never blocks: the return
     /// channel has room for every block of the pool).
-    pub(super) fn give_back(&mut self, block: Vec<u8>) {
+    pub(super) fn give_back(&mut self, block: Buffer) {
         match self.spare {
             None => self.spare = Some(block),
             // (never full: it has room for every block of the pool)
@@ -166,7 +167,7 @@ impl<'h> Pool<'h> {
     }
 
     /// Keep `block` for the next `take`.
-    pub(super) fn keep(&mut self, block: Vec<u8>) {
+    pub(super) fn keep(&mut self, block: Buffer) {
         self.spare = Some(block);
     }
 }
@@ -285,22 +286,22 @@ struct PoolLender<'p, 'h> {
 }
 
 impl ranges::Lender for PoolLender<'_, '_> {
-    fn try_take(&mut self) -> Option<Vec<u8>> {
+    fn try_take(&mut self) -> Option<Buffer> {
         self.pool.try_take()
     }
 
-    fn take(&mut self) -> Option<Vec<u8>> {
+    fn take(&mut self) -> Option<Buffer> {
         if self.cancel.load(Ordering::Relaxed) {
             return None;
         }
         self.pool.take(self.stats).ok()
     }
 
-    fn deliver(&mut self, block: Vec<u8>, n: usize) -> bool {
+    fn deliver(&mut self, block: Buffer, n: usize) -> bool {
         !self.cancel.load(Ordering::Relaxed) && self.blocks.send(Block::Data(block, n)).is_ok()
     }
 
-    fn give_back(&mut self, block: Vec<u8>) {
+    fn give_back(&mut self, block: Buffer) {
         self.pool.give_back(block);
     }
 }
@@ -315,13 +316,13 @@ pub(super) struct Packed<T> {
 /// Small inputs packed one after another into one pool block, handed to a
 /// hasher as one piece of work: one hand-over for many files.
 pub(super) struct Batch<T> {
-    pub(super) block: Vec<u8>,
+    pub(super) block: Buffer,
     pub(super) items: Vec<Packed<T>>,
     len: usize,
 }
 
 impl<T> Batch<T> {
-    fn new(block: Vec<u8>) -> Batch<T> {
+    fn new(block: Buffer) -> Batch<T> {
         Batch {
             block,
             items: Vec::with_capacity(MAX_BATCH),
@@ -331,7 +332,7 @@ impl<T> Batch<T> {
 
     /// An empty batch in `block`.
     #[cfg(test)]
-    pub(super) fn for_tests(block: Vec<u8>) -> Batch<T> {
+    pub(super) fn for_tests(block: Buffer) -> Batch<T> {
         Batch::new(block)
     }
 

@@ -313,6 +313,9 @@ pub(crate) struct UpdateOptions {
     pub(crate) prune: bool,
     /// `-a` was given: the manifest must be of that algorithm.
     pub(crate) algorithm_chosen: bool,
+    /// fastsum's own name without `-a`: a manifest whose name names an
+    /// algorithm (`SHA256SUMS`) is of that one, as `-c` reads it.
+    pub(crate) by_name: bool,
     /// `--quiet` or `--status`: no summary of what was done.
     pub(crate) quiet: bool,
 }

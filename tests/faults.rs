@@ -189,11 +189,23 @@ fn without_a_each_tag_picks() {
         .bounded_output()
         .unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
-    // untagged SHA-1/SHA-256 lines are improper (MD5 is the default), every
-    // tagged line is checked with its own algorithm
+    // every tagged line is checked with its own algorithm; untagged lines
+    // by their length when one cryptographic algorithm has it (issue 33:
+    // MD5's and SHA-1's), and SHA-256's 64 hex digits, which others share,
+    // are improper, with the -a values that fit said once
     assert_eq!(
         out,
-        "a: OK\nb: OK\na: OK\nb: OK\na: OK\nb: OK\na: OK\nb: OK\na: OK\na: FAILED\nnosuch: FAILED open or read\n"
+        "a: OK\nb: OK\na: OK\nb: OK\na: OK\nb: OK\na: OK\nb: OK\na: OK\nb: OK\na: OK\na: FAILED\nnosuch: FAILED open or read\n"
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        err.matches("64 hex digits may be -a sha256").count(),
+        1,
+        "{err}"
+    );
+    assert!(
+        err.contains("WARNING: 2 lines are improperly formatted"),
+        "{err}"
     );
     assert_eq!(o.status.code(), Some(1));
 }

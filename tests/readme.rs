@@ -5,8 +5,10 @@
 //! prepared temporary tree, `fastsum` on PATH naming the binary under test
 //! and HOME a temporary directory; its exit status and output are checked.
 //!
-//! The one rewrite: in the backup recipe, `/backup` is `$TMP/backup` (so
-//! `/backup.sums` is `$TMP/backup.sums`). Two `cargo` commands are not run
+//! The rewrites: in the backup recipe, `/backup` is `$TMP/backup` (so
+//! `/backup.sums` is `$TMP/backup.sums`); in the download story, the
+//! release's `https://example.org/v1.0/` is a `file://` directory the test
+//! fills and signs. Two `cargo` commands are not run
 //! here (this suite, and the install into ~/.cargo); the quick start's
 //! `cargo run --release -- ARGS` runs as `fastsum ARGS` (the build is this
 //! suite's own) and its line is compared with the command its comment names. A command whose
@@ -206,6 +208,102 @@ fn the_backup_recipe_works_as_written() {
     );
 }
 
+/// README's first block, the download story, followed exactly: a release
+/// directory (`https://example.org/v1.0/` rewritten to it as a `file://`
+/// URL) holding the tarball, SHA256SUMS of it and another file, and
+/// SHA256SUMS.asc signed by a key made here, exported to `release-key.asc`
+/// in the working directory. Then the same with the tarball changed.
+#[test]
+fn the_download_story_works_as_written() {
+    if !["curl", "gpg", "gpgv", "tar", "sha256sum"]
+        .iter()
+        .all(|t| require_tool(t))
+    {
+        return;
+    }
+    let blocks = blocks();
+    let story = block_with(&blocks, "https://example.org/");
+    assert_eq!(story.len(), 3, "download, verify, use: {story:?}");
+    let env = Env::new();
+    let release = env.root.join("release");
+    std::fs::create_dir_all(release.join("src")).unwrap();
+    write_file(&release, "src/README", b"the tool\n");
+    let tar = run(Command::new("tar")
+        .current_dir(&release)
+        .args(["czf", "tool.tar.gz", "src"]));
+    assert!(tar.status.success(), "{}", shown(&tar));
+    write_file(&release, "tool.zip", b"another download\n");
+    let sums = run(Command::new("sha256sum")
+        .current_dir(&release)
+        .args(["tool.tar.gz", "tool.zip"]));
+    write_file(&release, "SHA256SUMS", &sums.stdout);
+    let home = env.root.join("gnupg");
+    std::fs::create_dir(&home).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let gpg = |args: &[&str]| {
+        let o = run(Command::new("gpg")
+            .current_dir(&release)
+            .env("GNUPGHOME", &home)
+            .args(["--batch", "--passphrase", ""])
+            .args(args));
+        assert!(o.status.success(), "gpg {args:?}: {}", shown(&o));
+        o.stdout
+    };
+    gpg(&[
+        "--quick-gen-key",
+        "Release <release@example.org>",
+        "ed25519",
+        "sign",
+        "never",
+    ]);
+    gpg(&[
+        "--armor",
+        "--detach-sign",
+        "-o",
+        "SHA256SUMS.asc",
+        "SHA256SUMS",
+    ]);
+    let key = gpg(&["--armor", "--export", "release@example.org"]);
+    write_file(&env.dir, "release-key.asc", &key);
+    // (the agent gpg started for this home: stopped if gpgconf is there)
+    let _ = Command::new("gpgconf")
+        .env("GNUPGHOME", &home)
+        .args(["--kill", "gpg-agent"])
+        .bounded_output();
+    let url = format!("file://{}/", release.to_str().unwrap());
+    let steps: Vec<String> = story
+        .iter()
+        .map(|c| c.replace("https://example.org/v1.0/", &url))
+        .collect();
+
+    let o = env.sh(&steps[0]);
+    ok(&steps[0], &o);
+    let o = env.sh(&steps[1]);
+    ok(&steps[1], &o);
+    assert_eq!(text(&o.stdout), "tool.tar.gz: OK\n", "{}", shown(&o));
+    assert!(
+        text(&o.stderr).starts_with("fastsum: SHA256SUMS: signature good, by OpenPGP key ")
+            && text(&o.stderr).lines().count() == 1,
+        "{}",
+        shown(&o)
+    );
+    let o = env.sh(&steps[2]);
+    ok(&steps[2], &o);
+    assert!(env.dir.join("src/README").is_file());
+
+    // a tarball that is not the one signed for: the check fails, and
+    // joined with && the third command does not run
+    std::fs::remove_dir_all(env.dir.join("src")).unwrap();
+    write_file(&release, "tool.tar.gz", b"not the release\n");
+    let o = env.sh(&steps[0]);
+    ok(&steps[0], &o);
+    let o = env.sh(&format!("{} && {}", steps[1].trim(), steps[2].trim()));
+    assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
+    assert_eq!(text(&o.stdout), "tool.tar.gz: FAILED\n", "{}", shown(&o));
+    assert!(!env.dir.join("src").exists());
+}
+
 /// A tree for the examples: files named as README names them (small ones).
 fn example_tree(dir: &Path) {
     write_file(dir, "big.iso", &crate::util::random_bytes(300_000, 1));
@@ -325,6 +423,9 @@ fn every_readme_example_works_as_written() {
     for block in blocks() {
         if block.iter().any(|c| c.contains("/backup")) {
             continue; // the_backup_recipe_works_as_written
+        }
+        if block.iter().any(|c| c.contains("https://example.org/")) {
+            continue; // the_download_story_works_as_written
         }
         for cmd in &block {
             let line = cmd.trim();

@@ -334,3 +334,468 @@ fn refusals() {
             .contains("the --signature option is meaningful only with --verify-with")
     );
 }
+
+/// One published shape of a signed check file, in `dir`: the command's
+/// check file (as given to `-c`), the key, what a good run prints, and how
+/// to spoil it.
+struct Shape<'a> {
+    /// What it is (for messages).
+    what: &'a str,
+    dir: &'a Path,
+    /// `-c`'s argument, relative to `dir`.
+    check: &'a str,
+    /// The file that carries the signature: the check file itself
+    /// (clear-signed, signify's embedded form) or the one beside it.
+    carrier: &'a str,
+    key: &'a str,
+    wrong_key: &'a str,
+    /// The files listed (relative to `dir`), and the OK lines.
+    listed: &'a [&'a str],
+    ok: &'a str,
+    /// A digest written in the check file, changed after signing.
+    sum: &'a str,
+    /// Put a signature of other bytes in the carrier.
+    other: &'a dyn Fn(),
+}
+
+impl Shape<'_> {
+    /// `fastsum -c --verify-with KEY CHECK` in the shape's directory,
+    /// without `-a`: the algorithm is the name's, a header's or the
+    /// length's.
+    fn run(&self, key: &str) -> (i32, String, String) {
+        let out = fastsum()
+            .current_dir(self.dir)
+            .args(["-c", "--verify-with", key, self.check])
+            .bounded_output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    /// The run's failure: exit 1, no status line, one message.
+    fn fails(&self, case: &str, want: &str) {
+        let (code, out, err) = self.run(self.key);
+        assert_eq!(
+            (code, out.as_str()),
+            (1, ""),
+            "{}: {case}: {err}",
+            self.what
+        );
+        assert!(err.contains(want), "{}: {case}: {err}", self.what);
+        assert_eq!(err.lines().count(), 1, "{}: {case}: {err}", self.what);
+    }
+
+    /// Every case: good; a changed sum, a changed file, a wrong key, a
+    /// signature of other bytes, a cut signature; and (strace) no listed
+    /// file opened when the signature fails.
+    fn holds(&self) {
+        let d = self.dir;
+        let (code, out, err) = self.run(self.key);
+        assert_eq!((code, out.as_str()), (0, self.ok), "{}: {err}", self.what);
+        let shown = self.check.replace('\'', "");
+        assert!(
+            err.starts_with(&format!("fastsum: {shown}: signature good, by "))
+                && err.lines().count() == 1,
+            "{}: {err}",
+            self.what
+        );
+        let keep = |name: &str| (d.join(name), std::fs::read(d.join(name)).unwrap());
+        let restore =
+            |(path, bytes): &(std::path::PathBuf, Vec<u8>)| std::fs::write(path, bytes).unwrap();
+        let check = keep(self.check);
+        let carrier = keep(self.carrier);
+        let listed = keep(self.listed[0]);
+
+        // a sum changed after signing
+        let text = String::from_utf8(check.1.clone()).unwrap();
+        assert!(text.contains(self.sum), "{}: {text}", self.what);
+        let flipped = if self.sum.starts_with('0') { "1" } else { "0" };
+        std::fs::write(
+            &check.0,
+            text.replacen(self.sum, &format!("{flipped}{}", &self.sum[1..]), 1),
+        )
+        .unwrap();
+        self.fails("a changed sum", "BAD signature");
+        self.no_listed_file_opened();
+        restore(&check);
+
+        // a listed file changed: the signature holds, the file fails
+        write_file(d, self.listed[0], b"changed after the release\n");
+        let (code, out, err) = self.run(self.key);
+        assert_eq!(code, 1, "{}: {err}", self.what);
+        assert!(out.contains(": FAILED\n"), "{}: {out}", self.what);
+        assert!(err.contains("signature good"), "{}: {err}", self.what);
+        restore(&listed);
+
+        // another key
+        let (code, out, err) = self.run(self.wrong_key);
+        assert_eq!((code, out.as_str()), (1, ""), "{}: {err}", self.what);
+        assert!(
+            err.contains("signed by another key"),
+            "{}: {err}",
+            self.what
+        );
+
+        // a signature of other bytes
+        (self.other)();
+        self.fails("a signature of other bytes", "signature");
+        restore(&carrier);
+        restore(&check);
+
+        // the signature cut short
+        let cut = &carrier.1[..carrier.1.len() - 40];
+        std::fs::write(&carrier.0, cut).unwrap();
+        let (code, out, err) = self.run(self.key);
+        assert_eq!((code, out.as_str()), (1, ""), "{}: cut: {err}", self.what);
+        restore(&carrier);
+    }
+
+    /// The check file as it stands fails its signature: a traced run opens
+    /// none of the files it lists.
+    fn no_listed_file_opened(&self) {
+        if !require_strace() {
+            return;
+        }
+        let trace = self.dir.join("trace");
+        let out = Command::new("strace")
+            .current_dir(self.dir)
+            .args(["-f", "-qq", "-e", "trace=open,openat", "-o"])
+            .arg(&trace)
+            .arg(crate::util::fastsum_path())
+            .args(["-c", "--verify-with", self.key, self.check])
+            .bounded_output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", self.what);
+        let trace = std::fs::read_to_string(trace).unwrap();
+        assert!(trace.contains(self.check), "{}: {trace}", self.what);
+        for name in self.listed {
+            let base = name.rsplit('/').next().unwrap_or(name);
+            assert!(
+                !trace.contains(&format!("\"{name}\"")) && !trace.contains(&format!("/{base}\"")),
+                "{}: {name} opened: {trace}",
+                self.what
+            );
+        }
+    }
+}
+
+/// [`Shape::holds`] for the shape in `d`: its check file and the file that
+/// carries its signature, its key and another, the files listed and the
+/// OK lines, a digest in it, and how to sign other bytes.
+fn holds(
+    d: &Path,
+    what: &str,
+    [check, carrier]: [&str; 2],
+    (key, wrong_key): (&str, &str),
+    (listed, ok): (&[&str], &str),
+    sum: &str,
+    other: &dyn Fn(),
+) {
+    Shape {
+        what,
+        dir: d,
+        check,
+        carrier,
+        key,
+        wrong_key,
+        listed,
+        ok,
+        sum,
+        other,
+    }
+    .holds();
+}
+
+/// `tool` (sha256sum, …) over `files` in `d`: its lines, and the first
+/// digest.
+fn sums_by(d: &Path, tool: &str, args: &[&str]) -> (Vec<u8>, String) {
+    let out = Command::new(tool)
+        .current_dir(d)
+        .args(args)
+        .bounded_output()
+        .unwrap();
+    assert!(out.status.success(), "{tool} {args:?}");
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
+    let hex = text
+        .split(|c: char| !c.is_ascii_hexdigit())
+        .find(|w| w.len() >= 40)
+        .unwrap()
+        .to_string();
+    (out.stdout, hex)
+}
+
+/// The OpenPGP shapes projects publish, each signed here by gpg and checked
+/// without `-a`: Node's clear-signed SHASUMS256.txt.asc, Fedora's
+/// clear-signed BSD CHECKSUM, Debian's SHA512SUMS with a detached armoured
+/// `.sign`, Ubuntu's kernel CHECKSUMS (a SHA-1 and a SHA-256 block) with a
+/// binary `.gpg`, and a SHA256SUMS one directory down.
+#[test]
+fn openpgp_shapes_projects_publish() {
+    let tools = ["gpg", "gpgv", "sha256sum", "sha512sum", "sha1sum"];
+    if !tools.iter().all(|t| require_tool(t)) {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    gpg_key(d, "release");
+    gpg_key(d, "mallory");
+    write_file(d, "node.tar.gz", b"node\n");
+    write_file(d, "node.zip", b"node zip\n");
+    write_file(d, "other", b"other bytes\n");
+    sign(d, &["--clearsign", "-o", "other.asc", "other"]);
+    sign(
+        d,
+        &["--armor", "--detach-sign", "-o", "other.sign", "other"],
+    );
+    sign(d, &["--detach-sign", "-o", "other.gpg", "other"]);
+    let other_armour = std::fs::read_to_string(d.join("other.asc")).unwrap();
+    let other_signature = &other_armour[other_armour.find("-----BEGIN PGP SIGNATURE").unwrap()..];
+    // a clear-signed file's sums with another text's signature
+    let splice = |name: &str| {
+        let text = std::fs::read_to_string(d.join(name)).unwrap();
+        let at = text.find("-----BEGIN PGP SIGNATURE").unwrap();
+        write_file(
+            d,
+            name,
+            format!("{}{other_signature}", &text[..at]).as_bytes(),
+        );
+    };
+    let copy = |from: &str, to: &str| std::fs::copy(d.join(from), d.join(to)).map(|_| ()).unwrap();
+
+    // Node.js: SHASUMS256.txt.asc
+    let (lines, sum) = sums_by(d, "sha256sum", &["node.tar.gz", "node.zip"]);
+    write_file(d, "SHASUMS256.txt", &lines);
+    sign(
+        d,
+        &["--clearsign", "-o", "SHASUMS256.txt.asc", "SHASUMS256.txt"],
+    );
+    holds(
+        d,
+        "Node.js",
+        ["SHASUMS256.txt.asc", "SHASUMS256.txt.asc"],
+        ("release.asc", "mallory.asc"),
+        (
+            &["node.tar.gz", "node.zip"],
+            "node.tar.gz: OK\nnode.zip: OK\n",
+        ),
+        &sum,
+        &|| splice("SHASUMS256.txt.asc"),
+    );
+
+    // Fedora: CHECKSUM, BSD-tagged lines and `# NAME: N bytes` comments
+    write_file(d, "Fedora-41-x86_64.iso", b"fedora\n");
+    let (tagged, sum) = sums_by(d, "sha256sum", &["--tag", "Fedora-41-x86_64.iso"]);
+    let mut fedora = b"# Fedora-41-x86_64.iso: 7 bytes\n".to_vec();
+    fedora.extend(tagged);
+    write_file(d, "Fedora-41-x86_64-CHECKSUM.txt", &fedora);
+    sign(
+        d,
+        &[
+            "--clearsign",
+            "-o",
+            "Fedora-41-x86_64-CHECKSUM",
+            "Fedora-41-x86_64-CHECKSUM.txt",
+        ],
+    );
+    holds(
+        d,
+        "Fedora",
+        ["Fedora-41-x86_64-CHECKSUM", "Fedora-41-x86_64-CHECKSUM"],
+        ("release.asc", "mallory.asc"),
+        (&["Fedora-41-x86_64.iso"], "Fedora-41-x86_64.iso: OK\n"),
+        &sum,
+        &|| splice("Fedora-41-x86_64-CHECKSUM"),
+    );
+
+    // Debian: SHA512SUMS and SHA512SUMS.sign (armoured, detached)
+    write_file(d, "debian.iso", b"debian\n");
+    let (lines, sum) = sums_by(d, "sha512sum", &["debian.iso", "node.zip"]);
+    write_file(d, "SHA512SUMS", &lines);
+    sign(
+        d,
+        &[
+            "--armor",
+            "--detach-sign",
+            "-o",
+            "SHA512SUMS.sign",
+            "SHA512SUMS",
+        ],
+    );
+    holds(
+        d,
+        "Debian",
+        ["SHA512SUMS", "SHA512SUMS.sign"],
+        ("release.asc", "mallory.asc"),
+        (
+            &["debian.iso", "node.zip"],
+            "debian.iso: OK\nnode.zip: OK\n",
+        ),
+        &sum,
+        &|| copy("other.sign", "SHA512SUMS.sign"),
+    );
+
+    // Ubuntu's kernel: CHECKSUMS (a SHA-1 block, a SHA-256 block) and a
+    // binary CHECKSUMS.gpg
+    write_file(d, "linux.deb", b"a kernel\n");
+    let (sha1, _) = sums_by(d, "sha1sum", &["linux.deb"]);
+    let (sha256, sum) = sums_by(d, "sha256sum", &["linux.deb"]);
+    let mut mixed = b"# Checksums, check with the command below:\n#     shasum -c CHECKSUMS\n#\n# Checksums-Sha1:\n".to_vec();
+    mixed.extend(sha1);
+    mixed.extend_from_slice(b"#\n# Checksums-Sha256:\n");
+    mixed.extend(sha256);
+    write_file(d, "CHECKSUMS", &mixed);
+    sign(d, &["--detach-sign", "-o", "CHECKSUMS.gpg", "CHECKSUMS"]);
+    holds(
+        d,
+        "Ubuntu kernel",
+        ["CHECKSUMS", "CHECKSUMS.gpg"],
+        ("release.asc", "mallory.asc"),
+        (&["linux.deb"], "linux.deb: OK\nlinux.deb: OK\n"),
+        &sum,
+        &|| copy("other.gpg", "CHECKSUMS.gpg"),
+    );
+
+    // SHA256SUMS one directory down, its signature beside it, its names
+    // resolved there
+    std::fs::create_dir(d.join("dl")).unwrap();
+    write_file(d, "dl/ubuntu.iso", b"ubuntu\n");
+    let (lines, sum) = sums_by(&d.join("dl"), "sha256sum", &["ubuntu.iso"]);
+    write_file(d, "dl/SHA256SUMS", &lines);
+    sign(
+        d,
+        &["--detach-sign", "-o", "dl/SHA256SUMS.gpg", "dl/SHA256SUMS"],
+    );
+    holds(
+        d,
+        "one directory down",
+        ["dl/SHA256SUMS", "dl/SHA256SUMS.gpg"],
+        ("release.asc", "mallory.asc"),
+        (&["dl/ubuntu.iso"], "dl/ubuntu.iso: OK\n"),
+        &sum,
+        &|| copy("other.gpg", "dl/SHA256SUMS.gpg"),
+    );
+
+    // the keyring as GnuPG keeps it (a keybox, pubring.kbx): gpgv reads it
+    let out = fastsum()
+        .current_dir(d)
+        .args(["-c", "--verify-with", "gnupg/pubring.kbx", "SHA512SUMS"])
+        .bounded_output()
+        .unwrap();
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).as_ref()
+        ),
+        (Some(0), "debian.iso: OK\nnode.zip: OK\n"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The Ed25519 shapes: OpenBSD's SHA256.sig (signify, the BSD-tagged sums
+/// embedded), a minisign-signed SHA256SUMS, and Go's bare `.sha256` with a
+/// minisign signature beside it; each checked without `-a`.
+#[test]
+fn ed25519_shapes_projects_publish() {
+    let tools = ["minisign", "signify-openbsd", "sha256sum"];
+    if !tools.iter().all(|t| require_tool(t)) {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    for (p, s) in [("bsd.pub", "bsd.sec"), ("bsd2.pub", "bsd2.sec")] {
+        tool(d, &["signify-openbsd", "-G", "-n", "-p", p, "-s", s]);
+    }
+    for (p, s) in [("mini.pub", "mini.key"), ("mini2.pub", "mini2.key")] {
+        tool(d, &["minisign", "-G", "-W", "-p", p, "-s", s]);
+    }
+    write_file(d, "other", b"other bytes\n");
+    tool(
+        d,
+        &[
+            "signify-openbsd",
+            "-S",
+            "-e",
+            "-s",
+            "bsd.sec",
+            "-m",
+            "other",
+            "-x",
+            "other.sig",
+        ],
+    );
+    tool(d, &["minisign", "-S", "-s", "mini.key", "-m", "other"]);
+
+    // OpenBSD: SHA256.sig, `SHA256 (f) = hex` lines under signify's two
+    write_file(d, "base77.tgz", b"base\n");
+    write_file(d, "bsd.rd", b"ramdisk\n");
+    let (tagged, sum) = sums_by(d, "sha256sum", &["--tag", "base77.tgz", "bsd.rd"]);
+    write_file(d, "SHA256", &tagged);
+    tool(
+        d,
+        &[
+            "signify-openbsd",
+            "-S",
+            "-e",
+            "-s",
+            "bsd.sec",
+            "-m",
+            "SHA256",
+            "-x",
+            "SHA256.sig",
+        ],
+    );
+    let embedded_other = || {
+        // another message's signature line over these sums
+        let other = std::fs::read_to_string(d.join("other.sig")).unwrap();
+        let ours = std::fs::read_to_string(d.join("SHA256.sig")).unwrap();
+        let head: String = other.lines().take(2).map(|l| format!("{l}\n")).collect();
+        let body: String = ours.lines().skip(2).map(|l| format!("{l}\n")).collect();
+        write_file(d, "SHA256.sig", format!("{head}{body}").as_bytes());
+    };
+    holds(
+        d,
+        "OpenBSD",
+        ["SHA256.sig", "SHA256.sig"],
+        ("bsd.pub", "bsd2.pub"),
+        (&["base77.tgz", "bsd.rd"], "base77.tgz: OK\nbsd.rd: OK\n"),
+        &sum,
+        &embedded_other,
+    );
+
+    // minisign: SHA256SUMS and SHA256SUMS.minisig
+    let (lines, sum) = sums_by(d, "sha256sum", &["base77.tgz", "bsd.rd"]);
+    write_file(d, "SHA256SUMS", &lines);
+    tool(d, &["minisign", "-S", "-s", "mini.key", "-m", "SHA256SUMS"]);
+    let copy = |from: &str, to: &str| std::fs::copy(d.join(from), d.join(to)).map(|_| ()).unwrap();
+    holds(
+        d,
+        "minisign",
+        ["SHA256SUMS", "SHA256SUMS.minisig"],
+        ("mini.pub", "mini2.pub"),
+        (&["base77.tgz", "bsd.rd"], "base77.tgz: OK\nbsd.rd: OK\n"),
+        &sum,
+        &|| copy("other.minisig", "SHA256SUMS.minisig"),
+    );
+
+    // Go: go1.23.0.linux-amd64.tar.gz.sha256, only the hex (no newline)
+    let go = "go1.23.0.linux-amd64.tar.gz";
+    write_file(d, go, b"go\n");
+    let (_, sum) = sums_by(d, "sha256sum", &[go]);
+    let bare = format!("{go}.sha256");
+    write_file(d, &bare, sum.as_bytes());
+    tool(d, &["minisign", "-S", "-s", "mini.key", "-m", &bare]);
+    let sig = format!("{bare}.minisig");
+    holds(
+        d,
+        "Go",
+        [&bare, &sig],
+        ("mini.pub", "mini2.pub"),
+        (&[go], &format!("{go}: OK\n")),
+        &sum,
+        &|| copy("other.minisig", &sig),
+    );
+}

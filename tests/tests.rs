@@ -31,6 +31,7 @@ mod multicall;
 mod offset;
 mod procfs;
 mod progress;
+mod published;
 mod readme;
 mod signed;
 mod skips;

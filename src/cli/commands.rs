@@ -186,7 +186,7 @@ pub(super) fn hash_command(
     match &args.update {
         None if args.prune => Err(UsageError::Conflict(Conflict::OnlyWhenUpdating("--prune"))),
         None => Ok(Command::Hash(hash)),
-        Some(sums) => update_command(args, hash, sums),
+        Some(sums) => update_command(args, hash, sums, inv.flavour() == Flavour::Fastsum),
     }
 }
 
@@ -255,8 +255,14 @@ fn refuse_tree_digest(args: &Args) -> Result<(), Conflict> {
     }
 }
 
-/// `--update SUMS`: a manifest's lines, hex, one algorithm, of files.
-fn update_command(args: &Args, hash: HashOptions, sums: &OsString) -> Result<Command, UsageError> {
+/// `--update SUMS`: a manifest's lines, hex, one algorithm, of files
+/// (`own`: under fastsum's own name).
+fn update_command(
+    args: &Args,
+    hash: HashOptions,
+    sums: &OsString,
+    own: bool,
+) -> Result<Command, UsageError> {
     let refuse = |c| Err(UsageError::Conflict(c));
     if args.zero {
         return refuse(Conflict::UpdateWith("--zero"));
@@ -281,6 +287,7 @@ fn update_command(args: &Args, hash: HashOptions, sums: &OsString) -> Result<Com
         sums: sums.into(),
         prune: args.prune,
         algorithm_chosen: !args.algorithms.is_empty(),
+        by_name: args.algorithms.is_empty() && own,
         quiet: matches!(args.verbosity, Some(Verbosity::Quiet | Verbosity::Status)),
     }))
 }

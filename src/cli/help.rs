@@ -96,8 +96,12 @@ cat big.iso | fastsum                MD5 of standard input",
   ALGO(NAME)= HEX      OpenSSL's dgst output
   HEX NAME             BSD reversed (md5 -r): a single blank
   \\HEX  NAME           a leading backslash: NAME is escaped (\\\\, \\n, \\r)
-Untagged lines use -a (or the name fastsum runs under). Empty lines and
-lines starting with # are skipped; a line may end in CRLF.",
+Untagged lines use -a (or the name fastsum runs under). Without -a,
+fastsum reads their algorithm from a comment above them (# SHA256),
+the check file's name (SHA256SUMS, X.sha512) or a length only one
+cryptographic hash has (MD5's, SHA-1's); a file holding only a digest
+(X.tar.gz.sha256) checks X.tar.gz. Empty lines and lines starting with
+# are skipped; a line may end in CRLF.",
         verbatim: true,
         short: false,
     },

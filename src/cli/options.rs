@@ -923,7 +923,8 @@ pub(crate) static OPTIONS: &[Spec] = &[
     .section(Section::Walking)
     .more(
         "In SUMS's own algorithm and format (a missing SUMS is made; untagged lines \
-         need -a: their length fits several algorithms). Names compare as --audit \
+         need -a or a name that says it, SHA256SUMS: their length fits several \
+         algorithms). Names compare as --audit \
          compares them (./d/a, d//a and /abs/d/a are d/a). Says on stderr what it did \
          ('SUMS: 3 added, 1 pruned, 120 kept'), unless --quiet or --status. SUMS is \
          replaced only once every new input is hashed and the new manifest is written \
@@ -1187,7 +1188,8 @@ pub(crate) static OPTIONS: &[Spec] = &[
     .names(Names::FASTSUM)
     .section(Section::Signed)
     .more(
-        "KEY is an OpenPGP key or keyring (armoured or binary), or a minisign or signify \
+        "KEY is an OpenPGP key or keyring (armoured or binary, or GnuPG's pubring.kbx), \
+         or a minisign or signify \
          public key: its kind is read from the file. The signature is found inside the \
          check file (OpenPGP clear-signed, signify's embedded form) or beside it \
          (FILE.asc, .sig, .gpg, .minisig, .sign), and verified over the bytes that are \

@@ -31,6 +31,7 @@ use std::path::{Path, PathBuf};
 
 use crate::algo::{Algorithm, Algorithms, Bits};
 use crate::command::check::audit::{CheckFiles, absolute};
+use crate::command::check::infer;
 use crate::command::check::parse::{Accept, Form, line_body, parse_check_line};
 use crate::command::hash;
 use crate::config::{Context, LineFormat, UpdateOptions};
@@ -144,14 +145,21 @@ fn update(
     let sums = &opts.sums;
     let name = quote_name(sums.as_os_str().as_bytes());
     let mut text = Vec::new();
+    // SHA256SUMS is of SHA-256 (fastsum's own name without -a), as -c
+    // reads it (command/check/infer.rs)
+    let named = opts
+        .by_name
+        .then(|| infer::from_name(sums.as_os_str().as_bytes()))
+        .flatten();
+    let asked = named.unwrap_or(algos.first());
     let manifest = match (&locked.file).read_to_end(&mut text) {
-        Ok(_) => read_manifest(&text, algos.first(), opts),
+        Ok(_) => read_manifest(&text, asked, named.is_some(), opts),
         Err(e) => Err(Refusal::Read(e)),
     };
     let manifest = match manifest {
         Ok(m) => m,
         Err(refusal) => {
-            rep.error(&refusal.message(&name, algos.first()));
+            rep.error(&refusal.message(&name, asked));
             return Ok(None);
         }
     };
@@ -264,8 +272,14 @@ fn write(locked: &Locked, new: &[u8], name: &str, rep: &Reporter) -> bool {
 }
 
 /// SUMS's lines, its algorithm and format (an empty SUMS: new lines take
-/// `-a`'s algorithm and the format the options ask for).
-fn read_manifest(text: &[u8], asked: Algorithm, opts: &UpdateOptions) -> Result<Manifest, Refusal> {
+/// `-a`'s algorithm, or its name's, and the format the options ask for);
+/// `named`: `asked` is SUMS's name's.
+fn read_manifest(
+    text: &[u8],
+    asked: Algorithm,
+    named: bool,
+    opts: &UpdateOptions,
+) -> Result<Manifest, Refusal> {
     let mut manifest = Manifest {
         lines: Vec::new(),
         algo: asked,
@@ -277,7 +291,7 @@ fn read_manifest(text: &[u8], asked: Algorithm, opts: &UpdateOptions) -> Result<
         let body = line_body(raw).ok_or(Refusal::Improper(i + 1))?;
         let default = match first {
             Some((a, _)) => a,
-            None if opts.algorithm_chosen => asked,
+            None if opts.algorithm_chosen || named => asked,
             // untagged lines say their algorithm only by their length
             None => untagged_algorithm(body, asked)?,
         };

@@ -31,7 +31,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Key {
     /// An OpenPGP public key or keyring, in binary form (dearmoured here
-    /// when the file was armoured: `gpgv` reads only binary keyrings).
+    /// when the file was armoured: `gpgv` reads only binary keyrings), or
+    /// a GnuPG keybox (`pubring.kbx`), which `gpgv` reads as it is.
     OpenPgp(Vec<u8>),
     /// A minisign or signify public key: both are `Ed`, an 8-byte key
     /// number and a 32-byte Ed25519 key, in base64 after a comment line.
@@ -67,7 +68,7 @@ impl fmt::Display for SigError {
         match self {
             SigError::NotAKey => write!(
                 f,
-                "not a public key fastsum knows (an OpenPGP key or keyring, a minisign or signify key)"
+                "not a public key fastsum knows (an OpenPGP key or keyring, a GnuPG keybox, a minisign or signify key)"
             ),
             SigError::NoSignature => write!(
                 f,

@@ -49,9 +49,19 @@ fn dearmour(text: &[u8], begin: &[u8]) -> Option<Vec<u8>> {
     base64_decode(&b64)
 }
 
-/// An OpenPGP public key or keyring in `bytes`, armoured or binary: its
-/// binary packets.
+/// Is `bytes` a GnuPG keybox (`pubring.kbx`, GnuPG 2.1's keyring)? Its
+/// first blob is a header whose bytes 8 to 11 are `KBXf`.
+fn is_keybox(bytes: &[u8]) -> bool {
+    bytes.get(8..12) == Some(b"KBXf")
+}
+
+/// An OpenPGP public key or keyring in `bytes`, armoured or binary, or a
+/// GnuPG keybox: what `gpgv --keyring` reads (a keybox as it is: gpgv
+/// tells the two apart by that header).
 pub(super) fn key(bytes: &[u8]) -> Option<Vec<u8>> {
+    if is_keybox(bytes) {
+        return Some(bytes.to_vec());
+    }
     let binary = match dearmour(bytes, KEY_BEGIN) {
         Some(b) => b,
         None => bytes.to_vec(),
@@ -185,5 +195,12 @@ mod tests {
         assert_eq!(first_tag(&[0xc6, 0]), Some(6)); // new format
         assert_eq!(first_tag(&[0x89, 0]), Some(2)); // a signature
         assert_eq!(first_tag(b"d41d8cd9"), None);
+    }
+
+    #[test]
+    fn a_keybox_is_a_keyring() {
+        let header = b"\0\0\0\x20\x01\x01\0\x02KBXf\0\0\0\0";
+        assert_eq!(key(header).as_deref(), Some(&header[..]));
+        assert_eq!(key(b"\0\0\0\x20\x01\x01\0\x02KBXg"), None);
     }
 }

@@ -31,6 +31,7 @@
 
 pub(crate) mod audit;
 pub(crate) mod b3sum;
+pub(crate) mod infer;
 pub(crate) mod parse;
 pub(crate) mod summary;
 
@@ -100,6 +101,21 @@ enum Event {
     ReadError {
         /// The check file.
         file: FileName,
+    },
+    /// An untagged line whose algorithm is not known (fastsum's own rules
+    /// without `-a`: see `infer`): not checked, counted as improperly
+    /// formatted, and the first of its length in a check file says which
+    /// `-a` values fit.
+    Unknown {
+        /// The check file.
+        file: FileName,
+        /// The line number.
+        line: u64,
+        /// What `-w` names (as [`Event::Improper`]'s).
+        algo: &'static str,
+        /// The digest's length in bytes, and whether it is written in hex.
+        bytes: usize,
+        hex: bool,
     },
     /// The check file's signature holds (`--verify-with`): who signed.
     Signed {
@@ -236,6 +252,14 @@ struct Open {
     /// Its directory, where a listed name not found from here is looked
     /// for (fastsum's own rules; `None` for one here, or stdin).
     beside: Option<PathBuf>,
+    /// The algorithm its name names (`SHA256SUMS`), for its untagged lines
+    /// (fastsum's own rules without `-a`; see `infer`).
+    named: Option<Algorithm>,
+    /// The algorithm the last block header named (`# Checksums-Sha256:`).
+    block: Option<Algorithm>,
+    /// The file a line holding only a digest checks, and its algorithm
+    /// (`X.tar.gz.sha256`: `X.tar.gz`, SHA-256; fastsum's own rules).
+    bare: Option<(Vec<u8>, Algorithm)>,
 }
 
 /// The parts of an OpenPGP clear-signed text, in order.
@@ -303,6 +327,9 @@ struct Feed<'a> {
     signing: Option<Signing>,
     /// fastsum's own rules (see `CheckOptions::own_rules`).
     own_rules: bool,
+    /// Untagged lines' algorithm is inferred (fastsum's own rules, no
+    /// `-a`): see `infer`.
+    infer: bool,
 }
 
 /// What a line asks of the file it lists: the expected digests, one per
@@ -346,22 +373,99 @@ fn display_name(arg: &OsStr) -> FileName {
     name.into_bytes().into()
 }
 
-/// The job for one line body of the check file `cur`.
+/// What fastsum's own rules make of an untagged line's algorithm when `-a`
+/// does not say (see `infer`).
+enum Untagged {
+    /// This one: a block header's, the check file's name's, or the one
+    /// cryptographic algorithm of the digest's length.
+    Known(Algorithm),
+    /// Several algorithms, or only non-cryptographic ones, have a digest
+    /// of this many bytes (`hex`: written in hex, else base64).
+    Unknown { bytes: usize, hex: bool },
+    /// The line is tagged, or no untagged line of any algorithm: the
+    /// grammar's default reads it (and finds it improper, or an S3 ETag).
+    Default,
+}
+
+/// The algorithm of the untagged line `body` of `cur` (see [`Untagged`]);
+/// `tagged`: it starts with a tag.
+fn untagged(body: &[u8], cur: &Open, grammar: &Grammar, tagged: bool) -> Untagged {
+    if let Some(algo) = cur.block.or(cur.named) {
+        return Untagged::Known(algo);
+    }
+    if tagged {
+        return Untagged::Default;
+    }
+    let Some((bytes, hex)) = parse::digest_len(body, grammar.digits) else {
+        return Untagged::Default;
+    };
+    if let Some(algo) = infer::by_length(bytes) {
+        return Untagged::Known(algo);
+    }
+    // only a line that an algorithm of this length without `-l` reads as
+    // a whole checksum line is one whose algorithm is wanted (not any text
+    // that starts with a few hex digits, which BLAKE2b-N would read)
+    let reads = infer::fitting(bytes)
+        .into_iter()
+        .filter(|a| !matches!(a, Algorithm::Blake2b(_)))
+        .any(|a| {
+            Grammar {
+                default: a,
+                ..*grammar
+            }
+            .parse(body)
+            .is_ok()
+        });
+    if reads {
+        Untagged::Unknown { bytes, hex }
+    } else {
+        Untagged::Default
+    }
+}
+
+/// The job for one line body of the check file `cur`; `inferring`:
+/// fastsum's own rules without `-a`, where an untagged line's algorithm is
+/// inferred (see [`untagged`]).
 fn line_job(
     body: &[u8],
     cur: &Open,
     latch: &mut Latch,
     grammar: &Grammar,
     warn_name: &mut &'static str,
+    inferring: bool,
 ) -> CheckJob {
     // with no algorithm chosen, GNU cksum's -w names the last tag it read,
     // even on a line it then finds improper
-    if grammar.accept == Accept::Any
-        && let Some(algo) = grammar.tag_of(body)
-    {
+    let tag = match grammar.accept {
+        Accept::Any => grammar.tag_of(body),
+        _ => None,
+    };
+    if let Some(algo) = tag {
         *warn_name = algo.gnu_name();
     }
-    let algo = *warn_name;
+    let mut algo = *warn_name;
+    let mut grammar = *grammar;
+    // (inferring: no -a, so every tag is read: `tag` is the line's)
+    if inferring {
+        match untagged(body, cur, &grammar, tag.is_some()) {
+            Untagged::Known(known) => {
+                grammar.default = known;
+                if tag.is_none() {
+                    algo = known.gnu_name();
+                }
+            }
+            Untagged::Unknown { bytes, hex } => {
+                return Job::Pass(Event::Unknown {
+                    file: cur.file.clone(),
+                    line: cur.line,
+                    algo,
+                    bytes,
+                    hex,
+                });
+            }
+            Untagged::Default => {}
+        }
+    }
     let improper = || {
         Job::Pass(Event::Improper {
             file: cur.file.clone(),
@@ -370,7 +474,12 @@ fn line_job(
         })
     };
     let Ok(line) = grammar.parse(body) else {
-        return improper();
+        return match &cur.bare {
+            Some((name, algo)) => {
+                bare_job(body, cur, name, *algo, &grammar).unwrap_or_else(improper)
+            }
+            None => improper(),
+        };
     };
     let Some(reversed) = latch.accept(line.form) else {
         return improper();
@@ -400,6 +509,30 @@ fn line_job(
             at: None,
         },
     })
+}
+
+/// The job for a line that holds only a digest, in a check file whose
+/// name points at the file it checks (`name`, of `algo`): Go's
+/// `X.tar.gz.sha256`.
+fn bare_job(
+    body: &[u8],
+    cur: &Open,
+    name: &[u8],
+    algo: Algorithm,
+    grammar: &Grammar,
+) -> Option<CheckJob> {
+    let (algo, expected) = parse::bare_digest(body, algo, grammar.digits)?;
+    let name = beside(cur, name.to_vec());
+    Some(Job::Hash(Task {
+        input: Input::from_arg(OsString::from_vec(name)),
+        algos: Algorithms::one(algo),
+        context: Listed {
+            expected: vec![expected],
+            etag: false,
+            shown: None,
+            at: None,
+        },
+    }))
 }
 
 /// The file a line's `name` means: as GNU has it, relative to here; under
@@ -542,6 +675,15 @@ impl Feed<'_> {
                             Err(why) => return Step::Job(Job::Pass(Event::Unsigned { file, why })),
                         },
                     };
+                    let path = match &input {
+                        Input::Path(p) if self.own_rules => Some(p.as_os_str().as_bytes()),
+                        _ => None,
+                    };
+                    // a digest-only file's algorithm: its name's, or -a's
+                    let bare_algo = |named| match self.infer {
+                        true => named,
+                        false => self.grammar.default,
+                    };
                     self.current = Some(Open {
                         reader,
                         file,
@@ -555,6 +697,11 @@ impl Feed<'_> {
                                 .map(Path::to_path_buf),
                             _ => None,
                         },
+                        named: path.filter(|_| self.infer).and_then(infer::from_name),
+                        block: None,
+                        bare: path
+                            .and_then(infer::bare_target)
+                            .map(|(name, algo)| (name, bare_algo(algo))),
                     });
                     return step;
                 }
@@ -599,6 +746,11 @@ impl Feed<'_> {
                         None => return Step::Skip,
                     },
                 };
+                if self.infer
+                    && let Some(algo) = infer::from_header(raw)
+                {
+                    cur.block = Some(algo);
+                }
                 let Some(body) = line_body(raw) else {
                     return Step::Skip;
                 };
@@ -608,6 +760,7 @@ impl Feed<'_> {
                     &mut self.latch,
                     &self.grammar,
                     &mut self.warn_name,
+                    self.infer,
                 ))
             }
             Err(error) if b3sum => Step::Job(self.abort(&error)),
@@ -700,6 +853,9 @@ struct Verifier {
     opts: CheckOptions,
     writer: Box<dyn Writer + Send>,
     tally: Tally,
+    /// The lengths of the check file's lines of no known algorithm whose
+    /// `-a` values were named (once a length and check file).
+    named_fits: Vec<(usize, bool)>,
 }
 
 impl Verifier {
@@ -848,11 +1004,23 @@ impl Render<Listed, Event> for Verifier {
             Event::End { .. } if self.opts.dialect == Dialect::B3sum => {}
             Event::Improper {
                 file, line, algo, ..
+            } => self.improper(p, &file, line, algo)?,
+            Event::Unknown {
+                file,
+                line,
+                algo,
+                bytes,
+                hex,
             } => {
-                self.tally.improper += 1;
-                self.writer.improper(p, &self.opts, (&file, line), algo)?;
+                self.improper(p, &file, line, algo)?;
+                // (said even under --status: the line was not checked)
+                if !self.named_fits.contains(&(bytes, hex)) {
+                    self.named_fits.push((bytes, hex));
+                    p.message(&unknown_algorithm(&text(&file), line, bytes, hex))?;
+                }
             }
             Event::End { file } => {
+                self.named_fits.clear();
                 let tally = std::mem::take(&mut self.tally);
                 self.writer.check_end(p, &self.opts, &file, &tally)?;
                 if !summary::passed(&tally, &self.opts) {
@@ -861,10 +1029,12 @@ impl Render<Listed, Event> for Verifier {
             }
             Event::OpenError { file, error } => {
                 self.tally = Tally::default();
+                self.named_fits.clear();
                 self.writer.check_file_error(p, &file, Some(&error))?;
             }
             Event::ReadError { file } => {
                 self.tally = Tally::default();
+                self.named_fits.clear();
                 self.writer.check_file_error(p, &file, None)?;
             }
             Event::Signed { file, signer } => {
@@ -878,6 +1048,41 @@ impl Render<Listed, Event> for Verifier {
             }
         }
         Ok(())
+    }
+}
+
+/// What is said of a line of no known algorithm (see `infer`): the `-a`
+/// values that would read it.
+fn unknown_algorithm(file: &str, line: u64, bytes: usize, hex: bool) -> String {
+    let what = if hex {
+        format!("{} hex digits", 2 * bytes)
+    } else {
+        format!("a base64 digest of {bytes} bytes")
+    };
+    let fits: Vec<String> = infer::fitting(bytes)
+        .into_iter()
+        .map(|a| format!("-a {}", a.name()))
+        .collect();
+    let fits = match fits.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    format!("{file}: {line}: {what} may be {fits}: name the algorithm with -a")
+}
+
+impl Verifier {
+    /// An improperly formatted line: counted, and worded by the style
+    /// (under `-w`).
+    fn improper(
+        &mut self,
+        p: &mut Printer<'_>,
+        file: &[u8],
+        line: u64,
+        algo: &str,
+    ) -> io::Result<()> {
+        self.tally.improper += 1;
+        self.writer.improper(p, &self.opts, (file, line), algo)
     }
 }
 
@@ -914,6 +1119,7 @@ fn feed<'a>(
         done: false,
         signing,
         own_rules: opts.own_rules,
+        infer: opts.own_rules && !opts.algorithm_chosen && opts.dialect == Dialect::Gnu,
     }
 }
 
@@ -923,6 +1129,7 @@ fn verifier(opts: CheckOptions) -> Verifier {
         writer: writer(opts.style),
         opts,
         tally: Tally::default(),
+        named_fits: Vec::new(),
     }
 }
 

@@ -532,6 +532,43 @@ fn word_tag(rest: &[u8], tags: Tags) -> Option<(Algorithm, usize)> {
         .map(|a| (a, end))
 }
 
+/// The length in bytes of the digest an untagged line body starts with
+/// (after blanks and a `\`, up to the next blank), and whether it is hex:
+/// hex of an even length, else (when `digits` allows) base64. `None` for
+/// neither.
+pub(crate) fn digest_len(body: &[u8], digits: Digits) -> Option<(usize, bool)> {
+    let (_, rest) = start(body);
+    let token = &rest[..rest.iter().position(|&c| is_blank(c)).unwrap_or(rest.len())];
+    if !token.is_empty() && hex_digits(token) == token.len() {
+        return token
+            .len()
+            .is_multiple_of(2)
+            .then_some((token.len() / 2, true));
+    }
+    match digits {
+        Digits::HexOrBase64 => crate::output::base64_decode(token)
+            .filter(|b| !b.is_empty())
+            .map(|b| (b.len(), false)),
+        Digits::Hex => None,
+    }
+}
+
+/// A line that is only a digest of `algo` (a check file such as Go's
+/// `X.tar.gz.sha256`, blanks around it allowed): the algorithm, sized by
+/// the digest for BLAKE2b and SHA-3, and the digest.
+pub(crate) fn bare_digest(
+    body: &[u8],
+    algo: Algorithm,
+    digits: Digits,
+) -> Option<(Algorithm, Expected)> {
+    let text = body.trim_ascii();
+    if text.is_empty() || text.iter().any(|&c| is_blank(c)) {
+        return None;
+    }
+    let algo = sized_by_hex(algo, text.len());
+    Expected::from_text(text, algo, digits).map(|e| (algo, e))
+}
+
 /// How many hex digits `rest` starts with.
 fn hex_digits(rest: &[u8]) -> usize {
     rest.iter().take_while(|c| c.is_ascii_hexdigit()).count()

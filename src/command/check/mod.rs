@@ -983,6 +983,14 @@ impl Render<Listed, Event> for Verifier {
             }
             Outcome::Passed(event) => event,
         };
+        self.passed(p, event)
+    }
+}
+
+impl Verifier {
+    /// What rides along in a check file, in its place: b3sum's refusals
+    /// and end, improper lines, a check file's end or failure, signatures.
+    fn passed(&mut self, p: &mut Printer<'_>, event: Event) -> io::Result<()> {
         match event {
             Event::Refused(why) => {
                 // b3sum counts it with the checksums that did not match

@@ -103,6 +103,30 @@ pub(crate) struct CheckOptions {
     pub(crate) own_rules: bool,
 }
 
+#[cfg(test)]
+impl CheckOptions {
+    /// GNU's check mode with its defaults, for tests to vary.
+    pub(crate) fn gnu() -> CheckOptions {
+        CheckOptions {
+            verbosity: Verbosity::Normal,
+            strict: false,
+            ignore_missing: false,
+            algorithm_chosen: false,
+            dialect: Dialect::Gnu,
+            tags: Tags::Exact,
+            style: Style {
+                shape: Shape::Gnu(LineFormat::Gnu { binary: false }),
+                encoding: Encoding::Hex,
+                end: LineEnd::Newline,
+                names: Names::Escaped,
+            },
+            base64: false,
+            signed: None,
+            own_rules: false,
+        }
+    }
+}
+
 /// Where the key of a signed check file is, and its signature when named.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Signed {

@@ -134,6 +134,22 @@ impl Stats {
         md5: bool,
         sha: bool,
     ) -> String {
+        let mut s = self.totals(program, wall);
+        if threaded {
+            s.push_str(&self.pipeline_lines(program));
+        }
+        s.push_str(&self.slow_storage_lines(program));
+        if md5 {
+            s.push_str(&self.md5_lines(program));
+        }
+        if sha {
+            s.push_str(&self.sha_lines(program));
+        }
+        s
+    }
+
+    /// What every run reports: files, bytes, time, throughput, read calls.
+    fn totals(&self, program: &str, wall: Duration) -> String {
         let bytes = self.bytes();
         let secs = wall.as_secs_f64();
         let mib_s = if secs > 0.0 {
@@ -141,8 +157,7 @@ impl Stats {
         } else {
             0.0
         };
-        let ms = |ns: &AtomicU64| ns.load(Relaxed) as f64 / 1e6;
-        let mut s = format!(
+        format!(
             "{program}: stats: files hashed: {}\n\
              {program}: stats: bytes hashed: {bytes}\n\
              {program}: stats: wall time: {:.3} s\n\
@@ -151,27 +166,38 @@ impl Stats {
             self.files.load(Relaxed),
             secs,
             self.read_calls(),
+        )
+    }
+
+    /// The threaded mode's waits, the reader's own hashing, and the far
+    /// readers when any ran.
+    fn pipeline_lines(&self, program: &str) -> String {
+        let ms = |ns: &AtomicU64| ns.load(Relaxed) as f64 / 1e6;
+        let mut s = format!(
+            "{program}: stats: hasher waited for data: {:.1} ms\n\
+             {program}: stats: reader waited for a free buffer: {:.1} ms\n\
+             {program}: stats: batches the reader hashed while it waited: {}\n\
+             {program}: stats: reader hashing while it waited: {:.1} ms\n",
+            ms(&self.hasher_wait_ns),
+            ms(&self.reader_wait_ns),
+            self.reader_batches.load(Relaxed),
+            ms(&self.reader_hashed_ns),
         );
-        if threaded {
+        let far = self.far_files.load(Relaxed);
+        if far > 0 {
             s.push_str(&format!(
-                "{program}: stats: hasher waited for data: {:.1} ms\n\
-                 {program}: stats: reader waited for a free buffer: {:.1} ms\n\
-                 {program}: stats: batches the reader hashed while it waited: {}\n\
-                 {program}: stats: reader hashing while it waited: {:.1} ms\n",
-                ms(&self.hasher_wait_ns),
-                ms(&self.reader_wait_ns),
-                self.reader_batches.load(Relaxed),
-                ms(&self.reader_hashed_ns),
+                "{program}: stats: small files read far (slow storage): {far} by {} readers\n",
+                self.far_readers.load(Relaxed),
             ));
-            let far = self.far_files.load(Relaxed);
-            if far > 0 {
-                s.push_str(&format!(
-                    "{program}: stats: small files read far (slow storage): {far} by {} readers\n",
-                    self.far_readers.load(Relaxed),
-                ));
-            }
         }
+        s
+    }
+
+    /// Reads that waited on the storage, and files read in ranges at once,
+    /// when there were any.
+    fn slow_storage_lines(&self, program: &str) -> String {
         let mean_ms = |n: u64, ns: &AtomicU64| ns.load(Relaxed) as f64 / 1e6 / n.max(1) as f64;
+        let mut s = String::new();
         let slow = self.slow_reads.load(Relaxed);
         if slow > 0 {
             s.push_str(&format!(
@@ -189,38 +215,42 @@ impl Stats {
                 mean_ms(ranges, &self.range_ns),
             ));
         }
-        if md5 {
-            let calls = self.lane_calls.load(Relaxed);
-            let occupancy = if calls > 0 {
-                self.lane_blocks.load(Relaxed) as f64 / calls as f64
-            } else {
-                0.0
-            };
-            s.push_str(&format!(
-                "{program}: stats: md5 kernels: {} lanes, {} single-stream\n\
-                 {program}: stats: md5 lane calls: {calls}, {occupancy:.1} busy lanes per call, \
-                 {} blocks single-stream\n",
-                crate::algo::md5::lanes::path_name(),
-                crate::algo::md5::Kernel::selected().name(),
-                self.lane_single_blocks.load(Relaxed),
-            ));
-        }
-        if sha {
-            let [b16, b4, b2, b1] = self.sha_blocks.each_ref().map(|b| b.load(Relaxed));
-            let all = (b16 + b4 + b2 + b1).max(1) as f64;
-            let share = |n: u64| 100.0 * n as f64 / all;
-            s.push_str(&format!(
-                "{program}: stats: sha kernels: {} lanes\n{program}: stats: sha blocks: \
-                 {b16} in 16 lanes ({:.0} %), {b4} 4 at a time ({:.0} %), {b2} 2 at a time \
-                 ({:.0} %), {b1} one at a time ({:.0} %)\n",
-                crate::algo::sha::lanes::Path::selected().name(),
-                share(b16),
-                share(b4),
-                share(b2),
-                share(b1),
-            ));
-        }
         s
+    }
+
+    /// MD5's kernels and how full its lanes ran.
+    fn md5_lines(&self, program: &str) -> String {
+        let calls = self.lane_calls.load(Relaxed);
+        let occupancy = if calls > 0 {
+            self.lane_blocks.load(Relaxed) as f64 / calls as f64
+        } else {
+            0.0
+        };
+        format!(
+            "{program}: stats: md5 kernels: {} lanes, {} single-stream\n\
+             {program}: stats: md5 lane calls: {calls}, {occupancy:.1} busy lanes per call, \
+             {} blocks single-stream\n",
+            crate::algo::md5::lanes::path_name(),
+            crate::algo::md5::Kernel::selected().name(),
+            self.lane_single_blocks.load(Relaxed),
+        )
+    }
+
+    /// SHA-1/SHA-256's lane path and how its blocks were hashed.
+    fn sha_lines(&self, program: &str) -> String {
+        let [b16, b4, b2, b1] = self.sha_blocks.each_ref().map(|b| b.load(Relaxed));
+        let all = (b16 + b4 + b2 + b1).max(1) as f64;
+        let share = |n: u64| 100.0 * n as f64 / all;
+        format!(
+            "{program}: stats: sha kernels: {} lanes\n{program}: stats: sha blocks: \
+             {b16} in 16 lanes ({:.0} %), {b4} 4 at a time ({:.0} %), {b2} 2 at a time \
+             ({:.0} %), {b1} one at a time ({:.0} %)\n",
+            crate::algo::sha::lanes::Path::selected().name(),
+            share(b16),
+            share(b4),
+            share(b2),
+            share(b1),
+        )
     }
 }
 

@@ -259,7 +259,7 @@ pub(crate) struct Row {
     gnu_name: &'static str,
     /// The stand-alone tool with GNU's command line that fastsum answers
     /// to for it (multi-call), if any. The names with a command line of
-    /// their own (cksum, sum, the xxhsum names) are `cli::tool_algorithm`'s.
+    /// their own (cksum, sum, the xxhsum names) are `cli/name.rs` `tool_algorithm`'s.
     tool: Option<&'static str>,
     /// Digest length in bytes (at the default length: a length parameter
     /// gives its own).

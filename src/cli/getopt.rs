@@ -10,7 +10,7 @@
 //! as the value, stopping at the first `--help`), and its errors carry no
 //! candidate list for an ambiguous abbreviation. The table comes from the
 //! option table (`super::options::table`); the options met are handed back
-//! by their place in it, with their values, for `super::parse_args` to
+//! by their place in it, with their values, for `parse_args` (`cli/argv.rs`) to
 //! apply. clap only renders help.
 
 use std::ffi::{OsStr, OsString};
@@ -242,71 +242,12 @@ fn scan_into(
             break;
         }
         if let Some(body) = word.strip_prefix(b"--") {
-            let (name, inline) = match body.iter().position(|&b| b == b'=') {
-                Some(eq) => (&body[..eq], Some(&body[eq + 1..])),
-                None => (body, None),
-            };
-            let index = resolve(table, name, &args[i - 1], abbrev)?;
-            let opt = &table[index];
-            let value = match (opt.takes_value, inline) {
-                (true, Some(v)) => Some(arg_piece(v)),
-                (true, None) => {
-                    let v = args.get(i).cloned();
-                    i += 1;
-                    Some(v.ok_or(GetoptError::LongNeedsValue(opt.long))?)
-                }
-                (false, Some(v)) => {
-                    return Err(GetoptError::NoValueAllowed(opt.long, arg_piece(v)));
-                }
-                (false, None) => None,
-            };
-            out.options.push(Met {
-                index,
-                value,
-                short: false,
-            });
-            out.value_pending = opt.takes_value && inline.is_none();
-            if opt.stops {
+            if long_option(out, table, (&args, &mut i), body, abbrev)? {
                 return Ok(());
             }
         } else if word.len() > 1 && word[0] == b'-' {
-            let mut j = 1;
-            while j < word.len() {
-                let c = word[j];
-                j += 1;
-                let index = table
-                    .iter()
-                    .position(|o| o.short == Some(c))
-                    .ok_or(GetoptError::InvalidShort(c))?;
-                let opt = &table[index];
-                let mut separate = false;
-                let value = if opt.takes_value && xxhsum {
-                    let digits = word[j..].iter().take_while(|c| c.is_ascii_digit()).count();
-                    j += digits;
-                    Some(arg_piece(&word[j - digits..j]))
-                } else if opt.takes_value {
-                    let v = if j < word.len() {
-                        arg_piece(&word[j..])
-                    } else {
-                        let v = args.get(i).cloned();
-                        i += 1;
-                        separate = true;
-                        v.ok_or(GetoptError::ShortNeedsValue(c))?
-                    };
-                    j = word.len();
-                    Some(v)
-                } else {
-                    None
-                };
-                out.options.push(Met {
-                    index,
-                    value,
-                    short: true,
-                });
-                out.value_pending = separate;
-                if opt.stops {
-                    return Ok(());
-                }
+            if short_options(out, table, (&args, &mut i), word, xxhsum)? {
+                return Ok(());
             }
         } else if posix {
             out.operands.extend(args.drain(i - 1..));
@@ -317,6 +258,95 @@ fn scan_into(
         }
     }
     Ok(())
+}
+
+/// The long option `--body` (`args[*i - 1]`; `--name` or `--name=value`),
+/// its value the next word if it needs one and has none inline (then `*i`
+/// moves past it). True when the option stops the scan.
+fn long_option(
+    out: &mut Scanned,
+    table: &[Opt],
+    (args, i): (&[OsString], &mut usize),
+    body: &[u8],
+    abbrev: Abbrev,
+) -> Result<bool, GetoptError> {
+    let (name, inline) = match body.iter().position(|&b| b == b'=') {
+        Some(eq) => (&body[..eq], Some(&body[eq + 1..])),
+        None => (body, None),
+    };
+    let index = resolve(table, name, &args[*i - 1], abbrev)?;
+    let opt = &table[index];
+    let value = match (opt.takes_value, inline) {
+        (true, Some(v)) => Some(arg_piece(v)),
+        (true, None) => {
+            let v = args.get(*i).cloned();
+            *i += 1;
+            Some(v.ok_or(GetoptError::LongNeedsValue(opt.long))?)
+        }
+        (false, Some(v)) => {
+            return Err(GetoptError::NoValueAllowed(opt.long, arg_piece(v)));
+        }
+        (false, None) => None,
+    };
+    out.options.push(Met {
+        index,
+        value,
+        short: false,
+    });
+    out.value_pending = opt.takes_value && inline.is_none();
+    Ok(opt.stops)
+}
+
+/// A cluster of short options, `word` (`-bz`, `-l256`, `-l 256`; under
+/// xxhsum `-H3q`, a value its digits only), a value the next word when
+/// the cluster ends where one is needed (then `*i` moves past it). True
+/// when an option stops the scan.
+fn short_options(
+    out: &mut Scanned,
+    table: &[Opt],
+    (args, i): (&[OsString], &mut usize),
+    word: &[u8],
+    xxhsum: bool,
+) -> Result<bool, GetoptError> {
+    let mut j = 1;
+    while j < word.len() {
+        let c = word[j];
+        j += 1;
+        let index = table
+            .iter()
+            .position(|o| o.short == Some(c))
+            .ok_or(GetoptError::InvalidShort(c))?;
+        let opt = &table[index];
+        let mut separate = false;
+        let value = if opt.takes_value && xxhsum {
+            let digits = word[j..].iter().take_while(|c| c.is_ascii_digit()).count();
+            j += digits;
+            Some(arg_piece(&word[j - digits..j]))
+        } else if opt.takes_value {
+            let v = if j < word.len() {
+                arg_piece(&word[j..])
+            } else {
+                let v = args.get(*i).cloned();
+                *i += 1;
+                separate = true;
+                v.ok_or(GetoptError::ShortNeedsValue(c))?
+            };
+            j = word.len();
+            Some(v)
+        } else {
+            None
+        };
+        out.options.push(Met {
+            index,
+            value,
+            short: true,
+        });
+        out.value_pending = separate;
+        if opt.stops {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The argument that `bytes` (a piece of one) are: exact on Unix; on

@@ -5,7 +5,7 @@
 //! else is derived from it: the getopt model's table for each name
 //! ([`table`]), the clap `Command` that `--help`, the man page and the
 //! completions render (in the help module), and the parse itself
-//! (`super::parse_args` calls each option's [`Action`]).
+//! (`parse_args` in `cli/argv.rs` calls each option's [`Action`]).
 //!
 //! Adding an option: one [`Spec`] in [`OPTIONS`] (and a field of [`Args`]
 //! for what it sets), then its use in `super::resolve`.

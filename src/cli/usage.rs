@@ -106,38 +106,69 @@ pub(crate) enum Conflict {
     NoInputButTerminal,
 }
 
+/// `--update` with no FILE.
+const UPDATE_WITHOUT_FILES: &str = "--update adds the FILEs and directories given to SUMS: \
+                                    give at least one (it does not read standard input)";
+
+/// Several algorithms with `--binary` or `--text`.
+const SEVERAL_UNTAGGED: &str = "several algorithms print BSD-tagged lines: --binary and \
+                                --text apply to untagged output (use one -a per run)";
+
+/// Why digests over parts go with no other encoding.
+const PARTS_AS_S3: &str = "S3's digests over parts are written as S3 shows them (the ETag \
+                           in hex, the composite checksums in base64)";
+
+/// b3sum's clap's words for one of its options given twice.
+fn given_twice(spec: &Spec) -> String {
+    let value = spec.value_name().map(|v| format!(" <{v}>"));
+    let option = format!("--{}{}", spec.long, value.unwrap_or_default());
+    format!("the argument '{option}' cannot be used multiple times")
+}
+
+/// GNU's words for an option in the wrong company: `the --zero option is …`.
+fn option_is(flag: &str, what: &str) -> String {
+    format!("the {flag} option is {what}")
+}
+
+/// b3sum's clap's words for an option given with others it conflicts with.
+fn cannot_be_used_with(first: &str, with: &[&str]) -> String {
+    match with {
+        [one] => format!("the argument '{first}' cannot be used with '{one}'"),
+        many => {
+            let mut m = format!("the argument '{first}' cannot be used with:");
+            for w in many {
+                m.push_str(&format!("\n  {w}"));
+            }
+            m
+        }
+    }
+}
+
 impl Conflict {
+    /// The refusal in words: each variant its own, in one table.
     fn message(&self) -> String {
         match self {
             Conflict::TagWithText => "--tag does not support --text mode".into(),
             Conflict::ZeroWhenChecking => {
-                "the --zero option is not supported when verifying checksums".into()
+                option_is("--zero", "not supported when verifying checksums")
             }
-            Conflict::TagWhenChecking => {
-                "the --tag option is meaningless when verifying checksums".into()
-            }
+            Conflict::TagWhenChecking => option_is("--tag", "meaningless when verifying checksums"),
             Conflict::BinaryOrTextWhenChecking => {
                 "the --binary and --text options are meaningless when verifying checksums".into()
             }
             Conflict::OnlyWhenChecking(flag) => {
-                format!("the {flag} option is meaningful only when verifying checksums")
+                option_is(flag, "meaningful only when verifying checksums")
             }
             Conflict::NotWhenChecking(flag) => {
-                format!("the {flag} option is meaningless when verifying checksums")
+                option_is(flag, "meaningless when verifying checksums")
             }
-            Conflict::OnlyWhenRecursive(flag) => {
-                format!("the {flag} option is meaningful only with -r")
-            }
+            Conflict::OnlyWhenRecursive(flag) => option_is(flag, "meaningful only with -r"),
             Conflict::Patterns(why) => format!("the exclude patterns: {why}"),
-            Conflict::OnlyWhenUpdating(flag) => {
-                format!("the {flag} option is meaningful only with --update")
-            }
+            Conflict::OnlyWhenUpdating(flag) => option_is(flag, "meaningful only with --update"),
             Conflict::SignatureWithoutKey => {
-                "the --signature option is meaningful only with --verify-with".into()
+                option_is("--signature", "meaningful only with --verify-with")
             }
-            Conflict::JsonWith(flag) => {
-                format!("the {flag} option is meaningless with --json")
-            }
+            Conflict::JsonWith(flag) => option_is(flag, "meaningless with --json"),
             Conflict::AuditWith(what) => format!("--audit cannot be combined with {what}"),
             Conflict::TreeDigestWith(what) => {
                 format!("--tree-digest prints one digest of one algorithm a tree: not with {what}")
@@ -147,10 +178,7 @@ impl Conflict {
                     "--update keeps a manifest of one algorithm, one line each: not with {what}"
                 )
             }
-            Conflict::UpdateWithoutFiles => "--update adds the FILEs and directories given to \
-                                             SUMS: give at least one (it does not read \
-                                             standard input)"
-                .into(),
+            Conflict::UpdateWithoutFiles => UPDATE_WITHOUT_FILES.into(),
             Conflict::TooMuchInFlight => {
                 "--pool × --readahead must be at most 4G: that much memory is held in blocks".into()
             }
@@ -162,36 +190,14 @@ impl Conflict {
                 crate::algo::MAX_ALGORITHMS
             ),
             Conflict::NotComposed(a) => super::options::not_composed(*a),
-            Conflict::PartsWith(what) => format!(
-                "S3's digests over parts are written as S3 shows them (the ETag in hex, the \
-                 composite checksums in base64): not with {what}"
-            ),
-            Conflict::SeveralUntagged => "several algorithms print BSD-tagged lines: --binary \
-                                          and --text apply to untagged output (use one -a per \
-                                          run)"
-                .into(),
-            Conflict::B3sumClap { first, with, .. } => match with.as_slice() {
-                [one] => format!("the argument '{first}' cannot be used with '{one}'"),
-                many => {
-                    let mut m = format!("the argument '{first}' cannot be used with:");
-                    for w in many {
-                        m.push_str(&format!("\n  {w}"));
-                    }
-                    m
-                }
-            },
+            Conflict::PartsWith(what) => format!("{PARTS_AS_S3}: not with {what}"),
+            Conflict::SeveralUntagged => SEVERAL_UNTAGGED.into(),
+            Conflict::B3sumClap { first, with, .. } => cannot_be_used_with(first, with),
             Conflict::B3sumNeedsCheck(_) => {
                 "the following required arguments were not provided:\n  --check".into()
             }
             Conflict::B3sumRawInputs => "Only one filename can be provided when using --raw".into(),
-            Conflict::B3sumTwice(spec) => {
-                let value = spec.value_name().map(|v| format!(" <{v}>"));
-                format!(
-                    "the argument '--{}{}' cannot be used multiple times",
-                    spec.long,
-                    value.unwrap_or_default()
-                )
-            }
+            Conflict::B3sumTwice(spec) => given_twice(spec),
             Conflict::LengthUnsupported => {
                 "--length is only supported with --algorithm blake2b or sha3".into()
             }
@@ -212,9 +218,7 @@ impl Conflict {
                 format!("--algorithm={algo} requires specifying --length 224, 256, 384, or 512")
             }
             Conflict::Base64WithRaw => "--base64 and --raw are mutually exclusive".into(),
-            Conflict::RawWithFiles => {
-                "the --raw option is not supported with multiple files".into()
-            }
+            Conflict::RawWithFiles => option_is("--raw", "not supported with multiple files"),
             Conflict::NoInputButTerminal => {
                 "no FILE given, and standard input is a terminal".into()
             }
@@ -556,19 +560,7 @@ fn clap_option(
         GetoptError::Unrecognized(word) => {
             let word = String::from_utf8_lossy(word.as_encoded_bytes()).into_owned();
             let name = word.split('=').next().unwrap_or_default().to_string();
-            let similar = name.strip_prefix("--").and_then(|n| {
-                let mut scored: Vec<(f64, &str)> = B3SUM_LONGS
-                    .iter()
-                    .filter_map(|f| {
-                        let long = f.strip_prefix("--")?.split(' ').next()?;
-                        Some((jaro(n, long), *f))
-                    })
-                    .filter(|(score, _)| *score > 0.7)
-                    .collect();
-                scored.sort_by(|a, b| a.0.total_cmp(&b.0));
-                scored.pop().map(|(_, f)| f)
-            });
-            let (tip, line) = match similar {
+            let (tip, line) = match similar_long(&name) {
                 Some(f) => {
                     let long = f.split(' ').next().unwrap_or_default();
                     (
@@ -587,18 +579,7 @@ fn clap_option(
         }
         GetoptError::NoValueAllowed(long, value) if form(long).is_some() => {
             let named = form(long).unwrap_or_default();
-            // clap's usage line here: the flag and the FILEs, or, once an
-            // option came before (not one still waiting for its value),
-            // every argument as one group (after `--help`'s name)
-            let line = if resolved {
-                let all = B3SUM_LONGS[..B3SUM_LONGS.len() - 2].join("|");
-                match named {
-                    "--help" => format!("--help <FILE|{all}>"),
-                    _ => format!("<FILE|{all}>"),
-                }
-            } else {
-                format!("{named} [FILE]...")
-            };
+            let line = flag_usage(named, resolved);
             format!(
                 "error: unexpected value '{}' for '{named}' found; no more were expected\n\n\
                  Usage: {program} {line}\n{MORE}",
@@ -613,6 +594,36 @@ fn clap_option(
             )
         }
         other => UsageError::Option(other.clone()).render_b3sum(program),
+    }
+}
+
+/// The long option of b3sum's (as its messages name it) most like `name`
+/// (`--name`), by clap's Jaro similarity over 0.7.
+fn similar_long(name: &str) -> Option<&'static str> {
+    let name = name.strip_prefix("--")?;
+    let mut scored: Vec<(f64, &str)> = B3SUM_LONGS
+        .iter()
+        .filter_map(|f| {
+            let long = f.strip_prefix("--")?.split(' ').next()?;
+            Some((jaro(name, long), *f))
+        })
+        .filter(|(score, _)| *score > 0.7)
+        .collect();
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+    scored.pop().map(|(_, f)| f)
+}
+
+/// clap's usage line for a flag given a value: the flag and the FILEs,
+/// or, once an option came before (`resolved`: not one still waiting for
+/// its value), every argument as one group (after `--help`'s name).
+fn flag_usage(named: &str, resolved: bool) -> String {
+    if !resolved {
+        return format!("{named} [FILE]...");
+    }
+    let all = B3SUM_LONGS[..B3SUM_LONGS.len() - 2].join("|");
+    match named {
+        "--help" => format!("--help <FILE|{all}>"),
+        _ => format!("<FILE|{all}>"),
     }
 }
 

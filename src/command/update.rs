@@ -207,26 +207,52 @@ fn update(
         ));
         return Ok(None);
     }
+    let prune = opts.prune.then_some(Prune { roots: &roots, cwd });
+    let (new, counts) = merge(&manifest, &added, prune, text.len());
+    if new == text && !locked.made {
+        // nothing to change: SUMS is left alone (its time stamps too)
+        return Ok(Some(counts));
+    }
+    Ok(write(locked, &new, &name, rep).then_some(counts))
+}
+
+/// `--prune`'s rule: a line goes when its file is under one of the
+/// operands (`roots`, absolute, as names compare from `cwd`) and gone.
+struct Prune<'a> {
+    roots: &'a [Vec<u8>],
+    cwd: Option<&'a [u8]>,
+}
+
+impl Prune<'_> {
+    fn drops(&self, named: &[u8]) -> bool {
+        under(self.roots, &absolute(named, self.cwd)) && is_gone(named)
+    }
+}
+
+/// SUMS's new text: its lines, less those `prune` drops, then `added`;
+/// and what that counts. `len`: SUMS's length, to size the text.
+fn merge(
+    manifest: &Manifest,
+    added: &[u8],
+    prune: Option<Prune<'_>>,
+    len: usize,
+) -> (Vec<u8>, Counts) {
     let mut counts = Counts {
         // a line each (a name with a newline is escaped)
         added: added.iter().filter(|&&b| b == b'\n').count(),
         ..Counts::default()
     };
-    let mut new = Vec::with_capacity(text.len() + added.len());
+    let mut new = Vec::with_capacity(len + added.len());
     for (line, named) in &manifest.lines {
-        if opts.prune && under(&roots, &absolute(named, cwd)) && is_gone(named) {
+        if prune.as_ref().is_some_and(|p| p.drops(named)) {
             counts.pruned += 1;
             continue;
         }
         counts.kept += 1;
         new.extend_from_slice(line);
     }
-    new.extend_from_slice(&added);
-    if new == text && !locked.made {
-        // nothing to change: SUMS is left alone (its time stamps too)
-        return Ok(Some(counts));
-    }
-    Ok(write(locked, &new, &name, rep).then_some(counts))
+    new.extend_from_slice(added);
+    (new, counts)
 }
 
 /// Replace SUMS (`name`, quoted) with `new`: whether it was, and synced

@@ -1,6 +1,7 @@
 //! b3sum's lines (names that are not UTF-8 written lossily, as b3sum
 //! prints them), its `--length`/`--raw`/`--no-names`, and its check
-//! wording: `FAILED (reason)`, no message on stderr.
+//! wording: `FAILED (reason)`, no message on stderr, one summary for the
+//! run.
 
 use std::io;
 
@@ -9,8 +10,8 @@ use crate::config::{LineFormat, XofOutput};
 use crate::printer::Printer;
 use crate::read::{Hashed, Task};
 
-use super::gnu::{Line, format_line, status_line, status_word};
-use super::{Status, Verdict, Writer};
+use super::gnu::{Line, count, format_line, status_line, status_word};
+use super::{Status, Tally, Verdict, Writer};
 
 /// b3sum's lines.
 pub(crate) struct B3sum {
@@ -41,6 +42,16 @@ impl Writer for B3sum {
             (Status::Ok, _) | (_, None) => status_line(p, v.name, status_word(v.status, v.error)),
             (_, Some(e)) => status_line(p, v.name, &format!("FAILED ({e})")),
         }
+    }
+
+    /// b3sum's one summary, after every check file: how many did not
+    /// match (a line it refused, a file it could not read among them).
+    fn checks_finished(&self, p: &mut Printer<'_>, tally: &Tally) -> io::Result<()> {
+        if tally.mismatched == 0 {
+            return Ok(());
+        }
+        let what = count(tally.mismatched, "computed checksum", "computed checksums");
+        p.message(&format!("WARNING: {what} did NOT match"))
     }
 }
 

@@ -1,15 +1,16 @@
 //! GNU's checksum lines (`hex  name`, `hex *name`, `--tag`'s `MD5 (name) =
 //! hex`; hex or base64; newline or NUL; names escaped or not) and GNU's
 //! status lines of `-c` (`name: OK`), which b3sum's and xxhsum's writers
-//! build on; `--audit`'s text lines too.
+//! build on; `--audit`'s text lines, and the warnings that end each check
+//! file (exact wording and plurals), too.
 
 use std::io;
 
-use crate::config::{Encoding, LineEnd, LineFormat, Names};
+use crate::config::{CheckOptions, Encoding, LineEnd, LineFormat, Names, Verbosity};
 use crate::printer::Printer;
 use crate::read::{Hashed, Task};
 
-use super::{Status, Writer, base64, parts_text};
+use super::{Status, Tally, Writer, base64, parts_text};
 
 /// How a checksum line is laid out, ends, and writes its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,6 +179,53 @@ pub(crate) fn audit_line(
     })
 }
 
+/// `n` and the singular or plural text, as GNU's ngettext does in English.
+pub(crate) fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The messages GNU prints (after its program name) once the check file
+/// called `file` (already quoted) is read to its end, in GNU's order.
+pub(crate) fn check_warnings(tally: &Tally, file: &str, opts: &CheckOptions) -> Vec<String> {
+    let mut out = Vec::new();
+    if !tally.formatted {
+        // printed even with --status
+        out.push(format!(
+            "{file}: no properly formatted checksum lines found"
+        ));
+        return out;
+    }
+    if opts.verbosity == Verbosity::Status {
+        return out;
+    }
+    let counts = [
+        (
+            tally.improper,
+            "line is improperly formatted",
+            "lines are improperly formatted",
+        ),
+        (
+            tally.unreadable,
+            "listed file could not be read",
+            "listed files could not be read",
+        ),
+        (
+            tally.mismatched,
+            "computed checksum did NOT match",
+            "computed checksums did NOT match",
+        ),
+    ];
+    for (n, one, many) in counts {
+        if n != 0 {
+            out.push(format!("WARNING: {}", count(n, one, many)));
+        }
+    }
+    if opts.ignore_missing && !tally.matched {
+        out.push(format!("{file}: no file was verified"));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,6 +290,69 @@ mod tests {
         assert_eq!(
             line(b"n\nl", LineFormat::Tagged, NEWLINE),
             b"\\MD5 (n\\nl) = 00ff\n"
+        );
+    }
+
+    fn check_opts(verbosity: Verbosity, ignore_missing: bool) -> CheckOptions {
+        CheckOptions {
+            verbosity,
+            ignore_missing,
+            ..CheckOptions::gnu()
+        }
+    }
+
+    #[test]
+    fn check_warnings_wording_and_plurals() {
+        let normal = check_opts(Verbosity::Normal, false);
+        let t = Tally {
+            improper: 1,
+            unreadable: 2,
+            mismatched: 1,
+            formatted: true,
+            matched: false,
+        };
+        assert_eq!(
+            check_warnings(&t, "f", &normal),
+            [
+                "WARNING: 1 line is improperly formatted",
+                "WARNING: 2 listed files could not be read",
+                "WARNING: 1 computed checksum did NOT match",
+            ]
+        );
+        let t = Tally {
+            improper: 2,
+            unreadable: 1,
+            mismatched: 3,
+            formatted: true,
+            matched: true,
+        };
+        assert_eq!(
+            check_warnings(&t, "f", &normal),
+            [
+                "WARNING: 2 lines are improperly formatted",
+                "WARNING: 1 listed file could not be read",
+                "WARNING: 3 computed checksums did NOT match",
+            ]
+        );
+        let status = check_opts(Verbosity::Status, false);
+        assert!(check_warnings(&t, "f", &status).is_empty());
+    }
+
+    #[test]
+    fn check_warnings_nothing_formatted_or_verified() {
+        let status = check_opts(Verbosity::Status, false);
+        assert_eq!(
+            check_warnings(&Tally::default(), "'standard input'", &status),
+            ["'standard input': no properly formatted checksum lines found"]
+        );
+        let missing_only = Tally {
+            formatted: true,
+            ..Tally::default()
+        };
+        let ign = check_opts(Verbosity::Quiet, true);
+        assert_eq!(
+            check_warnings(&missing_only, "f", &ign),
+            ["f: no file was verified"]
         );
     }
 }

@@ -2,7 +2,8 @@
 //! `cli` resolved once becomes a [`Writer`] here ([`writer`]), and hashing,
 //! checking and auditing hand it what they found; none of them branches on
 //! a tool. Each writer owns its digest lines, its failure lines and its
-//! check status wording (as hyperfine's `src/export/`: one trait, one file
+//! check wording: status lines, and what a check file's end and its
+//! failures say (as hyperfine's `src/export/`: one trait, one file
 //! per format):
 //!
 //! * [`gnu`]: GNU's untagged and tagged lines (hex or base64, newline or
@@ -30,7 +31,7 @@ pub(crate) mod xxhsum;
 use std::io;
 
 use crate::algo::{Algorithm, PartSize};
-use crate::config::{Shape, Style};
+use crate::config::{CheckOptions, Shape, Style, Verbosity};
 use crate::input::Input;
 use crate::printer::Printer;
 use crate::read::{Hashed, Task};
@@ -90,6 +91,23 @@ pub(crate) struct Verdict<'a> {
     pub(crate) found: Option<PartSize>,
 }
 
+/// What one check file added up to, as a writer words its end: GNU's
+/// per-file counters (under b3sum's rules, the run's), counted by
+/// `check::Verifier` (whether the file passed: `check/summary.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Tally {
+    /// Improperly formatted lines.
+    pub(crate) improper: u64,
+    /// Listed files that could not be opened or read.
+    pub(crate) unreadable: u64,
+    /// Listed files whose digest did not match.
+    pub(crate) mismatched: u64,
+    /// At least one line was properly formatted.
+    pub(crate) formatted: bool,
+    /// At least one listed file matched.
+    pub(crate) matched: bool,
+}
+
 /// What a style writes. The provided methods are GNU's (its messages, its
 /// check status lines, `--audit`'s text lines); a writer overrides what
 /// its tool words otherwise.
@@ -126,6 +144,59 @@ pub(crate) trait Writer {
     /// An audited file's line on stdout.
     fn audited(&self, p: &mut Printer<'_>, v: &Verdict<'_>) -> io::Result<()> {
         gnu::audit_line(p, v.name, v.status, v.from)
+    }
+
+    /// A check file's improperly formatted line (`line`: its number;
+    /// `algo`: the algorithm GNU's warning names), said under `--warn`.
+    fn improper(
+        &self,
+        p: &mut Printer<'_>,
+        opts: &CheckOptions,
+        (file, line): (&[u8], u64),
+        algo: &str,
+    ) -> io::Result<()> {
+        if opts.verbosity != Verbosity::Warn {
+            return Ok(());
+        }
+        let file = String::from_utf8_lossy(file);
+        p.message(&format!(
+            "{file}: {line}: improperly formatted {algo} checksum line"
+        ))
+    }
+
+    /// A check file read to its end: what its counts say (GNU's warnings).
+    fn check_end(
+        &self,
+        p: &mut Printer<'_>,
+        opts: &CheckOptions,
+        file: &[u8],
+        tally: &Tally,
+    ) -> io::Result<()> {
+        for warning in gnu::check_warnings(tally, &String::from_utf8_lossy(file), opts) {
+            p.message(&warning)?;
+        }
+        Ok(())
+    }
+
+    /// A check file that could not be opened (`error`), or whose reading
+    /// failed part-way (`None`).
+    fn check_file_error(
+        &self,
+        p: &mut Printer<'_>,
+        file: &[u8],
+        error: Option<&io::Error>,
+    ) -> io::Result<()> {
+        let file = String::from_utf8_lossy(file);
+        match error {
+            Some(e) => p.error(&format!("{file}: {}", error_text(e))),
+            None => p.error(&format!("{file}: read error")),
+        }
+    }
+
+    /// Every check file read, under rules whose counts are the run's
+    /// (b3sum's): what they say. GNU's are each file's: nothing here.
+    fn checks_finished(&self, _: &mut Printer<'_>, _: &Tally) -> io::Result<()> {
+        Ok(())
     }
 
     /// What stderr gets once every input is written.

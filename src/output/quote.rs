@@ -7,6 +7,18 @@
 pub(crate) fn quote_name(name: &[u8]) -> String {
     let text = String::from_utf8_lossy(name);
     let valid = matches!(text, std::borrow::Cow::Borrowed(_));
+    if valid && is_bare(&text) {
+        return text.into_owned();
+    }
+    if valid && fits_double_quotes(name, &text) {
+        return format!("\"{text}\"");
+    }
+    single_quoted(name)
+}
+
+/// A name GNU leaves unquoted: not empty, and only characters a shell
+/// takes as they are.
+fn is_bare(text: &str) -> bool {
     let is_safe = |i: usize, c: char| {
         c.is_ascii_alphanumeric()
             || matches!(
@@ -16,80 +28,112 @@ pub(crate) fn quote_name(name: &[u8]) -> String {
             || (i > 0 && matches!(c, '#' | '~'))
             || (!c.is_ascii() && !c.is_control())
     };
-    if !name.is_empty() && valid && text.char_indices().all(|(i, c)| is_safe(i, c)) {
-        return text.into_owned();
-    }
-    let printable = |b: u8| (0x20..0x7f).contains(&b);
-    let all_printable = valid && text.chars().all(|c| !c.is_control());
-    if all_printable && name.contains(&b'\'') && !name.iter().any(|b| b"\"$`\\!".contains(b)) {
-        return format!("\"{text}\"");
-    }
-    let mut out = String::from("'");
-    // GNU writes a run of escaped bytes in one $'...': `'a'$'\t\r''b'`
-    let push_escape = |out: &mut String, esc: &str, after_escape: bool| {
-        if after_escape {
-            out.truncate(out.len() - 2);
-            out.push_str(esc);
-            out.push_str("''");
-        } else {
-            out.push_str(&format!("'$'{esc}''"));
-        }
+    !text.is_empty() && text.char_indices().all(|(i, c)| is_safe(i, c))
+}
+
+/// A printable name with a `'` and nothing double quotes would expand:
+/// GNU writes it `"it's"` rather than escaping the `'`.
+fn fits_double_quotes(name: &[u8], text: &str) -> bool {
+    !text.chars().any(char::is_control)
+        && name.contains(&b'\'')
+        && !name.iter().any(|b| b"\"$`\\!".contains(b))
+}
+
+/// The name in single quotes, each byte that cannot stand there written
+/// as a `$'...'` escape between them.
+fn single_quoted(name: &[u8]) -> String {
+    let mut quoted = Quoted {
+        out: String::from("'"),
+        after_escape: false,
     };
-    let mut after_escape = false;
-    let mut i = 0;
-    while i < name.len() {
-        let b = name[i];
-        if b == b'\'' {
-            out.push_str("'\\''");
-            i += 1;
-            after_escape = false;
-        } else if printable(b) {
-            out.push(b as char);
-            i += 1;
-            after_escape = false;
-        } else if b >= 0x80 {
+    let mut rest = name;
+    while let Some(&b) = rest.first() {
+        let taken = quoted.push_next(b, rest);
+        rest = &rest[taken..];
+    }
+    quoted.finish()
+}
+
+/// A single-quoted name being written.
+struct Quoted {
+    out: String,
+    /// The last thing written is an escape, closed by `''`: GNU writes a
+    /// run of escaped bytes in one `$'...'` (`'a'$'\t\r''b'`).
+    after_escape: bool,
+}
+
+impl Quoted {
+    /// Writes what `rest` starts with (its first byte, `b`); returns how
+    /// many bytes that took.
+    fn push_next(&mut self, b: u8, rest: &[u8]) -> usize {
+        match b {
+            b'\'' => self.push_plain("'\\''"),
+            0x20..=0x7e => self.push_plain(char::from(b).encode_utf8(&mut [0; 4])),
             // a valid multi-byte UTF-8 character prints as itself
-            let end = (i + 4).min(name.len());
-            let ch = (i + 1..=end).find_map(|j| {
-                std::str::from_utf8(&name[i..j])
-                    .ok()
-                    .and_then(|s| s.chars().next())
-            });
-            match ch {
+            0x80.. => match first_char(rest) {
                 Some(c) if !c.is_control() => {
-                    out.push(c);
-                    i += c.len_utf8();
-                    after_escape = false;
+                    self.push_plain(c.encode_utf8(&mut [0; 4]));
+                    return c.len_utf8();
                 }
-                _ => {
-                    push_escape(&mut out, &format!("\\{b:03o}"), after_escape);
-                    i += 1;
-                    after_escape = true;
-                }
+                _ => self.push_escape(b),
+            },
+            _ => self.push_escape(b),
+        }
+        1
+    }
+
+    fn push_plain(&mut self, text: &str) {
+        self.out.push_str(text);
+        self.after_escape = false;
+    }
+
+    /// `b` as GNU escapes it: `\n` and its kin, else three octal digits.
+    fn push_escape(&mut self, b: u8) {
+        if self.after_escape {
+            self.out.truncate(self.out.len() - 2);
+        } else {
+            self.out.push_str("'$'");
+        }
+        let named = match b {
+            7 => "\\a",
+            8 => "\\b",
+            9 => "\\t",
+            10 => "\\n",
+            11 => "\\v",
+            12 => "\\f",
+            13 => "\\r",
+            _ => "",
+        };
+        if named.is_empty() {
+            self.out.push('\\');
+            for shift in [6, 3, 0] {
+                self.out.push(char::from(b'0' + ((b >> shift) & 7)));
             }
         } else {
-            let esc = match b {
-                7 => "\\a".to_string(),
-                8 => "\\b".to_string(),
-                9 => "\\t".to_string(),
-                10 => "\\n".to_string(),
-                11 => "\\v".to_string(),
-                12 => "\\f".to_string(),
-                13 => "\\r".to_string(),
-                _ => format!("\\{b:03o}"),
-            };
-            push_escape(&mut out, &esc, after_escape);
-            i += 1;
-            after_escape = true;
+            self.out.push_str(named);
         }
+        self.out.push_str("''");
+        self.after_escape = true;
     }
-    out.push('\'');
-    // GNU drops the empty '' that an escape at the very end leaves behind
-    // (but keeps the one at the start: `''$'\n''foo'`)
-    if out.ends_with("'''") {
-        out.truncate(out.len() - 2);
+
+    fn finish(mut self) -> String {
+        self.out.push('\'');
+        // GNU drops the empty '' that an escape at the very end leaves behind
+        // (but keeps the one at the start: `''$'\n''foo'`)
+        if self.out.ends_with("'''") {
+            self.out.truncate(self.out.len() - 2);
+        }
+        self.out
     }
-    out
+}
+
+/// The UTF-8 character `bytes` starts with, if they start with one.
+fn first_char(bytes: &[u8]) -> Option<char> {
+    (1..=bytes.len().min(4)).find_map(|j| {
+        std::str::from_utf8(&bytes[..j])
+            .ok()
+            .and_then(|s| s.chars().next())
+    })
 }
 
 #[cfg(test)]

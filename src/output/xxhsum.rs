@@ -1,19 +1,19 @@
 //! xxhsum's lines and messages: standard input is `stdin`,
 //! `--little-endian` reverses the digest and marks the tag, names are
-//! written as they are, failures are xxhsum's words, and stderr's line is
-//! blanked out at the end.
+//! written as they are, failures are xxhsum's words (a check file's too,
+//! and its counts on stdout), and stderr's line is blanked out at the end.
 
 use std::io;
 
 use crate::algo::push_hex;
-use crate::config::XxhOutput;
+use crate::config::{CheckOptions, Dialect, Verbosity, XxhOutput};
 use crate::input::Input;
 use crate::printer::Printer;
 use crate::read::{Hashed, Task};
 use crate::report::error_text;
 
-use super::gnu::{Line, format_line, status_line};
-use super::{Status, Verdict, Writer};
+use super::gnu::{Line, count, format_line, status_line};
+use super::{Status, Tally, Verdict, Writer};
 
 /// xxhsum's lines.
 pub(crate) struct Xxhsum {
@@ -92,9 +92,103 @@ impl Writer for Xxhsum {
         }
     }
 
+    /// `SUMS:LINE: Error: Improperly formatted checksum line.` under `-w`,
+    /// no program name.
+    fn improper(
+        &self,
+        p: &mut Printer<'_>,
+        opts: &CheckOptions,
+        (file, line): (&[u8], u64),
+        _: &str,
+    ) -> io::Result<()> {
+        if !matches!(opts.dialect, Dialect::Xxhsum { warn: true, .. }) {
+            return Ok(());
+        }
+        let text = [
+            file,
+            format!(":{line}: Error: Improperly formatted checksum line.\n").as_bytes(),
+        ]
+        .concat();
+        p.message_raw(&text)
+    }
+
+    /// The counts on stdout, or on stderr that no line was well formed.
+    fn check_end(
+        &self,
+        p: &mut Printer<'_>,
+        opts: &CheckOptions,
+        file: &[u8],
+        tally: &Tally,
+    ) -> io::Result<()> {
+        if !tally.formatted {
+            let text = [
+                file,
+                b": no properly formatted xxHash checksum lines found\n",
+            ]
+            .concat();
+            return p.error_raw(&text);
+        }
+        if opts.verbosity != Verbosity::Status {
+            for count in counts(tally) {
+                p.line(|out| out.extend_from_slice(count.as_bytes()))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `Error: Could not open 'SUMS': why`; a read error part-way is the
+    /// end of the check file to xxhsum's feed, and no error.
+    fn check_file_error(
+        &self,
+        p: &mut Printer<'_>,
+        file: &[u8],
+        error: Option<&io::Error>,
+    ) -> io::Result<()> {
+        let Some(e) = error else {
+            return Ok(());
+        };
+        let text = [
+            b"Error: Could not open '",
+            file,
+            format!("': {}\n", error_text(e)).as_bytes(),
+        ]
+        .concat();
+        p.error_raw(&text)
+    }
+
     fn closing(&self) -> Option<&'static [u8]> {
         self.xxh.blank_out.then_some(BLANK_OUT)
     }
+}
+
+/// The counts xxhsum prints on stdout (each a line) once a check file
+/// with a properly formatted line is read to its end, in its order.
+fn counts(tally: &Tally) -> Vec<String> {
+    let lines = [
+        (
+            tally.improper,
+            "line is",
+            "lines are",
+            "improperly formatted",
+        ),
+        (
+            tally.unreadable,
+            "listed file",
+            "listed files",
+            "could not be read",
+        ),
+        (
+            tally.mismatched,
+            "computed checksum",
+            "computed checksums",
+            "did NOT match",
+        ),
+    ];
+    lines
+        .into_iter()
+        .filter(|&(n, ..)| n != 0)
+        .map(|(n, one, many, what)| format!("{} {what}\n", count(n, one, many)))
+        .collect()
 }
 
 #[cfg(test)]

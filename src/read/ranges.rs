@@ -241,63 +241,29 @@ pub(crate) fn read(
     stats: &Stats,
 ) -> io::Result<Ended> {
     let stop = AtomicBool::new(false);
-    let mut flights: VecDeque<Flight> = VecDeque::new();
+    let mut flights = Flights {
+        queue: VecDeque::new(),
+        first: 0,
+        next: at,
+        end,
+        out: 0,
+    };
     // (the blocks outlive the crew, which writes into them: see `Job`)
     let ended = std::thread::scope(|s| {
         let (jobs, job_rx) = unbounded::<Job>();
         let (done_tx, done) = unbounded::<Done>();
         let mut crew = 0;
         let mut depth = Depth::new(MAX_RANGES, seen);
-        let mut first = 0u64; // the id of flights[0]
-        let mut next = at;
-        let mut out = 0; // ranges with the crew
-        let ended = 'run: loop {
-            // hand on every block whose ranges are all back, in order
-            while flights.front().is_some_and(Flight::complete) {
-                let Some(f) = flights.pop_front() else { break };
-                first += 1;
-                if let Some(e) = f.failed {
-                    lender.give_back(f.block);
-                    break 'run Err(e);
-                }
-                if !lender.deliver(f.block, f.len) {
-                    break 'run Ok(Ended::Stopped);
-                }
-            }
-            if next >= end && flights.is_empty() {
-                break Ok(Ended::Done);
+        let ended = loop {
+            if let Some(ended) = flights.hand_on(lender) {
+                break ended;
             }
             // ask for more while fewer ranges than the depth are out
-            while out < depth.now && next < end {
-                if flights.back().is_none_or(|f| f.issued >= f.len) {
-                    let block = if flights.is_empty() {
-                        lender.take()
-                    } else {
-                        lender.try_take()
-                    };
-                    let Some(block) = block else {
-                        depth.starved = true;
-                        break;
-                    };
-                    // (the file system pins the pages of each request:
-                    // one huge page pinned costs what one small one does)
-                    block.advise_huge();
-                    let len =
-                        usize::try_from(end - next).map_or(block.len(), |l| l.min(block.len()));
-                    flights.push_back(Flight {
-                        block,
-                        len,
-                        issued: 0,
-                        pending: 0,
-                        failed: None,
-                    });
-                }
-                let id = first + flights.len() as u64 - 1;
-                let Some(f) = flights.back_mut() else { break };
-                let len = RANGE.min(f.len - f.issued);
-                // SAFETY: `issued + len <= f.len <= block.len()`: the range
-                // is inside the block, disjoint from every other range.
-                let ptr = unsafe { f.block.as_mut_ptr().add(f.issued) };
+            while flights.out < depth.now && flights.next < flights.end {
+                let Some(job) = flights.next_range(lender) else {
+                    depth.starved = true;
+                    break;
+                };
                 if crew < depth.now
                     && crate::read::spawn_thread(s, "range", {
                         let (job_rx, done_tx, stop) = (job_rx.clone(), done_tx.clone(), &stop);
@@ -307,21 +273,11 @@ pub(crate) fn read(
                 {
                     crew += 1;
                 }
-                let job = Job {
-                    flight: id,
-                    at: next,
-                    ptr,
-                    len,
-                };
                 // (no thread could be started: this one reads it, below)
                 let _ = jobs.send(job);
-                f.issued += len;
-                f.pending += 1;
-                next += len as u64;
-                out += 1;
-                stats.note_ranges(out);
+                stats.note_ranges(flights.out);
             }
-            if out == 0 {
+            if flights.out == 0 {
                 // no block to read into, and none out: the lender said stop
                 break Ok(Ended::Stopped);
             }
@@ -336,31 +292,115 @@ pub(crate) fn read(
             let Some((id, len, r, took)) = got else {
                 break Err(io::Error::other("range readers gone"));
             };
-            out -= 1;
             stats.add_read_call();
             stats.add_range(took);
-            let f = &mut flights[(id - first) as usize];
-            f.pending -= 1;
-            match r {
-                Ok(()) => depth.arrived(len),
-                Err(e) => {
-                    f.failed.get_or_insert(e);
-                }
+            if flights.returned(id, r) {
+                depth.arrived(len);
             }
         };
         // let the crew go, and wait for every range out (their blocks are
         // written until then)
         stop.store(true, Ordering::Relaxed);
         drop(jobs);
-        for _ in 0..out {
+        for _ in 0..flights.out {
             let _ = done.recv();
         }
         ended
     });
-    for f in flights {
+    for f in flights.queue {
         lender.give_back(f.block);
     }
     ended
+}
+
+/// The blocks of one [`read`] in flight, in file order, and where asking
+/// for ranges stands.
+struct Flights {
+    queue: VecDeque<Flight>,
+    /// The id of `queue[0]` (a flight's id is its place in the read).
+    first: u64,
+    /// The next byte of the file to ask for, and the end.
+    next: u64,
+    end: u64,
+    /// Ranges out with the crew.
+    out: usize,
+}
+
+impl Flights {
+    /// Hand on every block whose ranges are all back, in order: how the
+    /// read ends, when it ends here (an error, the lender's stop, or every
+    /// byte delivered).
+    fn hand_on(&mut self, lender: &mut dyn Lender) -> Option<io::Result<Ended>> {
+        while self.queue.front().is_some_and(Flight::complete) {
+            let f = self.queue.pop_front()?;
+            self.first += 1;
+            if let Some(e) = f.failed {
+                lender.give_back(f.block);
+                return Some(Err(e));
+            }
+            if !lender.deliver(f.block, f.len) {
+                return Some(Ok(Ended::Stopped));
+            }
+        }
+        (self.next >= self.end && self.queue.is_empty()).then_some(Ok(Ended::Done))
+    }
+
+    /// The next range to ask for, into the last block (or a new one from
+    /// `lender`, waiting for it only when none is in flight); `None` when
+    /// no block is free.
+    fn next_range(&mut self, lender: &mut dyn Lender) -> Option<Job> {
+        if self.queue.back().is_none_or(|f| f.issued >= f.len) {
+            let block = if self.queue.is_empty() {
+                lender.take()
+            } else {
+                lender.try_take()
+            }?;
+            // (the file system pins the pages of each request: one huge
+            // page pinned costs what one small one does)
+            block.advise_huge();
+            let len =
+                usize::try_from(self.end - self.next).map_or(block.len(), |l| l.min(block.len()));
+            self.queue.push_back(Flight {
+                block,
+                len,
+                issued: 0,
+                pending: 0,
+                failed: None,
+            });
+        }
+        let flight = self.first + self.queue.len() as u64 - 1;
+        // (never `None`: a flight is in the queue now)
+        let f = self.queue.back_mut()?;
+        let len = RANGE.min(f.len - f.issued);
+        // SAFETY: `issued + len <= f.len <= block.len()`: the range is
+        // inside the block, disjoint from every other range.
+        let ptr = unsafe { f.block.as_mut_ptr().add(f.issued) };
+        let job = Job {
+            flight,
+            at: self.next,
+            ptr,
+            len,
+        };
+        f.issued += len;
+        f.pending += 1;
+        self.next += len as u64;
+        self.out += 1;
+        Some(job)
+    }
+
+    /// A range of flight `id` is back with `r`: true if it was read.
+    fn returned(&mut self, id: u64, r: io::Result<()>) -> bool {
+        self.out -= 1;
+        let f = &mut self.queue[(id - self.first) as usize];
+        f.pending -= 1;
+        match r {
+            Ok(()) => true,
+            Err(e) => {
+                f.failed.get_or_insert(e);
+                false
+            }
+        }
+    }
 }
 
 /// A crew thread: read each range asked for, until the jobs end.

@@ -3,7 +3,7 @@
 //! user's GnuPG files are neither read nor written.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 
 use super::{SigError, Verified};
 use crate::output::base64_decode;
@@ -138,6 +138,13 @@ fn gpgv(ring: &[u8], sig: Option<&[u8]>, data: &[u8]) -> Result<Verified, SigErr
         child.wait_with_output()
     })
     .map_err(|e| SigError::NoGpgv(format!("failed: {e}")))?;
+    verdict(out, sig.is_some(), data)
+}
+
+/// What gpgv's run `out` says, by its status lines: the bytes it vouches
+/// for (`data` itself when the signature is `detached`, else what gpgv
+/// wrote) and who signed them, or why not.
+fn verdict(out: Output, detached: bool, data: &[u8]) -> Result<Verified, SigError> {
     let status = String::from_utf8_lossy(&out.stderr);
     let said = |key: &str| {
         status
@@ -155,10 +162,7 @@ fn gpgv(ring: &[u8], sig: Option<&[u8]>, data: &[u8]) -> Result<Verified, SigErr
             .map(|(_, uid)| format!(" ({uid})"))
             .unwrap_or_default();
         return Ok(Verified {
-            content: match sig {
-                Some(_) => data.to_vec(),
-                None => out.stdout,
-            },
+            content: if detached { data.to_vec() } else { out.stdout },
             signer: format!("OpenPGP key {fingerprint}{who}"),
         });
     }

@@ -20,13 +20,14 @@
 //!   names, `parse::xxhsum_line`);
 //! * [`b3sum`]: b3sum 1.8's, under its name (whose run also ends as
 //!   b3sum's does: one summary, `Error:` for a check file it cannot read);
-//! * [`summary`]: per-check-file counters, GNU's closing warnings and
-//!   xxhsum's closing counts.
+//! * [`summary`]: whether a check file passed, from its counts, by the
+//!   dialect's rules.
 //!
 //! Where the tools differ ([`Dialect`]), the `Feed` reads each line by its
 //! dialect's syntax and the `Verifier` judges each outcome by its rules;
-//! the style's writer (`output`) words each checked line, and xxhsum's
-//! messages and counts are [`Verifier::xxhsum_event`].
+//! the style's writer (`output`) words what comes of it: each checked
+//! line, an improper line, a check file's end (GNU's warnings, xxhsum's
+//! counts, b3sum's one summary) and a check file that cannot be read.
 
 pub(crate) mod audit;
 pub(crate) mod b3sum;
@@ -993,9 +994,14 @@ impl Render<Listed, Event> for Verifier {
             }
             Outcome::Passed(event) => event,
         };
-        if let Dialect::Xxhsum { warn, .. } = self.opts.dialect {
-            return self.xxhsum_event(p, event, warn);
-        }
+        self.passed(p, event)
+    }
+}
+
+impl Verifier {
+    /// What rides along in a check file, in its place: b3sum's refusals
+    /// and end, improper lines, a check file's end or failure, signatures.
+    fn passed(&mut self, p: &mut Printer<'_>, event: Event) -> io::Result<()> {
         match event {
             Event::Refused(why) => {
                 // b3sum counts it with the checksums that did not match
@@ -1008,12 +1014,8 @@ impl Render<Listed, Event> for Verifier {
                 p.error_raw(format!("Error: {error}\n").as_bytes())?;
             }
             Event::Finished => {
-                let failed = self.tally.mismatched;
-                if failed > 0 {
-                    let s = if failed == 1 { "" } else { "s" };
-                    p.message(&format!(
-                        "WARNING: {failed} computed checksum{s} did NOT match"
-                    ))?;
+                self.writer.checks_finished(p, &self.tally)?;
+                if self.tally.mismatched > 0 {
                     p.fail();
                 }
             }
@@ -1039,22 +1041,20 @@ impl Render<Listed, Event> for Verifier {
             Event::End { file } => {
                 self.named_fits.clear();
                 let tally = std::mem::take(&mut self.tally);
-                for w in tally.warnings(&text(&file), &self.opts) {
-                    p.message(&w)?;
-                }
-                if !tally.passed(&self.opts) {
+                self.writer.check_end(p, &self.opts, &file, &tally)?;
+                if !summary::passed(&tally, &self.opts) {
                     p.fail();
                 }
             }
             Event::OpenError { file, error } => {
                 self.tally = Tally::default();
                 self.named_fits.clear();
-                p.error(&format!("{}: {}", text(&file), error_text(&error)))?;
+                self.writer.check_file_error(p, &file, Some(&error))?;
             }
             Event::ReadError { file } => {
                 self.tally = Tally::default();
                 self.named_fits.clear();
-                p.error(&format!("{}: read error", text(&file)))?;
+                self.writer.check_file_error(p, &file, None)?;
             }
             Event::Signed { file, signer } => {
                 if self.opts.verbosity != Verbosity::Status {
@@ -1091,7 +1091,8 @@ fn unknown_algorithm(file: &str, line: u64, bytes: usize, hex: bool) -> String {
 }
 
 impl Verifier {
-    /// An improperly formatted line: counted, and named under `-w`.
+    /// An improperly formatted line: counted, and worded by the style
+    /// (under `-w`).
     fn improper(
         &mut self,
         p: &mut Printer<'_>,
@@ -1100,76 +1101,7 @@ impl Verifier {
         algo: &str,
     ) -> io::Result<()> {
         self.tally.improper += 1;
-        if self.opts.verbosity == Verbosity::Warn {
-            p.message(&format!(
-                "{}: {line}: improperly formatted {algo} checksum line",
-                text(file)
-            ))?;
-        }
-        Ok(())
-    }
-}
-
-/// xxhsum's words for what rides along (its counts on stdout, its
-/// messages without a program name); its status lines are its writer's
-/// (`output/xxhsum.rs`).
-impl Verifier {
-    /// What rides along in a check file (`warn`: `-w`).
-    fn xxhsum_event(&mut self, p: &mut Printer<'_>, event: Event, warn: bool) -> io::Result<()> {
-        match event {
-            Event::Improper { file, line, .. } => {
-                self.tally.improper += 1;
-                if !warn {
-                    return Ok(());
-                }
-                let text = [
-                    &file[..],
-                    format!(":{line}: Error: Improperly formatted checksum line.\n").as_bytes(),
-                ]
-                .concat();
-                p.message_raw(&text)
-            }
-            Event::End { file } => {
-                let tally = std::mem::take(&mut self.tally);
-                if !tally.formatted {
-                    let text = [
-                        &file[..],
-                        b": no properly formatted xxHash checksum lines found\n",
-                    ]
-                    .concat();
-                    return p.error_raw(&text);
-                }
-                if self.opts.verbosity != Verbosity::Status {
-                    for count in tally.xxhsum_counts() {
-                        p.line(|out| out.extend_from_slice(count.as_bytes()))?;
-                    }
-                }
-                if !tally.xxhsum_passed(self.opts.strict) {
-                    p.fail();
-                }
-                Ok(())
-            }
-            Event::OpenError { file, error } => {
-                self.tally = Tally::default();
-                let text = [
-                    b"Error: Could not open '",
-                    &file[..],
-                    format!("': {}\n", error_text(&error)).as_bytes(),
-                ]
-                .concat();
-                p.error_raw(&text)
-            }
-            // (b3sum's events, and a read error, which xxhsum's feed takes
-            // for the end of the check file)
-            // (b3sum's and signatures' events, never under xxhsum's name)
-            Event::Refused(_)
-            | Event::Abort(_)
-            | Event::Finished
-            | Event::ReadError { .. }
-            | Event::Signed { .. }
-            | Event::Unsigned { .. }
-            | Event::Unknown { .. } => Ok(()),
-        }
+        self.writer.improper(p, &self.opts, (file, line), algo)
     }
 }
 

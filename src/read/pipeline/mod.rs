@@ -53,6 +53,7 @@ use super::mmap::Mapped;
 use super::opener::{JobSource, Opener, take_jobs};
 use super::route::{Router, Threads};
 use super::{Job, Plan, Task};
+use crate::input::Opened;
 #[cfg(any(test, feature = "internals"))]
 use crate::read::ranges::InOrder;
 use crate::stats::Stats;
@@ -228,7 +229,6 @@ where
     // cores two hashers and the reader were slower than one and the reader
     // (docs/BENCHMARKS.md, "The reader hashes while it waits").
     let reader_hashes = Arc::new(AtomicBool::new(plan.jobs > 1));
-    let for_batches = batch_hashers(plan.jobs, crate::cores::available());
     let helper = Helper::new(
         work_rx.batches.clone(),
         done.clone(),
@@ -238,56 +238,40 @@ where
     );
     let pool = Pool::new(plan).helped_by(Box::new(helper));
     start_hasher(s, plan, stats, &work_rx, pool.returns(), &done)?;
+    let mut hashers = Hashers {
+        s,
+        plan,
+        stats,
+        returns: pool.returns(),
+        work_rx,
+        done: done.clone(),
+        running: 1,
+        for_batches: batch_hashers(plan.jobs, crate::cores::available()),
+        reader_hashes,
+    };
+    let mut far_readers = FarReaders::new(s, router, stats, cancel, done.clone());
     crate::read::spawn_thread(s, "reader", move || {
-        let mut hashers = 1;
-        let returns = pool.returns();
         let mut hand = |w: Work<T>| {
-            let mut more = || {
-                if hashers < work_tx.hashers_wanted(plan.jobs, for_batches)
-                    && start_hasher(s, plan, stats, &work_rx, returns.clone(), &done).is_ok()
-                {
-                    hashers += 1;
-                    if hashers == plan.jobs {
-                        reader_hashes.store(false, Ordering::Relaxed);
-                    }
-                }
-            };
             // a batch: one more hasher when work is already waiting for one;
             // a stream or a mapping counts itself (a mapped big file is
             // handed on at once, and the next may follow it at once)
             let batch = matches!(w, Work::Batch(_));
             if batch {
-                more();
+                hashers.more(&work_tx);
             }
             let handed = work_tx.hand(w, cancel);
             if !batch {
-                more();
+                hashers.more(&work_tx);
             }
             handed
         };
-        // The far readers: started as small files wait for them, up to
-        // FAR_READERS, each reading and hashing whole files as the sync
-        // mode's workers do; only on storage that makes reads wait
-        // (`reader::Latency`), where one reader keeps one request in flight.
-        let (far_tx, far_rx) = bounded(FAR_READERS);
-        let mut far_readers = 0;
-        let mut far = |idx, task, opened| {
-            if far_readers < FAR_READERS
-                && (far_readers == 0 || !far_tx.is_empty())
-                && crate::read::workers::start_worker(s, router, stats, cancel, &far_rx, &done)
-                    .is_ok()
-            {
-                far_readers += 1;
-                stats.add_far_reader();
-            }
-            hand_over(&far_tx, (idx, task, opened), cancel)
-        };
+        let mut far = |idx, task, opened| far_readers.hand(idx, task, opened);
         let mut reader = Reader {
             router,
             stats,
             cancel,
             pool,
-            done: done.clone(),
+            done,
             hand: &mut hand,
             batch: None,
             far: &mut far,
@@ -300,6 +284,108 @@ where
         Opener::start(s, jobs, source, cancel, &done).hand_on_all(&mut reader);
         reader.flush();
     })
+}
+
+/// The hashers the reader starts as work waits for them, up to `-j`.
+struct Hashers<'scope, 'env, T, P> {
+    s: &'scope Scope<'scope, 'env>,
+    plan: &'env Plan,
+    stats: &'env Stats,
+    returns: Sender<Buffer>,
+    work_rx: WorkRx<T>,
+    done: Sender<Finished<T, P>>,
+    /// Hashers started.
+    running: usize,
+    /// The most batches start ([`batch_hashers`]).
+    for_batches: usize,
+    /// Whether the reader hashes batches in its waits: until `-j`
+    /// hashers run.
+    reader_hashes: Arc<AtomicBool>,
+}
+
+impl<'scope, T: Send + 'scope, P: Send + 'scope> Hashers<'scope, '_, T, P> {
+    /// One more hasher, if the work waiting in `work` wants one and `-j`
+    /// allows it (a thread that cannot be started means fewer).
+    fn more(&mut self, work: &WorkTx<T>) {
+        if self.running < work.hashers_wanted(self.plan.jobs, self.for_batches)
+            && start_hasher(
+                self.s,
+                self.plan,
+                self.stats,
+                &self.work_rx,
+                self.returns.clone(),
+                &self.done,
+            )
+            .is_ok()
+        {
+            self.running += 1;
+            if self.running == self.plan.jobs {
+                self.reader_hashes.store(false, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// The far readers: started as small files wait for them, up to
+/// [`FAR_READERS`], each reading and hashing whole files as the sync
+/// mode's workers do; only on storage that makes reads wait
+/// (`reader::Latency`), where one reader keeps one request in flight.
+struct FarReaders<'scope, 'env, T, P> {
+    s: &'scope Scope<'scope, 'env>,
+    router: &'env Router,
+    stats: &'env Stats,
+    cancel: &'env AtomicBool,
+    tx: Sender<FarWork<T>>,
+    rx: Receiver<FarWork<T>>,
+    done: Sender<Finished<T, P>>,
+    /// Far readers started.
+    started: usize,
+}
+
+/// A small input for the far readers.
+type FarWork<T> = crate::read::workers::Work<T>;
+
+impl<'scope, 'env, T: Send + 'scope, P: Send + 'scope> FarReaders<'scope, 'env, T, P> {
+    fn new(
+        s: &'scope Scope<'scope, 'env>,
+        router: &'env Router,
+        stats: &'env Stats,
+        cancel: &'env AtomicBool,
+        done: Sender<Finished<T, P>>,
+    ) -> Self {
+        let (tx, rx) = bounded(FAR_READERS);
+        FarReaders {
+            s,
+            router,
+            stats,
+            cancel,
+            tx,
+            rx,
+            done,
+            started: 0,
+        }
+    }
+
+    /// Hand input `idx` to a far reader, starting one when none runs or
+    /// work already waits (false when the run is being torn down).
+    fn hand(&mut self, idx: usize, task: Task<T>, opened: Opened) -> bool {
+        if self.started < FAR_READERS
+            && (self.started == 0 || !self.tx.is_empty())
+            && crate::read::workers::start_worker(
+                self.s,
+                self.router,
+                self.stats,
+                self.cancel,
+                &self.rx,
+                &self.done,
+            )
+            .is_ok()
+        {
+            self.started += 1;
+            self.stats.add_far_reader();
+        }
+        hand_over(&self.tx, (idx, task, opened), self.cancel)
+    }
 }
 
 /// Read `src` through the pipeline and throw the bytes away, `plan.chunk`

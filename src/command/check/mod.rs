@@ -49,7 +49,7 @@ use crate::report::{Reporter, error_text};
 use crate::signature::{self, Key, Verified};
 use std::path::{Path, PathBuf};
 
-use parse::{Accept, Digits, Expected, Form, Grammar, Improper, line_body};
+use parse::{Accept, CheckLine, Digits, Expected, Form, Grammar, line_body};
 use summary::Tally;
 
 /// A check file's name as messages show it: GNU's and b3sum's quoted
@@ -422,6 +422,18 @@ fn untagged(body: &[u8], cur: &Open, grammar: &Grammar, tagged: bool) -> Untagge
     }
 }
 
+/// A line of `cur` whose algorithm cannot be known: `bytes` of digest, in
+/// hex or base64 (`algo`: what `-w` names).
+fn unknown(cur: &Open, algo: &'static str, bytes: usize, hex: bool) -> CheckJob {
+    Job::Pass(Event::Unknown {
+        file: cur.file.clone(),
+        line: cur.line,
+        algo,
+        bytes,
+        hex,
+    })
+}
+
 /// The job for one line body of the check file `cur`; `inferring`:
 /// fastsum's own rules without `-a`, where an untagged line's algorithm is
 /// inferred (see [`untagged`]).
@@ -453,15 +465,7 @@ fn line_job(
                     algo = known.gnu_name();
                 }
             }
-            Untagged::Unknown { bytes, hex } => {
-                return Job::Pass(Event::Unknown {
-                    file: cur.file.clone(),
-                    line: cur.line,
-                    algo,
-                    bytes,
-                    hex,
-                });
-            }
+            Untagged::Unknown { bytes, hex } => return unknown(cur, algo, bytes, hex),
             Untagged::Default => {}
         }
     }
@@ -480,22 +484,27 @@ fn line_job(
             None => improper(),
         };
     };
-    let Some(reversed) = latch.accept(line.form) else {
-        return improper();
-    };
-    let name = match line.file_name(reversed) {
-        Ok(name) => name,
-        Err(Improper) => return improper(),
-    };
+    match listed_name(&line, cur, latch) {
+        Some(name) => hash_job(beside(cur, name), &line),
+        None => improper(),
+    }
+}
+
+/// The name `line` of `cur` lists, as the latch reads it; `None` when the
+/// line is improper there (on Windows also bytes that are no name there).
+fn listed_name(line: &CheckLine<'_>, cur: &Open, latch: &mut Latch) -> Option<OsString> {
+    let reversed = latch.accept(line.form)?;
+    let name = line.file_name(reversed).ok()?;
     // a check file read from stdin cannot list stdin
     if cur.is_stdin && name == b"-" {
-        return improper();
+        return None;
     }
-    // (on Windows, bytes that are no name there: the line is improper)
-    let Some(name) = crate::sys::os_string(name) else {
-        return improper();
-    };
-    let name = beside(cur, name);
+    crate::sys::os_string(name)
+}
+
+/// Hash the file `name` as `line` asks: with its algorithm, or a bare S3
+/// ETag's every candidate part size in one read.
+fn hash_job(name: OsString, line: &CheckLine<'_>) -> CheckJob {
     let etag = line.algo.parts().is_none() && line.expected.parts() > 0;
     let algos = if etag {
         etag_candidates(&name, line.expected.parts())
@@ -650,75 +659,9 @@ impl Feed<'_> {
         if self.done {
             return Step::Done;
         }
-        let b3sum = self.dialect == Dialect::B3sum;
-        let xxhsum = match self.dialect {
-            Dialect::Xxhsum { little_endian, .. } => Some(little_endian),
-            _ => None,
-        };
+        let xxhsum = self.xxhsum();
         let Some(cur) = &mut self.current else {
-            let Some(arg) = self.files.next() else {
-                if b3sum {
-                    self.done = true;
-                    return Step::Job(Job::Pass(Event::Finished));
-                }
-                return Step::Done;
-            };
-            let input = Input::from_arg(arg.clone());
-            let file = match xxhsum {
-                Some(_) => xxhsum_name(&input).into(),
-                None => display_name(arg),
-            };
-            match input.open() {
-                Ok(mut src) => {
-                    let (reader, step) = match &self.signing {
-                        None => (
-                            Lines::File(BufReader::with_capacity(64 * 1024, src)),
-                            Step::Skip,
-                        ),
-                        Some(signing) => match verified(&input, &mut src, signing) {
-                            Ok(v) => (
-                                Lines::Verified(io::Cursor::new(v.content)),
-                                Step::Job(Job::Pass(Event::Signed {
-                                    file: file.clone(),
-                                    signer: v.signer,
-                                })),
-                            ),
-                            Err(why) => return Step::Job(Job::Pass(Event::Unsigned { file, why })),
-                        },
-                    };
-                    let path = match &input {
-                        Input::Path(p) if self.own_rules => Some(p.as_os_str().as_encoded_bytes()),
-                        _ => None,
-                    };
-                    // a digest-only file's algorithm: its name's, or -a's
-                    let bare_algo = |named| match self.infer {
-                        true => named,
-                        false => self.grammar.default,
-                    };
-                    self.current = Some(Open {
-                        reader,
-                        file,
-                        is_stdin: input == Input::Stdin,
-                        line: 0,
-                        armour: None,
-                        beside: match &input {
-                            Input::Path(p) if self.own_rules => p
-                                .parent()
-                                .filter(|d| !d.as_os_str().is_empty())
-                                .map(Path::to_path_buf),
-                            _ => None,
-                        },
-                        named: path.filter(|_| self.infer).and_then(infer::from_name),
-                        block: None,
-                        bare: path
-                            .and_then(infer::bare_target)
-                            .map(|(name, algo)| (name, bare_algo(algo))),
-                    });
-                    return step;
-                }
-                Err(error) if b3sum => return Step::Job(self.abort(&error)),
-                Err(error) => return Step::Job(Job::Pass(Event::OpenError { file, error })),
-            }
+            return self.open_next();
         };
         self.buf.clear();
         let read = cur.reader.read_until(b'\n', &mut self.buf);
@@ -736,51 +679,141 @@ impl Feed<'_> {
             }
             Ok(_) => {
                 cur.line += 1;
-                if let Some(little_endian) = xxhsum {
-                    return Step::Job(xxhsum_job(&self.buf, cur, little_endian));
-                }
-                if b3sum {
-                    let job = b3sum_job(&self.buf);
-                    if matches!(job, Job::Pass(Event::Abort(_))) {
-                        self.done = true;
-                    }
-                    return Step::Job(job);
-                }
-                if self.own_rules && cur.line == 1 && self.buf.trim_ascii_end() == CLEAR_SIGNED {
-                    cur.armour = Some(Armour::Headers);
-                    return Step::Skip;
-                }
-                let raw = match cur.armour.as_mut() {
-                    None => &self.buf[..],
-                    Some(armour) => match armour.read(&self.buf) {
-                        Some(line) => line,
-                        None => return Step::Skip,
-                    },
-                };
-                if self.infer
-                    && let Some(algo) = infer::from_header(raw)
-                {
-                    cur.block = Some(algo);
-                }
-                let Some(body) = line_body(raw) else {
-                    return Step::Skip;
-                };
-                Step::Job(line_job(
-                    body,
-                    cur,
-                    &mut self.latch,
-                    &self.grammar,
-                    &mut self.warn_name,
-                    self.infer,
-                ))
+                self.line()
             }
-            Err(error) if b3sum => Step::Job(self.abort(&error)),
+            Err(error) if self.dialect == Dialect::B3sum => Step::Job(self.abort(&error)),
             Err(_) => {
                 // GNU says only "read error" here, without the reason
                 let file = cur.file.clone();
                 self.current = None;
                 Step::Job(Job::Pass(Event::ReadError { file }))
             }
+        }
+    }
+
+    /// xxhsum's rules, and whether its digests are little-endian.
+    fn xxhsum(&self) -> Option<bool> {
+        match self.dialect {
+            Dialect::Xxhsum { little_endian, .. } => Some(little_endian),
+            _ => None,
+        }
+    }
+
+    /// The job for the line just read into `buf`, by the dialect's rules.
+    fn line(&mut self) -> Step {
+        let xxhsum = self.xxhsum();
+        let Some(cur) = &mut self.current else {
+            return Step::Skip;
+        };
+        if let Some(little_endian) = xxhsum {
+            return Step::Job(xxhsum_job(&self.buf, cur, little_endian));
+        }
+        if self.dialect == Dialect::B3sum {
+            let job = b3sum_job(&self.buf);
+            if matches!(job, Job::Pass(Event::Abort(_))) {
+                self.done = true;
+            }
+            return Step::Job(job);
+        }
+        if self.own_rules && cur.line == 1 && self.buf.trim_ascii_end() == CLEAR_SIGNED {
+            cur.armour = Some(Armour::Headers);
+            return Step::Skip;
+        }
+        let raw = match cur.armour.as_mut() {
+            None => &self.buf[..],
+            Some(armour) => match armour.read(&self.buf) {
+                Some(line) => line,
+                None => return Step::Skip,
+            },
+        };
+        if self.infer
+            && let Some(algo) = infer::from_header(raw)
+        {
+            cur.block = Some(algo);
+        }
+        let Some(body) = line_body(raw) else {
+            return Step::Skip;
+        };
+        Step::Job(line_job(
+            body,
+            cur,
+            &mut self.latch,
+            &self.grammar,
+            &mut self.warn_name,
+            self.infer,
+        ))
+    }
+
+    /// Open the next check file, its signature checked first if asked
+    /// (b3sum's end of the run after the last).
+    fn open_next(&mut self) -> Step {
+        let Some(arg) = self.files.next() else {
+            if self.dialect == Dialect::B3sum {
+                self.done = true;
+                return Step::Job(Job::Pass(Event::Finished));
+            }
+            return Step::Done;
+        };
+        let input = Input::from_arg(arg.clone());
+        let file = match self.xxhsum() {
+            Some(_) => xxhsum_name(&input).into(),
+            None => display_name(arg),
+        };
+        let mut src = match input.open() {
+            Ok(src) => src,
+            Err(error) if self.dialect == Dialect::B3sum => return Step::Job(self.abort(&error)),
+            Err(error) => return Step::Job(Job::Pass(Event::OpenError { file, error })),
+        };
+        let (reader, step) = match &self.signing {
+            None => (
+                Lines::File(BufReader::with_capacity(64 * 1024, src)),
+                Step::Skip,
+            ),
+            Some(signing) => match verified(&input, &mut src, signing) {
+                Ok(v) => (
+                    Lines::Verified(io::Cursor::new(v.content)),
+                    Step::Job(Job::Pass(Event::Signed {
+                        file: file.clone(),
+                        signer: v.signer,
+                    })),
+                ),
+                Err(why) => return Step::Job(Job::Pass(Event::Unsigned { file, why })),
+            },
+        };
+        self.current = Some(self.open(&input, file, reader));
+        step
+    }
+
+    /// Where reading the check file `input` (shown as `file`) from `reader`
+    /// starts: its directory, and the algorithm its name names.
+    fn open(&self, input: &Input, file: FileName, reader: Lines) -> Open {
+        let path = match input {
+            Input::Path(p) if self.own_rules => Some(p.as_os_str().as_encoded_bytes()),
+            _ => None,
+        };
+        // a digest-only file's algorithm: its name's, or -a's
+        let bare_algo = |named| match self.infer {
+            true => named,
+            false => self.grammar.default,
+        };
+        Open {
+            reader,
+            file,
+            is_stdin: *input == Input::Stdin,
+            line: 0,
+            armour: None,
+            beside: match input {
+                Input::Path(p) if self.own_rules => p
+                    .parent()
+                    .filter(|d| !d.as_os_str().is_empty())
+                    .map(Path::to_path_buf),
+                _ => None,
+            },
+            named: path.filter(|_| self.infer).and_then(infer::from_name),
+            block: None,
+            bare: path
+                .and_then(infer::bare_target)
+                .map(|(name, algo)| (name, bare_algo(algo))),
         }
     }
 

@@ -342,7 +342,7 @@ const NOATIME: i32 = libc::O_NOATIME;
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
 const NOATIME: i32 = 0;
 
-/// Make reads of `file` block again (opened with [`NONBLOCK`]).
+/// Make reads of `file` block again (opened non-blocking by [`open_input`]).
 pub(crate) fn clear_nonblock(file: &File) -> io::Result<()> {
     let fd = file.as_raw_fd();
     // SAFETY: F_GETFL/F_SETFL on a descriptor this `File` owns; no memory

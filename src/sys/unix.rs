@@ -1,7 +1,7 @@
 //! The platform layer on Unix (Linux, macOS, the BSDs): see `sys` for what
 //! each call gives and how it degrades where an OS lacks it.
 
-use std::ffi::{CStr, OsStr, OsString};
+use std::ffi::{OsStr, OsString};
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::fd::AsRawFd;
@@ -660,11 +660,12 @@ pub(crate) fn affinity_cpus() -> Option<usize> {
     }
 }
 
+#[cfg(feature = "openssl")]
 /// Open the first of `files` (shared libraries) that opens, with `dlopen`,
 /// never to be closed: its handle as an address (a raw pointer is not
 /// Sync). Never in a static binary, which carries its own libc: a
 /// dlopen'ed library would bring a second one into the process.
-pub(crate) fn open_library(files: &[&CStr]) -> Option<usize> {
+pub(crate) fn open_library(files: &[&std::ffi::CStr]) -> Option<usize> {
     if cfg!(target_feature = "crt-static") {
         return None;
     }
@@ -676,8 +677,9 @@ pub(crate) fn open_library(files: &[&CStr]) -> Option<usize> {
     })
 }
 
+#[cfg(feature = "openssl")]
 /// The symbol `name` of the library `lib` ([`open_library`]'s handle).
-pub(crate) fn library_symbol(lib: usize, name: &CStr) -> Option<*mut libc::c_void> {
+pub(crate) fn library_symbol(lib: usize, name: &std::ffi::CStr) -> Option<*mut libc::c_void> {
     // SAFETY: `lib` is a live handle (never closed) and `name` a C string.
     let p = unsafe { libc::dlsym(lib as *mut libc::c_void, name.as_ptr()) };
     (!p.is_null()).then_some(p)

@@ -374,11 +374,13 @@ pub(crate) fn affinity_cpus() -> Option<usize> {
     None
 }
 
+#[cfg(feature = "openssl")]
 /// The system's libcrypto is not looked for on Windows: the crates hash.
 pub(crate) fn open_library(_files: &[&std::ffi::CStr]) -> Option<usize> {
     None
 }
 
+#[cfg(feature = "openssl")]
 /// Unused on Windows (see [`open_library`]).
 pub(crate) fn library_symbol(_lib: usize, _name: &std::ffi::CStr) -> Option<*mut std::ffi::c_void> {
     None

@@ -799,3 +799,343 @@ fn ed25519_shapes_projects_publish() {
         &|| copy("other.minisig", &sig),
     );
 }
+
+/// gpg in `d`'s home (`d/gnupg`, made if missing), with `args`, the clock
+/// set to `time` when one is given (`--faked-system-time`: keys and
+/// signatures made in the past, so that they have expired by now); its
+/// stdout.
+fn gpg_at(d: &Path, time: Option<&str>, args: &[&str]) -> String {
+    let home = d.join("gnupg");
+    if !home.exists() {
+        std::fs::create_dir(&home).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    let mut all = vec!["--batch", "--yes", "--passphrase", ""];
+    all.extend_from_slice(&["--pinentry-mode", "loopback"]);
+    if let Some(t) = time {
+        all.extend_from_slice(&["--faked-system-time", t]);
+    }
+    all.extend_from_slice(args);
+    let out = Command::new("gpg")
+        .args(&all)
+        .current_dir(d)
+        .env("GNUPGHOME", &home)
+        .stdin(Stdio::null())
+        .bounded_output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "gpg {all:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The fingerprints of `who`'s primary key and subkeys, in that order.
+fn fingerprints(d: &Path, who: &str) -> Vec<String> {
+    gpg_at(d, None, &["--with-colons", "--list-keys", who])
+        .lines()
+        .filter_map(|l| l.strip_prefix("fpr:"))
+        .map(|l| l.trim_matches(':').to_string())
+        .collect()
+}
+
+/// `fastsum -a sha256 -c --verify-with KEY --signature SIG SUMS` in `d`
+/// fails: exit 1, nothing on stdout, one message that says `want`.
+fn refused(d: &Path, key: &str, sig: &str, sums: &str, want: &[&str]) {
+    let args = ["--verify-with", key, "--signature", sig, sums];
+    let (code, out, err) = check(d, &args);
+    assert_eq!((code, out.as_str()), (1, ""), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    for w in want {
+        assert!(err.contains(w), "{args:?}: no {w:?} in {err}");
+    }
+}
+
+/// A signature that holds but vouches for nothing, as apt has it: by a key
+/// that has expired, by a revoked key (made after the revocation), one that
+/// has itself expired. gpgv says "Good signature" for the first two and
+/// exits 0; fastsum requires a GOODSIG and says which it is, exit 1, no
+/// line checked. (KEYEXPIRED and KEYREVOKED without these: unit tests over
+/// gpg's transcripts, in src/signature/openpgp.rs.)
+#[test]
+fn openpgp_expired_and_revoked_keys() {
+    let Some(dir) = fixture(&["gpg", "gpgv"]) else {
+        return;
+    };
+    let d = dir.path();
+    let new_year = Some("20200101T000000");
+    // a key made in 2020 that expired a day later; a signature made then
+    let uid = "old <old@example.org>";
+    gpg_at(
+        d,
+        new_year,
+        &["--quick-gen-key", uid, "ed25519", "sign", "1d"],
+    );
+    let soon = Some("20200101T010000");
+    gpg_at(
+        d,
+        soon,
+        &[
+            "-u",
+            "old@example.org",
+            "--detach-sign",
+            "-o",
+            "old.sig",
+            "SHA256SUMS",
+        ],
+    );
+    let key = gpg_at(d, None, &["--armor", "--export", "old@example.org"]);
+    write_file(d, "old.asc", key.as_bytes());
+    let old = fingerprints(d, "old@example.org");
+    refused(
+        d,
+        "old.asc",
+        "old.sig",
+        "SHA256SUMS",
+        &["expired key", &old[0], "EXPKEYSIG"],
+    );
+
+    // a key that does not expire: a signature that expired a day after it
+    // was made, and one made after the key was revoked
+    let uid = "rel <rel@example.org>";
+    gpg_at(
+        d,
+        new_year,
+        &["--quick-gen-key", uid, "ed25519", "sign", "never"],
+    );
+    let rel = fingerprints(d, "rel@example.org");
+    let sign_at = |time, out: &str, more: &[&str]| {
+        let mut args = vec!["-u", "rel@example.org", "--detach-sign", "-o", out];
+        args.extend_from_slice(more);
+        args.push("SHA256SUMS");
+        gpg_at(d, Some(time), &args);
+    };
+    sign_at(
+        "20200101T010000",
+        "short.sig",
+        &["--default-sig-expire", "1d"],
+    );
+    let key = gpg_at(d, None, &["--armor", "--export", "rel@example.org"]);
+    write_file(d, "rel.asc", key.as_bytes());
+    refused(
+        d,
+        "rel.asc",
+        "short.sig",
+        "SHA256SUMS",
+        &["signature has expired", &rel[0], "EXPSIG"],
+    );
+    // the revocation certificate gpg made with the key (dated the key's
+    // making), imported; a signature made after it
+    sign_at("20200103T000000", "after.sig", &[]);
+    let rev = std::fs::read_to_string(d.join(format!("gnupg/openpgp-revocs.d/{}.rev", rel[0])))
+        .unwrap()
+        .replace(":-----BEGIN", "-----BEGIN");
+    write_file(d, "rel.rev", rev.as_bytes());
+    gpg_at(d, None, &["--import", "rel.rev"]);
+    let key = gpg_at(d, None, &["--armor", "--export", "rel@example.org"]);
+    write_file(d, "revoked.asc", key.as_bytes());
+    refused(
+        d,
+        "revoked.asc",
+        "after.sig",
+        "SHA256SUMS",
+        &["revoked key", &rel[0], "REVKEYSIG"],
+    );
+    // the same signature with the key as it was before: it holds
+    let (code, out, err) = check(
+        d,
+        &[
+            "--verify-with",
+            "rel.asc",
+            "--signature",
+            "after.sig",
+            "SHA256SUMS",
+        ],
+    );
+    assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
+}
+
+/// A key that only certifies, with a signing subkey that signs: the
+/// signer named is the primary key's fingerprint (the one projects
+/// publish), its subkey's after it.
+#[test]
+fn openpgp_signing_subkey_names_the_primary_key() {
+    let Some(dir) = fixture(&["gpg", "gpgv"]) else {
+        return;
+    };
+    let d = dir.path();
+    let uid = "sub <sub@example.org>";
+    gpg_at(
+        d,
+        None,
+        &["--quick-gen-key", uid, "ed25519", "cert", "never"],
+    );
+    let primary = fingerprints(d, "sub@example.org").remove(0);
+    gpg_at(
+        d,
+        None,
+        &["--quick-add-key", &primary, "ed25519", "sign", "never"],
+    );
+    let fprs = fingerprints(d, "sub@example.org");
+    assert_eq!(fprs.len(), 2, "{fprs:?}");
+    gpg_at(
+        d,
+        None,
+        &[
+            "-u",
+            "sub@example.org",
+            "--detach-sign",
+            "-o",
+            "SHA256SUMS.sig",
+            "SHA256SUMS",
+        ],
+    );
+    let key = gpg_at(d, None, &["--armor", "--export", "sub@example.org"]);
+    write_file(d, "sub.asc", key.as_bytes());
+    let (code, out, err) = check(d, &["--verify-with", "sub.asc", "SHA256SUMS"]);
+    assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
+    let want = format!(
+        "fastsum: SHA256SUMS: signature good, by OpenPGP key {primary} (sub <sub@example.org>), signing subkey {}\n",
+        fprs[1]
+    );
+    assert_eq!(err, want);
+}
+
+/// An OpenPGP key with a minisign signature: "an OpenPGP key", not "a".
+#[test]
+fn openpgp_key_with_a_signature_of_another_kind() {
+    let Some(dir) = fixture(&["gpg", "minisign"]) else {
+        return;
+    };
+    let d = dir.path();
+    gpg_key(d, "release");
+    tool(
+        d,
+        &["minisign", "-G", "-W", "-p", "mini.pub", "-s", "mini.key"],
+    );
+    tool(d, &["minisign", "-S", "-s", "mini.key", "-m", "SHA256SUMS"]);
+    let (code, out, err) = check(d, &["--verify-with", "release.asc", "SHA256SUMS"]);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert_eq!(
+        err,
+        "fastsum: SHA256SUMS: a minisign signature cannot be verified with an OpenPGP key\n"
+    );
+}
+
+/// `text` with each line end (`\n`) made `end`.
+fn line_ends(text: &[u8], end: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for line in text.split_inclusive(|&b| b == b'\n') {
+        match line.strip_suffix(b"\n") {
+            Some(l) => {
+                out.extend_from_slice(l);
+                out.extend_from_slice(end);
+            }
+            None => out.extend_from_slice(line),
+        }
+    }
+    out
+}
+
+/// Text-mode OpenPGP signatures (`gpg --textmode`, and every clear-signed
+/// text) hold over lines whose ends changed: a detached one with CR CR LF
+/// (gpgv drops a line's trailing CRs), a clear-signed one with trailing
+/// spaces, tabs or CRs (dropped too); and gpg signs a line longer than
+/// 19,995 bytes cut short. Such a line is refused: the name read from it
+/// is not one the signature covers one to one. CR LF line ends are read as
+/// ever, and a binary signature covers every byte.
+#[test]
+fn openpgp_text_mode_signatures_and_line_ends() {
+    let Some(dir) = fixture(&["gpg", "gpgv"]) else {
+        return;
+    };
+    let d = dir.path();
+    gpg_key(d, "release");
+    // the names with a CR: what fastsum checked before (and found good)
+    write_file(d, "a.iso\r", b"an image\n");
+    write_file(d, "b.tar\r", b"an archive\n");
+    let sums = std::fs::read(d.join("SHA256SUMS")).unwrap();
+    sign(
+        d,
+        &[
+            "--textmode",
+            "--detach-sign",
+            "-o",
+            "SHA256SUMS.sig",
+            "SHA256SUMS",
+        ],
+    );
+    let (code, out, err) = check(d, &["--verify-with", "release.asc", "SHA256SUMS"]);
+    assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
+    // CR LF: the same names
+    write_file(d, "SHA256SUMS", &line_ends(&sums, b"\r\n"));
+    let (code, out, err) = check(d, &["--verify-with", "release.asc", "SHA256SUMS"]);
+    assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
+    // CR CR LF: the signature holds, the line is refused
+    write_file(d, "SHA256SUMS", &line_ends(&sums, b"\r\r\n"));
+    let sig = ["SHA256SUMS.sig"];
+    refused(
+        d,
+        "release.asc",
+        sig[0],
+        "SHA256SUMS",
+        &["line 1", "carriage return", "text-mode"],
+    );
+    // a binary signature of the CR CR LF bytes covers them all: GNU's reading
+    sign(d, &["--detach-sign", "-o", "binary.sig", "SHA256SUMS"]);
+    let (code, _, err) = check(
+        d,
+        &[
+            "--verify-with",
+            "release.asc",
+            "--signature",
+            "binary.sig",
+            "SHA256SUMS",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+
+    // clear-signed: a trailing space, a tab, CR CR LF after signing
+    write_file(d, "SHA256SUMS", &sums);
+    sign(d, &["--clearsign", "-o", "SUMS.asc", "SHA256SUMS"]);
+    let signed = std::fs::read_to_string(d.join("SUMS.asc")).unwrap();
+    write_file(d, "b.tar ", b"an archive\n");
+    for (end, what) in [
+        (" \n", "space"),
+        ("\t\n", "tab"),
+        ("\r\r\n", "carriage return"),
+    ] {
+        let changed = signed.replacen("b.tar\n", &format!("b.tar{end}"), 1);
+        write_file(d, "changed.asc", changed.as_bytes());
+        let (code, out, err) = check(d, &["--verify-with", "release.asc", "changed.asc"]);
+        assert_eq!((code, out.as_str()), (1, ""), "{what}: {err}");
+        assert!(
+            err.contains("line 5") && err.contains(what),
+            "{what}: {err}"
+        );
+    }
+    // clear-signed with CR LF line ends throughout: read as ever
+    write_file(d, "crlf.asc", &line_ends(signed.as_bytes(), b"\r\n"));
+    let (code, out, err) = check(d, &["--verify-with", "release.asc", "crlf.asc"]);
+    assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
+
+    // a line longer than GnuPG hashes whole: gpg says it cannot handle
+    // it, and signs (and writes) the line cut short, a name never meant;
+    // text appended to that line in the armour would not be signed either
+    let long = format!("{}  {}\n", "0".repeat(64), "n".repeat(30_000));
+    write_file(d, "LONG", long.as_bytes());
+    Command::new("gpg")
+        .args(["--batch", "-u", "release@example.org"])
+        .args(["--clearsign", "-o", "LONG.asc", "LONG"])
+        .env("GNUPGHOME", d.join("gnupg"))
+        .current_dir(d)
+        .bounded_output()
+        .unwrap();
+    if d.join("LONG.asc").exists() {
+        let (code, out, err) = check(d, &["--verify-with", "release.asc", "LONG.asc"]);
+        assert_eq!((code, out.as_str()), (1, ""), "{err}");
+        assert!(err.contains("line 4 is longer"), "{err}");
+    }
+}

@@ -61,6 +61,53 @@ pub(crate) enum SigError {
     NoGpgv(String),
     /// `gpgv` refused for a reason of its own (its words).
     Gpgv(String),
+    /// The signature holds over the bytes, but vouches for nothing (its
+    /// signer, when gpgv named it).
+    Worthless(Worthless, String),
+    /// A text-mode OpenPGP signature holds, but line `line` of the check
+    /// file has bytes it does not cover: what the line ends in, or `None`
+    /// for a line too long to be signed whole.
+    Uncovered {
+        line: u64,
+        end: Option<&'static str>,
+    },
+}
+
+/// Why a signature that holds over the bytes vouches for nothing: what
+/// gpgv's status words say (its exit may still be 0), as apt reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Worthless {
+    /// `EXPSIG`: the signature had an end date, now past.
+    SignatureExpired,
+    /// `EXPKEYSIG`: made by a key that has expired.
+    ExpiredKey,
+    /// `REVKEYSIG`: made by a key that has been revoked.
+    RevokedKey,
+    /// `KEYEXPIRED` (alone): the signing key has expired.
+    KeyExpired,
+    /// `KEYREVOKED` (alone): the signing key has been revoked.
+    KeyRevoked,
+}
+
+impl Worthless {
+    /// What it is, and gpgv's status word for it.
+    fn said(self) -> (&'static str, &'static str) {
+        match self {
+            Worthless::SignatureExpired => ("the signature has expired", "EXPSIG"),
+            Worthless::ExpiredKey => ("signed by an expired key", "EXPKEYSIG"),
+            Worthless::RevokedKey => ("signed by a revoked key", "REVKEYSIG"),
+            Worthless::KeyExpired => ("the signing key has expired", "KEYEXPIRED"),
+            Worthless::KeyRevoked => ("the signing key has been revoked", "KEYREVOKED"),
+        }
+    }
+}
+
+/// `kind` with its indefinite article: "an OpenPGP", "a minisign".
+fn article(kind: &str) -> String {
+    match kind.starts_with(['O', 'o', 'A', 'E', 'I', 'U']) {
+        true => format!("an {kind}"),
+        false => format!("a {kind}"),
+    }
 }
 
 impl fmt::Display for SigError {
@@ -81,7 +128,9 @@ impl fmt::Display for SigError {
             SigError::WrongKind { key, signature } => {
                 write!(
                     f,
-                    "a {signature} signature cannot be verified with a {key} key"
+                    "{} signature cannot be verified with {} key",
+                    article(signature),
+                    article(key)
                 )
             }
             SigError::OtherKey(id) => write!(f, "signed by another key ({id}), not the one given"),
@@ -93,6 +142,28 @@ impl fmt::Display for SigError {
                 )
             }
             SigError::Gpgv(said) => write!(f, "gpgv: {said}"),
+            SigError::Worthless(why, signer) => {
+                let (what, word) = why.said();
+                let by = match signer.is_empty() {
+                    true => String::new(),
+                    false => format!(" ({signer})"),
+                };
+                write!(
+                    f,
+                    "{what}{by}: the signature holds but vouches for nothing (gpgv: {word})"
+                )
+            }
+            SigError::Uncovered { line, end } => {
+                match end {
+                    Some(end) => write!(f, "line {line} ends in a {end}, which")?,
+                    None => write!(f, "line {line} is longer than GnuPG signs whole, and")?,
+                }
+                write!(
+                    f,
+                    " its text-mode OpenPGP signature does not cover: refused, \
+                     as the name read from it may not be the one signed"
+                )
+            }
         }
     }
 }

@@ -45,3 +45,15 @@ fn keys_and_kinds_that_do_not_fit() {
         Err(SigError::NotASignature)
     );
 }
+
+#[test]
+fn kinds_are_named_with_their_article() {
+    let wrong = SigError::WrongKind {
+        key: "OpenPGP",
+        signature: "minisign",
+    };
+    assert_eq!(
+        wrong.to_string(),
+        "a minisign signature cannot be verified with an OpenPGP key"
+    );
+}

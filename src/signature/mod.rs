@@ -19,7 +19,11 @@
 //! one pure Rust choice (rpgp) brings some 160 crates to build for a check
 //! the user's own GnuPG already makes; without `gpgv` fastsum says so. Its
 //! output (`--output -`) is what a clear-signed file is parsed from: the
-//! bytes it verified, not a second reading of ours.
+//! bytes it verified, not a second reading of ours. Its exit is not
+//! enough: it exits 0 for a signature by an expired or revoked key, so its
+//! status lines are read (a GOODSIG required, as apt requires one), and a
+//! text-mode signature, which holds over a canonical form of the text, is
+//! taken only for lines that form maps one to one.
 
 mod ed25519;
 mod openpgp;
@@ -173,7 +177,8 @@ impl fmt::Display for SigError {
 pub(crate) struct Verified {
     /// The signed bytes: the sums to parse.
     pub(crate) content: Vec<u8>,
-    /// Who signed, as the signer's tools show it (fingerprint, key id).
+    /// Who signed, as the signer's tools show it (an OpenPGP primary key's
+    /// fingerprint, a minisign key id).
     pub(crate) signer: String,
 }
 

@@ -857,8 +857,9 @@ fn refused(d: &Path, key: &str, sig: &str, sums: &str, want: &[&str]) {
 /// that has expired, by a revoked key (made after the revocation), one that
 /// has itself expired. gpgv says "Good signature" for the first two and
 /// exits 0; fastsum requires a GOODSIG and says which it is, exit 1, no
-/// line checked. (KEYEXPIRED and KEYREVOKED without these: unit tests over
-/// gpg's transcripts, in src/signature/openpgp.rs.)
+/// line checked. The expired key, its life extended: good again.
+/// (KEYEXPIRED and KEYREVOKED without these: unit tests over gpg's
+/// transcripts, in src/signature/openpgp.rs.)
 #[test]
 fn openpgp_expired_and_revoked_keys() {
     let Some(dir) = fixture(&["gpg", "gpgv"]) else {
@@ -896,6 +897,19 @@ fn openpgp_expired_and_revoked_keys() {
         "SHA256SUMS",
         &["expired key", &old[0], "EXPKEYSIG"],
     );
+    // the key's life extended, published again: the signature is good
+    gpg_at(d, None, &["--quick-set-expire", &old[0], "never"]);
+    let key = gpg_at(d, None, &["--armor", "--export", "old@example.org"]);
+    write_file(d, "renewed.asc", key.as_bytes());
+    let args = [
+        "--verify-with",
+        "renewed.asc",
+        "--signature",
+        "old.sig",
+        "SHA256SUMS",
+    ];
+    let (code, out, err) = check(d, &args);
+    assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
 
     // a key that does not expire: a signature that expired a day after it
     // was made, and one made after the key was revoked

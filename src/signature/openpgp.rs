@@ -255,7 +255,7 @@ fn signer(sig: &[Status<'_>]) -> Option<String> {
     };
     let uid = sig
         .iter()
-        .filter(|s| s.0.ends_with("SIG") && s.0 != "VALIDSIG" && s.0 != "NEWSIG")
+        .filter(|s| ["GOODSIG", "EXPSIG", "EXPKEYSIG", "REVKEYSIG"].contains(&s.0))
         .find_map(|s| s.1.split_once(' '))
         .map(|(_, uid)| format!(" ({uid})"))
         .unwrap_or_default();

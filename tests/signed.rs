@@ -895,7 +895,11 @@ fn openpgp_expired_and_revoked_keys() {
         "old.asc",
         "old.sig",
         "SHA256SUMS",
-        &["expired key", &old[0], "EXPKEYSIG"],
+        &[
+            "signed by an expired key, OpenPGP key",
+            &old[0],
+            "EXPKEYSIG",
+        ],
     );
     // the key's life extended, published again: the signature is good
     gpg_at(d, None, &["--quick-set-expire", &old[0], "never"]);
@@ -938,7 +942,7 @@ fn openpgp_expired_and_revoked_keys() {
         "rel.asc",
         "short.sig",
         "SHA256SUMS",
-        &["signature has expired", &rel[0], "EXPSIG"],
+        &["an expired signature, by OpenPGP key", &rel[0], "EXPSIG"],
     );
     // the revocation certificate gpg made with the key (dated the key's
     // making), imported; a signature made after it
@@ -955,7 +959,7 @@ fn openpgp_expired_and_revoked_keys() {
         "revoked.asc",
         "after.sig",
         "SHA256SUMS",
-        &["revoked key", &rel[0], "REVKEYSIG"],
+        &["signed by a revoked key, OpenPGP key", &rel[0], "REVKEYSIG"],
     );
     // the same signature with the key as it was before: it holds
     let (code, out, err) = check(

@@ -94,14 +94,14 @@ pub(crate) enum Worthless {
 }
 
 impl Worthless {
-    /// What it is, and gpgv's status word for it.
-    fn said(self) -> (&'static str, &'static str) {
+    /// What it is, what goes before the signer, and gpgv's status word.
+    fn said(self) -> (&'static str, &'static str, &'static str) {
         match self {
-            Worthless::SignatureExpired => ("the signature has expired", "EXPSIG"),
-            Worthless::ExpiredKey => ("signed by an expired key", "EXPKEYSIG"),
-            Worthless::RevokedKey => ("signed by a revoked key", "REVKEYSIG"),
-            Worthless::KeyExpired => ("the signing key has expired", "KEYEXPIRED"),
-            Worthless::KeyRevoked => ("the signing key has been revoked", "KEYREVOKED"),
+            Worthless::SignatureExpired => ("an expired signature", ", by ", "EXPSIG"),
+            Worthless::ExpiredKey => ("signed by an expired key", ", ", "EXPKEYSIG"),
+            Worthless::RevokedKey => ("signed by a revoked key", ", ", "REVKEYSIG"),
+            Worthless::KeyExpired => ("the signing key has expired", ", ", "KEYEXPIRED"),
+            Worthless::KeyRevoked => ("the signing key has been revoked", ", ", "KEYREVOKED"),
         }
     }
 }
@@ -147,10 +147,10 @@ impl fmt::Display for SigError {
             }
             SigError::Gpgv(said) => write!(f, "gpgv: {said}"),
             SigError::Worthless(why, signer) => {
-                let (what, word) = why.said();
+                let (what, before, word) = why.said();
                 let by = match signer.is_empty() {
                     true => String::new(),
-                    false => format!(" ({signer})"),
+                    false => format!("{before}{signer}"),
                 };
                 write!(
                     f,

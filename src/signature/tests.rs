@@ -57,3 +57,31 @@ fn kinds_are_named_with_their_article() {
         "a minisign signature cannot be verified with an OpenPGP key"
     );
 }
+
+#[test]
+fn each_worthless_signature_has_its_own_message() {
+    let key = "OpenPGP key 0123 (rel <rel@example.org>)";
+    let said = |why| SigError::Worthless(why, key.into()).to_string();
+    assert_eq!(
+        said(Worthless::KeyRevoked),
+        "the signing key has been revoked, OpenPGP key 0123 (rel <rel@example.org>): \
+         the signature holds but vouches for nothing (gpgv: KEYREVOKED)"
+    );
+    let all = [
+        Worthless::SignatureExpired,
+        Worthless::ExpiredKey,
+        Worthless::RevokedKey,
+        Worthless::KeyExpired,
+        Worthless::KeyRevoked,
+    ]
+    .map(said);
+    for (i, m) in all.iter().enumerate() {
+        assert!(m.contains(key), "{m}");
+        assert!(all[i + 1..].iter().all(|n| n != m), "{m}");
+    }
+    let unnamed = SigError::Worthless(Worthless::KeyExpired, String::new()).to_string();
+    assert!(
+        unnamed.starts_with("the signing key has expired: "),
+        "{unnamed}"
+    );
+}

@@ -220,6 +220,14 @@ fn minisign_beside_and_signify_embedded() {
         err.contains("signature good, by minisign/signify key") && err.contains("release 1.0"),
         "{err}"
     );
+    // minisign signs the bytes as they are (no text mode): a CR added to
+    // each line end breaks it
+    let sums = std::fs::read(d.join("SHA256SUMS")).unwrap();
+    write_file(d, "SHA256SUMS", &line_ends(&sums, b"\r\r\n"));
+    let (code, _, err) = check(d, &["--verify-with", "mini.pub", "SHA256SUMS"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("BAD signature"), "{err}");
+    write_file(d, "SHA256SUMS", &sums);
 
     // OpenBSD's SHA256.sig: the sums under signify's two lines
     tool(
@@ -250,6 +258,12 @@ fn minisign_beside_and_signify_embedded() {
     );
     let (code, out, err) = check(d, &["--verify-with", "bsd.pub", "SHA256.sig"]);
     assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
+    // signify signs the bytes as they are: a CR added breaks it too
+    let embedded = std::fs::read(d.join("SHA256.sig")).unwrap();
+    write_file(d, "CR.sig", &line_ends(&embedded, b"\r\r\n"));
+    let (code, _, err) = check(d, &["--verify-with", "bsd.pub", "CR.sig"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("BAD signature"), "{err}");
     // the wrong kind of key for it, and a check file with no signature at all
     let (code, _, err) = check(d, &["--verify-with", "mini.pub", "SHA256.sig"]);
     assert_eq!(code, 1);

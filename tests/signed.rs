@@ -989,9 +989,10 @@ fn openpgp_expired_and_revoked_keys() {
     assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
 }
 
-/// A key that only certifies, with a signing subkey that signs: the
-/// signer named is the primary key's fingerprint (the one projects
-/// publish), its subkey's after it.
+/// A key that only certifies, with a signing subkey that signs, given to
+/// `--verify-with` as exported by its primary fingerprint (the one
+/// projects publish): the signature is good, and the signer named is that
+/// fingerprint, its subkey's after it.
 #[test]
 fn openpgp_signing_subkey_names_the_primary_key() {
     let Some(dir) = fixture(&["gpg", "gpgv"]) else {
@@ -1024,7 +1025,8 @@ fn openpgp_signing_subkey_names_the_primary_key() {
             "SHA256SUMS",
         ],
     );
-    let key = gpg_at(d, None, &["--armor", "--export", "sub@example.org"]);
+    // the key as fetched by its primary fingerprint: the subkeys come with it
+    let key = gpg_at(d, None, &["--armor", "--export", &primary]);
     write_file(d, "sub.asc", key.as_bytes());
     let (code, out, err) = check(d, &["--verify-with", "sub.asc", "SHA256SUMS"]);
     assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");

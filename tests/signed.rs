@@ -1156,8 +1156,7 @@ fn openpgp_text_mode_signatures_and_line_ends() {
     assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
 
     // a line longer than GnuPG hashes whole: gpg says it cannot handle
-    // it, and signs (and writes) the line cut short, a name never meant;
-    // text appended to that line in the armour would not be signed either
+    // it, and signs (and writes) the line cut short, a name never meant
     let long = format!("{}  {}\n", "0".repeat(64), "n".repeat(30_000));
     write_file(d, "LONG", long.as_bytes());
     Command::new("gpg")
@@ -1165,6 +1164,7 @@ fn openpgp_text_mode_signatures_and_line_ends() {
         .args(["--clearsign", "-o", "LONG.asc", "LONG"])
         .env("GNUPGHOME", d.join("gnupg"))
         .current_dir(d)
+        .stdin(Stdio::null())
         .bounded_output()
         .unwrap();
     if d.join("LONG.asc").exists() {

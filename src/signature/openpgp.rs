@@ -266,9 +266,11 @@ fn signer(sig: &[Status<'_>]) -> Option<String> {
     Some(format!("OpenPGP key {primary}{uid}{subkey}"))
 }
 
-/// GnuPG hashes no more of a text line than fits its buffers (19,995
-/// bytes in its text filter, 20,000 in its armour): a longer line's tail
-/// is not signed. Lines past this are refused, with room to spare.
+/// GnuPG handles no longer text line than fits its buffers (19,995 bytes
+/// in its text filter, 20,000 in its armour): gpg signs a longer line cut
+/// short (a clear-signed text then holds it cut short: not the name its
+/// signer gave), and gpgv fails a detached signature over one. Lines past
+/// this are refused, with room to spare.
 const LONGEST_TEXT_LINE: usize = 19_000;
 
 /// Does a text-mode signature cover every byte of `text` one to one, as a
@@ -277,7 +279,7 @@ const LONGEST_TEXT_LINE: usize = 19_000;
 /// here too, but `name\r\r\n` would be read as the name `name\r`); a
 /// clear-signed text's trailing spaces and tabs go too (RFC 4880 7.1), and
 /// a detached one's under `--rfc2440-text`; a line longer than GnuPG
-/// hashes has an unsigned tail. So a signed line that ends in a CR (other
+/// handles was signed cut short. So a signed line that ends in a CR (other
 /// than its CR LF end), a space or a tab, or is that long, cannot be read
 /// one to one: `Err`, the first (numbered from 1 in `text`), and what it
 /// ends in (`None`: it is too long). Of a `clear_signed` text, only the

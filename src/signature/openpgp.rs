@@ -189,7 +189,8 @@ struct Good {
     /// Who signed (see [`signer`]).
     signer: String,
     /// A text-mode signature (class 0x01: every clear-signed text, and
-    /// `gpg --textmode`), made over the text's canonical form.
+    /// `gpg --textmode`), made over the text's canonical form; false when
+    /// a binary one (class 0x00) is among the good ones.
     text: bool,
 }
 
@@ -208,15 +209,17 @@ fn verdict(success: bool, stderr: &str) -> Result<Good, SigError> {
             return Err(SigError::Worthless(why, signer(sig).unwrap_or_default()));
         }
     }
-    let good = sigs
+    let good: Vec<_> = sigs
         .iter()
         .filter(|g| g.iter().any(|s| s.0 == "GOODSIG"))
-        .find_map(|g| Some((signer(g)?, g)));
-    if let (true, Some((signer, sig))) = (success, good) {
-        let class = validsig(sig).and_then(|v| v.get(8).copied());
+        .filter_map(|g| Some((signer(g)?, validsig(g)?)))
+        .collect();
+    if let (true, Some((signer, _))) = (success, good.first()) {
+        // one binary signature (class 0x00) covers every byte
+        let binary = good.iter().any(|(_, v)| v.get(8) == Some(&"00"));
         return Ok(Good {
-            signer,
-            text: class == Some("01"),
+            signer: signer.clone(),
+            text: !binary,
         });
     }
     if let Some(id) = said("NO_PUBKEY") {

@@ -867,126 +867,102 @@ fn refused(d: &Path, key: &str, sig: &str, sums: &str, want: &[&str]) {
     }
 }
 
-/// A signature that holds but vouches for nothing, as apt has it: by a key
-/// that has expired, by a revoked key (made after the revocation), one that
-/// has itself expired. gpgv says "Good signature" for the first two and
-/// exits 0; fastsum requires a GOODSIG and says which it is, exit 1, no
-/// line checked. The expired key, its life extended: good again.
-/// (KEYEXPIRED and KEYREVOKED without these: unit tests over gpg's
-/// transcripts, in src/signature/openpgp.rs.)
+/// `who`'s public key exported, armoured, to `file` in `d`.
+fn export(d: &Path, who: &str, file: &str) {
+    let key = gpg_at(d, None, &["--armor", "--export", who]);
+    write_file(d, file, key.as_bytes());
+}
+
+/// A detached signature of `d/SHA256SUMS` by `who` in `out`, made at
+/// `time`, with `more` of gpg's options.
+fn sign_at(d: &Path, who: &str, time: &str, out: &str, more: &[&str]) {
+    let mut args = vec!["-u", who, "--detach-sign", "-o", out];
+    args.extend_from_slice(more);
+    args.push("SHA256SUMS");
+    gpg_at(d, Some(time), &args);
+}
+
+/// `fastsum -a sha256 -c --verify-with KEY --signature SIG SHA256SUMS` in
+/// `d` holds: both files OK.
+fn holds_with(d: &Path, key: &str, sig: &str) {
+    let args = ["--verify-with", key, "--signature", sig, "SHA256SUMS"];
+    let (code, out, err) = check(d, &args);
+    assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
+}
+
+/// A key made in 2020 that expired a day later, and a signature it made
+/// then: gpgv says "Good signature" (EXPKEYSIG) and exits 0, apt counts
+/// the signer worthless, and so does fastsum: exit 1, no line checked.
+/// The key's life extended and published again: good again. (KEYEXPIRED
+/// without EXPKEYSIG: a unit test over gpgv's transcript, in
+/// src/signature/openpgp.rs.)
 #[test]
-fn openpgp_expired_and_revoked_keys() {
+fn openpgp_expired_key() {
     let Some(dir) = fixture(&["gpg", "gpgv"]) else {
         return;
     };
     let d = dir.path();
-    let new_year = Some("20200101T000000");
-    // a key made in 2020 that expired a day later; a signature made then
+    let made = Some("20200101T000000");
     let uid = "old <old@example.org>";
-    gpg_at(
-        d,
-        new_year,
-        &["--quick-gen-key", uid, "ed25519", "sign", "1d"],
-    );
-    let soon = Some("20200101T010000");
-    gpg_at(
-        d,
-        soon,
-        &[
-            "-u",
-            "old@example.org",
-            "--detach-sign",
-            "-o",
-            "old.sig",
-            "SHA256SUMS",
-        ],
-    );
-    let key = gpg_at(d, None, &["--armor", "--export", "old@example.org"]);
-    write_file(d, "old.asc", key.as_bytes());
+    gpg_at(d, made, &["--quick-gen-key", uid, "ed25519", "sign", "1d"]);
+    sign_at(d, "old@example.org", "20200101T010000", "old.sig", &[]);
+    export(d, "old@example.org", "old.asc");
     let old = fingerprints(d, "old@example.org");
-    refused(
-        d,
-        "old.asc",
-        "old.sig",
-        "SHA256SUMS",
-        &[
-            "signed by an expired key, OpenPGP key",
-            &old[0],
-            "EXPKEYSIG",
-        ],
-    );
-    // the key's life extended, published again: the signature is good
-    gpg_at(d, None, &["--quick-set-expire", &old[0], "never"]);
-    let key = gpg_at(d, None, &["--armor", "--export", "old@example.org"]);
-    write_file(d, "renewed.asc", key.as_bytes());
-    let args = [
-        "--verify-with",
-        "renewed.asc",
-        "--signature",
-        "old.sig",
-        "SHA256SUMS",
+    let want = [
+        "signed by an expired key, OpenPGP key",
+        &old[0],
+        "EXPKEYSIG",
     ];
-    let (code, out, err) = check(d, &args);
-    assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
+    refused(d, "old.asc", "old.sig", "SHA256SUMS", &want);
+    gpg_at(d, None, &["--quick-set-expire", &old[0], "never"]);
+    export(d, "old@example.org", "renewed.asc");
+    holds_with(d, "renewed.asc", "old.sig");
+}
 
-    // a key that does not expire: a signature that expired a day after it
-    // was made, and one made after the key was revoked
+/// A key that does not expire: a signature that expired a day after it
+/// was made (EXPSIG; gpgv exits 1 and says so in its words), and one made
+/// after the key was revoked (REVKEYSIG: gpgv says "Good signature" and
+/// exits 0): each refused with its own message, exit 1, no line checked.
+/// (KEYREVOKED, which gpgv never says, gpg does: a unit test over its
+/// transcript, in src/signature/openpgp.rs.)
+#[test]
+fn openpgp_expired_signature_and_revoked_key() {
+    let Some(dir) = fixture(&["gpg", "gpgv"]) else {
+        return;
+    };
+    let d = dir.path();
+    let made = Some("20200101T000000");
     let uid = "rel <rel@example.org>";
     gpg_at(
         d,
-        new_year,
+        made,
         &["--quick-gen-key", uid, "ed25519", "sign", "never"],
     );
     let rel = fingerprints(d, "rel@example.org");
-    let sign_at = |time, out: &str, more: &[&str]| {
-        let mut args = vec!["-u", "rel@example.org", "--detach-sign", "-o", out];
-        args.extend_from_slice(more);
-        args.push("SHA256SUMS");
-        gpg_at(d, Some(time), &args);
-    };
+    let who = "rel@example.org";
     sign_at(
+        d,
+        who,
         "20200101T010000",
         "short.sig",
         &["--default-sig-expire", "1d"],
     );
-    let key = gpg_at(d, None, &["--armor", "--export", "rel@example.org"]);
-    write_file(d, "rel.asc", key.as_bytes());
-    refused(
-        d,
-        "rel.asc",
-        "short.sig",
-        "SHA256SUMS",
-        &["an expired signature, by OpenPGP key", &rel[0], "EXPSIG"],
-    );
+    export(d, who, "rel.asc");
+    let want = ["an expired signature, by OpenPGP key", &rel[0], "EXPSIG"];
+    refused(d, "rel.asc", "short.sig", "SHA256SUMS", &want);
     // the revocation certificate gpg made with the key (dated the key's
     // making), imported; a signature made after it
-    sign_at("20200103T000000", "after.sig", &[]);
+    sign_at(d, who, "20200103T000000", "after.sig", &[]);
     let rev = std::fs::read_to_string(d.join(format!("gnupg/openpgp-revocs.d/{}.rev", rel[0])))
         .unwrap()
         .replace(":-----BEGIN", "-----BEGIN");
     write_file(d, "rel.rev", rev.as_bytes());
     gpg_at(d, None, &["--import", "rel.rev"]);
-    let key = gpg_at(d, None, &["--armor", "--export", "rel@example.org"]);
-    write_file(d, "revoked.asc", key.as_bytes());
-    refused(
-        d,
-        "revoked.asc",
-        "after.sig",
-        "SHA256SUMS",
-        &["signed by a revoked key, OpenPGP key", &rel[0], "REVKEYSIG"],
-    );
+    export(d, who, "revoked.asc");
+    let want = ["signed by a revoked key, OpenPGP key", &rel[0], "REVKEYSIG"];
+    refused(d, "revoked.asc", "after.sig", "SHA256SUMS", &want);
     // the same signature with the key as it was before: it holds
-    let (code, out, err) = check(
-        d,
-        &[
-            "--verify-with",
-            "rel.asc",
-            "--signature",
-            "after.sig",
-            "SHA256SUMS",
-        ],
-    );
-    assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
+    holds_with(d, "rel.asc", "after.sig");
 }
 
 /// A key that only certifies, with a signing subkey that signs, given to
@@ -1073,66 +1049,61 @@ fn line_ends(text: &[u8], end: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Text-mode OpenPGP signatures (`gpg --textmode`, and every clear-signed
-/// text) hold over lines whose ends changed: a detached one with CR CR LF
-/// (gpgv drops a line's trailing CRs), a clear-signed one with trailing
-/// spaces, tabs or CRs (dropped too); and gpg signs a line longer than
-/// 19,995 bytes cut short. Such a line is refused: the name read from it
-/// is not one the signature covers one to one. CR LF line ends are read as
-/// ever, and a binary signature covers every byte.
+/// `fastsum -a sha256 -c --verify-with release.asc ARGS` in `d` holds:
+/// both files OK.
+fn holds_as_released(d: &Path, args: &[&str]) {
+    let (code, out, err) = check(d, &[&["--verify-with", "release.asc"], args].concat());
+    assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
+}
+
+/// A detached text-mode OpenPGP signature (`gpg --textmode`, class 0x01)
+/// holds when each line end becomes CR CR LF (gpgv drops a line's
+/// trailing CRs), where fastsum read the names `a.iso\r`, `b.tar\r` (and,
+/// with such files here, found them good): the line is refused, the name
+/// read from it not being one the signature covers one to one. CR LF line
+/// ends are read as ever, and a binary signature covers every byte.
 #[test]
-fn openpgp_text_mode_signatures_and_line_ends() {
+fn openpgp_text_mode_detached_signature_and_line_ends() {
     let Some(dir) = fixture(&["gpg", "gpgv"]) else {
         return;
     };
     let d = dir.path();
     gpg_key(d, "release");
-    // the names with a CR: what fastsum checked before (and found good)
     write_file(d, "a.iso\r", b"an image\n");
     write_file(d, "b.tar\r", b"an archive\n");
     let sums = std::fs::read(d.join("SHA256SUMS")).unwrap();
-    sign(
-        d,
-        &[
-            "--textmode",
-            "--detach-sign",
-            "-o",
-            "SHA256SUMS.sig",
-            "SHA256SUMS",
-        ],
-    );
-    let (code, out, err) = check(d, &["--verify-with", "release.asc", "SHA256SUMS"]);
-    assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
-    // CR LF: the same names
+    let textmode = ["--textmode", "--detach-sign", "-o", "SHA256SUMS.sig"];
+    sign(d, &[&textmode[..], &["SHA256SUMS"]].concat());
+    holds_as_released(d, &["SHA256SUMS"]);
     write_file(d, "SHA256SUMS", &line_ends(&sums, b"\r\n"));
-    let (code, out, err) = check(d, &["--verify-with", "release.asc", "SHA256SUMS"]);
-    assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
-    // CR CR LF: the signature holds, the line is refused
+    holds_as_released(d, &["SHA256SUMS"]);
     write_file(d, "SHA256SUMS", &line_ends(&sums, b"\r\r\n"));
-    let sig = ["SHA256SUMS.sig"];
-    refused(
-        d,
-        "release.asc",
-        sig[0],
-        "SHA256SUMS",
-        &["line 1", "carriage return", "text-mode"],
-    );
-    // a binary signature of the CR CR LF bytes covers them all: GNU's reading
+    let want = ["line 1", "carriage return", "text-mode"];
+    refused(d, "release.asc", "SHA256SUMS.sig", "SHA256SUMS", &want);
+    // a binary signature of the CR CR LF bytes covers them all: GNU's
+    // reading, the names with their CR
     sign(d, &["--detach-sign", "-o", "binary.sig", "SHA256SUMS"]);
-    let (code, _, err) = check(
-        d,
-        &[
-            "--verify-with",
-            "release.asc",
-            "--signature",
-            "binary.sig",
-            "SHA256SUMS",
-        ],
+    let args = ["--signature", "binary.sig", "SHA256SUMS"];
+    let (code, out, err) = check(d, &[&["--verify-with", "release.asc"][..], &args].concat());
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "a.iso\r: OK\nb.tar\r: OK\n"),
+        "{err}"
     );
-    assert_eq!(code, 0, "{err}");
+}
 
-    // clear-signed: a trailing space, a tab, CR CR LF after signing
-    write_file(d, "SHA256SUMS", &sums);
+/// A clear-signed text (always text mode) holds when a line gains a
+/// trailing space, tab or CR (OpenPGP drops them; gpgv's output has the
+/// name without them, `b.tar` where the file says `b.tar `): refused, with
+/// the line's number in the file. CR LF throughout is read as ever. gpg
+/// signs a line longer than 19,995 bytes cut short: refused.
+#[test]
+fn openpgp_clear_signed_text_and_line_ends() {
+    let Some(dir) = fixture(&["gpg", "gpgv"]) else {
+        return;
+    };
+    let d = dir.path();
+    gpg_key(d, "release");
     sign(d, &["--clearsign", "-o", "SUMS.asc", "SHA256SUMS"]);
     let signed = std::fs::read_to_string(d.join("SUMS.asc")).unwrap();
     write_file(d, "b.tar ", b"an archive\n");
@@ -1150,13 +1121,11 @@ fn openpgp_text_mode_signatures_and_line_ends() {
             "{what}: {err}"
         );
     }
-    // clear-signed with CR LF line ends throughout: read as ever
     write_file(d, "crlf.asc", &line_ends(signed.as_bytes(), b"\r\n"));
-    let (code, out, err) = check(d, &["--verify-with", "release.asc", "crlf.asc"]);
-    assert_eq!((code, out.as_str()), (0, "a.iso: OK\nb.tar: OK\n"), "{err}");
+    holds_as_released(d, &["crlf.asc"]);
 
-    // a line longer than GnuPG hashes whole: gpg says it cannot handle
-    // it, and signs (and writes) the line cut short, a name never meant
+    // gpg says it cannot handle the long line, and signs (and writes) it
+    // cut short, a name never meant
     let long = format!("{}  {}\n", "0".repeat(64), "n".repeat(30_000));
     write_file(d, "LONG", long.as_bytes());
     Command::new("gpg")

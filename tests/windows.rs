@@ -475,6 +475,58 @@ fn bounded(w: &Wine, dir: &Path, name: &str, args: &[&str]) -> Output {
     .expect("run wine")
 }
 
+/// Files named like Windows devices (made here, in the directory Wine
+/// shows as Z:), which Win32 would open as the device (the empty NUL,
+/// `nul.txt` too) or hang on (a serial port: `aux.txt`, `COM1`): walked,
+/// listed in a check file and given as operands, each name means the file,
+/// as md5sum on Linux reads it; a device is named as one (`\\.\NUL`).
+#[test]
+fn files_named_like_devices_are_files() {
+    let Some(w) = wine() else { return };
+    if !crate::util::require_tool("md5sum") {
+        return;
+    }
+    let d = tempdir();
+    let t = d.path().join("t");
+    std::fs::create_dir_all(t.join("COM2")).unwrap();
+    let names = [
+        "AUX", "COM1", "COM2/con", "CON", "LPT1", "NUL", "PRN.txt", "aux.txt", "nul.txt", "plain",
+    ];
+    for name in names {
+        write_file(&t, name, format!("{name}\n").as_bytes());
+    }
+    let paths: Vec<String> = names.iter().map(|n| format!("t/{n}")).collect();
+    let md5sum = run(crate::util::gnu("md5sum")
+        .current_dir(d.path())
+        .args(&paths));
+    assert!(md5sum.status.success(), "{}", crate::util::shown(&md5sum));
+    let o = bounded(w, d.path(), "md5sum", &["-r", "t"]);
+    crate::util::assert_output("-r t", &o, &md5sum.stdout, "", 0);
+    write_file(d.path(), "SUMS", &md5sum.stdout);
+    let o = bounded(w, d.path(), "md5sum", &["-c", "SUMS"]);
+    let oks: String = paths.iter().map(|p| format!("{p}: OK\n")).collect();
+    crate::util::assert_output("-c SUMS", &o, oks, "", 0);
+    // operands: the files too (`\` or `/`, relative or not); the device by
+    // its device name
+    let args: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let o = bounded(w, d.path(), "md5sum", &args);
+    crate::util::assert_output("operands", &o, &md5sum.stdout, "", 0);
+    let o = bounded(w, &t, "md5sum", &["nul.txt", ".\\COM1", "..\\t\\aux.txt"]);
+    let want =
+        run(crate::util::gnu("md5sum")
+            .current_dir(&t)
+            .args(["nul.txt", "./COM1", "../t/aux.txt"]));
+    crate::util::assert_output("relative operands", &o, &want.stdout, "", 0);
+    let o = bounded(w, d.path(), "md5sum", &["\\\\.\\NUL"]);
+    crate::util::assert_output(
+        "the NUL device",
+        &o,
+        "d41d8cd98f00b204e9800998ecf8427e  //./NUL\n",
+        "",
+        0,
+    );
+}
+
 /// A link to an ancestor, which Wine shows as a directory (made here as a
 /// symlink, relative and absolute): the walk reports the loop and goes
 /// on, each file hashed once, exit 1; it used to follow the link until

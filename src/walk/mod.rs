@@ -120,7 +120,9 @@ pub(crate) fn expand(
     files.into_iter().flat_map(move |arg| {
         let input = Input::from_arg(arg);
         let walk_root = match &input {
-            Input::Path(p) if walk.recursive && p.is_dir() => Some(p.clone()),
+            Input::Path(p) if walk.recursive && crate::sys::file_path(p).is_dir() => {
+                Some(p.clone())
+            }
             _ => None,
         };
         let (single, entries) = match walk_root {

@@ -517,6 +517,20 @@ fn files_named_like_devices_are_files() {
             .current_dir(&t)
             .args(["nul.txt", "./COM1", "../t/aux.txt"]));
     crate::util::assert_output("relative operands", &o, &want.stdout, "", 0);
+    // --update --prune: a file of such a name that is gone is pruned (the
+    // device is no such file)
+    let update = ["-a", "md5", "--update", "SUMS", "--prune", "-r", "t"];
+    for name in ["nul.txt", "aux.txt", "COM1"] {
+        std::fs::remove_file(t.join(name)).unwrap();
+    }
+    let o = bounded(w, d.path(), "fastsum", &update);
+    crate::util::assert_output(
+        "--prune",
+        &o,
+        "",
+        "fastsum: SUMS: 0 added, 3 pruned, 7 kept\n",
+        0,
+    );
     let o = bounded(w, d.path(), "md5sum", &["\\\\.\\NUL"]);
     crate::util::assert_output(
         "the NUL device",

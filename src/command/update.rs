@@ -403,7 +403,9 @@ fn is_gone(name: &[u8]) -> bool {
     let Some(path) = crate::sys::os_string(name.to_vec()) else {
         return false;
     };
-    matches!(fs::symlink_metadata(path), Err(e) if e.kind() == io::ErrorKind::NotFound)
+    let path = std::path::PathBuf::from(path);
+    let found = fs::symlink_metadata(crate::sys::file_path(&path));
+    matches!(found, Err(e) if e.kind() == io::ErrorKind::NotFound)
 }
 
 /// How many times a step that lost a race (SUMS replaced while it waited

@@ -517,6 +517,19 @@ fn files_named_like_devices_are_files() {
             .current_dir(&t)
             .args(["nul.txt", "./COM1", "../t/aux.txt"]));
     crate::util::assert_output("relative operands", &o, &want.stdout, "", 0);
+    // absolute, on the current drive (Wine's Z: is Linux's /)
+    let com1 = t.join("COM1");
+    let com1 = com1.to_str().unwrap();
+    let o = bounded(w, &t, "md5sum", &[com1]);
+    let want = run(crate::util::gnu("md5sum").arg(com1));
+    crate::util::assert_output("an absolute operand", &o, &want.stdout, "", 0);
+    // a directory of such a name, walked from the command line, and its
+    // tree's digest
+    let o = bounded(w, &t, "md5sum", &["-r", "COM2"]);
+    let want = run(crate::util::gnu("md5sum").current_dir(&t).arg("COM2/con"));
+    crate::util::assert_output("-r COM2", &o, &want.stdout, "", 0);
+    let o = bounded(w, &t, "fastsum", &["-r", "--tree-digest", "COM2"]);
+    assert!(o.status.success(), "{}", crate::util::shown(&o));
     // --update --prune: a file of such a name that is gone is pruned (the
     // device is no such file)
     let update = ["-a", "md5", "--update", "SUMS", "--prune", "-r", "t"];

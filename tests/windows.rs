@@ -591,3 +591,39 @@ fn a_link_to_an_ancestor_is_a_loop_not_a_hang() {
         assert_eq!(o.status.code(), Some(1));
     }
 }
+
+/// A check file named like a device, with its minisign signature beside
+/// it (`aux`, `aux.minisig`): the signature files looked for beside it
+/// (`aux.asc` first, Win32's AUX device) are files too, so the run checks
+/// instead of hanging on the device.
+#[test]
+fn a_signed_check_file_named_like_a_device() {
+    let Some(w) = wine() else { return };
+    if !crate::util::require_tool("minisign") || !crate::util::require_tool("md5sum") {
+        return;
+    }
+    let d = tempdir();
+    write_file(d.path(), "f", b"f");
+    let sums = run(crate::util::gnu("md5sum").current_dir(d.path()).arg("f"));
+    write_file(d.path(), "aux", &sums.stdout);
+    for args in [
+        &["-G", "-W", "-p", "mini.pub", "-s", "mini.key"][..],
+        &["-S", "-s", "mini.key", "-m", "aux"],
+    ] {
+        let o = run(Command::new("minisign").args(args).current_dir(d.path()));
+        assert!(o.status.success(), "{}", crate::util::shown(&o));
+    }
+    let o = bounded(
+        w,
+        d.path(),
+        "fastsum",
+        &["-a", "md5", "-c", "aux", "--verify-with", "mini.pub"],
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "f: OK\n");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("aux: signature good"),
+        "{}",
+        crate::util::shown(&o)
+    );
+    assert_eq!(o.status.code(), Some(0));
+}

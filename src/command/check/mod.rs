@@ -171,7 +171,7 @@ pub(crate) fn signing(opts: &CheckOptions, rep: &Reporter) -> Result<Option<Sign
         return Ok(None);
     };
     let shown = quote_name(signed.key.as_os_str().as_encoded_bytes());
-    let bytes = std::fs::read(&signed.key).map_err(|e| {
+    let bytes = std::fs::read(crate::sys::file_path(&signed.key)).map_err(|e| {
         rep.error(&format!("{}: {}", shown, error_text(&e)));
     })?;
     let key = Key::parse(&bytes).map_err(|e| {
@@ -189,7 +189,7 @@ fn verified(input: &Input, src: &mut Opened, signing: &Signing) -> Result<Verifi
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(src, &mut bytes).map_err(|e| error_text(&e))?;
     let read = |p: &Path| {
-        std::fs::read(p).map_err(|e| {
+        std::fs::read(crate::sys::file_path(p)).map_err(|e| {
             let shown = quote_name(p.as_os_str().as_encoded_bytes());
             format!("{}: {}", shown, error_text(&e))
         })

@@ -627,3 +627,35 @@ fn a_signed_check_file_named_like_a_device() {
     );
     assert_eq!(o.status.code(), Some(0));
 }
+
+/// `--update` of a manifest named like a device (`aux`): made, added to
+/// and kept out of its own walk as the file of that name (it was "Invalid
+/// parameter" for the AUX device).
+#[test]
+fn an_update_of_a_manifest_named_like_a_device() {
+    let Some(w) = wine() else { return };
+    let d = tempdir();
+    write_file(d.path(), "a", b"a");
+    let update = ["-a", "md5", "--update", "aux", "-r", "."];
+    let o = bounded(w, d.path(), "fastsum", &update);
+    crate::util::assert_output(
+        "new",
+        &o,
+        "",
+        "fastsum: aux: 1 added, 0 pruned, 0 kept\n",
+        0,
+    );
+    write_file(d.path(), "b", b"b");
+    let o = bounded(w, d.path(), "fastsum", &update);
+    crate::util::assert_output(
+        "again",
+        &o,
+        "",
+        "fastsum: aux: 1 added, 0 pruned, 1 kept\n",
+        0,
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&std::fs::read(d.path().join("aux")).unwrap()),
+        "0cc175b9c0f1b6a831c399e269772661  ./a\n92eb5ffee6ae2fec3ad71c777531578f  ./b\n"
+    );
+}

@@ -108,7 +108,8 @@ pub(crate) fn run(cx: Context<'_>, opts: &UpdateOptions, files: Vec<OsString>) -
             ));
         }
     };
-    let locked = match Locked::open(&opts.sums, &mut waiting) {
+    // (on Windows its verbatim path: a SUMS named like a device is a file)
+    let locked = match Locked::open(&crate::sys::file_path(&opts.sums), &mut waiting) {
         Ok(locked) => locked,
         Err(why) => {
             rep.error(&format!("{name}: {why}: left as it was"));

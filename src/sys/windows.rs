@@ -205,7 +205,15 @@ fn verbatim(path: &Path) -> Option<PathBuf> {
     };
     for part in parts {
         match part {
-            Component::Normal(name) => full.push(name),
+            // (appended, not pushed: `PathBuf::push` would take a name
+            // like `c:x` for a drive and start over)
+            Component::Normal(name) => {
+                let text = full.as_mut_os_string();
+                if !text.as_encoded_bytes().ends_with(b"\\") {
+                    text.push(r"\");
+                }
+                text.push(name);
+            }
             Component::ParentDir => {
                 full.pop();
             }

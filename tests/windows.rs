@@ -659,3 +659,24 @@ fn an_update_of_a_manifest_named_like_a_device() {
         "0cc175b9c0f1b6a831c399e269772661  ./a\n92eb5ffee6ae2fec3ad71c777531578f  ./b\n"
     );
 }
+
+/// A name that holds a drive's colon past its start (`t/z:plain`) is no
+/// file here: an error, not the file `z:plain` (Z:'s current directory's
+/// `plain`) names alone.
+#[test]
+fn a_colon_inside_a_name_names_no_drive() {
+    let Some(w) = wine() else { return };
+    let d = tempdir();
+    write_file(d.path(), "plain", b"plain");
+    std::fs::create_dir(d.path().join("t")).unwrap();
+    let o = bounded(w, d.path(), "md5sum", &["t/z:plain", "plain"]);
+    // (md5 of `plain`)
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "ac7938d40cfc2307e2bf325d28e7884e  plain\n",
+        "{}",
+        crate::util::shown(&o)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with("md5sum: 't/z:plain': "));
+    assert_eq!(o.status.code(), Some(1));
+}

@@ -209,7 +209,7 @@ fn print_text(rep: &Reporter, text: &[u8]) -> Exit {
 fn total_size(files: Vec<OsString>, walk: &walk::Walk) -> u64 {
     walk::expand(files, walk)
         .filter_map(|e| match e {
-            walk::Entry::Input(input::Input::Path(p)) => std::fs::metadata(p).ok(),
+            walk::Entry::Input(input::Input::Path(p)) => std::fs::metadata(sys::file_path(&p)).ok(),
             _ => None,
         })
         .filter(|m| m.is_file())

@@ -463,3 +463,220 @@ fn a_name_no_windows_name_can_be_is_an_improper_line() {
     let o = run(w.exe("md5sum", d.path()).args(["-c", "--strict", "SUMS"]));
     assert_eq!(o.status.code(), Some(1));
 }
+
+/// A Wine run of `name ARGS` in `dir`, killed (and the test failed) after
+/// a minute: what used to hang must end.
+fn bounded(w: &Wine, dir: &Path, name: &str, args: &[&str]) -> Output {
+    crate::util::within(
+        w.exe(name, dir).args(args),
+        std::time::Duration::from_secs(60),
+        Command::output,
+    )
+    .expect("run wine")
+}
+
+/// Files named like Windows devices (made here, in the directory Wine
+/// shows as Z:), which Win32 would open as the device (the empty NUL,
+/// `nul.txt` too) or hang on (a serial port: `aux.txt`, `COM1`): walked,
+/// listed in a check file and given as operands, each name means the file,
+/// as md5sum on Linux reads it; a device is named as one (`\\.\NUL`).
+#[test]
+fn files_named_like_devices_are_files() {
+    let Some(w) = wine() else { return };
+    if !crate::util::require_tool("md5sum") {
+        return;
+    }
+    let d = tempdir();
+    let t = d.path().join("t");
+    std::fs::create_dir_all(t.join("COM2")).unwrap();
+    let names = [
+        "AUX", "COM1", "COM2/con", "CON", "LPT1", "NUL", "PRN.txt", "aux.txt", "nul.txt", "plain",
+    ];
+    for name in names {
+        write_file(&t, name, format!("{name}\n").as_bytes());
+    }
+    let paths: Vec<String> = names.iter().map(|n| format!("t/{n}")).collect();
+    let md5sum = run(crate::util::gnu("md5sum")
+        .current_dir(d.path())
+        .args(&paths));
+    assert!(md5sum.status.success(), "{}", crate::util::shown(&md5sum));
+    let o = bounded(w, d.path(), "md5sum", &["-r", "t"]);
+    crate::util::assert_output("-r t", &o, &md5sum.stdout, "", 0);
+    write_file(d.path(), "SUMS", &md5sum.stdout);
+    let o = bounded(w, d.path(), "md5sum", &["-c", "SUMS"]);
+    let oks: String = paths.iter().map(|p| format!("{p}: OK\n")).collect();
+    crate::util::assert_output("-c SUMS", &o, oks, "", 0);
+    // operands: the files too (`\` or `/`, relative or not); the device by
+    // its device name
+    let args: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let o = bounded(w, d.path(), "md5sum", &args);
+    crate::util::assert_output("operands", &o, &md5sum.stdout, "", 0);
+    let o = bounded(w, &t, "md5sum", &["nul.txt", ".\\COM1", "..\\t\\aux.txt"]);
+    let want =
+        run(crate::util::gnu("md5sum")
+            .current_dir(&t)
+            .args(["nul.txt", "./COM1", "../t/aux.txt"]));
+    crate::util::assert_output("relative operands", &o, &want.stdout, "", 0);
+    // absolute, on the current drive (Wine's Z: is Linux's /)
+    let com1 = t.join("COM1");
+    let com1 = com1.to_str().unwrap();
+    let o = bounded(w, &t, "md5sum", &[com1]);
+    let want = run(crate::util::gnu("md5sum").arg(com1));
+    crate::util::assert_output("an absolute operand", &o, &want.stdout, "", 0);
+    // a directory of such a name, walked from the command line, and its
+    // tree's digest
+    let o = bounded(w, &t, "md5sum", &["-r", "COM2"]);
+    let want = run(crate::util::gnu("md5sum").current_dir(&t).arg("COM2/con"));
+    crate::util::assert_output("-r COM2", &o, &want.stdout, "", 0);
+    let o = bounded(w, &t, "fastsum", &["-r", "--tree-digest", "COM2"]);
+    assert!(o.status.success(), "{}", crate::util::shown(&o));
+    // --update --prune: a file of such a name that is gone is pruned (the
+    // device is no such file)
+    let update = ["-a", "md5", "--update", "SUMS", "--prune", "-r", "t"];
+    for name in ["nul.txt", "aux.txt", "COM1"] {
+        std::fs::remove_file(t.join(name)).unwrap();
+    }
+    let o = bounded(w, d.path(), "fastsum", &update);
+    crate::util::assert_output(
+        "--prune",
+        &o,
+        "",
+        "fastsum: SUMS: 0 added, 3 pruned, 7 kept\n",
+        0,
+    );
+    let o = bounded(w, d.path(), "md5sum", &["\\\\.\\NUL"]);
+    crate::util::assert_output(
+        "the NUL device",
+        &o,
+        "d41d8cd98f00b204e9800998ecf8427e  //./NUL\n",
+        "",
+        0,
+    );
+}
+
+/// A link to an ancestor, which Wine shows as a directory (made here as a
+/// symlink, relative and absolute): the walk reports the loop and goes
+/// on, each file hashed once, exit 1; it used to follow the link until
+/// killed. (Should Wine show the link as a link, the walk skips it, as on
+/// Linux: then no message, exit 0.)
+#[test]
+fn a_link_to_an_ancestor_is_a_loop_not_a_hang() {
+    let Some(w) = wine() else { return };
+    let d = tempdir();
+    let t = d.path().join("t");
+    std::fs::create_dir_all(t.join("sub")).unwrap();
+    write_file(&t, "a", b"a");
+    write_file(&t, "sub/b", b"b");
+    std::os::unix::fs::symlink("..", t.join("sub/up")).unwrap();
+    std::os::unix::fs::symlink(&t, t.join("sub/abs")).unwrap();
+    let o = bounded(w, d.path(), "md5sum", &["-r", "t"]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "0cc175b9c0f1b6a831c399e269772661  t/a\n\
+         92eb5ffee6ae2fec3ad71c777531578f  t/sub/b\n",
+        "{}",
+        crate::util::shown(&o)
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    let loops = [
+        "md5sum: 't\\sub\\abs': File system loop detected; \
+         it is part of the same file system loop as 't'\n",
+        "md5sum: 't\\sub\\up': File system loop detected; \
+         it is part of the same file system loop as 't'\n",
+    ];
+    if err.is_empty() {
+        assert_eq!(o.status.code(), Some(0));
+    } else {
+        assert_eq!(err, loops.concat());
+        assert_eq!(o.status.code(), Some(1));
+    }
+}
+
+/// A check file named like a device, with its minisign signature beside
+/// it (`aux`, `aux.minisig`): the signature files looked for beside it
+/// (`aux.asc` first, Win32's AUX device) are files too, so the run checks
+/// instead of hanging on the device.
+#[test]
+fn a_signed_check_file_named_like_a_device() {
+    let Some(w) = wine() else { return };
+    if !crate::util::require_tool("minisign") || !crate::util::require_tool("md5sum") {
+        return;
+    }
+    let d = tempdir();
+    write_file(d.path(), "f", b"f");
+    let sums = run(crate::util::gnu("md5sum").current_dir(d.path()).arg("f"));
+    write_file(d.path(), "aux", &sums.stdout);
+    for args in [
+        &["-G", "-W", "-p", "mini.pub", "-s", "mini.key"][..],
+        &["-S", "-s", "mini.key", "-m", "aux"],
+    ] {
+        let o = run(Command::new("minisign").args(args).current_dir(d.path()));
+        assert!(o.status.success(), "{}", crate::util::shown(&o));
+    }
+    let o = bounded(
+        w,
+        d.path(),
+        "fastsum",
+        &["-a", "md5", "-c", "aux", "--verify-with", "mini.pub"],
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "f: OK\n");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("aux: signature good"),
+        "{}",
+        crate::util::shown(&o)
+    );
+    assert_eq!(o.status.code(), Some(0));
+}
+
+/// `--update` of a manifest named like a device (`aux`): made, added to
+/// and kept out of its own walk as the file of that name (it was "Invalid
+/// parameter" for the AUX device).
+#[test]
+fn an_update_of_a_manifest_named_like_a_device() {
+    let Some(w) = wine() else { return };
+    let d = tempdir();
+    write_file(d.path(), "a", b"a");
+    let update = ["-a", "md5", "--update", "aux", "-r", "."];
+    let o = bounded(w, d.path(), "fastsum", &update);
+    crate::util::assert_output(
+        "new",
+        &o,
+        "",
+        "fastsum: aux: 1 added, 0 pruned, 0 kept\n",
+        0,
+    );
+    write_file(d.path(), "b", b"b");
+    let o = bounded(w, d.path(), "fastsum", &update);
+    crate::util::assert_output(
+        "again",
+        &o,
+        "",
+        "fastsum: aux: 1 added, 0 pruned, 1 kept\n",
+        0,
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&std::fs::read(d.path().join("aux")).unwrap()),
+        "0cc175b9c0f1b6a831c399e269772661  ./a\n92eb5ffee6ae2fec3ad71c777531578f  ./b\n"
+    );
+}
+
+/// A name that holds a drive's colon past its start (`t/z:plain`) is no
+/// file here: an error, not the file `z:plain` (Z:'s current directory's
+/// `plain`) names alone.
+#[test]
+fn a_colon_inside_a_name_names_no_drive() {
+    let Some(w) = wine() else { return };
+    let d = tempdir();
+    write_file(d.path(), "plain", b"plain");
+    std::fs::create_dir(d.path().join("t")).unwrap();
+    let o = bounded(w, d.path(), "md5sum", &["t/z:plain", "plain"]);
+    // (md5 of `plain`)
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "ac7938d40cfc2307e2bf325d28e7884e  plain\n",
+        "{}",
+        crate::util::shown(&o)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with("md5sum: 't/z:plain': "));
+    assert_eq!(o.status.code(), Some(1));
+}

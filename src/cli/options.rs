@@ -610,7 +610,7 @@ fn exclude(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
 /// `--exclude-from`'s value: a file of patterns, one a line (blank lines
 /// and `#` comments skipped, as in .gitignore).
 fn exclude_from(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
-    let text = std::fs::read(v)
+    let text = std::fs::read(crate::sys::file_path(v.as_ref()))
         .map_err(|e| ValueError::PatternFile(e.kind(), crate::report::error_text(&e)))?;
     for line in String::from_utf8_lossy(&text).lines() {
         let line = line.strip_suffix('\r').unwrap_or(line);

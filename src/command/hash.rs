@@ -79,8 +79,9 @@ fn tree_digest(
     let algo = cx.algos.first();
     let name = dir.as_os_str().as_encoded_bytes().to_vec();
     let root = PathBuf::from(&dir);
-    if !root.is_dir() {
-        let e = match std::fs::metadata(&root) {
+    let opened = crate::sys::file_path(&root);
+    if !opened.is_dir() {
+        let e = match std::fs::metadata(&opened) {
             Err(e) => e,
             Ok(_) => io::Error::from_raw_os_error(libc::ENOTDIR),
         };

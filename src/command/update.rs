@@ -108,7 +108,8 @@ pub(crate) fn run(cx: Context<'_>, opts: &UpdateOptions, files: Vec<OsString>) -
             ));
         }
     };
-    let locked = match Locked::open(&opts.sums, &mut waiting) {
+    // (on Windows its verbatim path: a SUMS named like a device is a file)
+    let locked = match Locked::open(&crate::sys::file_path(&opts.sums), &mut waiting) {
         Ok(locked) => locked,
         Err(why) => {
             rep.error(&format!("{name}: {why}: left as it was"));
@@ -403,7 +404,9 @@ fn is_gone(name: &[u8]) -> bool {
     let Some(path) = crate::sys::os_string(name.to_vec()) else {
         return false;
     };
-    matches!(fs::symlink_metadata(path), Err(e) if e.kind() == io::ErrorKind::NotFound)
+    let path = std::path::PathBuf::from(path);
+    let found = fs::symlink_metadata(crate::sys::file_path(&path));
+    matches!(found, Err(e) if e.kind() == io::ErrorKind::NotFound)
 }
 
 /// How many times a step that lost a race (SUMS replaced while it waited

@@ -285,7 +285,7 @@ fn one_thread_suffices(plan: &Plan, input: &Input, algos: Algorithms) -> bool {
     let memory_speed = algos.as_slice().iter().all(|&a| route::outruns_copy(a));
     match (plan.mode, input) {
         (Mode::Sync | Mode::Bytewise | Mode::Mmap, _) => true,
-        (Mode::Threaded, Input::Path(p)) => std::fs::metadata(p)
+        (Mode::Threaded, Input::Path(p)) => std::fs::metadata(crate::sys::file_path(p))
             .is_ok_and(|m| m.is_file() && (memory_speed || m.len() <= plan.readahead.get() as u64)),
         (Mode::Threaded, Input::Stdin) => false,
     }

@@ -19,7 +19,8 @@
 //! | CPUs this process may use ([`affinity_cpus`]) | `sched_getaffinity` | std's count | std's count |
 //! | one allocator arena ([`one_malloc_arena`]) | glibc's `mallopt` | none | none |
 //! | huge pages for a block filled by pinning ([`Region::advise_huge`]) | `madvise(MADV_HUGEPAGE)` | none (small pages) | none (small pages) |
-//! | a file's identity ([`FileId`]) | device and inode | device and inode | volume serial and file index |
+//! | a name opened as the file of that name ([`file_path`]) | the name | the name | its verbatim path (`\\?\C:\…`): never a device (`NUL`, `aux.txt`) |
+//! | a file's identity ([`FileId`]; the walk's loop guard) | device and inode | device and inode | volume serial and file index |
 //! | changed while hashed ([`Stamp`]) | size, mtime, ctime, device, inode | the same | size, last-write time |
 //! | shrunk under a mapping ([`sigbus`]) | SIGBUS caught | SIGBUS caught | cannot happen: Windows refuses to truncate a mapped file |
 //! | libcrypto ([`open_library`]) | `dlopen` | `dlopen` | not looked for: the crates hash |

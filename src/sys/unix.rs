@@ -194,6 +194,12 @@ pub(crate) fn open_input(path: &Path) -> io::Result<File> {
         .open(path)
 }
 
+/// The path that opens the file `path` names: `path` itself (on Unix a
+/// name is a file's; Windows' Win32 names may mean a device).
+pub(crate) fn file_path(path: &Path) -> std::borrow::Cow<'_, Path> {
+    std::borrow::Cow::Borrowed(path)
+}
+
 /// Open the file at `path` to read it, neither following a link put there
 /// (`O_NOFOLLOW`) nor waiting on a FIFO (`O_NONBLOCK`): those are refused
 /// (a link fails with ELOOP, a FIFO is no regular file to the caller).

@@ -4,13 +4,14 @@
 //! "nothing to do" or "cannot tell", and the callers take their slower,
 //! always correct paths.
 
+use std::borrow::Cow;
 use std::ffi::OsString;
 use std::fs::{File, FileType, Metadata, OpenOptions};
 use std::io;
 use std::os::windows::ffi::OsStringExt;
 use std::os::windows::fs::{FileExt, OpenOptionsExt};
 use std::os::windows::io::{AsHandle, AsRawHandle};
-use std::path::Path;
+use std::path::{Component, Path, PathBuf, Prefix};
 
 use windows_sys::Win32::Storage::FileSystem as fs;
 use windows_sys::Win32::System::Console as console;
@@ -134,24 +135,98 @@ pub(crate) fn term_width() -> Option<usize> {
 
 /// Open an input: read-only, with the hint that it is read from start to
 /// end (`FILE_FLAG_SEQUENTIAL_SCAN`: the cache reads ahead further and
-/// drops what was read sooner). Windows' opens do not wait on a named pipe
-/// as a FIFO's would: no non-blocking flag is needed. A directory, which
-/// Windows refuses to open so ("Access is denied"), says what GNU's tools
-/// say of one.
+/// drops what was read sooner), by its [`file_path`]. Windows' opens do not
+/// wait on a named pipe as a FIFO's would: no non-blocking flag is needed.
+/// A directory, which Windows refuses to open so ("Access is denied"),
+/// says what GNU's tools say of one.
 pub(crate) fn open_input(path: &Path) -> io::Result<File> {
+    let path = file_path(path);
     OpenOptions::new()
         .read(true)
         .custom_flags(fs::FILE_FLAG_SEQUENTIAL_SCAN)
-        .open(path)
+        .open(&path)
         .map_err(|e| {
             if e.kind() == io::ErrorKind::PermissionDenied
-                && std::fs::metadata(path).is_ok_and(|m| m.is_dir())
+                && std::fs::metadata(&path).is_ok_and(|m| m.is_dir())
             {
                 io::Error::new(io::ErrorKind::IsADirectory, "Is a directory")
             } else {
                 e
             }
         })
+}
+
+/// The path that opens the file `path` names, whatever that name is.
+/// Win32 takes a last name of `NUL`, `CON`, `PRN`, `AUX`, `COM1`-`COM9` or
+/// `LPT1`-`LPT9`, with any extension (`nul.txt`, `aux.c`), for a device,
+/// and drops trailing dots and blanks: a file of such a name (made on
+/// another OS, unpacked from an archive) would hash as the empty device or
+/// hang the run on a serial port. A verbatim path (`\\?\C:\dir\nul.txt`) is
+/// opened as written, so `path` is made absolute as Win32 would (on the
+/// current directory, `.` and `..` resolved by name, `/` taken for `\`)
+/// and written verbatim. Every name fastsum opens (walked, listed in a
+/// check file, or given on the command line) means a file; a device is
+/// named in the device namespace (`\\.\NUL`, `\\.\COM1`), which is kept as
+/// it is, as a verbatim path is. Without a current directory (it was
+/// removed): `path` as given.
+pub(crate) fn file_path(path: &Path) -> Cow<'_, Path> {
+    match verbatim(path) {
+        Some(full) => Cow::Owned(full),
+        None => Cow::Borrowed(path),
+    }
+}
+
+/// [`file_path`]'s verbatim path, or `None` to use `path` as it is.
+fn verbatim(path: &Path) -> Option<PathBuf> {
+    let mut parts = path.components().peekable();
+    let mut full = match parts.peek() {
+        None => return None,
+        Some(Component::Prefix(p)) => match p.kind() {
+            Prefix::Disk(drive) if path.has_root() => {
+                PathBuf::from(format!(r"\\?\{}:\", char::from(drive)))
+            }
+            // `C:name`: on that drive's current directory
+            Prefix::Disk(drive) => {
+                verbatim(&std::path::absolute(format!("{}:", char::from(drive))).ok()?)?
+            }
+            Prefix::UNC(server, share) => {
+                let mut unc = OsString::from(r"\\?\UNC\");
+                unc.push(server);
+                unc.push(r"\");
+                unc.push(share);
+                PathBuf::from(unc)
+            }
+            // verbatim already, or a device's
+            _ => return None,
+        },
+        // `\name`: on the current directory's drive
+        Some(Component::RootDir) => current_dir()?.ancestors().last()?.to_path_buf(),
+        Some(_) => current_dir()?,
+    };
+    for part in parts {
+        match part {
+            // (appended, not pushed: `PathBuf::push` would take a name
+            // like `c:x` for a drive and start over)
+            Component::Normal(name) => {
+                let text = full.as_mut_os_string();
+                if !text.as_encoded_bytes().ends_with(b"\\") {
+                    text.push(r"\");
+                }
+                text.push(name);
+            }
+            Component::ParentDir => {
+                full.pop();
+            }
+            Component::Prefix(_) | Component::RootDir | Component::CurDir => {}
+        }
+    }
+    Some(full)
+}
+
+/// The current directory, verbatim.
+fn current_dir() -> Option<PathBuf> {
+    let here = std::env::current_dir().ok()?;
+    Some(verbatim(&here).unwrap_or(here))
 }
 
 /// Open the file at `path` to read it, without following a link (a
@@ -161,7 +236,7 @@ pub(crate) fn open_no_follow(path: &Path) -> io::Result<File> {
     OpenOptions::new()
         .read(true)
         .custom_flags(fs::FILE_FLAG_OPEN_REPARSE_POINT)
-        .open(path)
+        .open(file_path(path))
 }
 
 /// Can a rename replace a file that is open? Not on Windows (without
@@ -176,7 +251,7 @@ pub(crate) fn open_dir(path: &Path) -> io::Result<File> {
     OpenOptions::new()
         .read(true)
         .custom_flags(fs::FILE_FLAG_BACKUP_SEMANTICS)
-        .open(path)
+        .open(file_path(path))
 }
 
 /// Nothing to sync: NTFS journals a rename itself, and a directory handle
@@ -331,7 +406,7 @@ impl FileId {
         let file = OpenOptions::new()
             .access_mode(0)
             .custom_flags(flags)
-            .open(path)?;
+            .open(file_path(path))?;
         Self::of_file(&file)
     }
 

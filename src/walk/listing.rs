@@ -5,8 +5,10 @@
 use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::Exclude;
+use crate::sys::FileId;
 
 /// What a walk keeps out, and from where it starts; shared by its readers.
 #[derive(Debug)]
@@ -31,6 +33,56 @@ pub(super) enum Child {
     Dir(OsString),
     /// An entry that could not be looked at.
     Error(PathBuf, io::Error),
+}
+
+/// A directory's listing, and the directories from the operand down to it.
+#[derive(Debug)]
+pub(super) struct Listing {
+    pub(super) children: Vec<Child>,
+    /// The directory itself and its ancestors: what its subdirectories are
+    /// entered under.
+    pub(super) ancestors: Ancestors,
+}
+
+/// The directories from the operand down to one being walked, by identity
+/// (`sys::FileId`: device and inode, or volume serial and file index),
+/// innermost first. A directory met again below itself (a bind mount of an
+/// ancestor; on Windows a link or junction that the walk cannot tell from a
+/// directory, as Wine presents a Unix symlink) is a loop, which is
+/// reported, not entered: the walk ends on any tree.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Ancestors(Option<Arc<Ancestor>>);
+
+/// One directory of [`Ancestors`].
+#[derive(Debug)]
+pub(super) struct Ancestor {
+    id: FileId,
+    /// As the walk names it, for the message of a loop.
+    path: PathBuf,
+    up: Ancestors,
+}
+
+impl Ancestors {
+    /// `dir` entered below these: its chain, or the error of a loop when
+    /// it is one of them (GNU find's words).
+    pub(super) fn enter(&self, dir: &Path) -> io::Result<Ancestors> {
+        let id = FileId::of_path(dir)?;
+        let mut up = self.0.as_deref();
+        while let Some(a) = up {
+            if a.id == id {
+                return Err(io::Error::other(format!(
+                    "File system loop detected; it is part of the same file system loop as '{}'",
+                    a.path.display()
+                )));
+            }
+            up = a.up.0.as_deref();
+        }
+        Ok(Ancestors(Some(Arc::new(Ancestor {
+            id,
+            path: dir.to_path_buf(),
+            up: self.clone(),
+        }))))
+    }
 }
 
 /// A directory's place in the walk: the ordinals of the directories from
@@ -65,15 +117,25 @@ pub(super) fn prefetch(dir: &Path, children: &[Child]) {
 }
 
 impl Rules {
+    /// Enter `dir` (at `depth` below the operand, below `up`): its listing
+    /// (see [`Rules::list`]), unless it is one of `up` (a loop: an error).
+    pub(super) fn enter(&self, dir: &Path, depth: usize, up: &Ancestors) -> io::Result<Listing> {
+        let ancestors = up.enter(dir)?;
+        Ok(Listing {
+            children: self.list(dir, depth)?,
+            ancestors,
+        })
+    }
+
     /// Read `dir` (at `depth` below the operand) into what the walk does
     /// with each entry, as the sequential walk has always done it (walkdir
     /// sorted by name bytes): entries that cannot be read first, in
     /// directory order, then the others sorted; a directory on another
     /// file system, excluded or at the depth limit is not walked.
-    pub(super) fn list(&self, dir: &Path, depth: usize) -> io::Result<Vec<Child>> {
+    fn list(&self, dir: &Path, depth: usize) -> io::Result<Vec<Child>> {
         let mut errors = Vec::new();
         let mut named = Vec::new();
-        for item in std::fs::read_dir(dir)? {
+        for item in std::fs::read_dir(crate::sys::file_path(dir))? {
             // d_type, or an lstat where the file system gives none
             match item.and_then(|e| Ok((e.file_type()?, e))) {
                 Ok((kind, e)) if kind.is_file() || kind.is_dir() => {

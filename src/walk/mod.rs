@@ -7,7 +7,10 @@
 //! followed (neither to files nor to directories), FIFOs, sockets and devices
 //! skipped without being opened (a FIFO would hang the run). A link named on
 //! the command line is followed, as find does for its starting points with
-//! `-H`. Entries that cannot be read are reported and the walk goes on.
+//! `-H`. Entries that cannot be read are reported and the walk goes on. A
+//! directory met again below itself (by identity: a bind mount of an
+//! ancestor, or on Windows a link the walk sees as a directory) is a loop,
+//! reported and not entered.
 //!
 //! Once directories prove slow to list (a cold tree), they are read ahead
 //! on threads (`FASTSUM_WALK_THREADS`, default 8; 1: never), the soonest
@@ -120,7 +123,9 @@ pub(crate) fn expand(
     files.into_iter().flat_map(move |arg| {
         let input = Input::from_arg(arg);
         let walk_root = match &input {
-            Input::Path(p) if walk.recursive && p.is_dir() => Some(p.clone()),
+            Input::Path(p) if walk.recursive && crate::sys::file_path(p).is_dir() => {
+                Some(p.clone())
+            }
             _ => None,
         };
         let (single, entries) = match walk_root {

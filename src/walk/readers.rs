@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::READERS_MAX;
-use super::listing::{Child, Key, Rules, child_key, prefetch};
+use super::listing::{Ancestors, Child, Key, Listing, Rules, child_key, prefetch};
 
 /// How many directories the readers may list ahead of the walk's output
 /// (read, or being read, not yet walked): bounds memory on any tree.
@@ -26,10 +26,11 @@ pub(super) struct Readers {
 /// The read-ahead's state.
 #[derive(Default)]
 pub(super) struct Ahead {
-    /// Directories to read (path, depth), in walk order.
-    pub(super) pending: BTreeMap<Key, (PathBuf, usize)>,
+    /// Directories to read (path, depth, the ancestors they are entered
+    /// below), in walk order.
+    pub(super) pending: BTreeMap<Key, (PathBuf, usize, Ancestors)>,
     /// Directories read, not yet walked.
-    pub(super) done: HashMap<Key, io::Result<Vec<Child>>>,
+    pub(super) done: HashMap<Key, io::Result<Listing>>,
     /// Listings being read or read, not yet walked (at most
     /// [`READ_AHEAD`]).
     pub(super) ahead: usize,
@@ -81,32 +82,31 @@ impl Readers {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Queue the directories to walk among `children` of `dir` (key `key`).
+    /// Queue the directories to walk in `listing` of `dir` (key `key`).
     pub(super) fn schedule(
         self: &Arc<Self>,
         key: &[u32],
         dir: &Path,
         depth: usize,
-        children: &[Child],
+        listing: &Listing,
     ) {
         let mut state = self.lock();
-        let queued = Self::queue(&mut state, key, dir, depth, children);
+        let queued = Self::queue(&mut state, key, dir, depth, listing);
         self.grow(&mut state);
         drop(state);
         self.wake(queued);
     }
 
     /// Queue them; how many.
-    fn queue(state: &mut Ahead, key: &[u32], dir: &Path, depth: usize, children: &[Child]) -> u32 {
-        let dirs = children.iter().filter_map(|c| match c {
+    fn queue(state: &mut Ahead, key: &[u32], dir: &Path, depth: usize, listing: &Listing) -> u32 {
+        let dirs = listing.children.iter().filter_map(|c| match c {
             Child::Dir(name) => Some(name),
             _ => None,
         });
         let mut queued = 0;
         for name in dirs {
-            state
-                .pending
-                .insert(child_key(key, queued), (dir.join(name), depth + 1));
+            let job = (dir.join(name), depth + 1, listing.ancestors.clone());
+            state.pending.insert(child_key(key, queued), job);
             queued += 1;
         }
         queued
@@ -133,7 +133,7 @@ impl Readers {
             } else {
                 None
             };
-            let Some((key, (dir, depth))) = job else {
+            let Some((key, (dir, depth, up))) = job else {
                 state = self
                     .work
                     .wait(state)
@@ -143,15 +143,15 @@ impl Readers {
             state.ahead += 1;
             state.idle -= 1;
             drop(state);
-            let listing = self.rules.list(&dir, depth);
-            if let Ok(children) = &listing {
-                prefetch(&dir, children);
+            let listing = self.rules.enter(&dir, depth, &up);
+            if let Ok(listing) = &listing {
+                prefetch(&dir, &listing.children);
             }
             state = self.lock();
             state.idle += 1;
             let mut queued = 0;
-            if let Ok(children) = &listing {
-                queued = Self::queue(&mut state, &key, &dir, depth, children);
+            if let Ok(listing) = &listing {
+                queued = Self::queue(&mut state, &key, &dir, depth, listing);
                 self.grow(&mut state);
             }
             if state.wanted.as_deref() == Some(&*key) {
@@ -165,7 +165,7 @@ impl Readers {
 
     /// The listing of the directory `key`: read ahead, being read (wait
     /// for it), or not taken yet (read it here).
-    pub(super) fn take(self: &Arc<Self>, key: &[u32]) -> io::Result<Vec<Child>> {
+    pub(super) fn take(self: &Arc<Self>, key: &[u32]) -> io::Result<Listing> {
         let mut state = self.lock();
         loop {
             if let Some(listing) = state.done.remove(key) {
@@ -178,11 +178,11 @@ impl Readers {
                 }
                 return listing;
             }
-            if let Some((dir, depth)) = state.pending.remove(key) {
+            if let Some((dir, depth, up)) = state.pending.remove(key) {
                 drop(state);
-                let listing = self.rules.list(&dir, depth);
-                if let Ok(children) = &listing {
-                    self.schedule(key, &dir, depth, children);
+                let listing = self.rules.enter(&dir, depth, &up);
+                if let Ok(listing) = &listing {
+                    self.schedule(key, &dir, depth, listing);
                 }
                 return listing;
             }

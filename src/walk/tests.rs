@@ -401,3 +401,30 @@ fn stdin_and_files_pass_through() {
         .collect();
     assert_eq!(got, vec![b"-".to_vec(), b"x".to_vec()]);
 }
+
+/// The cycle guard: a directory entered below itself, by its name or by
+/// another (a link, as a bind mount or Wine's view of a link is), is a
+/// loop, named in GNU find's words; a sibling of the same name is not.
+#[test]
+fn a_directory_below_itself_is_a_loop() {
+    use super::listing::Ancestors;
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("d");
+    std::fs::create_dir_all(d.join("sub/d")).unwrap();
+    std::os::unix::fs::symlink(&d, d.join("sub/up")).unwrap();
+    let top = Ancestors::default().enter(&d).unwrap();
+    let sub = top.enter(&d.join("sub")).unwrap();
+    assert!(sub.enter(&d.join("sub/d")).is_ok());
+    for again in [d.clone(), d.join("sub/up")] {
+        let e = sub.enter(&again).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "File system loop detected; it is part of the same file system loop as '{}'",
+                d.display()
+            )
+        );
+    }
+    // (itself, by another name)
+    assert!(sub.enter(&d.join("sub/up/sub")).is_err());
+}

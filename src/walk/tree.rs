@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::listing::{Child, Key, Rules, child_key};
+use super::listing::{Ancestors, Child, Key, Listing, Rules, child_key};
 use super::readers::Readers;
 use super::{Entry, Walk};
 use crate::input::Input;
@@ -36,6 +36,8 @@ struct Frame {
     dir: PathBuf,
     depth: usize,
     key: Key,
+    /// The directory and its ancestors, by identity.
+    ancestors: Ancestors,
     children: std::vec::IntoIter<Child>,
     /// `Dir`s met so far (the next one's ordinal).
     dirs: u32,
@@ -73,15 +75,22 @@ impl Tree {
         let began = Instant::now();
         // depth 0: the operand is not entered
         let listing = device.and_then(|_| match rules.max_depth {
-            0 => Ok(Vec::new()),
-            _ => rules.list(&root, 0),
+            0 => Ok(Listing {
+                children: Vec::new(),
+                ancestors: Ancestors::default(),
+            }),
+            _ => rules.enter(&root, 0, &Ancestors::default()),
         });
-        let children = listing.unwrap_or_else(|e| vec![Child::Error(root.clone(), e)]);
+        let listing = listing.unwrap_or_else(|e| Listing {
+            children: vec![Child::Error(root.clone(), e)],
+            ancestors: Ancestors::default(),
+        });
         let top = Frame {
             dir: root,
             depth: 0,
             key: Box::new([]),
-            children: children.into_iter(),
+            ancestors: listing.ancestors,
+            children: listing.children.into_iter(),
             dirs: 0,
         };
         let mut tree = Tree {
@@ -120,7 +129,11 @@ impl Tree {
                 _ => None,
             });
             for (ordinal, name) in (frame.dirs..).zip(dirs) {
-                let job = (frame.dir.join(name), frame.depth + 1);
+                let job = (
+                    frame.dir.join(name),
+                    frame.depth + 1,
+                    frame.ancestors.clone(),
+                );
                 state.pending.insert(child_key(&frame.key, ordinal), job);
             }
         }
@@ -157,19 +170,20 @@ impl Iterator for Tree {
                         Some(readers) => readers.take(&key),
                         None => {
                             let began = Instant::now();
-                            let listing = self.rules.list(&dir, depth);
+                            let listing = self.rules.enter(&dir, depth, &frame.ancestors);
                             self.listed += 1;
                             self.spent += began.elapsed();
                             listing
                         }
                     };
                     match listing {
-                        Ok(children) => {
+                        Ok(listing) => {
                             self.stack.push(Frame {
                                 dir,
                                 depth,
                                 key,
-                                children: children.into_iter(),
+                                ancestors: listing.ancestors,
+                                children: listing.children.into_iter(),
                                 dirs: 0,
                             });
                             self.maybe_start_readers();

@@ -541,3 +541,63 @@ fn names_not_found_here_are_looked_for_beside_the_check_file() {
     );
     assert_eq!(gnu.status.code(), Some(1));
 }
+
+/// Issue 40 §7: what `fastsum -a ALGO` writes, `fastsum -c` and `--audit`
+/// read back without `-a`. MD5's and SHA-1's lines stay untagged (one
+/// cryptographic algorithm has their length); the others' are tagged as
+/// GNU `cksum -a ALGO` writes them (byte for byte where cksum has the
+/// algorithm), unless `--untagged`; under sha256sum's name nothing changes.
+#[test]
+fn what_fastsum_writes_it_checks_without_options() {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir(d.join("d")).unwrap();
+    write_file(&d.join("d"), "a", b"one\n");
+    write_file(&d.join("d"), "b", &random_bytes(70_000, 40));
+    let fs = |args: &[&str]| run(fastsum().current_dir(d).args(args));
+    for algo in [
+        "md5",
+        "sha1",
+        "sha224",
+        "sha256",
+        "sha384",
+        "sha512",
+        "blake3",
+        "blake2b",
+        "sm3",
+        "xxh32",
+        "xxh64",
+        "xxh128",
+        "xxh3",
+        "crc32c",
+        "crc64nvme",
+    ] {
+        let lines = fs(&["-a", algo, "-r", "d"]);
+        assert_output(algo, &lines, &lines.stdout, "", 0);
+        let tagged = !matches!(algo, "md5" | "sha1");
+        assert_eq!(
+            lines.stdout.contains(&b'('),
+            tagged,
+            "{algo}: {}",
+            String::from_utf8_lossy(&lines.stdout)
+        );
+        std::fs::write(d.join("S"), &lines.stdout).unwrap();
+        let ok = "d/a: OK\nd/b: OK\n";
+        assert_output(algo, &fs(&["-c", "S"]), ok, "", 0);
+        let audit = fs(&["-c", "S", "--audit", "d"]);
+        assert_eq!(audit.status.code(), Some(0), "{algo} --audit");
+        assert!(audit.stdout.starts_with(ok.as_bytes()), "{algo} --audit");
+        let of_cksum = ["sha224", "sha256", "sha384", "sha512", "blake2b", "sm3"];
+        if of_cksum.contains(&algo) && require_tool("cksum") {
+            let cksum = run(gnu("cksum").current_dir(d).args(["-a", algo, "d/a", "d/b"]));
+            assert_output(algo, &lines, &cksum.stdout, "", 0);
+        }
+    }
+    let untagged = fs(&["-a", "sha256", "--untagged", "d/a"]);
+    let named = run(multicall(d, "sha256sum").current_dir(d).arg("d/a"));
+    assert_output("--untagged", &untagged, &named.stdout, "", 0);
+    if require_tool("sha256sum") {
+        let gnu = run(gnu("sha256sum").current_dir(d).arg("d/a"));
+        assert_output("sha256sum's name", &named, &gnu.stdout, "", 0);
+    }
+}

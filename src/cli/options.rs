@@ -904,7 +904,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
     .names(Names::FASTSUM)
     .section(Section::Walking)
     .more(
-        "The digest of the bytes 'cd DIR && fastsum -r -z .' prints (with the same -a and \
+        "The digest of the bytes 'cd DIR && fastsum -r -z --untagged .' prints (with the same -a and \
          walk options): each regular file as HEX, two spaces, ./PATH and a NUL, in the \
          walk's order. Links met in the walk, FIFOs, devices and empty directories count \
          for nothing. A file that cannot be read: an error, and no digest for its tree.",
@@ -923,8 +923,8 @@ pub(crate) static OPTIONS: &[Spec] = &[
     .section(Section::Walking)
     .more(
         "In SUMS's own algorithm and format (a missing SUMS is made; untagged lines \
-         need -a or a name that says it, SHA256SUMS: their length fits several \
-         algorithms). Names compare as --audit \
+         are read as -c reads them: 32 hex digits are MD5, 40 SHA-1, a length several \
+         algorithms share needs -a or a name that says it, SHA256SUMS). Names compare as --audit \
          compares them (./d/a, d//a and /abs/d/a are d/a). Says on stderr what it did \
          ('SUMS: 3 added, 1 pruned, 120 kept'), unless --quiet or --status. SUMS is \
          replaced only once every new input is hashed and the new manifest is written \
@@ -1011,6 +1011,25 @@ pub(crate) static OPTIONS: &[Spec] = &[
     )
     .gnu(15)
     .names(Names::CKSUM),
+    Spec::flag(
+        "untagged",
+        None,
+        |a| {
+            a.untagged = true;
+            a.tag = false;
+            a.binary = None
+        },
+        "Write untagged lines (HEX  NAME) for every algorithm",
+    )
+    .names(Names::FASTSUM)
+    .more(
+        "Lines of an algorithm whose untagged lines -c could not \
+         tell from others' (every one but MD5 and SHA-1: SHA-256's 64 hex digits may be \
+         BLAKE3's) are otherwise tagged (SHA256 (NAME) = HEX, as GNU cksum -a sha256 writes \
+         them); -b and -t (GNU's untagged layouts) keep them untagged too. Untagged, such \
+         lines need -a with -c and --update, or a check file's name that says it \
+         (SHA256SUMS).",
+    ),
     Spec::flag(
         "zero",
         Some(b'z'),

@@ -29,10 +29,10 @@ use std::path::{Path, PathBuf};
 
 use crate::algo::{Algorithm, Algorithms, Bits};
 use crate::command::check::audit::{CheckFiles, absolute};
-use crate::command::check::infer;
-use crate::command::check::parse::{Accept, Form, line_body, parse_check_line};
+use crate::command::check::infer::{self, Untagged};
+use crate::command::check::parse::{Accept, Digits, Form, Grammar, line_body};
 use crate::command::hash;
-use crate::config::{Context, LineFormat, UpdateOptions};
+use crate::config::{Context, LineFormat, Tags, UpdateOptions};
 use crate::input::Input;
 use crate::output::quote_name;
 use crate::report::{Reporter, error_text};
@@ -152,7 +152,7 @@ fn update(
         .flatten();
     let asked = named.unwrap_or(algos.first());
     let manifest = match locked.read_to_end(&mut text) {
-        Ok(_) => read_manifest(&text, asked, named.is_some(), opts),
+        Ok(_) => read_manifest(&text, asked, named, opts),
         Err(e) => Err(Refusal::Read(e)),
     };
     let manifest = match manifest {
@@ -276,13 +276,20 @@ fn write(locked: &Locked, new: &[u8], name: &str, rep: &Reporter) -> bool {
 
 /// SUMS's lines, its algorithm and format (an empty SUMS: new lines take
 /// `-a`'s algorithm, or its name's, and the format the options ask for);
-/// `named`: `asked` is SUMS's name's.
+/// `named`: the algorithm SUMS's name names (`asked` then).
 fn read_manifest(
     text: &[u8],
     asked: Algorithm,
-    named: bool,
+    named: Option<Algorithm>,
     opts: &UpdateOptions,
 ) -> Result<Manifest, Refusal> {
+    // the grammar of `-c` under fastsum's own name (hex digits)
+    let grammar = Grammar {
+        default: asked,
+        accept: Accept::Any,
+        digits: Digits::Hex,
+        tags: Tags::Any,
+    };
     let mut manifest = Manifest {
         lines: Vec::new(),
         algo: asked,
@@ -294,11 +301,19 @@ fn read_manifest(
         let body = line_body(raw).ok_or(Refusal::Improper(i + 1))?;
         let default = match first {
             Some((a, _)) => a,
-            None if opts.algorithm_chosen || named => asked,
-            // untagged lines say their algorithm only by their length
-            None => untagged_algorithm(body, asked)?,
+            None if opts.algorithm_chosen => asked,
+            // untagged lines: as -c reads them (command/check/infer.rs)
+            None => match infer::untagged(body, named, &grammar, grammar.tag_of(body).is_some()) {
+                Untagged::Known(algo) => algo,
+                Untagged::Unknown { bytes, .. } => {
+                    return Err(Refusal::Ambiguous(infer::fitting(bytes)));
+                }
+                Untagged::Default => asked,
+            },
         };
-        let line = parse_check_line(body, default, Accept::Any).map_err(|_| improper)?;
+        let line = Grammar { default, ..grammar }
+            .parse(body)
+            .map_err(|_| improper)?;
         let format = match line.form {
             Form::Tagged => LineFormat::Tagged,
             Form::Standard => LineFormat::Gnu {
@@ -329,38 +344,6 @@ fn read_manifest(
         manifest.format = format;
     }
     Ok(manifest)
-}
-
-/// The algorithm of a manifest's first line when `-a` does not say: a tag
-/// names it; an untagged line's hex length fits one algorithm that writes
-/// such lines, or several (then `-a` must choose). Every algorithm counts
-/// that writes untagged hex: BLAKE2b at any length (`b2sum -l`), SHA-3 at
-/// its four, xxHash (not XXH3, whose lines are always tagged, nor CRC-32C
-/// and CRC-64/NVME) — so 32 hex
-/// digits are MD5, BLAKE2b-128 or XXH128, and a wrong guess never appends
-/// lines the manifest's own tool fails.
-fn untagged_algorithm(body: &[u8], asked: Algorithm) -> Result<Algorithm, Refusal> {
-    // a tagged line parses under any default: its tag decides
-    if parse_check_line(body, asked, Accept::Any).is_ok_and(|l| l.form == Form::Tagged) {
-        return Ok(asked);
-    }
-    let fits: Vec<Algorithm> = Algorithm::ALL
-        .into_iter()
-        // (XXH3 and the CRCs of object stores write tagged lines only)
-        .filter(|&a| {
-            a.legacy().is_none()
-                && !matches!(
-                    a,
-                    Algorithm::Xxh3 | Algorithm::Crc32c | Algorithm::Crc64Nvme
-                )
-        })
-        .filter_map(|a| parse_check_line(body, a, Accept::Any).ok().map(|l| l.algo))
-        .collect();
-    match fits.as_slice() {
-        [] => Ok(asked),
-        [one] => Ok(*one),
-        _ => Err(Refusal::Ambiguous(fits)),
-    }
 }
 
 /// An algorithm as `-a` names it (`md5`, over parts `md5@8M`).
@@ -851,28 +834,6 @@ mod tests {
             "md5, blake2b -l 128 or xxh128"
         );
         assert_eq!(choices(&[Algorithm::Sha256]), "sha256");
-    }
-
-    #[test]
-    fn untagged_lengths_that_fit_several_algorithms_are_ambiguous() {
-        let line = |hex_len: usize| format!("{}  f", "a".repeat(hex_len));
-        for (len, want) in [
-            (32, &["md5", "blake2b", "xxh128"][..]),
-            (64, &["sha256", "blake3", "blake2b", "sm3", "sha3"]),
-            (128, &["sha512", "blake2b", "sha3"]),
-            (16, &["blake2b", "xxh64"]),
-        ] {
-            match untagged_algorithm(line(len).as_bytes(), Algorithm::Md5) {
-                Err(Refusal::Ambiguous(fits)) => {
-                    let names: Vec<&str> = fits.iter().map(|a| a.name()).collect();
-                    assert_eq!(names, want, "{len}");
-                }
-                _ => panic!("{len} hex digits: not ambiguous"),
-            }
-        }
-        // a tag decides
-        let tagged = format!("MD5 (f) = {}", "a".repeat(32));
-        assert!(untagged_algorithm(tagged.as_bytes(), Algorithm::Md5).is_ok());
     }
 
     /// Both ways of making the new manifest (O_TMPFILE linked, and a name

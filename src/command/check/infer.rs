@@ -23,6 +23,8 @@
 
 use crate::algo::{Algorithm, Bits, Sha3Size};
 
+use super::parse::{self, Grammar};
+
 /// The algorithm a word of a check file's name or of a comment names:
 /// `sha256`, `SHA256SUMS`, `sha256sum`, `SHASUMS256` (Node.js), `B2SUMS`,
 /// `b3`, `sha3-256`, `BLAKE2B`; any case. `None` for any other word
@@ -166,6 +168,72 @@ pub(crate) fn by_length(bytes: usize) -> Option<Algorithm> {
     let mut fits = CRYPTOGRAPHIC.iter().filter(|a| a.digest_len() == bytes);
     let one = *fits.next()?;
     fits.all(|&a| a == one).then_some(one)
+}
+
+/// Whether `-c` without `-a` reads an untagged line of `algo` back as
+/// `algo` by its length alone ([`by_length`]): MD5's and SHA-1's, and no
+/// other's. Under fastsum's own name the others are written tagged
+/// (`cli/style.rs`), so that what fastsum writes it can check and update.
+pub(crate) fn reads_back(algo: Algorithm) -> bool {
+    by_length(algo.digest_len()) == Some(algo)
+}
+
+/// What fastsum's own rules make of an untagged line's algorithm when `-a`
+/// does not say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Untagged {
+    /// This one: a block header's, the check file's name's, or the one
+    /// cryptographic algorithm of the digest's length.
+    Known(Algorithm),
+    /// Several algorithms, or only non-cryptographic ones, have a digest
+    /// of this many bytes (`hex`: written in hex, else base64).
+    Unknown { bytes: usize, hex: bool },
+    /// The line is tagged, or no untagged line of any algorithm: the
+    /// grammar's default reads it (and finds it improper, or an S3 ETag).
+    Default,
+}
+
+/// The algorithm of the untagged line `body` (see [`Untagged`]), the one
+/// inference of `-c`, `--update` and `--audit`: `said` is what the block
+/// header above it or else the check file's name names; `tagged`: the line
+/// starts with a tag.
+pub(crate) fn untagged(
+    body: &[u8],
+    said: Option<Algorithm>,
+    grammar: &Grammar,
+    tagged: bool,
+) -> Untagged {
+    if let Some(algo) = said {
+        return Untagged::Known(algo);
+    }
+    if tagged {
+        return Untagged::Default;
+    }
+    let Some((bytes, hex)) = parse::digest_len(body, grammar.digits) else {
+        return Untagged::Default;
+    };
+    if let Some(algo) = by_length(bytes) {
+        return Untagged::Known(algo);
+    }
+    // only a line that an algorithm of this length without `-l` reads as
+    // a whole checksum line is one whose algorithm is wanted (not any text
+    // that starts with a few hex digits, which BLAKE2b-N would read)
+    let reads = fitting(bytes)
+        .into_iter()
+        .filter(|a| !matches!(a, Algorithm::Blake2b(_)))
+        .any(|a| {
+            Grammar {
+                default: a,
+                ..*grammar
+            }
+            .parse(body)
+            .is_ok()
+        });
+    if reads {
+        Untagged::Unknown { bytes, hex }
+    } else {
+        Untagged::Default
+    }
 }
 
 /// The `-a` values under which a line with a digest of `bytes` bytes is

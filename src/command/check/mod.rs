@@ -49,6 +49,7 @@ use crate::report::{Reporter, error_text};
 use crate::signature::{self, Key, Verified};
 use std::path::{Path, PathBuf};
 
+use infer::Untagged;
 use parse::{Accept, CheckLine, Digits, Expected, Form, Grammar, line_body};
 use summary::Tally;
 
@@ -372,56 +373,6 @@ fn display_name(arg: &OsStr) -> FileName {
     name.into_bytes().into()
 }
 
-/// What fastsum's own rules make of an untagged line's algorithm when `-a`
-/// does not say (see `infer`).
-enum Untagged {
-    /// This one: a block header's, the check file's name's, or the one
-    /// cryptographic algorithm of the digest's length.
-    Known(Algorithm),
-    /// Several algorithms, or only non-cryptographic ones, have a digest
-    /// of this many bytes (`hex`: written in hex, else base64).
-    Unknown { bytes: usize, hex: bool },
-    /// The line is tagged, or no untagged line of any algorithm: the
-    /// grammar's default reads it (and finds it improper, or an S3 ETag).
-    Default,
-}
-
-/// The algorithm of the untagged line `body` of `cur` (see [`Untagged`]);
-/// `tagged`: it starts with a tag.
-fn untagged(body: &[u8], cur: &Open, grammar: &Grammar, tagged: bool) -> Untagged {
-    if let Some(algo) = cur.block.or(cur.named) {
-        return Untagged::Known(algo);
-    }
-    if tagged {
-        return Untagged::Default;
-    }
-    let Some((bytes, hex)) = parse::digest_len(body, grammar.digits) else {
-        return Untagged::Default;
-    };
-    if let Some(algo) = infer::by_length(bytes) {
-        return Untagged::Known(algo);
-    }
-    // only a line that an algorithm of this length without `-l` reads as
-    // a whole checksum line is one whose algorithm is wanted (not any text
-    // that starts with a few hex digits, which BLAKE2b-N would read)
-    let reads = infer::fitting(bytes)
-        .into_iter()
-        .filter(|a| !matches!(a, Algorithm::Blake2b(_)))
-        .any(|a| {
-            Grammar {
-                default: a,
-                ..*grammar
-            }
-            .parse(body)
-            .is_ok()
-        });
-    if reads {
-        Untagged::Unknown { bytes, hex }
-    } else {
-        Untagged::Default
-    }
-}
-
 /// A line of `cur` whose algorithm cannot be known: `bytes` of digest, in
 /// hex or base64 (`algo`: what `-w` names).
 fn unknown(cur: &Open, algo: &'static str, bytes: usize, hex: bool) -> CheckJob {
@@ -458,7 +409,7 @@ fn line_job(
     let mut grammar = *grammar;
     // (inferring: no -a, so every tag is read: `tag` is the line's)
     if inferring {
-        match untagged(body, cur, &grammar, tag.is_some()) {
+        match infer::untagged(body, cur.block.or(cur.named), &grammar, tag.is_some()) {
             Untagged::Known(known) => {
                 grammar.default = known;
                 if tag.is_none() {

@@ -321,6 +321,7 @@ fn start(line: &[u8]) -> (bool, &[u8]) {
 /// read as GNU cksum reads them, every algorithm's). `default` is the
 /// algorithm of untagged lines; `accept` says whether a tag may name
 /// another one.
+#[cfg(test)]
 pub(crate) fn parse_check_line(
     line: &[u8],
     default: Algorithm,

@@ -601,3 +601,56 @@ fn what_fastsum_writes_it_checks_without_options() {
         assert_output("sha256sum's name", &named, &gnu.stdout, "", 0);
     }
 }
+
+/// Issue 40 §4: a comment decides the algorithm only when it is nothing
+/// but a block header. A SHA256SUMS whose first line is prose holding an
+/// algorithm's word (`B2`) verifies as sha256sum verifies it; and a binary
+/// file (random bytes with a `# B3` line planted) holds no checksum line,
+/// as md5sum -c finds: its random `#` lines holding `b2`, `md5`… are no
+/// headers, so no garbage "line" (`d4 <bytes>`) is read as a BLAKE2b-8
+/// digest and no garbage name opened.
+#[test]
+fn only_a_header_decides_the_algorithm() {
+    let dir = tempdir();
+    let d = dir.path();
+    write_file(d, "tool.tar.gz", b"the tool\n");
+    let digest = hash_bytes(Algorithm::Sha256, b"the tool\n").to_hex();
+    let sums = format!("# Mirrored to Backblaze B2 on 2026-11-01\n{digest}  tool.tar.gz\n");
+    write_file(d, "SHA256SUMS", sums.as_bytes());
+    let ours = run(fastsum().current_dir(d).args(["-c", "SHA256SUMS"]));
+    assert_output("prose comment", &ours, "tool.tar.gz: OK\n", "", 0);
+    if require_tool("sha256sum") {
+        let theirs = run(gnu("sha256sum").current_dir(d).args(["-c", "SHA256SUMS"]));
+        assert_outputs_same("prose comment", &ours, &theirs, "fastsum", "sha256sum");
+    }
+    // a header alone still decides, over the name
+    let b3 = blake3::hash(b"the tool\n").to_hex();
+    write_file(
+        d,
+        "SHA256SUMS",
+        format!("# BLAKE3 checksums:\n{b3}  tool.tar.gz\n").as_bytes(),
+    );
+    let ours = run(fastsum().current_dir(d).args(["-c", "SHA256SUMS"]));
+    assert_output("a header", &ours, "tool.tar.gz: OK\n", "", 0);
+    // random bytes, a `# B3` line, and further on a random `#` line that
+    // holds `B2` and, below it, one that starts with two hex digits and a
+    // blank (as 16 MiB of random bytes has them)
+    let mut bytes = random_bytes(4 << 20, 7);
+    let planted: [&[u8]; 3] = [
+        b"\n# B3\n",
+        b"\n#\x9c\x13 B2 \xf1\x07\n",
+        b"\nd4 \xbf\x19\xe0\x02\x8d\xc2F<d3\x8c\xde*L\xb5\n",
+    ];
+    for (i, plant) in planted.into_iter().enumerate() {
+        let at = bytes.len() / 4 * (i + 1);
+        bytes.splice(at..at, plant.iter().copied());
+    }
+    write_file(d, "random.bin", &bytes);
+    let ours = run(fastsum().current_dir(d).args(["-c", "random.bin"]));
+    let says = "fastsum: random.bin: no properly formatted checksum lines found\n";
+    assert_output("a binary file", &ours, "", says, 1);
+    if require_tool("md5sum") {
+        let theirs = run(gnu("md5sum").current_dir(d).args(["-c", "random.bin"]));
+        assert_outputs_same("a binary file", &ours, &theirs, "fastsum", "md5sum");
+    }
+}

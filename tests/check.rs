@@ -498,38 +498,48 @@ fn consecutive_stdin_lines_read_on_as_gnu_cksum() {
     }
 }
 
-/// Under fastsum's own name, a relative name not found from here is the
-/// one beside the check file (as rhash reads it), shown as opened; one
-/// found here stays here's; GNU's names keep GNU's rule.
+/// Under fastsum's own name, a relative name is looked for first beside a
+/// check file named with a directory (as rhash reads it), shown as opened,
+/// also when a stale file of that name is here (issue 40 §12: `./b.tar`
+/// was checked, OK, while `dl/a.iso` resolved in dl); a name only here is
+/// here's; GNU's names keep GNU's rule.
 #[test]
-fn names_not_found_here_are_looked_for_beside_the_check_file() {
+fn names_beside_the_check_file_are_looked_for_there_first() {
     let dir = tempdir();
     let d = dir.path();
     std::fs::create_dir(d.join("dl")).unwrap();
     write_file(&d.join("dl"), "a.iso", b"an image\n");
     write_file(&d.join("dl"), "b.tar", b"the archive there\n");
     write_file(d, "b.tar", b"the archive here\n");
+    write_file(d, "c.txt", b"only here\n");
     let sums = |name: &str, bytes: &[u8]| {
         let digest = hash_bytes(Algorithm::Sha256, bytes).to_hex();
         format!("{digest}  {name}\n")
     };
-    let list = sums("a.iso", b"an image\n") + &sums("b.tar", b"the archive here\n");
+    // the stale ./b.tar's digest: dl/b.tar is checked, and fails
+    let list = sums("a.iso", b"an image\n")
+        + &sums("b.tar", b"the archive here\n")
+        + &sums("c.txt", b"only here\n");
     write_file(&d.join("dl"), "SHA256SUMS", list.as_bytes());
     let out = fastsum()
         .current_dir(d)
         .args(["-a", "sha256", "-c", "dl/SHA256SUMS"])
         .bounded_output()
         .unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        "dl/a.iso: OK\nb.tar: OK\n"
+    assert_output(
+        "stale here",
+        &out,
+        "dl/a.iso: OK\ndl/b.tar: FAILED\nc.txt: OK\n",
+        "fastsum: WARNING: 1 computed checksum did NOT match\n",
+        1,
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // dl's own digest: OK, for dl's file
+    let list = sums("a.iso", b"an image\n") + &sums("b.tar", b"the archive there\n");
+    write_file(&d.join("dl"), "SHA256SUMS", list.as_bytes());
+    let out = run(fastsum().current_dir(d).args(["-c", "dl/SHA256SUMS"]));
+    assert_output("dl's", &out, "dl/a.iso: OK\ndl/b.tar: OK\n", "", 0);
+    let list = sums("a.iso", b"an image\n") + &sums("b.tar", b"the archive here\n");
+    write_file(&d.join("dl"), "SHA256SUMS", list.as_bytes());
     let gnu = multicall(d, "sha256sum")
         .current_dir(d)
         .args(["-c", "dl/SHA256SUMS"])

@@ -499,18 +499,21 @@ fn bare_job(
 }
 
 /// The file a line's `name` means: as GNU has it, relative to here; under
-/// fastsum's own rules, a relative name found only beside the check file
-/// is that one, as rhash reads it (`fastsum -c dl/SHA256SUMS` from dl's
-/// parent). Its status line shows the path opened.
+/// fastsum's own rules, when the check file was named with a directory
+/// (`fastsum -c dl/SHA256SUMS`), a relative name found beside the check
+/// file is that one, as rhash reads it, even when one of that name is here
+/// too (a stale `./tool.tar.gz` is not what `dl/SHA256SUMS` lists: issue
+/// 40 §12); a name found only here is here's. Its status line shows the
+/// path opened (`dl/tool.tar.gz: OK`).
 fn beside(cur: &Open, name: OsString) -> OsString {
     let Some(dir) = &cur.beside else {
         return name;
     };
-    let here = Path::new(&name);
-    if here.is_absolute() || std::fs::symlink_metadata(here).is_ok() {
+    let listed = Path::new(&name);
+    if listed.is_absolute() || name == "-" {
         return name;
     }
-    let there = dir.join(here);
+    let there = dir.join(listed);
     if std::fs::symlink_metadata(&there).is_ok() {
         there.into_os_string()
     } else {

@@ -538,3 +538,52 @@ fn every_line_over_parts_checks_and_updates() {
         }
     }
 }
+
+/// Issue 40 §13: the part size's message says its true limit (32G was
+/// refused by a message allowing it: 32767M is the largest), blanks around
+/// a SIZE read alike (`' 8M'` and `'8M '`, for `--chunk` too), and `-b` or
+/// `-t` with digests over parts, whose lines are always tagged, is refused
+/// with a message rather than dropped.
+#[test]
+fn part_size_limits_blanks_and_untagged_options() {
+    let dir = tempdir();
+    let d = dir.path();
+    crate::util::write_file(d, "f", b"some bytes\n");
+    let fs = |args: &[&str]| run(fastsum().current_dir(d).args(args));
+    let o = fs(&["--part-size", "32G", "f"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("up to 32767M, below 32G"), "{err}");
+    let largest = fs(&["--part-size", "32767M", "f"]);
+    assert!(largest.status.success(), "{largest:?}");
+    let plain = fs(&["--part-size", "8M", "f"]);
+    for blanks in [" 8M", "8M ", " 8M\t", "8M,\t16M "] {
+        let o = fs(&["--part-size", blanks, "f"]);
+        assert!(o.status.success(), "{blanks:?}: {o:?}");
+        assert!(o.stdout.starts_with(&plain.stdout), "{blanks:?}: {o:?}");
+    }
+    for chunk in [" 4K", "4K "] {
+        let o = fs(&["--chunk", chunk, "-m", "sync", "f"]);
+        assert!(o.status.success(), "{chunk:?}: {o:?}");
+    }
+    for (args, what) in [
+        (&["-b", "--part-size", "8M"][..], "--binary"),
+        (&["-t", "-a", "md5@8M"], "--text"),
+        (&["-a", "sha256", "--part-size", "8M", "-b"], "--binary"),
+    ] {
+        let o = fs(&[args, &["f"]].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {o:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&format!(
+                "digests over parts print tagged lines (the tag carries the part size): \
+                 {what} applies to untagged output"
+            )),
+            "{args:?}: {err}"
+        );
+    }
+    // --tag (which GNU's -b accompanies) is no refusal
+    let o = fs(&["--tag", "-b", "--part-size", "8M", "f"]);
+    assert_eq!(o.stdout, plain.stdout, "{o:?}");
+}

@@ -861,3 +861,70 @@ fn update_says_what_it_did_unless_quiet() {
     let o = fastsum_in(d, &["-r", "d", "--update", "SUMS", "-w"]);
     assert_eq!(o.status.code(), Some(2), "{}", shown(&o));
 }
+
+/// Issue 40 §13: what `-c` reads, `--update` keeps. Comments and empty
+/// lines stay where they are (a block header says the algorithm of the
+/// untagged lines below it, as to `-c`); a CRLF manifest gets CRLF lines;
+/// and a SUMS with other hard links is replaced by a new file (never
+/// rewritten in place, which a crash could leave half-written), which is
+/// said on stderr: the other links keep the old manifest.
+#[test]
+fn comments_crlf_and_hard_links_are_kept_or_said() {
+    let dir = fixture(&[]);
+    let d = dir.path();
+    let lines = std::fs::read(d.join("SUMS")).unwrap();
+    let first = lines.iter().position(|&b| b == b'\n').unwrap() + 1;
+    let b_line = fastsum_in(d, &["d/s/b"]).stdout;
+    // comments and an empty line around the one line for d/a
+    let before = [
+        &b"# sums of d\n\n"[..],
+        &lines[..first],
+        b"# end of the list\n",
+    ]
+    .concat();
+    std::fs::write(d.join("SUMS"), &before).unwrap();
+    let o = fastsum_in(d, &["-r", "d", "--update", "SUMS"]);
+    assert_says(&o, "fastsum: SUMS: 1 added, 0 pruned, 1 kept\n", "comments");
+    let after = std::fs::read(d.join("SUMS")).unwrap();
+    assert_eq!(after, [&before[..], &b_line].concat(), "comments");
+    let c = fastsum_in(d, &["-c", "SUMS"]);
+    assert_eq!(String::from_utf8_lossy(&c.stdout), "d/a: OK\nd/s/b: OK\n");
+    // a block header says the untagged lines' algorithm
+    let sha = fastsum_in(d, &["-a", "sha256", "--untagged", "d/a"]).stdout;
+    let before = [&b"# SHA256 HASH\n"[..], &sha].concat();
+    std::fs::write(d.join("SUMS"), &before).unwrap();
+    let o = fastsum_in(d, &["-r", "d", "--update", "SUMS"]);
+    assert_says(&o, "fastsum: SUMS: 1 added, 0 pruned, 1 kept\n", "header");
+    let sha_b = fastsum_in(d, &["-a", "sha256", "--untagged", "d/s/b"]).stdout;
+    let after = std::fs::read(d.join("SUMS")).unwrap();
+    assert_eq!(after, [&before[..], &sha_b].concat(), "header");
+    // CRLF lines in, CRLF lines out
+    let crlf = |text: &[u8]| -> Vec<u8> {
+        text.split_inclusive(|&b| b == b'\n')
+            .flat_map(|l| [l.strip_suffix(b"\n").unwrap_or(l), b"\r\n"].concat())
+            .collect()
+    };
+    let before = crlf(&lines[..first]);
+    std::fs::write(d.join("SUMS"), &before).unwrap();
+    let o = fastsum_in(d, &["-r", "d", "--update", "SUMS"]);
+    assert_says(&o, "fastsum: SUMS: 1 added, 0 pruned, 1 kept\n", "crlf");
+    let after = std::fs::read(d.join("SUMS")).unwrap();
+    assert_eq!(after, [&before[..], &crlf(&b_line)].concat(), "crlf");
+    if require_tool("md5sum") {
+        let c = run(gnu("md5sum").current_dir(d).args(["-c", "SUMS"]));
+        assert!(c.status.success(), "{}", shown(&c));
+    }
+    // a hard link keeps the old manifest, and that is said
+    std::fs::write(d.join("SUMS"), &lines[..first]).unwrap();
+    std::fs::hard_link(d.join("SUMS"), d.join("LINK")).unwrap();
+    let o = fastsum_in(d, &["-r", "d", "--update", "SUMS"]);
+    assert_says(
+        &o,
+        "fastsum: SUMS: replaced by a new file: its 1 other hard link keeps the old \
+         manifest\nfastsum: SUMS: 1 added, 0 pruned, 1 kept\n",
+        "hard link",
+    );
+    assert_eq!(std::fs::read(d.join("LINK")).unwrap(), &lines[..first]);
+    let after = std::fs::read(d.join("SUMS")).unwrap();
+    assert_eq!(after, [&lines[..first], &b_line].concat(), "hard link");
+}

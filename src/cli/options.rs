@@ -309,7 +309,7 @@ impl fmt::Display for ValueError {
             ValueError::PartSize(given) => write!(
                 f,
                 "'{given}' is no part size: a whole number of KiB below 32M, of MiB \
-                 from 32M to 32G (S3 takes parts of 5M to 5G)"
+                 from 32M up to 32767M, below 32G (S3 takes parts of 5M to 5G)"
             ),
             ValueError::NotComposed(a) => write!(f, "{}", not_composed(*a)),
             ValueError::Number(e) => write!(f, "{e}"),
@@ -803,7 +803,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
          composite checksum, base64 of the hash of the parts' digests, then -N. A file of \
          one part or none gives the plain digest, as a single PUT. A list (8M,16M) or a \
          repeated option computes each size in the same read. SIZE is whole KiB below 32M, \
-         whole MiB from 32M to 32G (S3: 5M to 5G; AWS CLI's is 8M). The lines are tagged with the algorithm and \
+         whole MiB from 32M up to 32767M, below 32G (S3: 5M to 5G; AWS CLI's is 8M). The lines are tagged with the algorithm and \
          the part size (MD5@8M), which -c reads back.",
     ),
     Spec::value(
@@ -928,7 +928,9 @@ pub(crate) static OPTIONS: &[Spec] = &[
          compares them (./d/a, d//a and /abs/d/a are d/a). Says on stderr what it did \
          ('SUMS: 3 added, 1 pruned, 120 kept'), unless --quiet or --status. SUMS is \
          replaced only once every new input is hashed and the new manifest is written \
-         and synced: on any error it stays as it was. A link is followed to its target; \
+         and synced: on any error it stays as it was. Comments, empty lines and CRLF line \
+         ends are kept. A link is followed to its target (other hard links keep the old \
+         manifest, as stderr says); \
          a SUMS that is no regular file is refused; updaters take turns on its lock \
          (flock); SUMS is never listed in itself.",
     ),

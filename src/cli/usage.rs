@@ -66,6 +66,8 @@ pub(crate) enum Conflict {
     PartsWith(&'static str),
     /// Several algorithms with `-b` or `-t` (untagged lines).
     SeveralUntagged,
+    /// Digests over parts (always tagged) with `-b` or `-t` (the option).
+    PartsUntagged(&'static str),
     /// b3sum: `--check` with an option it conflicts with (its clap's
     /// refusal): the first of them given, the others, and the usage line
     /// clap then prints (the options it does not blame, the FILEs).
@@ -192,6 +194,10 @@ impl Conflict {
             Conflict::NotComposed(a) => super::options::not_composed(*a),
             Conflict::PartsWith(what) => format!("{PARTS_AS_S3}: not with {what}"),
             Conflict::SeveralUntagged => SEVERAL_UNTAGGED.into(),
+            Conflict::PartsUntagged(what) => format!(
+                "digests over parts print tagged lines (the tag carries the part size): \
+                 {what} applies to untagged output"
+            ),
             Conflict::B3sumClap { first, with, .. } => cannot_be_used_with(first, with),
             Conflict::B3sumNeedsCheck(_) => {
                 "the following required arguments were not provided:\n  --check".into()

@@ -19,6 +19,13 @@
 //!   after. On any error (a read error, ENOSPC, a killed process) the old
 //!   SUMS stays as it was.
 //! - SUMS, and any temporary file of its, is never hashed into itself.
+//! - A SUMS with other hard links is replaced all the same (rewriting it in
+//!   place could leave it half-written): its other names keep the old
+//!   manifest, and stderr says so.
+//!
+//! What `-c` skips is kept: comment and empty lines stay in place (a block
+//! header says the algorithm of the untagged lines below it, as to `-c`),
+//! and a CRLF manifest gets CRLF lines.
 
 use std::collections::HashSet;
 use std::ffi::OsString;
@@ -38,12 +45,15 @@ use crate::output::quote_name;
 use crate::report::{Reporter, error_text};
 use crate::sys::{FileId, printed_name};
 
-/// What SUMS holds: its lines (each ending in a newline), the name each
-/// lists, and the algorithm and format new lines take.
+/// What SUMS holds: its lines (each ending in its line end), the name each
+/// lists (`None`: a comment or an empty line, which `-c` skips, kept where
+/// it is), the algorithm and format new lines take, and whether its lines
+/// end in CRLF (as its first does: so do the lines added).
 struct Manifest {
-    lines: Vec<(Vec<u8>, Vec<u8>)>,
+    lines: Vec<(Vec<u8>, Option<Vec<u8>>)>,
     algo: Algorithm,
     format: LineFormat,
+    crlf: bool,
 }
 
 /// Why SUMS cannot be updated.
@@ -171,7 +181,7 @@ fn update(
     let listed: HashSet<Vec<u8>> = manifest
         .lines
         .iter()
-        .map(|(_, n)| absolute(n, cwd))
+        .filter_map(|(_, n)| n.as_deref().map(|n| absolute(n, cwd)))
         .collect();
     let roots: Vec<Vec<u8>> = files
         .iter()
@@ -213,7 +223,33 @@ fn update(
         // nothing to change: SUMS is left alone (its time stamps too)
         return Ok(Some(counts));
     }
-    Ok(write(locked, &new, &name, rep).then_some(counts))
+    let written = write(locked, &new, &name, rep);
+    let links = other_links(&locked.meta);
+    if written && links > 0 && !opts.quiet {
+        // a new file took SUMS's name: its other names keep the old one
+        // (rewriting it in place could leave it half-written)
+        rep.message(&format!(
+            "{name}: replaced by a new file: its {links} other hard link{} the old \
+             manifest",
+            if links == 1 { " keeps" } else { "s keep" }
+        ));
+    }
+    Ok(written.then_some(counts))
+}
+
+/// How many other hard links the file `meta` describes has (none known
+/// where std does not say: Windows).
+fn other_links(meta: &fs::Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        meta.nlink().saturating_sub(1)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        0
+    }
 }
 
 /// `--prune`'s rule: a line goes when its file is under one of the
@@ -242,8 +278,13 @@ fn merge(
         added: added.iter().filter(|&&b| b == b'\n').count(),
         ..Counts::default()
     };
-    let mut new = Vec::with_capacity(len + added.len());
+    let mut new = Vec::with_capacity(len + added.len() + counts.added);
     for (line, named) in &manifest.lines {
+        let Some(named) = named else {
+            // (a comment or an empty line: kept, not counted)
+            new.extend_from_slice(line);
+            continue;
+        };
         if prune.as_ref().is_some_and(|p| p.drops(named)) {
             counts.pruned += 1;
             continue;
@@ -251,7 +292,17 @@ fn merge(
         counts.kept += 1;
         new.extend_from_slice(line);
     }
-    new.extend_from_slice(added);
+    if manifest.crlf {
+        // a CRLF manifest gets CRLF lines (issue 40 §13)
+        for line in added.split_inclusive(|&b| b == b'\n') {
+            match line.strip_suffix(b"\n") {
+                Some(body) => new.extend_from_slice(&[body, b"\r\n"].concat()),
+                None => new.extend_from_slice(line),
+            }
+        }
+    } else {
+        new.extend_from_slice(added);
+    }
     (new, counts)
 }
 
@@ -283,57 +334,42 @@ fn read_manifest(
     named: Option<Algorithm>,
     opts: &UpdateOptions,
 ) -> Result<Manifest, Refusal> {
-    // the grammar of `-c` under fastsum's own name (hex digits)
-    let grammar = Grammar {
-        default: asked,
-        accept: Accept::Any,
-        digits: Digits::Hex,
-        tags: Tags::Any,
-    };
     let mut manifest = Manifest {
         lines: Vec::new(),
         algo: asked,
         format: opts.hash.style.format(),
+        crlf: text
+            .split_inclusive(|&b| b == b'\n')
+            .next()
+            .is_some_and(|l| l.ends_with(b"\r\n")),
     };
     let mut first: Option<(Algorithm, LineFormat)> = None;
+    let mut block = None;
     for (i, raw) in text.split_inclusive(|&b| b == b'\n').enumerate() {
-        let improper = Refusal::Improper(i + 1);
-        let body = line_body(raw).ok_or(Refusal::Improper(i + 1))?;
-        let default = match first {
-            Some((a, _)) => a,
-            None if opts.algorithm_chosen => asked,
-            // untagged lines: as -c reads them (command/check/infer.rs)
-            None => match infer::untagged(body, named, &grammar, grammar.tag_of(body).is_some()) {
-                Untagged::Known(algo) => algo,
-                Untagged::Unknown { bytes, .. } => {
-                    return Err(Refusal::Ambiguous(infer::fitting(bytes)));
-                }
-                Untagged::Default => asked,
-            },
+        let mut kept = raw.to_vec();
+        if !kept.ends_with(b"\n") {
+            kept.extend_from_slice(if manifest.crlf { b"\r\n" } else { b"\n" });
+        }
+        let Some(body) = line_body(raw) else {
+            // a comment or an empty line stays where it is; a block header
+            // says the algorithm of the lines below it, as to -c
+            if !opts.algorithm_chosen
+                && let Some(algo) = infer::from_header(raw)
+            {
+                block = Some(algo);
+            }
+            manifest.lines.push((kept, None));
+            continue;
         };
-        let line = Grammar { default, ..grammar }
-            .parse(body)
-            .map_err(|_| improper)?;
-        let format = match line.form {
-            Form::Tagged => LineFormat::Tagged,
-            Form::Standard => LineFormat::Gnu {
-                binary: line.binary_marker(),
-            },
-            Form::Reversed => return Err(Refusal::Improper(i + 1)),
-        };
+        let said = block.or(named);
+        let (algo, format, name) =
+            checksum_line(body, first, said, asked, opts).ok_or(Refusal::Improper(i + 1))??;
         match first {
-            None => first = Some((line.algo, format)),
-            Some(f) if f != (line.algo, format) => return Err(Refusal::Mixed(i + 1)),
+            None => first = Some((algo, format)),
+            Some(f) if f != (algo, format) => return Err(Refusal::Mixed(i + 1)),
             Some(_) => {}
         }
-        let name = line
-            .file_name(false)
-            .map_err(|_| Refusal::Improper(i + 1))?;
-        let mut raw = raw.to_vec();
-        if !raw.ends_with(b"\n") {
-            raw.push(b'\n');
-        }
-        manifest.lines.push((raw, name));
+        manifest.lines.push((kept, Some(name)));
     }
     if let Some((algo, format)) = first {
         // a BLAKE2b or SHA-3 manifest keeps its own length (as -c reads it)
@@ -344,6 +380,51 @@ fn read_manifest(
         manifest.format = format;
     }
     Ok(manifest)
+}
+
+/// A checksum line's algorithm, format and the name it lists.
+type Listing = (Algorithm, LineFormat, Vec<u8>);
+
+/// A checksum line of SUMS (`body`, as `-c` parses it): its algorithm,
+/// format and the name it lists. The algorithm of an untagged one is the
+/// first line's, else `-a`'s, else as `-c` infers it from `said` (a block
+/// header's or SUMS's name's algorithm) or its length: `Some(Err)` when
+/// that length is several algorithms'. `None`: no checksum line.
+fn checksum_line(
+    body: &[u8],
+    first: Option<(Algorithm, LineFormat)>,
+    said: Option<Algorithm>,
+    asked: Algorithm,
+    opts: &UpdateOptions,
+) -> Option<Result<Listing, Refusal>> {
+    // the grammar of `-c` under fastsum's own name (hex digits)
+    let grammar = Grammar {
+        default: asked,
+        accept: Accept::Any,
+        digits: Digits::Hex,
+        tags: Tags::Any,
+    };
+    let default = match first {
+        Some((a, _)) => a,
+        None if opts.algorithm_chosen => asked,
+        None => match infer::untagged(body, said, &grammar, grammar.tag_of(body).is_some()) {
+            Untagged::Known(algo) => algo,
+            Untagged::Unknown { bytes, .. } => {
+                return Some(Err(Refusal::Ambiguous(infer::fitting(bytes))));
+            }
+            Untagged::Default => asked,
+        },
+    };
+    let line = Grammar { default, ..grammar }.parse(body).ok()?;
+    let format = match line.form {
+        Form::Tagged => LineFormat::Tagged,
+        Form::Standard => LineFormat::Gnu {
+            binary: line.binary_marker(),
+        },
+        Form::Reversed => return None,
+    };
+    let name = line.file_name(false).ok()?;
+    Some(Ok((line.algo, format, name)))
 }
 
 /// An algorithm as `-a` names it (`md5`, over parts `md5@8M`).

@@ -538,6 +538,14 @@ fn names_beside_the_check_file_are_looked_for_there_first() {
     write_file(&d.join("dl"), "SHA256SUMS", list.as_bytes());
     let out = run(fastsum().current_dir(d).args(["-c", "dl/SHA256SUMS"]));
     assert_output("dl's", &out, "dl/a.iso: OK\ndl/b.tar: OK\n", "", 0);
+    // from dl itself, the check file named by its absolute path: the same
+    // files, shown as listed
+    let sums_path = d.join("dl/SHA256SUMS");
+    let out = run(fastsum()
+        .current_dir(d.join("dl"))
+        .arg("-c")
+        .arg(&sums_path));
+    assert_output("from dl", &out, "a.iso: OK\nb.tar: OK\n", "", 0);
     let list = sums("a.iso", b"an image\n") + &sums("b.tar", b"the archive here\n");
     write_file(&d.join("dl"), "SHA256SUMS", list.as_bytes());
     let gnu = multicall(d, "sha256sum")

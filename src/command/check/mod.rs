@@ -514,10 +514,12 @@ fn beside(cur: &Open, name: OsString) -> OsString {
         return name;
     }
     let there = dir.join(listed);
-    if std::fs::symlink_metadata(&there).is_ok() {
-        there.into_os_string()
-    } else {
-        name
+    match crate::sys::FileId::of_link(&there) {
+        // (the same file here, as when the check file's directory is
+        // this one by another path: its name as listed, as GNU shows it)
+        Ok(id) if crate::sys::FileId::of_link(listed).is_ok_and(|here| here == id) => name,
+        Ok(_) => there.into_os_string(),
+        Err(_) => name,
     }
 }
 

@@ -116,6 +116,9 @@ const UPDATE_WITHOUT_FILES: &str = "--update adds the FILEs and directories give
 const SEVERAL_UNTAGGED: &str = "several algorithms print BSD-tagged lines: --binary and \
                                 --text apply to untagged output (use one -a per run)";
 
+/// Why digests over parts go with no untagged layout (`-b`, `-t`).
+const PARTS_TAGGED: &str = "digests over parts print tagged lines (the tag carries the part size)";
+
 /// Why digests over parts go with no other encoding.
 const PARTS_AS_S3: &str = "S3's digests over parts are written as S3 shows them (the ETag \
                            in hex, the composite checksums in base64)";
@@ -194,10 +197,9 @@ impl Conflict {
             Conflict::NotComposed(a) => super::options::not_composed(*a),
             Conflict::PartsWith(what) => format!("{PARTS_AS_S3}: not with {what}"),
             Conflict::SeveralUntagged => SEVERAL_UNTAGGED.into(),
-            Conflict::PartsUntagged(what) => format!(
-                "digests over parts print tagged lines (the tag carries the part size): \
-                 {what} applies to untagged output"
-            ),
+            Conflict::PartsUntagged(what) => {
+                format!("{PARTS_TAGGED}: {what} applies to untagged output")
+            }
             Conflict::B3sumClap { first, with, .. } => cannot_be_used_with(first, with),
             Conflict::B3sumNeedsCheck(_) => {
                 "the following required arguments were not provided:\n  --check".into()

@@ -223,18 +223,7 @@ fn update(
         // nothing to change: SUMS is left alone (its time stamps too)
         return Ok(Some(counts));
     }
-    let written = write(locked, &new, &name, rep);
-    let links = other_links(&locked.meta);
-    if written && links > 0 && !opts.quiet {
-        // a new file took SUMS's name: its other names keep the old one
-        // (rewriting it in place could leave it half-written)
-        rep.message(&format!(
-            "{name}: replaced by a new file: its {links} other hard link{} the old \
-             manifest",
-            if links == 1 { " keeps" } else { "s keep" }
-        ));
-    }
-    Ok(written.then_some(counts))
+    Ok(write(locked, &new, &name, rep, opts.quiet).then_some(counts))
 }
 
 /// How many other hard links the file `meta` describes has (none known
@@ -307,10 +296,23 @@ fn merge(
 }
 
 /// Replace SUMS (`name`, quoted) with `new`: whether it was, and synced
-/// (else said why).
-fn write(locked: &Locked, new: &[u8], name: &str, rep: &Reporter) -> bool {
+/// (else said why); unless `quiet`, say that SUMS's other hard links keep
+/// the old manifest.
+fn write(locked: &Locked, new: &[u8], name: &str, rep: &Reporter, quiet: bool) -> bool {
     match replace(locked, new) {
-        Ok(Synced::Yes) => true,
+        Ok(Synced::Yes) => {
+            let links = other_links(&locked.meta);
+            if links > 0 && !quiet {
+                // a new file took SUMS's name: its other names keep the old
+                // one (rewriting it in place could leave it half-written)
+                rep.message(&format!(
+                    "{name}: replaced by a new file: its {links} other hard link{} the old \
+                     manifest",
+                    if links == 1 { " keeps" } else { "s keep" }
+                ));
+            }
+            true
+        }
         Ok(Synced::RenamedOnly(e)) => {
             rep.error(&format!(
                 "{name}: updated, but its directory could not be synced: {}",

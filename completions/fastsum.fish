@@ -42,6 +42,7 @@ complete -c fastsum -l tree-digest -d 'With -r, print one digest per directory: 
 complete -c fastsum -l prune -d 'With --update, also drop the lines of files under the FILEs that no longer exist'
 complete -c fastsum -l tag -d 'Create a BSD-style checksum line: MD5 (name) = hex'
 complete -c fastsum -l base64 -d 'Write digests in base64, as object stores show them'
+complete -c fastsum -l untagged -d 'Write untagged lines (HEX  NAME) for every algorithm'
 complete -c fastsum -s z -l zero -d 'End lines with NUL, not newline; do not escape names'
 complete -c fastsum -s b -l binary -d 'Read in binary mode: mark names with * in the output'
 complete -c fastsum -s t -l text -d 'Read in text mode, the default (same bytes hashed)'

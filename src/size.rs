@@ -4,6 +4,8 @@
 //! or followed by `iB` is a power of 1024 (`K`, `KiB` = 1024), followed by
 //! `B` (or `D`) a power of 1000 (`KB` = 1000); `k`, `m`, `g` and `t` are
 //! the same letters; a suffix alone stands for one of it (`K` = 1024).
+//! Blanks around the value are skipped (GNU skips leading ones and refuses
+//! trailing ones: here both read alike, `' 8M'` as `'8M '`).
 //! Unlike GNU, digits are always decimal (GNU reads `010` as octal 8 and
 //! `0x10` as hex), and `human-readable`/`si`/a leading `'` (display
 //! options) mean nothing here.
@@ -121,8 +123,10 @@ fn parse_size(s: &str) -> Result<usize, SizeError> {
 /// A SIZE of any number of bytes that fits 64 bits (`--part-size`: S3's
 /// parts go to 5 GiB), read as [`Size`] reads one.
 pub(crate) fn parse_bytes(s: &str) -> Result<u64, SizeError> {
-    // strtoumax skips leading white space; a sign is refused
-    let t = s.trim_start();
+    // strtoumax skips leading white space (a sign is refused); trailing
+    // white space, which GNU's suffix check refuses, is skipped too, so
+    // that ' 8M' and '8M ' read alike (issue 40 §13)
+    let t = s.trim();
     let digits_end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (digits, suffix) = t.split_at(digits_end);
     let mut letters = suffix.chars();
@@ -175,6 +179,8 @@ mod tests {
             ("1G", 1 << 30),
             ("1GiB", 1 << 30),
             ("  8K", 8192),
+            ("8K ", 8192),
+            (" 8K\t", 8192),
             ("007", 7),
         ] {
             assert_eq!(parse_size(text), Ok(bytes), "{text:?}");
@@ -242,7 +248,7 @@ mod tests {
             ("4Ki", SizeError::Suffix("Ki".into())),
             ("4KIB", SizeError::Suffix("KIB".into())),
             ("4KiBx", SizeError::Suffix("KiBx".into())),
-            ("4K ", SizeError::Suffix("K ".into())),
+            ("4K x", SizeError::Suffix("K x".into())),
             ("1p", SizeError::Suffix("p".into())),
             ("2G", SizeError::TooLarge),
             ("1025M", SizeError::TooLarge),

@@ -498,38 +498,56 @@ fn consecutive_stdin_lines_read_on_as_gnu_cksum() {
     }
 }
 
-/// Under fastsum's own name, a relative name not found from here is the
-/// one beside the check file (as rhash reads it), shown as opened; one
-/// found here stays here's; GNU's names keep GNU's rule.
+/// Under fastsum's own name, a relative name is looked for first beside a
+/// check file named with a directory (as rhash reads it), shown as opened,
+/// also when a stale file of that name is here (issue 40 §12: `./b.tar`
+/// was checked, OK, while `dl/a.iso` resolved in dl); a name only here is
+/// here's; GNU's names keep GNU's rule.
 #[test]
-fn names_not_found_here_are_looked_for_beside_the_check_file() {
+fn names_beside_the_check_file_are_looked_for_there_first() {
     let dir = tempdir();
     let d = dir.path();
     std::fs::create_dir(d.join("dl")).unwrap();
     write_file(&d.join("dl"), "a.iso", b"an image\n");
     write_file(&d.join("dl"), "b.tar", b"the archive there\n");
     write_file(d, "b.tar", b"the archive here\n");
+    write_file(d, "c.txt", b"only here\n");
     let sums = |name: &str, bytes: &[u8]| {
         let digest = hash_bytes(Algorithm::Sha256, bytes).to_hex();
         format!("{digest}  {name}\n")
     };
-    let list = sums("a.iso", b"an image\n") + &sums("b.tar", b"the archive here\n");
+    // the stale ./b.tar's digest: dl/b.tar is checked, and fails
+    let list = sums("a.iso", b"an image\n")
+        + &sums("b.tar", b"the archive here\n")
+        + &sums("c.txt", b"only here\n");
     write_file(&d.join("dl"), "SHA256SUMS", list.as_bytes());
     let out = fastsum()
         .current_dir(d)
         .args(["-a", "sha256", "-c", "dl/SHA256SUMS"])
         .bounded_output()
         .unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        "dl/a.iso: OK\nb.tar: OK\n"
+    assert_output(
+        "stale here",
+        &out,
+        "dl/a.iso: OK\ndl/b.tar: FAILED\nc.txt: OK\n",
+        "fastsum: WARNING: 1 computed checksum did NOT match\n",
+        1,
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // dl's own digest: OK, for dl's file
+    let list = sums("a.iso", b"an image\n") + &sums("b.tar", b"the archive there\n");
+    write_file(&d.join("dl"), "SHA256SUMS", list.as_bytes());
+    let out = run(fastsum().current_dir(d).args(["-c", "dl/SHA256SUMS"]));
+    assert_output("dl's", &out, "dl/a.iso: OK\ndl/b.tar: OK\n", "", 0);
+    // from dl itself, the check file named by its absolute path: the same
+    // files, shown as listed
+    let sums_path = d.join("dl/SHA256SUMS");
+    let out = run(fastsum()
+        .current_dir(d.join("dl"))
+        .arg("-c")
+        .arg(&sums_path));
+    assert_output("from dl", &out, "a.iso: OK\nb.tar: OK\n", "", 0);
+    let list = sums("a.iso", b"an image\n") + &sums("b.tar", b"the archive here\n");
+    write_file(&d.join("dl"), "SHA256SUMS", list.as_bytes());
     let gnu = multicall(d, "sha256sum")
         .current_dir(d)
         .args(["-c", "dl/SHA256SUMS"])
@@ -540,4 +558,117 @@ fn names_not_found_here_are_looked_for_beside_the_check_file() {
         "a.iso: FAILED open or read\nb.tar: OK\n"
     );
     assert_eq!(gnu.status.code(), Some(1));
+}
+
+/// Issue 40 §7: what `fastsum -a ALGO` writes, `fastsum -c` and `--audit`
+/// read back without `-a`. MD5's and SHA-1's lines stay untagged (one
+/// cryptographic algorithm has their length); the others' are tagged as
+/// GNU `cksum -a ALGO` writes them (byte for byte where cksum has the
+/// algorithm), unless `--untagged`; under sha256sum's name nothing changes.
+#[test]
+fn what_fastsum_writes_it_checks_without_options() {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir(d.join("d")).unwrap();
+    write_file(&d.join("d"), "a", b"one\n");
+    write_file(&d.join("d"), "b", &random_bytes(70_000, 40));
+    let fs = |args: &[&str]| run(fastsum().current_dir(d).args(args));
+    for algo in [
+        "md5",
+        "sha1",
+        "sha224",
+        "sha256",
+        "sha384",
+        "sha512",
+        "blake3",
+        "blake2b",
+        "sm3",
+        "xxh32",
+        "xxh64",
+        "xxh128",
+        "xxh3",
+        "crc32c",
+        "crc64nvme",
+    ] {
+        let lines = fs(&["-a", algo, "-r", "d"]);
+        assert_output(algo, &lines, &lines.stdout, "", 0);
+        let tagged = !matches!(algo, "md5" | "sha1");
+        assert_eq!(
+            lines.stdout.contains(&b'('),
+            tagged,
+            "{algo}: {}",
+            String::from_utf8_lossy(&lines.stdout)
+        );
+        std::fs::write(d.join("S"), &lines.stdout).unwrap();
+        let ok = "d/a: OK\nd/b: OK\n";
+        assert_output(algo, &fs(&["-c", "S"]), ok, "", 0);
+        let audit = fs(&["-c", "S", "--audit", "d"]);
+        assert_eq!(audit.status.code(), Some(0), "{algo} --audit");
+        assert!(audit.stdout.starts_with(ok.as_bytes()), "{algo} --audit");
+        let of_cksum = ["sha224", "sha256", "sha384", "sha512", "blake2b", "sm3"];
+        if of_cksum.contains(&algo) && require_tool("cksum") {
+            let cksum = run(gnu("cksum").current_dir(d).args(["-a", algo, "d/a", "d/b"]));
+            assert_output(algo, &lines, &cksum.stdout, "", 0);
+        }
+    }
+    let untagged = fs(&["-a", "sha256", "--untagged", "d/a"]);
+    let named = run(multicall(d, "sha256sum").current_dir(d).arg("d/a"));
+    assert_output("--untagged", &untagged, &named.stdout, "", 0);
+    if require_tool("sha256sum") {
+        let gnu = run(gnu("sha256sum").current_dir(d).arg("d/a"));
+        assert_output("sha256sum's name", &named, &gnu.stdout, "", 0);
+    }
+}
+
+/// Issue 40 §4: a comment decides the algorithm only when it is nothing
+/// but a block header. A SHA256SUMS whose first line is prose holding an
+/// algorithm's word (`B2`) verifies as sha256sum verifies it; and a binary
+/// file (random bytes with a `# B3` line planted) holds no checksum line,
+/// as md5sum -c finds: its random `#` lines holding `b2`, `md5`… are no
+/// headers, so no garbage "line" (`d4 <bytes>`) is read as a BLAKE2b-8
+/// digest and no garbage name opened.
+#[test]
+fn only_a_header_decides_the_algorithm() {
+    let dir = tempdir();
+    let d = dir.path();
+    write_file(d, "tool.tar.gz", b"the tool\n");
+    let digest = hash_bytes(Algorithm::Sha256, b"the tool\n").to_hex();
+    let sums = format!("# Mirrored to Backblaze B2 on 2026-11-01\n{digest}  tool.tar.gz\n");
+    write_file(d, "SHA256SUMS", sums.as_bytes());
+    let ours = run(fastsum().current_dir(d).args(["-c", "SHA256SUMS"]));
+    assert_output("prose comment", &ours, "tool.tar.gz: OK\n", "", 0);
+    if require_tool("sha256sum") {
+        let theirs = run(gnu("sha256sum").current_dir(d).args(["-c", "SHA256SUMS"]));
+        assert_outputs_same("prose comment", &ours, &theirs, "fastsum", "sha256sum");
+    }
+    // a header alone still decides, over the name
+    let b3 = blake3::hash(b"the tool\n").to_hex();
+    write_file(
+        d,
+        "SHA256SUMS",
+        format!("# BLAKE3 checksums:\n{b3}  tool.tar.gz\n").as_bytes(),
+    );
+    let ours = run(fastsum().current_dir(d).args(["-c", "SHA256SUMS"]));
+    assert_output("a header", &ours, "tool.tar.gz: OK\n", "", 0);
+    // random bytes, a `# B3` line, and further on a random `#` line that
+    // holds `B2` and, below it, one that starts with two hex digits and a
+    // blank (as 16 MiB of random bytes has them)
+    let mut bytes = random_bytes(4 << 20, 7);
+    let planted: [&[u8]; 3] = [
+        b"\n# B3\n",
+        b"\n#\x9c\x13 B2 \xf1\x07\n",
+        b"\nd4 \xbf\x19\xe0\x02\x8d\xc2F<d3\x8c\xde*L\xb5\n",
+    ];
+    for (i, plant) in planted.into_iter().enumerate() {
+        let at = bytes.len() / 4 * (i + 1);
+        bytes.splice(at..at, plant.iter().copied());
+    }
+    write_file(d, "random.bin", &bytes);
+    let ours = run(fastsum().current_dir(d).args(["-c", "random.bin"]));
+    let says = "fastsum: random.bin: no properly formatted checksum lines found\n";
+    assert_output("a binary file", &ours, "", says, 1);
+    if require_tool("md5sum") {
+        let theirs = run(gnu("md5sum").current_dir(d).args(["-c", "random.bin"]));
+        assert_outputs_same("a binary file", &ours, &theirs, "fastsum", "md5sum");
+    }
 }

@@ -62,7 +62,16 @@ fn bad_md5_kernel_only_stops_md5_runs() {
         format!("{EMPTY_SHA256}  /dev/null\n").as_bytes(),
     );
     let runs: [(Command, &[&OsStr], &str); 3] = [
-        (fastsum(), &[os(b"-a"), os(b"sha256"), os(b"/dev/null")], ""),
+        (
+            fastsum(),
+            &[
+                os(b"-a"),
+                os(b"sha256"),
+                os(b"--untagged"),
+                os(b"/dev/null"),
+            ],
+            "",
+        ),
         (
             fastsum(),
             &[os(b"-a"), os(b"sha256"), os(b"-c"), sums.as_os_str()],

@@ -475,3 +475,115 @@ fn audit_tries_a_bare_etags_part_sizes() {
         .args(["--audit", "."]));
     assert_eq!(o.status.code(), Some(1), "{o:?}");
 }
+
+/// Issue 40 §6: every line over parts fastsum writes, it checks and
+/// updates: each algorithm S3 composes × a part size that cuts the file
+/// into several parts and one that holds it whole × `--base64` × `--tag`,
+/// named with `-a ALGO@SIZE` and with `--part-size` (CRC32C@SIZE and
+/// CRC32B@SIZE lines, whose 4 bytes' base64 is as long as their hex, were
+/// improperly formatted to `-c`). Each checks OK (exit 0), FAILED with one
+/// byte changed (exit 1), and `--update` of a manifest listing one file
+/// appends the other's line as the whole run writes it.
+#[test]
+fn every_line_over_parts_checks_and_updates() {
+    let dir = tempdir();
+    let d = dir.path();
+    let data = crate::util::random_bytes(200_000, 21);
+    let write = |bytes: &[u8]| crate::util::write_file(d, "f", bytes);
+    write(&data);
+    crate::util::write_file(d, "e", b"");
+    let fs = |args: &[&str]| run(fastsum().current_dir(d).args(args));
+    for algo in ["md5", "sha1", "sha256", "crc32b", "crc32c"] {
+        for size in ["64K", "1M"] {
+            let over = format!("{algo}@{size}");
+            let named: [&[&str]; 2] = [&["-a", &over], &["-a", algo, "--part-size", size]];
+            for (named, base64, tag) in named
+                .into_iter()
+                .flat_map(|n| [(n, false, false), (n, true, false), (n, false, true)])
+                .chain([(named[0], true, true)])
+            {
+                let mut args: Vec<&str> = named.to_vec();
+                args.extend(base64.then_some("--base64"));
+                args.extend(tag.then_some("--tag"));
+                let what = format!("{args:?}");
+                let lines = fs(&[&args[..], &["e", "f"]].concat());
+                assert!(lines.status.success(), "{what}: {lines:?}");
+                crate::util::write_file(d, "S", &lines.stdout);
+                let ok = fs(&["-c", "S"]);
+                crate::util::assert_output(&what, &ok, "e: OK\nf: OK\n", "", 0);
+                let mut bad = data.clone();
+                bad[150_000] ^= 1;
+                write(&bad);
+                let failed = fs(&["-c", "S"]);
+                write(&data);
+                crate::util::assert_output(
+                    &what,
+                    &failed,
+                    "e: OK\nf: FAILED\n",
+                    "fastsum: WARNING: 1 computed checksum did NOT match\n",
+                    1,
+                );
+                let first = lines.stdout.iter().position(|&b| b == b'\n').unwrap() + 1;
+                crate::util::write_file(d, "S", &lines.stdout[..first]);
+                let updated = fs(&["--update", "S", "e", "f"]);
+                crate::util::assert_output(
+                    &what,
+                    &updated,
+                    "",
+                    "fastsum: S: 1 added, 0 pruned, 1 kept\n",
+                    0,
+                );
+                assert_eq!(std::fs::read(d.join("S")).unwrap(), lines.stdout, "{what}");
+            }
+        }
+    }
+}
+
+/// Issue 40 §13: the part size's message says its true limit (32G was
+/// refused by a message allowing it: 32767M is the largest), blanks around
+/// a SIZE read alike (`' 8M'` and `'8M '`, for `--chunk` too), and `-b` or
+/// `-t` with digests over parts, whose lines are always tagged, is refused
+/// with a message rather than dropped.
+#[test]
+fn part_size_limits_blanks_and_untagged_options() {
+    let dir = tempdir();
+    let d = dir.path();
+    crate::util::write_file(d, "f", b"some bytes\n");
+    let fs = |args: &[&str]| run(fastsum().current_dir(d).args(args));
+    let o = fs(&["--part-size", "32G", "f"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("up to 32767M, below 32G"), "{err}");
+    let largest = fs(&["--part-size", "32767M", "f"]);
+    assert!(largest.status.success(), "{largest:?}");
+    let plain = fs(&["--part-size", "8M", "f"]);
+    for blanks in [" 8M", "8M ", " 8M\t", "8M,\t16M "] {
+        let o = fs(&["--part-size", blanks, "f"]);
+        assert!(o.status.success(), "{blanks:?}: {o:?}");
+        assert!(o.stdout.starts_with(&plain.stdout), "{blanks:?}: {o:?}");
+    }
+    for chunk in [" 4K", "4K "] {
+        let o = fs(&["--chunk", chunk, "-m", "sync", "f"]);
+        assert!(o.status.success(), "{chunk:?}: {o:?}");
+    }
+    for (args, what) in [
+        (&["-b", "--part-size", "8M"][..], "--binary"),
+        (&["-t", "-a", "md5@8M"], "--text"),
+        (&["-a", "sha256", "--part-size", "8M", "-b"], "--binary"),
+    ] {
+        let o = fs(&[args, &["f"]].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {o:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&format!(
+                "digests over parts print tagged lines (the tag carries the part size): \
+                 {what} applies to untagged output"
+            )),
+            "{args:?}: {err}"
+        );
+    }
+    // --tag (which GNU's -b accompanies) is no refusal
+    let o = fs(&["--tag", "-b", "--part-size", "8M", "f"]);
+    assert_eq!(o.stdout, plain.stdout, "{o:?}");
+}

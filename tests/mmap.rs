@@ -55,7 +55,7 @@ fn mmap_matches_gnu_and_threaded_for_every_algorithm() {
     for opts in MMAP_OPTS {
         let got = run(fastsum()
             .current_dir(dir.path())
-            .args(["-a", "blake3"])
+            .args(["-a", "blake3", "--untagged"])
             .args(opts)
             .args(&names));
         assert_output(&format!("blake3 {opts:?}"), &got, &want, "", 0);
@@ -81,7 +81,7 @@ fn blake3_multithreaded_matches_one_thread() {
         for jobs in ["-j1", "-j2"] {
             let got = run(fastsum()
                 .current_dir(dir.path())
-                .args(["-a", "blake3", "-m", mode, jobs])
+                .args(["-a", "blake3", "--untagged", "-m", mode, jobs])
                 .args(&names));
             assert_output(&format!("{mode} {jobs}"), &got, &want, "", 0);
         }
@@ -135,7 +135,7 @@ fn mmap_reads_a_fifo() {
     };
     let mut c = fastsum();
     c.current_dir(dir.path())
-        .args(["-m", "mmap", "-a", "blake3", "fifo"]);
+        .args(["-m", "mmap", "-a", "blake3", "--untagged", "fifo"]);
     let got = run(&mut c);
     crate::util::join_fifo_writer(&fifo, writer);
     let want = format!("{}  fifo\n", blake3::hash(&data).to_hex());
@@ -152,7 +152,7 @@ fn mmap_maps_big_files_and_reads_others() {
     let read_calls = |file: &str, algo: &str| {
         let o = fastsum()
             .current_dir(dir.path())
-            .args(["-m", "mmap", "--stats", "-a", algo, file])
+            .args(["-m", "mmap", "--stats", "-a", algo, "--untagged", file])
             .bounded_output()
             .unwrap();
         assert_eq!(o.status.code(), Some(0));
@@ -207,7 +207,7 @@ fn big_files_one_after_another_hash_side_by_side() {
         let stats = |jobs: &str| {
             let o = fastsum()
                 .current_dir(dir.path())
-                .args(["--stats", "-a", algo.name(), "-j", jobs])
+                .args(["--stats", "-a", algo.name(), "--untagged", "-j", jobs])
                 .args(names)
                 .bounded_output()
                 .unwrap();
@@ -255,7 +255,7 @@ fn the_cores_are_asked_for_once_not_per_window() {
             .args(["-f", "-qq", "-e", "trace=sched_getaffinity,openat", "-o"])
             .arg(&log)
             .arg(crate::util::fastsum_path())
-            .args(["-a", "blake3", "-j", "2", name]));
+            .args(["-a", "blake3", "--untagged", "-j", "2", name]));
         assert!(o.status.success(), "{name}: {}", crate::util::shown(&o));
         let text = std::fs::read_to_string(&log).unwrap();
         let count = |what: &str| text.lines().filter(|l| l.contains(what)).count();

@@ -76,7 +76,15 @@ fn stdin_at_an_offset_is_hashed_from_there_in_every_mode() {
                         let what =
                             format!("{size} bytes at {offset}, -a {algos:?} -m {mode} -j {jobs}");
                         let (o, after) = run_at(
-                            fastsum().args(["-m", mode, "-j", jobs, "-a", &algos.join(",")]),
+                            fastsum().args([
+                                "-m",
+                                mode,
+                                "-j",
+                                jobs,
+                                "--untagged",
+                                "-a",
+                                &algos.join(","),
+                            ]),
                             &path,
                             offset,
                         );
@@ -148,7 +156,11 @@ fn second_dash_is_empty_in_every_mode() {
     assert!(gnu_out.status.success());
     for mode in MODES {
         for algo in ["md5", "blake3"] {
-            let (o, after) = run_at(fastsum().args(["-m", mode, "-a", algo, "-", "-"]), &path, 0);
+            let (o, after) = run_at(
+                fastsum().args(["-m", mode, "-a", algo, "--untagged", "-", "-"]),
+                &path,
+                0,
+            );
             let what = format!("-m {mode} -a {algo} - -");
             let lines: Vec<&[u8]> = o.stdout.split(|&b| b == b'\n').collect();
             assert_eq!(lines.len(), 3, "{what}: {}", shown(&o));

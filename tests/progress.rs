@@ -246,11 +246,12 @@ fn assert_the_line_moves(dir: &Path, cases: &[(&str, u64)]) {
 
 /// Write the check file `name` for `file` hashed with `algo`.
 fn sums(dir: &Path, name: &str, algo: &str, file: &str) {
-    let got = crate::util::run(
-        crate::util::fastsum()
-            .current_dir(dir)
-            .args(["-a", algo, file]),
-    );
+    let got = crate::util::run(crate::util::fastsum().current_dir(dir).args([
+        "-a",
+        algo,
+        "--untagged",
+        file,
+    ]));
     assert!(got.status.success());
     std::fs::write(dir.join(name), &got.stdout).unwrap();
 }
@@ -313,7 +314,11 @@ fn messages_start_on_a_clean_line() {
     let t = tempdir();
     sparse(t.path(), "s1", 512 * MIB);
     sparse(t.path(), "s2", 512 * MIB);
-    let (raw, _) = in_pty(t.path(), 100, "$F --progress -a sha256 s1 nonexist s2");
+    let (raw, _) = in_pty(
+        t.path(),
+        100,
+        "$F --progress -a sha256 --untagged s1 nonexist s2",
+    );
     let msg = "fastsum: nonexist: No such file or directory";
     let at = raw
         .find(msg)

@@ -166,7 +166,7 @@ fn a_manifest_it_cannot_extend_is_left_as_it_was() {
     let good = std::fs::read(d.join("SUMS")).unwrap();
     let sha = fastsum_in(d, &["-a", "sha1", "d/a"]).stdout;
     let tagged = fastsum_in(d, &["--tag", "d/a"]).stdout;
-    let sha256 = fastsum_in(d, &["-a", "sha256", "d/a"]).stdout;
+    let sha256 = fastsum_in(d, &["-a", "sha256", "--untagged", "d/a"]).stdout;
     for (what, sums, extra) in [
         (
             "two algorithms",
@@ -187,11 +187,6 @@ fn a_manifest_it_cannot_extend_is_left_as_it_was() {
         (
             "64 hex digits (SHA-256 or BLAKE3) and no -a",
             sha256.clone(),
-            &[],
-        ),
-        (
-            "32 hex digits (MD5, BLAKE2b-128 or XXH128) and no -a",
-            good.clone(),
             &[],
         ),
         (
@@ -656,13 +651,13 @@ fn a_leftover_temporary_file_blocks_no_later_run() {
 /// -a, naming the choices; with -a, new lines in that algorithm.
 #[test]
 fn untagged_lines_of_several_possible_algorithms_need_a() {
+    // (written --untagged: fastsum's own name tags these algorithms' lines)
     for (algo, choices) in [
-        ("blake2b", &["sha512", "blake2b", "sha3 -l 512"][..]),
-        ("xxh128", &["md5", "blake2b -l 128", "xxh128"]),
-        ("md5", &["md5", "blake2b -l 128", "xxh128"]),
-        ("sha1", &["sha1", "blake2b -l 160"]),
+        ("blake2b", &["sha512", "blake2b", "sha3"][..]),
+        ("sha256", &["sha256", "blake3", "blake2b", "sm3", "sha3"]),
+        ("blake3", &["sha256", "blake3", "blake2b", "sm3", "sha3"]),
     ] {
-        let dir = fixture(&["-a", algo]);
+        let dir = fixture(&["-a", algo, "--untagged"]);
         let d = dir.path();
         let before = std::fs::read(d.join("SUMS")).unwrap();
         write_file(d, "d/c", b"c");
@@ -676,7 +671,7 @@ fn untagged_lines_of_several_possible_algorithms_need_a() {
         );
         let o = fastsum_in(d, &["-r", "d", "--update", "SUMS", "-a", algo]);
         assert!(o.status.success(), "{algo}: {}", shown(&o));
-        let line = fastsum_in(d, &["-a", algo, "d/c"]).stdout;
+        let line = fastsum_in(d, &["-a", algo, "--untagged", "d/c"]).stdout;
         assert_eq!(
             std::fs::read(d.join("SUMS")).unwrap(),
             [&before[..], &line].concat(),
@@ -685,13 +680,47 @@ fn untagged_lines_of_several_possible_algorithms_need_a() {
     }
     // b2sum checks what was added to its manifest
     if require_tool("b2sum") {
-        let dir = fixture(&["-a", "blake2b"]);
+        let dir = fixture(&["-a", "blake2b", "--untagged"]);
         let d = dir.path();
         write_file(d, "d/c", b"c");
         let o = fastsum_in(d, &["-r", "d", "--update", "SUMS", "-a", "blake2b"]);
         assert!(o.status.success(), "{}", shown(&o));
         let c = run(gnu("b2sum").current_dir(d).args(["-c", "SUMS"]));
         assert!(c.status.success(), "{}", shown(&c));
+    }
+}
+
+/// Issue 40 §7: what fastsum writes without options, `-c` and `--update`
+/// read back without them. MD5's 32 hex digits and SHA-1's 40 are read as
+/// `-c` reads them (`md5sum -c` does); the other algorithms' lines are
+/// written tagged (`SHA256 (d/a) = …`, as GNU `cksum -a sha256` writes
+/// them). Each manifest is then updated, and checked.
+#[test]
+fn what_fastsum_writes_it_updates_and_checks_without_options() {
+    for algo in [
+        "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake3", "blake2b", "sm3", "xxh32",
+        "xxh64", "xxh128", "xxh3",
+    ] {
+        let dir = fixture(&["-a", algo]);
+        let d = dir.path();
+        let before = std::fs::read(d.join("SUMS")).unwrap();
+        write_file(d, "d/c", b"c");
+        let o = fastsum_in(d, &["-r", "d", "--update", "SUMS"]);
+        assert_says(&o, "fastsum: SUMS: 1 added, 0 pruned, 2 kept\n", algo);
+        let line = fastsum_in(d, &["-a", algo, "d/c"]).stdout;
+        assert_eq!(
+            std::fs::read(d.join("SUMS")).unwrap(),
+            [&before[..], &line].concat(),
+            "{algo}"
+        );
+        let c = fastsum_in(d, &["-c", "SUMS"]);
+        assert_eq!(
+            String::from_utf8_lossy(&c.stdout),
+            "d/a: OK\nd/s/b: OK\nd/c: OK\n",
+            "{algo}: {}",
+            shown(&c)
+        );
+        assert!(c.status.success(), "{algo}: {}", shown(&c));
     }
 }
 
@@ -831,4 +860,71 @@ fn update_says_what_it_did_unless_quiet() {
     // -w is still check mode's alone
     let o = fastsum_in(d, &["-r", "d", "--update", "SUMS", "-w"]);
     assert_eq!(o.status.code(), Some(2), "{}", shown(&o));
+}
+
+/// Issue 40 §13: what `-c` reads, `--update` keeps. Comments and empty
+/// lines stay where they are (a block header says the algorithm of the
+/// untagged lines below it, as to `-c`); a CRLF manifest gets CRLF lines;
+/// and a SUMS with other hard links is replaced by a new file (never
+/// rewritten in place, which a crash could leave half-written), which is
+/// said on stderr: the other links keep the old manifest.
+#[test]
+fn comments_crlf_and_hard_links_are_kept_or_said() {
+    let dir = fixture(&[]);
+    let d = dir.path();
+    let lines = std::fs::read(d.join("SUMS")).unwrap();
+    let first = lines.iter().position(|&b| b == b'\n').unwrap() + 1;
+    let b_line = fastsum_in(d, &["d/s/b"]).stdout;
+    // comments and an empty line around the one line for d/a
+    let before = [
+        &b"# sums of d\n\n"[..],
+        &lines[..first],
+        b"# end of the list\n",
+    ]
+    .concat();
+    std::fs::write(d.join("SUMS"), &before).unwrap();
+    let o = fastsum_in(d, &["-r", "d", "--update", "SUMS"]);
+    assert_says(&o, "fastsum: SUMS: 1 added, 0 pruned, 1 kept\n", "comments");
+    let after = std::fs::read(d.join("SUMS")).unwrap();
+    assert_eq!(after, [&before[..], &b_line].concat(), "comments");
+    let c = fastsum_in(d, &["-c", "SUMS"]);
+    assert_eq!(String::from_utf8_lossy(&c.stdout), "d/a: OK\nd/s/b: OK\n");
+    // a block header says the untagged lines' algorithm
+    let sha = fastsum_in(d, &["-a", "sha256", "--untagged", "d/a"]).stdout;
+    let before = [&b"# SHA256 HASH\n"[..], &sha].concat();
+    std::fs::write(d.join("SUMS"), &before).unwrap();
+    let o = fastsum_in(d, &["-r", "d", "--update", "SUMS"]);
+    assert_says(&o, "fastsum: SUMS: 1 added, 0 pruned, 1 kept\n", "header");
+    let sha_b = fastsum_in(d, &["-a", "sha256", "--untagged", "d/s/b"]).stdout;
+    let after = std::fs::read(d.join("SUMS")).unwrap();
+    assert_eq!(after, [&before[..], &sha_b].concat(), "header");
+    // CRLF lines in, CRLF lines out
+    let crlf = |text: &[u8]| -> Vec<u8> {
+        text.split_inclusive(|&b| b == b'\n')
+            .flat_map(|l| [l.strip_suffix(b"\n").unwrap_or(l), b"\r\n"].concat())
+            .collect()
+    };
+    let before = crlf(&lines[..first]);
+    std::fs::write(d.join("SUMS"), &before).unwrap();
+    let o = fastsum_in(d, &["-r", "d", "--update", "SUMS"]);
+    assert_says(&o, "fastsum: SUMS: 1 added, 0 pruned, 1 kept\n", "crlf");
+    let after = std::fs::read(d.join("SUMS")).unwrap();
+    assert_eq!(after, [&before[..], &crlf(&b_line)].concat(), "crlf");
+    if require_tool("md5sum") {
+        let c = run(gnu("md5sum").current_dir(d).args(["-c", "SUMS"]));
+        assert!(c.status.success(), "{}", shown(&c));
+    }
+    // a hard link keeps the old manifest, and that is said
+    std::fs::write(d.join("SUMS"), &lines[..first]).unwrap();
+    std::fs::hard_link(d.join("SUMS"), d.join("LINK")).unwrap();
+    let o = fastsum_in(d, &["-r", "d", "--update", "SUMS"]);
+    assert_says(
+        &o,
+        "fastsum: SUMS: replaced by a new file: its 1 other hard link keeps the old \
+         manifest\nfastsum: SUMS: 1 added, 0 pruned, 1 kept\n",
+        "hard link",
+    );
+    assert_eq!(std::fs::read(d.join("LINK")).unwrap(), &lines[..first]);
+    let after = std::fs::read(d.join("SUMS")).unwrap();
+    assert_eq!(after, [&lines[..first], &b_line].concat(), "hard link");
 }

@@ -538,11 +538,13 @@ impl<'a> Pair<'a> {
         tool_of(self.algo)
     }
 
-    /// `fastsum -a NAME OPTS` in the directory.
+    /// `fastsum -a NAME --untagged OPTS` in the directory: the GNU tool's
+    /// layout (fastsum's own name tags the lines of the algorithms whose
+    /// untagged lines its `-c` could not tell apart: SHA-256's, …).
     pub fn ours(self, opts: &[&str]) -> Command {
         let mut c = fastsum();
         c.current_dir(self.dir)
-            .args(["-a", self.algo.name()])
+            .args(["-a", self.algo.name(), "--untagged"])
             .args(opts);
         c
     }

@@ -304,6 +304,7 @@ fn tree_digest_is_the_digest_of_the_z_manifest() {
         let ours = run(fastsum().current_dir(&d).args([
             "-r",
             "-z",
+            "--untagged",
             "-a",
             algo,
             "--exclude",

@@ -161,7 +161,7 @@ impl Composed {
 }
 
 /// The size of an upload's parts (the last one may be shorter): a whole
-/// number of KiB below 32 MiB, of MiB from 32 MiB to 32 GiB (uploaders
+/// number of KiB below 32 MiB, of MiB from 32 MiB to 32767 MiB, below 32 GiB (uploaders
 /// use whole MiB; S3 takes parts of 5 MiB to 5 GiB). fastsum takes smaller
 /// parts than S3 too, so that files of a few bytes can be tested over many
 /// parts (docs/GUIDE.md, "Object stores"). Two bytes, byte-aligned (KiB

@@ -97,6 +97,10 @@ pub(super) fn over_parts(args: &mut Args) -> Result<(), Conflict> {
             args.tree_digest
                 .then_some(Conflict::TreeDigestWith("a part size")),
             args.raw_digest.then_some(Conflict::PartsWith("--raw")),
+            // (--tag sets binary too: only -b and -t themselves are refused)
+            args.binary
+                .filter(|_| !args.tag)
+                .map(|b| Conflict::PartsUntagged(if b { "--binary" } else { "--text" })),
         ];
         if let Some(c) = with.into_iter().flatten().next() {
             return Err(c);

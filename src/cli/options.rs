@@ -309,7 +309,7 @@ impl fmt::Display for ValueError {
             ValueError::PartSize(given) => write!(
                 f,
                 "'{given}' is no part size: a whole number of KiB below 32M, of MiB \
-                 from 32M to 32G (S3 takes parts of 5M to 5G)"
+                 from 32M up to 32767M, below 32G (S3 takes parts of 5M to 5G)"
             ),
             ValueError::NotComposed(a) => write!(f, "{}", not_composed(*a)),
             ValueError::Number(e) => write!(f, "{e}"),
@@ -803,7 +803,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
          composite checksum, base64 of the hash of the parts' digests, then -N. A file of \
          one part or none gives the plain digest, as a single PUT. A list (8M,16M) or a \
          repeated option computes each size in the same read. SIZE is whole KiB below 32M, \
-         whole MiB from 32M to 32G (S3: 5M to 5G; AWS CLI's is 8M). The lines are tagged with the algorithm and \
+         whole MiB from 32M up to 32767M, below 32G (S3: 5M to 5G; AWS CLI's is 8M). The lines are tagged with the algorithm and \
          the part size (MD5@8M), which -c reads back.",
     ),
     Spec::value(
@@ -904,7 +904,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
     .names(Names::FASTSUM)
     .section(Section::Walking)
     .more(
-        "The digest of the bytes 'cd DIR && fastsum -r -z .' prints (with the same -a and \
+        "The digest of the bytes 'cd DIR && fastsum -r -z --untagged .' prints (with the same -a and \
          walk options): each regular file as HEX, two spaces, ./PATH and a NUL, in the \
          walk's order. Links met in the walk, FIFOs, devices and empty directories count \
          for nothing. A file that cannot be read: an error, and no digest for its tree.",
@@ -923,12 +923,14 @@ pub(crate) static OPTIONS: &[Spec] = &[
     .section(Section::Walking)
     .more(
         "In SUMS's own algorithm and format (a missing SUMS is made; untagged lines \
-         need -a or a name that says it, SHA256SUMS: their length fits several \
-         algorithms). Names compare as --audit \
+         are read as -c reads them: 32 hex digits are MD5, 40 SHA-1, a length several \
+         algorithms share needs -a or a name that says it, SHA256SUMS). Names compare as --audit \
          compares them (./d/a, d//a and /abs/d/a are d/a). Says on stderr what it did \
          ('SUMS: 3 added, 1 pruned, 120 kept'), unless --quiet or --status. SUMS is \
          replaced only once every new input is hashed and the new manifest is written \
-         and synced: on any error it stays as it was. A link is followed to its target; \
+         and synced: on any error it stays as it was. Comments, empty lines and CRLF line \
+         ends are kept. A link is followed to its target (other hard links keep the old \
+         manifest, as stderr says); \
          a SUMS that is no regular file is refused; updaters take turns on its lock \
          (flock); SUMS is never listed in itself.",
     ),
@@ -1011,6 +1013,25 @@ pub(crate) static OPTIONS: &[Spec] = &[
     )
     .gnu(15)
     .names(Names::CKSUM),
+    Spec::flag(
+        "untagged",
+        None,
+        |a| {
+            a.untagged = true;
+            a.tag = false;
+            a.binary = None
+        },
+        "Write untagged lines (HEX  NAME) for every algorithm",
+    )
+    .names(Names::FASTSUM)
+    .more(
+        "Lines of an algorithm whose untagged lines -c could not \
+         tell from others' (every one but MD5 and SHA-1: SHA-256's 64 hex digits may be \
+         BLAKE3's) are otherwise tagged (SHA256 (NAME) = HEX, as GNU cksum -a sha256 writes \
+         them); -b and -t (GNU's untagged layouts) keep them untagged too. Untagged, such \
+         lines need -a with -c and --update, or a check file's name that says it \
+         (SHA256SUMS).",
+    ),
     Spec::flag(
         "zero",
         Some(b'z'),

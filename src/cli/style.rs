@@ -4,6 +4,7 @@
 //! asks which tool it is to know how a line looks.
 
 use crate::algo::Algorithm;
+use crate::command::check::infer;
 use crate::config::{Encoding, LineEnd, LineFormat, Names, Shape, Style, XofOutput, XxhOutput};
 
 use super::options::Args;
@@ -25,6 +26,7 @@ pub(super) fn hash(args: &Args, inv: &Invocation, xof: Option<XofOutput>) -> Sty
             [Algorithm::Xxh3 | Algorithm::Crc32c | Algorithm::Crc64Nvme]
         )
         || args.algorithms.iter().any(|a| a.parts().is_some())
+        || unreadable_untagged(args, inv)
     {
         LineFormat::Tagged
     } else {
@@ -72,6 +74,29 @@ pub(super) fn hash(args: &Args, inv: &Invocation, xof: Option<XofOutput>) -> Sty
             Names::Escaped
         },
     }
+}
+
+/// Whether, under fastsum's own name, the one algorithm's untagged lines
+/// are such that `fastsum -c` without `-a` could not read them back: a
+/// digest length several cryptographic algorithms share (SHA-256's 64 hex
+/// digits, SHA-512's 128), or a non-cryptographic hash's (never inferred):
+/// `command/check/infer.rs` `reads_back`. Those are written tagged, as GNU's
+/// `cksum -a sha256` writes them; `--untagged`, `-b` and `-t` (GNU's
+/// untagged layouts, asked for) keep them untagged. MD5's and SHA-1's stay
+/// untagged, as md5sum and sha1sum write them.
+fn unreadable_untagged(args: &Args, inv: &Invocation) -> bool {
+    let algo = match args.algorithms.as_slice() {
+        [] => inv.default_algorithm.unwrap_or(Algorithm::Md5),
+        [one] => *one,
+        _ => return false,
+    };
+    // (--tree-digest's line is a directory's, which -c does not check)
+    inv.flavour() == Flavour::Fastsum
+        && !args.tree_digest
+        && !args.untagged
+        && args.binary.is_none()
+        && algo.legacy().is_none()
+        && !infer::reads_back(algo)
 }
 
 /// The style of `-c`'s (and `--audit`'s) status lines under `inv`'s name.

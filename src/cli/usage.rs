@@ -66,6 +66,8 @@ pub(crate) enum Conflict {
     PartsWith(&'static str),
     /// Several algorithms with `-b` or `-t` (untagged lines).
     SeveralUntagged,
+    /// Digests over parts (always tagged) with `-b` or `-t` (the option).
+    PartsUntagged(&'static str),
     /// b3sum: `--check` with an option it conflicts with (its clap's
     /// refusal): the first of them given, the others, and the usage line
     /// clap then prints (the options it does not blame, the FILEs).
@@ -113,6 +115,9 @@ const UPDATE_WITHOUT_FILES: &str = "--update adds the FILEs and directories give
 /// Several algorithms with `--binary` or `--text`.
 const SEVERAL_UNTAGGED: &str = "several algorithms print BSD-tagged lines: --binary and \
                                 --text apply to untagged output (use one -a per run)";
+
+/// Why digests over parts go with no untagged layout (`-b`, `-t`).
+const PARTS_TAGGED: &str = "digests over parts print tagged lines (the tag carries the part size)";
 
 /// Why digests over parts go with no other encoding.
 const PARTS_AS_S3: &str = "S3's digests over parts are written as S3 shows them (the ETag \
@@ -192,6 +197,9 @@ impl Conflict {
             Conflict::NotComposed(a) => super::options::not_composed(*a),
             Conflict::PartsWith(what) => format!("{PARTS_AS_S3}: not with {what}"),
             Conflict::SeveralUntagged => SEVERAL_UNTAGGED.into(),
+            Conflict::PartsUntagged(what) => {
+                format!("{PARTS_TAGGED}: {what} applies to untagged output")
+            }
             Conflict::B3sumClap { first, with, .. } => cannot_be_used_with(first, with),
             Conflict::B3sumNeedsCheck(_) => {
                 "the following required arguments were not provided:\n  --check".into()

@@ -19,6 +19,13 @@
 //!   after. On any error (a read error, ENOSPC, a killed process) the old
 //!   SUMS stays as it was.
 //! - SUMS, and any temporary file of its, is never hashed into itself.
+//! - A SUMS with other hard links is replaced all the same (rewriting it in
+//!   place could leave it half-written): its other names keep the old
+//!   manifest, and stderr says so.
+//!
+//! What `-c` skips is kept: comment and empty lines stay in place (a block
+//! header says the algorithm of the untagged lines below it, as to `-c`),
+//! and a CRLF manifest gets CRLF lines.
 
 use std::collections::HashSet;
 use std::ffi::OsString;
@@ -29,21 +36,24 @@ use std::path::{Path, PathBuf};
 
 use crate::algo::{Algorithm, Algorithms, Bits};
 use crate::command::check::audit::{CheckFiles, absolute};
-use crate::command::check::infer;
-use crate::command::check::parse::{Accept, Form, line_body, parse_check_line};
+use crate::command::check::infer::{self, Untagged};
+use crate::command::check::parse::{Accept, Digits, Form, Grammar, line_body};
 use crate::command::hash;
-use crate::config::{Context, LineFormat, UpdateOptions};
+use crate::config::{Context, LineFormat, Tags, UpdateOptions};
 use crate::input::Input;
 use crate::output::quote_name;
 use crate::report::{Reporter, error_text};
 use crate::sys::{FileId, printed_name};
 
-/// What SUMS holds: its lines (each ending in a newline), the name each
-/// lists, and the algorithm and format new lines take.
+/// What SUMS holds: its lines (each ending in its line end), the name each
+/// lists (`None`: a comment or an empty line, which `-c` skips, kept where
+/// it is), the algorithm and format new lines take, and whether its lines
+/// end in CRLF (as its first does: so do the lines added).
 struct Manifest {
-    lines: Vec<(Vec<u8>, Vec<u8>)>,
+    lines: Vec<(Vec<u8>, Option<Vec<u8>>)>,
     algo: Algorithm,
     format: LineFormat,
+    crlf: bool,
 }
 
 /// Why SUMS cannot be updated.
@@ -153,7 +163,7 @@ fn update(
         .flatten();
     let asked = named.unwrap_or(algos.first());
     let manifest = match locked.read_to_end(&mut text) {
-        Ok(_) => read_manifest(&text, asked, named.is_some(), opts),
+        Ok(_) => read_manifest(&text, asked, named, opts),
         Err(e) => Err(Refusal::Read(e)),
     };
     let manifest = match manifest {
@@ -172,7 +182,7 @@ fn update(
     let listed: HashSet<Vec<u8>> = manifest
         .lines
         .iter()
-        .map(|(_, n)| absolute(n, cwd))
+        .filter_map(|(_, n)| n.as_deref().map(|n| absolute(n, cwd)))
         .collect();
     let roots: Vec<Vec<u8>> = files
         .iter()
@@ -214,7 +224,22 @@ fn update(
         // nothing to change: SUMS is left alone (its time stamps too)
         return Ok(Some(counts));
     }
-    Ok(write(locked, &new, &name, rep).then_some(counts))
+    Ok(write(locked, &new, &name, rep, opts.quiet).then_some(counts))
+}
+
+/// How many other hard links the file `meta` describes has (none known
+/// where std does not say: Windows).
+fn other_links(meta: &fs::Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        meta.nlink().saturating_sub(1)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        0
+    }
 }
 
 /// `--prune`'s rule: a line goes when its file is under one of the
@@ -243,8 +268,13 @@ fn merge(
         added: added.iter().filter(|&&b| b == b'\n').count(),
         ..Counts::default()
     };
-    let mut new = Vec::with_capacity(len + added.len());
+    let mut new = Vec::with_capacity(len + added.len() + counts.added);
     for (line, named) in &manifest.lines {
+        let Some(named) = named else {
+            // (a comment or an empty line: kept, not counted)
+            new.extend_from_slice(line);
+            continue;
+        };
         if prune.as_ref().is_some_and(|p| p.drops(named)) {
             counts.pruned += 1;
             continue;
@@ -252,15 +282,38 @@ fn merge(
         counts.kept += 1;
         new.extend_from_slice(line);
     }
-    new.extend_from_slice(added);
+    if manifest.crlf {
+        // a CRLF manifest gets CRLF lines (issue 40 §13)
+        for line in added.split_inclusive(|&b| b == b'\n') {
+            match line.strip_suffix(b"\n") {
+                Some(body) => new.extend_from_slice(&[body, b"\r\n"].concat()),
+                None => new.extend_from_slice(line),
+            }
+        }
+    } else {
+        new.extend_from_slice(added);
+    }
     (new, counts)
 }
 
 /// Replace SUMS (`name`, quoted) with `new`: whether it was, and synced
-/// (else said why).
-fn write(locked: &Locked, new: &[u8], name: &str, rep: &Reporter) -> bool {
+/// (else said why); unless `quiet`, say that SUMS's other hard links keep
+/// the old manifest.
+fn write(locked: &Locked, new: &[u8], name: &str, rep: &Reporter, quiet: bool) -> bool {
     match replace(locked, new) {
-        Ok(Synced::Yes) => true,
+        Ok(Synced::Yes) => {
+            let links = other_links(&locked.meta);
+            if links > 0 && !quiet {
+                // a new file took SUMS's name: its other names keep the old
+                // one (rewriting it in place could leave it half-written)
+                rep.message(&format!(
+                    "{name}: replaced by a new file: its {links} other hard link{} the old \
+                     manifest",
+                    if links == 1 { " keeps" } else { "s keep" }
+                ));
+            }
+            true
+        }
         Ok(Synced::RenamedOnly(e)) => {
             rep.error(&format!(
                 "{name}: updated, but its directory could not be synced: {}",
@@ -277,49 +330,49 @@ fn write(locked: &Locked, new: &[u8], name: &str, rep: &Reporter) -> bool {
 
 /// SUMS's lines, its algorithm and format (an empty SUMS: new lines take
 /// `-a`'s algorithm, or its name's, and the format the options ask for);
-/// `named`: `asked` is SUMS's name's.
+/// `named`: the algorithm SUMS's name names (`asked` then).
 fn read_manifest(
     text: &[u8],
     asked: Algorithm,
-    named: bool,
+    named: Option<Algorithm>,
     opts: &UpdateOptions,
 ) -> Result<Manifest, Refusal> {
     let mut manifest = Manifest {
         lines: Vec::new(),
         algo: asked,
         format: opts.hash.style.format(),
+        crlf: text
+            .split_inclusive(|&b| b == b'\n')
+            .next()
+            .is_some_and(|l| l.ends_with(b"\r\n")),
     };
     let mut first: Option<(Algorithm, LineFormat)> = None;
+    let mut block = None;
     for (i, raw) in text.split_inclusive(|&b| b == b'\n').enumerate() {
-        let improper = Refusal::Improper(i + 1);
-        let body = line_body(raw).ok_or(Refusal::Improper(i + 1))?;
-        let default = match first {
-            Some((a, _)) => a,
-            None if opts.algorithm_chosen || named => asked,
-            // untagged lines say their algorithm only by their length
-            None => untagged_algorithm(body, asked)?,
+        let mut kept = raw.to_vec();
+        if !kept.ends_with(b"\n") {
+            kept.extend_from_slice(if manifest.crlf { b"\r\n" } else { b"\n" });
+        }
+        let Some(body) = line_body(raw) else {
+            // a comment or an empty line stays where it is; a block header
+            // says the algorithm of the lines below it, as to -c
+            if !opts.algorithm_chosen
+                && let Some(algo) = infer::from_header(raw)
+            {
+                block = Some(algo);
+            }
+            manifest.lines.push((kept, None));
+            continue;
         };
-        let line = parse_check_line(body, default, Accept::Any).map_err(|_| improper)?;
-        let format = match line.form {
-            Form::Tagged => LineFormat::Tagged,
-            Form::Standard => LineFormat::Gnu {
-                binary: line.binary_marker(),
-            },
-            Form::Reversed => return Err(Refusal::Improper(i + 1)),
-        };
+        let said = block.or(named);
+        let (algo, format, name) =
+            checksum_line(body, first, said, asked, opts).ok_or(Refusal::Improper(i + 1))??;
         match first {
-            None => first = Some((line.algo, format)),
-            Some(f) if f != (line.algo, format) => return Err(Refusal::Mixed(i + 1)),
+            None => first = Some((algo, format)),
+            Some(f) if f != (algo, format) => return Err(Refusal::Mixed(i + 1)),
             Some(_) => {}
         }
-        let name = line
-            .file_name(false)
-            .map_err(|_| Refusal::Improper(i + 1))?;
-        let mut raw = raw.to_vec();
-        if !raw.ends_with(b"\n") {
-            raw.push(b'\n');
-        }
-        manifest.lines.push((raw, name));
+        manifest.lines.push((kept, Some(name)));
     }
     if let Some((algo, format)) = first {
         // a BLAKE2b or SHA-3 manifest keeps its own length (as -c reads it)
@@ -332,36 +385,49 @@ fn read_manifest(
     Ok(manifest)
 }
 
-/// The algorithm of a manifest's first line when `-a` does not say: a tag
-/// names it; an untagged line's hex length fits one algorithm that writes
-/// such lines, or several (then `-a` must choose). Every algorithm counts
-/// that writes untagged hex: BLAKE2b at any length (`b2sum -l`), SHA-3 at
-/// its four, xxHash (not XXH3, whose lines are always tagged, nor CRC-32C
-/// and CRC-64/NVME) — so 32 hex
-/// digits are MD5, BLAKE2b-128 or XXH128, and a wrong guess never appends
-/// lines the manifest's own tool fails.
-fn untagged_algorithm(body: &[u8], asked: Algorithm) -> Result<Algorithm, Refusal> {
-    // a tagged line parses under any default: its tag decides
-    if parse_check_line(body, asked, Accept::Any).is_ok_and(|l| l.form == Form::Tagged) {
-        return Ok(asked);
-    }
-    let fits: Vec<Algorithm> = Algorithm::ALL
-        .into_iter()
-        // (XXH3 and the CRCs of object stores write tagged lines only)
-        .filter(|&a| {
-            a.legacy().is_none()
-                && !matches!(
-                    a,
-                    Algorithm::Xxh3 | Algorithm::Crc32c | Algorithm::Crc64Nvme
-                )
-        })
-        .filter_map(|a| parse_check_line(body, a, Accept::Any).ok().map(|l| l.algo))
-        .collect();
-    match fits.as_slice() {
-        [] => Ok(asked),
-        [one] => Ok(*one),
-        _ => Err(Refusal::Ambiguous(fits)),
-    }
+/// A checksum line's algorithm, format and the name it lists.
+type Listing = (Algorithm, LineFormat, Vec<u8>);
+
+/// A checksum line of SUMS (`body`, as `-c` parses it): its algorithm,
+/// format and the name it lists. The algorithm of an untagged one is the
+/// first line's, else `-a`'s, else as `-c` infers it from `said` (a block
+/// header's or SUMS's name's algorithm) or its length: `Some(Err)` when
+/// that length is several algorithms'. `None`: no checksum line.
+fn checksum_line(
+    body: &[u8],
+    first: Option<(Algorithm, LineFormat)>,
+    said: Option<Algorithm>,
+    asked: Algorithm,
+    opts: &UpdateOptions,
+) -> Option<Result<Listing, Refusal>> {
+    // the grammar of `-c` under fastsum's own name (hex digits)
+    let grammar = Grammar {
+        default: asked,
+        accept: Accept::Any,
+        digits: Digits::Hex,
+        tags: Tags::Any,
+    };
+    let default = match first {
+        Some((a, _)) => a,
+        None if opts.algorithm_chosen => asked,
+        None => match infer::untagged(body, said, &grammar, grammar.tag_of(body).is_some()) {
+            Untagged::Known(algo) => algo,
+            Untagged::Unknown { bytes, .. } => {
+                return Some(Err(Refusal::Ambiguous(infer::fitting(bytes))));
+            }
+            Untagged::Default => asked,
+        },
+    };
+    let line = Grammar { default, ..grammar }.parse(body).ok()?;
+    let format = match line.form {
+        Form::Tagged => LineFormat::Tagged,
+        Form::Standard => LineFormat::Gnu {
+            binary: line.binary_marker(),
+        },
+        Form::Reversed => return None,
+    };
+    let name = line.file_name(false).ok()?;
+    Some(Ok((line.algo, format, name)))
 }
 
 /// An algorithm as `-a` names it (`md5`, over parts `md5@8M`).
@@ -854,28 +920,6 @@ mod tests {
             "md5, blake2b -l 128 or xxh128"
         );
         assert_eq!(choices(&[Algorithm::Sha256]), "sha256");
-    }
-
-    #[test]
-    fn untagged_lengths_that_fit_several_algorithms_are_ambiguous() {
-        let line = |hex_len: usize| format!("{}  f", "a".repeat(hex_len));
-        for (len, want) in [
-            (32, &["md5", "blake2b", "xxh128"][..]),
-            (64, &["sha256", "blake3", "blake2b", "sm3", "sha3"]),
-            (128, &["sha512", "blake2b", "sha3"]),
-            (16, &["blake2b", "xxh64"]),
-        ] {
-            match untagged_algorithm(line(len).as_bytes(), Algorithm::Md5) {
-                Err(Refusal::Ambiguous(fits)) => {
-                    let names: Vec<&str> = fits.iter().map(|a| a.name()).collect();
-                    assert_eq!(names, want, "{len}");
-                }
-                _ => panic!("{len} hex digits: not ambiguous"),
-            }
-        }
-        // a tag decides
-        let tagged = format!("MD5 (f) = {}", "a".repeat(32));
-        assert!(untagged_algorithm(tagged.as_bytes(), Algorithm::Md5).is_ok());
     }
 
     /// Both ways of making the new manifest (O_TMPFILE linked, and a name

@@ -5,9 +5,11 @@
 //!
 //! Per line, the first that says wins:
 //!
-//! 1. the last comment before it that names one algorithm (a block
-//!    header: Ubuntu's kernel `# Checksums-Sha256:`, Gentoo's
-//!    `# SHA512 HASH`), so a file of mixed blocks verifies;
+//! 1. the last block header before it: a comment that is only a header
+//!    (Ubuntu's kernel `# Checksums-Sha256:`, Gentoo's `# SHA512 HASH`,
+//!    `# MD5`), so a file of mixed blocks verifies; a comment of prose that
+//!    happens to hold an algorithm's word (`# Mirrored to Backblaze B2`)
+//!    is no header (issue 40 §4);
 //! 2. the check file's name (`SHA256SUMS`, `sha512sums.txt`,
 //!    `SHASUMS256.txt.asc`, `MD5SUMS`, `B2SUMS`, `X.tar.gz.sha256`);
 //! 3. the digest's length, when exactly one cryptographic algorithm has it
@@ -23,12 +25,18 @@
 
 use crate::algo::{Algorithm, Bits, Sha3Size};
 
+use super::parse::{self, Grammar};
+
 /// The algorithm a word of a check file's name or of a comment names:
 /// `sha256`, `SHA256SUMS`, `sha256sum`, `SHASUMS256` (Node.js), `B2SUMS`,
 /// `b3`, `sha3-256`, `BLAKE2B`; any case. `None` for any other word
 /// (`shasum`, `checksums`: no algorithm).
 fn word(w: &[u8]) -> Option<Algorithm> {
-    let w = w.to_ascii_lowercase();
+    let mut w = w.to_ascii_lowercase();
+    // SHA-256, SHA-1 (as prose writes them) are sha256, sha1
+    if w.starts_with(b"sha-") {
+        w.remove(3);
+    }
     let w = w.as_slice();
     // Node.js: SHASUMS256.txt
     if let Some(bits) = w
@@ -120,19 +128,54 @@ pub(crate) fn bare_target(path: &[u8]) -> Option<(Vec<u8>, Algorithm)> {
     (dot > 0).then(|| (base[..dot].to_vec(), algo))
 }
 
-/// The algorithm a comment line (`raw`, `#` first) names as the header of
-/// the block below it (`# Checksums-Sha256:`, `# SHA512 HASH`, `# MD5`):
-/// its words (runs of ASCII letters and digits: `Checksums-Sha256` is two)
-/// name one algorithm, perhaps several times. `None` for a comment that
-/// names none, or several.
+/// The words a block header may hold besides its algorithm's name.
+const HEADER_WORDS: [&[u8]; 8] = [
+    b"checksums",
+    b"checksum",
+    b"hash",
+    b"hashes",
+    b"sums",
+    b"sum",
+    b"digest",
+    b"digests",
+];
+
+/// The algorithm a comment line (`raw`, `#` first) names when it is only
+/// the header of the block below it: `# Checksums-Sha256:`, `# SHA512
+/// HASH`, `# MD5`, `# SHA-256 checksums`. Its words (split at blanks, `:`
+/// and `-`, but `SHA-256` and `sha3-256` are one) are the algorithm's name,
+/// perhaps several times, and [`HEADER_WORDS`] alone. `None` for anything
+/// else: a comment of prose (`# Mirrored to Backblaze B2 on 2026-11-01`,
+/// `# sha256sum *.deb > SHA256SUMS`), one naming none or several, and
+/// bytes that are no text (a binary file's `#` line).
 pub(crate) fn from_header(raw: &[u8]) -> Option<Algorithm> {
     let text = raw.strip_prefix(b"#")?;
+    let text = text.strip_suffix(b"\n").unwrap_or(text);
+    let text = text.strip_suffix(b"\r").unwrap_or(text);
     let mut found = None;
-    for w in text.split(|b| !b.is_ascii_alphanumeric()) {
-        if let Some(a) = word(w) {
-            match found {
-                Some(f) if f != a => return None,
-                _ => found = Some(a),
+    let mut name = |a: Algorithm| match found {
+        Some(f) if f != a => false,
+        _ => {
+            found = Some(a);
+            true
+        }
+    };
+    for token in text
+        .split(|&b| matches!(b, b' ' | b'\t' | b':'))
+        .filter(|t| !t.is_empty())
+    {
+        if let Some(a) = word(token) {
+            if !name(a) {
+                return None;
+            }
+            continue;
+        }
+        for part in token.split(|&b| b == b'-').filter(|p| !p.is_empty()) {
+            let filler = HEADER_WORDS.contains(&part.to_ascii_lowercase().as_slice());
+            match word(part) {
+                Some(a) if name(a) => {}
+                None if filler => {}
+                _ => return None,
             }
         }
     }
@@ -166,6 +209,72 @@ pub(crate) fn by_length(bytes: usize) -> Option<Algorithm> {
     let mut fits = CRYPTOGRAPHIC.iter().filter(|a| a.digest_len() == bytes);
     let one = *fits.next()?;
     fits.all(|&a| a == one).then_some(one)
+}
+
+/// Whether `-c` without `-a` reads an untagged line of `algo` back as
+/// `algo` by its length alone ([`by_length`]): MD5's and SHA-1's, and no
+/// other's. Under fastsum's own name the others are written tagged
+/// (`cli/style.rs`), so that what fastsum writes it can check and update.
+pub(crate) fn reads_back(algo: Algorithm) -> bool {
+    by_length(algo.digest_len()) == Some(algo)
+}
+
+/// What fastsum's own rules make of an untagged line's algorithm when `-a`
+/// does not say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Untagged {
+    /// This one: a block header's, the check file's name's, or the one
+    /// cryptographic algorithm of the digest's length.
+    Known(Algorithm),
+    /// Several algorithms, or only non-cryptographic ones, have a digest
+    /// of this many bytes (`hex`: written in hex, else base64).
+    Unknown { bytes: usize, hex: bool },
+    /// The line is tagged, or no untagged line of any algorithm: the
+    /// grammar's default reads it (and finds it improper, or an S3 ETag).
+    Default,
+}
+
+/// The algorithm of the untagged line `body` (see [`Untagged`]), the one
+/// inference of `-c`, `--update` and `--audit`: `said` is what the block
+/// header above it or else the check file's name names; `tagged`: the line
+/// starts with a tag.
+pub(crate) fn untagged(
+    body: &[u8],
+    said: Option<Algorithm>,
+    grammar: &Grammar,
+    tagged: bool,
+) -> Untagged {
+    if let Some(algo) = said {
+        return Untagged::Known(algo);
+    }
+    if tagged {
+        return Untagged::Default;
+    }
+    let Some((bytes, hex)) = parse::digest_len(body, grammar.digits) else {
+        return Untagged::Default;
+    };
+    if let Some(algo) = by_length(bytes) {
+        return Untagged::Known(algo);
+    }
+    // only a line that an algorithm of this length without `-l` reads as
+    // a whole checksum line is one whose algorithm is wanted (not any text
+    // that starts with a few hex digits, which BLAKE2b-N would read)
+    let reads = fitting(bytes)
+        .into_iter()
+        .filter(|a| !matches!(a, Algorithm::Blake2b(_)))
+        .any(|a| {
+            Grammar {
+                default: a,
+                ..*grammar
+            }
+            .parse(body)
+            .is_ok()
+        });
+    if reads {
+        Untagged::Unknown { bytes, hex }
+    } else {
+        Untagged::Default
+    }
 }
 
 /// The `-a` values under which a line with a digest of `bytes` bytes is
@@ -269,11 +378,20 @@ mod tests {
             Some(Algorithm::Blake2b(Bits::MAX))
         );
         assert_eq!(from_header(b"#SHA512 HASH"), Some(Algorithm::Sha512));
+        assert_eq!(from_header(b"# MD5\r\n"), Some(Algorithm::Md5));
+        assert_eq!(from_header(b"# SHA-256 checksums"), Some(Algorithm::Sha256));
         assert_eq!(
-            from_header(b"# sha256sum *.deb > SHA256SUMS"),
-            Some(Algorithm::Sha256)
+            from_header(b"# sha3-256 digests:"),
+            Some(Algorithm::Sha3(Sha3Size::S256))
         );
+        assert_eq!(from_header(b"# SHA256 SHA256"), Some(Algorithm::Sha256));
+        // prose that holds an algorithm's word is no header (issue 40 §4)
         for none in [
+            &b"# Mirrored to Backblaze B2 on 2026-11-01"[..],
+            b"# sha256sum *.deb > SHA256SUMS",
+            b"# generated with md5sum",
+            b"# B3 \xff\x93 garbage",
+            b"#\x01b3",
             &b"# Checksums, check with the command below:"[..],
             b"#     shasum -c CHECKSUMS",
             b"#",

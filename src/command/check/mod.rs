@@ -49,6 +49,7 @@ use crate::report::{Reporter, error_text};
 use crate::signature::{self, Key, Verified};
 use std::path::{Path, PathBuf};
 
+use infer::Untagged;
 use parse::{Accept, CheckLine, Digits, Expected, Form, Grammar, line_body};
 use summary::Tally;
 
@@ -171,7 +172,7 @@ pub(crate) fn signing(opts: &CheckOptions, rep: &Reporter) -> Result<Option<Sign
         return Ok(None);
     };
     let shown = quote_name(signed.key.as_os_str().as_encoded_bytes());
-    let bytes = std::fs::read(crate::sys::file_path(&signed.key)).map_err(|e| {
+    let bytes = std::fs::read(&signed.key).map_err(|e| {
         rep.error(&format!("{}: {}", shown, error_text(&e)));
     })?;
     let key = Key::parse(&bytes).map_err(|e| {
@@ -189,7 +190,7 @@ fn verified(input: &Input, src: &mut Opened, signing: &Signing) -> Result<Verifi
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(src, &mut bytes).map_err(|e| error_text(&e))?;
     let read = |p: &Path| {
-        std::fs::read(crate::sys::file_path(p)).map_err(|e| {
+        std::fs::read(p).map_err(|e| {
             let shown = quote_name(p.as_os_str().as_encoded_bytes());
             format!("{}: {}", shown, error_text(&e))
         })
@@ -372,56 +373,6 @@ fn display_name(arg: &OsStr) -> FileName {
     name.into_bytes().into()
 }
 
-/// What fastsum's own rules make of an untagged line's algorithm when `-a`
-/// does not say (see `infer`).
-enum Untagged {
-    /// This one: a block header's, the check file's name's, or the one
-    /// cryptographic algorithm of the digest's length.
-    Known(Algorithm),
-    /// Several algorithms, or only non-cryptographic ones, have a digest
-    /// of this many bytes (`hex`: written in hex, else base64).
-    Unknown { bytes: usize, hex: bool },
-    /// The line is tagged, or no untagged line of any algorithm: the
-    /// grammar's default reads it (and finds it improper, or an S3 ETag).
-    Default,
-}
-
-/// The algorithm of the untagged line `body` of `cur` (see [`Untagged`]);
-/// `tagged`: it starts with a tag.
-fn untagged(body: &[u8], cur: &Open, grammar: &Grammar, tagged: bool) -> Untagged {
-    if let Some(algo) = cur.block.or(cur.named) {
-        return Untagged::Known(algo);
-    }
-    if tagged {
-        return Untagged::Default;
-    }
-    let Some((bytes, hex)) = parse::digest_len(body, grammar.digits) else {
-        return Untagged::Default;
-    };
-    if let Some(algo) = infer::by_length(bytes) {
-        return Untagged::Known(algo);
-    }
-    // only a line that an algorithm of this length without `-l` reads as
-    // a whole checksum line is one whose algorithm is wanted (not any text
-    // that starts with a few hex digits, which BLAKE2b-N would read)
-    let reads = infer::fitting(bytes)
-        .into_iter()
-        .filter(|a| !matches!(a, Algorithm::Blake2b(_)))
-        .any(|a| {
-            Grammar {
-                default: a,
-                ..*grammar
-            }
-            .parse(body)
-            .is_ok()
-        });
-    if reads {
-        Untagged::Unknown { bytes, hex }
-    } else {
-        Untagged::Default
-    }
-}
-
 /// A line of `cur` whose algorithm cannot be known: `bytes` of digest, in
 /// hex or base64 (`algo`: what `-w` names).
 fn unknown(cur: &Open, algo: &'static str, bytes: usize, hex: bool) -> CheckJob {
@@ -458,7 +409,7 @@ fn line_job(
     let mut grammar = *grammar;
     // (inferring: no -a, so every tag is read: `tag` is the line's)
     if inferring {
-        match untagged(body, cur, &grammar, tag.is_some()) {
+        match infer::untagged(body, cur.block.or(cur.named), &grammar, tag.is_some()) {
             Untagged::Known(known) => {
                 grammar.default = known;
                 if tag.is_none() {
@@ -548,23 +499,27 @@ fn bare_job(
 }
 
 /// The file a line's `name` means: as GNU has it, relative to here; under
-/// fastsum's own rules, a relative name found only beside the check file
-/// is that one, as rhash reads it (`fastsum -c dl/SHA256SUMS` from dl's
-/// parent). Its status line shows the path opened.
+/// fastsum's own rules, when the check file was named with a directory
+/// (`fastsum -c dl/SHA256SUMS`), a relative name found beside the check
+/// file is that one, as rhash reads it, even when one of that name is here
+/// too (a stale `./tool.tar.gz` is not what `dl/SHA256SUMS` lists: issue
+/// 40 §12); a name found only here is here's. Its status line shows the
+/// path opened (`dl/tool.tar.gz: OK`).
 fn beside(cur: &Open, name: OsString) -> OsString {
     let Some(dir) = &cur.beside else {
         return name;
     };
-    let here = Path::new(&name);
-    let exists = |name: &Path| std::fs::symlink_metadata(crate::sys::file_path(name)).is_ok();
-    if here.is_absolute() || exists(here) {
+    let listed = Path::new(&name);
+    if listed.is_absolute() || name == "-" {
         return name;
     }
-    let there = dir.join(here);
-    if exists(&there) {
-        there.into_os_string()
-    } else {
-        name
+    let there = dir.join(listed);
+    match crate::sys::FileId::of_link(&there) {
+        // (the same file here, as when the check file's directory is
+        // this one by another path: its name as listed, as GNU shows it)
+        Ok(id) if crate::sys::FileId::of_link(listed).is_ok_and(|here| here == id) => name,
+        Ok(_) => there.into_os_string(),
+        Err(_) => name,
     }
 }
 
@@ -581,7 +536,7 @@ const COMMON_PART_MIB: [u32; 13] = [5, 8, 15, 16, 32, 64, 100, 128, 256, 512, 10
 fn etag_candidates(name: &OsStr, n: u64) -> Algorithms {
     let over =
         |mib| PartSize::mib(mib).map(|size| Algorithm::Parts(Parts::new(Composed::Md5, size)));
-    let len = std::fs::metadata(crate::sys::file_path(name.as_ref())).map(|m| m.len());
+    let len = std::fs::metadata(name).map(|m| m.len());
     let fits = |&mib: &u32| {
         let part = u64::from(mib) << 20;
         len.as_ref().is_ok_and(|&len| match n {

@@ -13,7 +13,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{fastsum, gnu, random_bytes, run, shown, skip, tempdir, write_file};
+use std::os::unix::fs::PermissionsExt;
+
+use crate::util::{
+    assert_no_panic, fastsum, gnu, random_bytes, require_tool, run, shell, shown, skip, tempdir,
+    write_file,
+};
 
 /// The slowfs binary, if the tests can mount it here.
 fn slowfs() -> Option<PathBuf> {
@@ -336,4 +341,54 @@ fn one_file_over_latency_is_read_in_blocks() {
         // 128 calls of 64 KiB; in 4 MiB blocks after the first, 4
         assert!(calls < 16, "{algo}: {calls} read calls\n{err}");
     }
+}
+
+/// 300 small files over latency, hashed by `script` (`$FASTSUM` names the
+/// binary, `f*` the files) run in the mount by `sh` within 60 s: stdout is
+/// md5sum's, stderr empty, exit 0.
+fn small_files_over_latency_match_md5sum(script: &str) {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    // (a user of its own, for the limit on threads, must reach the mount)
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let src = small_tree(dir.path(), 300);
+    let m = Mount::new(&bin, &src, &dir.path().join("mnt"), &["--latency", "1"]);
+    let want = run(gnu("md5sum").current_dir(&src).args(names(&src)));
+    assert!(want.status.success(), "{}", shown(&want));
+    let got = shell(&m.dir, 60, script);
+    assert_no_panic(script, &got);
+    assert_eq!(
+        String::from_utf8_lossy(&got.stdout),
+        String::from_utf8_lossy(&want.stdout),
+        "{script}: {}",
+        shown(&got)
+    );
+    assert_eq!(got.status.code(), Some(0), "{script}: {}", shown(&got));
+    assert_eq!(String::from_utf8_lossy(&got.stderr), "", "{script}");
+}
+
+/// No far reader can be started (`prlimit --nproc`, as a user of this
+/// test's own: room for the threads a run starts first, the reader, a
+/// hasher and the opener, and none more): the reader reads the small files
+/// itself, as the workers' dispatcher does (it handed them to a queue
+/// nobody read, and the run hung after 16 lines).
+#[test]
+fn small_files_over_latency_without_far_readers() {
+    if !require_tool("setpriv") || !require_tool("prlimit") {
+        return;
+    }
+    let uid = 60_000 + std::process::id() % 5_000;
+    for nproc in [4, 5] {
+        small_files_over_latency_match_md5sum(&format!(
+            r#"exec setpriv --reuid={uid} --regid={uid} --clear-groups prlimit --nproc={nproc} "$FASTSUM" f*"#
+        ));
+    }
+}
+
+/// `ulimit -v 35000` over latency: the far readers are as many as their
+/// stacks and buffers fit in their share of the address space (64 of them
+/// ran it out: "memory allocation failed", SIGABRT).
+#[test]
+fn small_files_over_latency_under_a_memory_limit() {
+    small_files_over_latency_match_md5sum(r#"ulimit -v 35000; exec "$FASTSUM" f*"#);
 }

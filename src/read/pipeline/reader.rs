@@ -64,12 +64,11 @@ impl<'h> Pool<'h> {
     pub(super) fn new(plan: &Plan) -> Pool<'h> {
         let (returns, free) = bounded(plan.pool);
         // Under a limit on the address space (`ulimit -v`), the pool takes at
-        // most an eighth of it, in smaller blocks: what a failed allocation
-        // elsewhere would abort on must remain.
+        // most its share, in smaller blocks.
         let step = plan.readahead.get();
         let mut size = step.max(MIN_BLOCK);
-        if let Some(limit) = crate::read::address_space_limit() {
-            size = size.min((limit / 8 / plan.pool).max(MIN_BLOCK));
+        if let Some(share) = crate::read::address_space_share() {
+            size = size.min((share / plan.pool).max(MIN_BLOCK));
         }
         Pool {
             free,
@@ -420,7 +419,7 @@ const TIME_EVERY: u32 = 4;
 /// (`--pool` × `--readahead`) whatever they hold, a far reader's share of it:
 /// a far reader's buffer grows no larger than its file
 /// (`sync::hash_blocks`).
-fn far_max(plan: &Plan) -> u64 {
+pub(super) fn far_max(plan: &Plan) -> u64 {
     (plan.pool.saturating_mul(plan.readahead.get()) / super::FAR_READERS) as u64
 }
 

@@ -18,9 +18,10 @@
 //! the page cache and local disks, whose kernel read-ahead already keeps
 //! requests in flight, do not see it.
 //!
-//! Reading stops at the length the file had when opened; the caller then
-//! checks the file is unchanged (a range that ends early means it shrank:
-//! [`crate::input::changed`]).
+//! Reading stops at the length the file had when opened (a range that ends
+//! early means it shrank: [`crate::input::changed`]); the caller then reads
+//! on from there until its end is proven (`Ranged::ends_here`: the size at
+//! open may have been stale).
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -86,9 +87,12 @@ pub(crate) trait Ranged {
     /// The file, the offset its bytes start at, and how many there are;
     /// `None` for anything else.
     fn ranged(&self) -> Option<(&File, u64, u64)>;
-    /// An error if the file changed since it was opened (the end of every
-    /// route: `Opened::ensure_unchanged`).
-    fn unchanged(&self) -> io::Result<()>;
+    /// Is this the file's end, every byte before it read through this
+    /// reader, and did the file not change? False: read on (the end of
+    /// every route: `Opened::ends_here`).
+    fn ends_here(&self) -> io::Result<bool>;
+    /// Go on reading at `offset`, the bytes before it read in ranges.
+    fn skip_to(&mut self, offset: u64) -> io::Result<()>;
 }
 
 impl Ranged for crate::input::Opened {
@@ -102,8 +106,12 @@ impl Ranged for crate::input::Opened {
         }
     }
 
-    fn unchanged(&self) -> io::Result<()> {
-        self.ensure_unchanged()
+    fn ends_here(&self) -> io::Result<bool> {
+        crate::input::Opened::ends_here(self)
+    }
+
+    fn skip_to(&mut self, offset: u64) -> io::Result<()> {
+        crate::input::Opened::skip_to(self, offset)
     }
 }
 
@@ -453,7 +461,11 @@ impl<R> Ranged for InOrder<R> {
         None
     }
 
-    fn unchanged(&self) -> io::Result<()> {
+    fn ends_here(&self) -> io::Result<bool> {
+        Ok(true)
+    }
+
+    fn skip_to(&mut self, _offset: u64) -> io::Result<()> {
         Ok(())
     }
 }

@@ -286,6 +286,22 @@ impl Stamp {
             modified: m.modified().ok(),
         }
     }
+
+    /// The file's length.
+    pub(crate) fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Was the file last written before `t`?
+    pub(crate) fn changed_before(&self, t: std::time::SystemTime) -> bool {
+        self.modified.is_some_and(|m| m < t)
+    }
+}
+
+/// The stamp of `file` as its file system says it now (no attribute
+/// cache is asked for here: `attributes_cached` is false).
+pub(crate) fn fresh_stamp(file: &File) -> io::Result<Stamp> {
+    Ok(Stamp::of(&file.metadata()?))
 }
 
 /// A file's identity: its volume's serial number and its file index

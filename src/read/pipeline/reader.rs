@@ -222,20 +222,22 @@ pub(super) fn pump(
         {
             let (n, took) = seen;
             stats.add_ranged_file();
-            let seen = (n, n as f64 / took.as_secs_f64());
+            let rate = (n, n as f64 / took.as_secs_f64());
             let mut lender = PoolLender {
                 pool: &mut *pool,
                 blocks,
                 stats,
                 cancel,
             };
-            let last = match ranges::read(file, start + read, start + len, seen, &mut lender, stats)
-            {
-                Ok(ranges::Ended::Done) => src.unchanged().map_or_else(Block::Err, |()| Block::End),
+            match ranges::read(file, start + read, start + len, rate, &mut lender, stats) {
+                // (on to the read that proves the end)
+                Ok(ranges::Ended::Done) => match src.skip_to(start + len) {
+                    Ok(()) => read = len,
+                    Err(e) => return blocks.send(Block::Err(e)).is_ok(),
+                },
                 Ok(ranges::Ended::Stopped) => return false,
-                Err(e) => Block::Err(e),
-            };
-            return blocks.send(last).is_ok();
+                Err(e) => return blocks.send(Block::Err(e)).is_ok(),
+            }
         }
         if cancel.load(Ordering::Relaxed) {
             return false;
@@ -360,10 +362,11 @@ impl<T> Batch<T> {
         };
         // A file read to its known length, with no read returning 0, is
         // checked here, as the 0 would have checked it (a stamp compare: one
-        // fstat, the cost of the read it replaces).
+        // fstat, the cost of the read it replaces); one that goes on (its
+        // size was stale) did not fit.
         let ended =
             fill(src, &mut self.block[start..end], len, step, stats).and_then(|r| match r {
-                (_, true) if len.is_some() => src.ensure_unchanged().map(|()| r),
+                (n, true) if len.is_some() => src.ends_here().map(|end| (n, end)),
                 r => Ok(r),
             });
         match ended {

@@ -54,6 +54,9 @@ pub(crate) struct Opened {
     probed_at: u64,
     /// Bytes read through `read` so far.
     read: u64,
+    /// A regular file of its own whose size at open may be stale: its file
+    /// system's client caches attributes ([`Opened::size_may_be_stale`]).
+    stale_size: bool,
     shared: bool,
     /// A FIFO opened without waiting for a writer: the wait (GNU's open
     /// waits) happens at the first read, once the scheduler has handed on
@@ -136,6 +139,10 @@ impl Input {
             .ok()
             .filter(|m| m.is_file() && m.len() > 0)
             .map(Stamp::of);
+        let stale_size = match &meta {
+            Ok(m) if stamp.is_some() && !shared => attributes_cached(&file, m),
+            _ => false,
+        };
         Ok(Opened {
             file,
             kind,
@@ -143,6 +150,7 @@ impl Input {
             probed_at: stamp.map_or(0, |_| now()),
             stamp,
             read: 0,
+            stale_size,
             shared,
             fifo_wait,
         })
@@ -276,7 +284,7 @@ impl Opened {
     /// (a mapping ends at that size), and its end is asked of the file
     /// system ([`Opened::ends_at`]).
     pub(crate) fn size_may_be_stale(&self) -> bool {
-        self.stamp.is_some() && !self.shared && attributes_cached(&self.file)
+        self.stale_size
     }
 
     /// Go on reading at `offset`, every byte before it having been read
@@ -309,8 +317,8 @@ impl Opened {
 /// file's size and times at open can be seconds old. (Not on sysfs and the
 /// like, whose files say 4096 bytes whatever they hold, nor on local file
 /// systems, whose `fstat` is exact.)
-fn attributes_cached(file: &File) -> bool {
-    crate::sys::attributes_cached(file)
+fn attributes_cached(file: &File, meta: &std::fs::Metadata) -> bool {
+    crate::sys::attributes_cached(file, meta)
 }
 
 /// Now, in nanoseconds since the epoch (0 if the clock says otherwise).

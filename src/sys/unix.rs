@@ -415,14 +415,12 @@ pub(crate) fn wait_readable(file: &File) -> io::Result<()> {
 
 /// Is `file` on a file system whose clients answer `fstat` from a cache of
 /// the server's attributes (NFS, SMB, 9P, Ceph, Lustre, GPFS, AFS, FUSE)?
-/// False where it cannot tell. Asked once per device: `fstatfs` is a
-/// request to the server on FUSE.
-pub(crate) fn attributes_cached(file: &File) -> bool {
+/// False where it cannot tell. `meta`: the file's metadata; asked once
+/// per device (`fstatfs` is a request to the server on FUSE).
+pub(crate) fn attributes_cached(file: &File, meta: &std::fs::Metadata) -> bool {
     use std::os::unix::fs::MetadataExt;
     static SEEN: std::sync::Mutex<Vec<(u64, bool)>> = std::sync::Mutex::new(Vec::new());
-    let Ok(dev) = file.metadata().map(|m| m.dev()) else {
-        return false;
-    };
+    let dev = meta.dev();
     let mut seen = SEEN
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);

@@ -214,7 +214,7 @@ pub(crate) fn wait_readable(_file: &File) -> io::Result<()> {
 
 /// Cannot tell on Windows: false, and a short read is then taken as the end
 /// of the file only once its stamp says it did not change.
-pub(crate) fn attributes_cached(_file: &File) -> bool {
+pub(crate) fn attributes_cached(_file: &File, _meta: &Metadata) -> bool {
     false
 }
 

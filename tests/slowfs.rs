@@ -453,6 +453,38 @@ fn a_file_grown_behind_a_stale_size_is_hashed_whole() {
     assert_eq!(got.stdout, want.stdout, "md5sum's: {}", shown(&got));
 }
 
+/// A 24 MiB file looked at through the mount, then rewritten shorter
+/// (20 MiB) behind it: its ranges come up short of the stale size, and the
+/// reads after them find its real end: hashed as the file is, exit 0, on
+/// every route (the ranges reported it changed).
+#[test]
+fn a_file_shrunk_behind_a_stale_size_is_hashed_as_it_is() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let before = random_bytes(24 << 20, 14);
+    let after = random_bytes(20 << 20, 15);
+    let routes: [&[&str]; 4] = [&[], &["-a", "xxh3"], &["-m", "sync"], &["-m", "mmap"]];
+    for i in 0..routes.len() {
+        write_file(&src, format!("big{i}"), &before);
+    }
+    let m = Mount::new(&bin, &src, &dir.path().join("mnt"), &["--latency", "1"]);
+    for (i, opts) in routes.iter().enumerate() {
+        let name = format!("big{i}");
+        std::fs::metadata(m.dir.join(&name)).unwrap();
+        write_file(&src, &name, &after);
+        let want = run(fastsum().current_dir(&src).args(*opts).arg(&name));
+        let got = run(fastsum().current_dir(&m.dir).args(*opts).arg(&name));
+        assert_eq!(
+            normal(&got, "fastsum"),
+            normal(&want, "fastsum"),
+            "{opts:?}"
+        );
+        assert_eq!(got.status.code(), Some(0), "{opts:?}: {}", shown(&got));
+    }
+}
+
 /// 300 small files whose sizes the mount cached, then rewritten behind it
 /// longer or shorter: hashed to their real end, md5sum's lines, exit 0 (a
 /// stale size is no change while read: they were all reported changed).

@@ -18,10 +18,10 @@
 //! the page cache and local disks, whose kernel read-ahead already keeps
 //! requests in flight, do not see it.
 //!
-//! Reading stops at the length the file had when opened (a range that ends
-//! early means it shrank: [`crate::input::changed`]); the caller then reads
-//! on from there until its end is proven (`Ranged::ends_here`: the size at
-//! open may have been stale).
+//! Reading stops at the length the file had when opened, or at the first
+//! range that comes up short; the caller then reads on from there until
+//! the file's end is proven (`Ranged::ends_here`: the size at open may
+//! have been stale, or the file changed while read).
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -133,8 +133,9 @@ pub(crate) trait Lender {
 /// How reading a file's ranges ended.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Ended {
-    /// Every byte up to the file's length was delivered.
-    Done,
+    /// Every byte up to this offset was delivered: the file's length at
+    /// open, or less where a range came up short (the file is shorter).
+    Done(u64),
     /// The lender said stop, or had no block.
     Stopped,
 }
@@ -237,9 +238,10 @@ impl Depth {
 /// `lender`, several ranges at once, delivering them in order. `seen`: the
 /// bytes of the read that waited and how many a second it brought (the
 /// depth search starts from it).
-/// An error (a read error, or the file ended early: it shrank) is returned
-/// once every block before it was delivered; blocks not delivered go back
-/// to the lender.
+/// A read error, or the end of the file before `end` (a block with a range
+/// that came up short is not delivered: [`Ended::Done`] at its start), is
+/// returned once every block before it was delivered; blocks not delivered
+/// go back to the lender.
 pub(crate) fn read(
     file: &File,
     at: u64,
@@ -252,6 +254,7 @@ pub(crate) fn read(
     let mut flights = Flights {
         queue: VecDeque::new(),
         first: 0,
+        delivered: at,
         next: at,
         end,
         out: 0,
@@ -327,6 +330,9 @@ struct Flights {
     queue: VecDeque<Flight>,
     /// The id of `queue[0]` (a flight's id is its place in the read).
     first: u64,
+    /// The offset of `queue[0]`'s first byte: every byte before it was
+    /// delivered.
+    delivered: u64,
     /// The next byte of the file to ask for, and the end.
     next: u64,
     end: u64,
@@ -344,13 +350,17 @@ impl Flights {
             self.first += 1;
             if let Some(e) = f.failed {
                 lender.give_back(f.block);
-                return Some(Err(e));
+                return Some(match e.kind() {
+                    io::ErrorKind::UnexpectedEof => Ok(Ended::Done(self.delivered)),
+                    _ => Err(e),
+                });
             }
             if !lender.deliver(f.block, f.len) {
                 return Some(Ok(Ended::Stopped));
             }
+            self.delivered += f.len as u64;
         }
-        (self.next >= self.end && self.queue.is_empty()).then_some(Ok(Ended::Done))
+        (self.next >= self.end && self.queue.is_empty()).then_some(Ok(Ended::Done(self.end)))
     }
 
     /// The next range to ask for, into the last block (or a new one from
@@ -435,13 +445,10 @@ fn serve_one(file: &File, job: Job, stop: &AtomicBool) -> Done {
     (job.flight, job.len, r, t.elapsed())
 }
 
-/// `buf.len()` bytes of `file` at `at`; a file that ends before them
-/// shrank since it was opened.
+/// `buf.len()` bytes of `file` at `at` (`UnexpectedEof`: the file ends
+/// before them).
 fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<()> {
-    crate::sys::read_exact_at(file, buf, at).map_err(|e| match e.kind() {
-        io::ErrorKind::UnexpectedEof => crate::input::changed(),
-        _ => e,
-    })
+    crate::sys::read_exact_at(file, buf, at)
 }
 
 /// A stream read in order only, for tests and benches of the reading paths.
@@ -539,17 +546,18 @@ mod tests {
             let stats = Stats::default();
             let end = data.len() as u64;
             let r = read(&file, at, end, (4 << 20, 1e8), &mut keep, &stats).unwrap();
-            assert_eq!(r, Ended::Done, "{size} {max}");
+            assert_eq!(r, Ended::Done(end), "{size} {max}");
             assert!(keep.got == data[at as usize..], "{size} {max} {at}");
             assert!(keep.made <= max);
             assert_eq!(keep.free.len(), keep.made, "every block back");
         }
     }
 
-    /// A file shorter than the length it had at open: what comes before
-    /// the missing bytes is delivered, then the file is reported changed.
+    /// A file shorter than the length it had at open: the blocks before
+    /// the one that comes up short are delivered, and reading ends at its
+    /// start (the caller reads on from there, and judges the end).
     #[test]
-    fn a_file_that_shrank_is_reported_changed() {
+    fn a_file_shorter_than_its_length_at_open_ends_early() {
         let data = vec![7u8; 3 * RANGE];
         let (_dir, file) = file_of(&data);
         let mut keep = Keep {
@@ -560,8 +568,8 @@ mod tests {
             got: Vec::new(),
         };
         let end = 5 * RANGE as u64;
-        let e = read(&file, 0, end, (RANGE, 1e8), &mut keep, &Stats::default()).unwrap_err();
-        assert_eq!(e.to_string(), crate::input::changed().to_string());
+        let r = read(&file, 0, end, (RANGE, 1e8), &mut keep, &Stats::default()).unwrap();
+        assert_eq!(r, Ended::Done(3 * RANGE as u64));
         assert_eq!(keep.got, data);
         assert_eq!(keep.free.len(), keep.made, "every block back");
     }

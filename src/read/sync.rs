@@ -106,6 +106,8 @@ pub(crate) fn hash_blocks(
 ) -> io::Result<u64> {
     let mut len = chunk;
     let mut total = 0u64;
+    // (once: the reads after the ranges find the end)
+    let mut ranged = false;
     loop {
         let piece = sized(buf, len)?;
         let start = Instant::now();
@@ -126,8 +128,10 @@ pub(crate) fn hash_blocks(
             return Ok(total);
         }
         if let Some((file, at, end)) = src.ranged()
+            && !ranged
             && ranges::worth(file, at + total, (n, took), end.saturating_sub(total))
         {
+            ranged = true;
             stats.add_ranged_file();
             let mut lender = Hashing {
                 hasher: &mut *hasher,
@@ -146,9 +150,9 @@ pub(crate) fn hash_blocks(
                 .unwrap_or_default();
             match ended? {
                 // (on to the read that proves the end)
-                Ended::Done => {
-                    src.skip_to(at + end)?;
-                    total = end;
+                Ended::Done(to) => {
+                    src.skip_to(to)?;
+                    total = to - at;
                     len = block;
                     continue;
                 }

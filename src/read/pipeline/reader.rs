@@ -216,10 +216,14 @@ pub(super) fn pump(
     cancel: &AtomicBool,
     (mut read, mut seen): (u64, Option<(usize, Duration)>),
 ) -> bool {
+    // (once: the reads after the ranges find the end)
+    let mut ranged = false;
     loop {
         if let (Some(seen), Some((file, start, len))) = (seen, src.ranged())
+            && !ranged
             && ranges::worth(file, start + read, seen, len.saturating_sub(read))
         {
+            ranged = true;
             let (n, took) = seen;
             stats.add_ranged_file();
             let rate = (n, n as f64 / took.as_secs_f64());
@@ -231,8 +235,8 @@ pub(super) fn pump(
             };
             match ranges::read(file, start + read, start + len, rate, &mut lender, stats) {
                 // (on to the read that proves the end)
-                Ok(ranges::Ended::Done) => match src.skip_to(start + len) {
-                    Ok(()) => read = len,
+                Ok(ranges::Ended::Done(to)) => match src.skip_to(to) {
+                    Ok(()) => read = to - start,
                     Err(e) => return blocks.send(Block::Err(e)).is_ok(),
                 },
                 Ok(ranges::Ended::Stopped) => return false,

@@ -287,6 +287,27 @@ impl Opened {
         self.stale_size
     }
 
+    /// Is this file longer now than its length at open, which may have been
+    /// stale (its file system's client caches attributes)? Asked of the
+    /// file system; if so, its reads are planned to the length it has now
+    /// ([`Opened::span`]). False where `fstat` is exact: a file that grows
+    /// while read changed.
+    pub(crate) fn grown(&mut self) -> io::Result<bool> {
+        let Kind::Regular { len } = self.kind else {
+            return Ok(false);
+        };
+        if !self.stale_size {
+            return Ok(false);
+        }
+        let now = crate::sys::fresh_stamp(&self.file)?.len();
+        let now = now.saturating_sub(self.start);
+        if now <= len {
+            return Ok(false);
+        }
+        self.kind = Kind::Regular { len: now };
+        Ok(true)
+    }
+
     /// Go on reading at `offset`, every byte before it having been read
     /// otherwise (in ranges, by offset).
     pub(crate) fn skip_to(&mut self, offset: u64) -> io::Result<()> {

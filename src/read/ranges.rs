@@ -93,6 +93,9 @@ pub(crate) trait Ranged {
     fn ends_here(&self) -> io::Result<bool>;
     /// Go on reading at `offset`, the bytes before it read in ranges.
     fn skip_to(&mut self, offset: u64) -> io::Result<()>;
+    /// Is the file longer now than its length at open, which may have been
+    /// stale? Then `ranged` gives the length it has now.
+    fn grown(&mut self) -> io::Result<bool>;
 }
 
 impl Ranged for crate::input::Opened {
@@ -112,6 +115,10 @@ impl Ranged for crate::input::Opened {
 
     fn skip_to(&mut self, offset: u64) -> io::Result<()> {
         crate::input::Opened::skip_to(self, offset)
+    }
+
+    fn grown(&mut self) -> io::Result<bool> {
+        crate::input::Opened::grown(self)
     }
 }
 
@@ -474,6 +481,10 @@ impl<R> Ranged for InOrder<R> {
 
     fn skip_to(&mut self, _offset: u64) -> io::Result<()> {
         Ok(())
+    }
+
+    fn grown(&mut self) -> io::Result<bool> {
+        Ok(false)
     }
 }
 

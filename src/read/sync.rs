@@ -106,8 +106,9 @@ pub(crate) fn hash_blocks(
 ) -> io::Result<u64> {
     let mut len = chunk;
     let mut total = 0u64;
-    // (once: the reads after the ranges find the end)
-    let mut ranged = false;
+    // (the reads after the ranges find the end; ranges again only to the
+    // length a stale size hid)
+    let (mut ranged, mut counted) = (false, false);
     loop {
         let piece = sized(buf, len)?;
         let start = Instant::now();
@@ -131,8 +132,9 @@ pub(crate) fn hash_blocks(
             && !ranged
             && ranges::worth(file, at + total, (n, took), end.saturating_sub(total))
         {
-            ranged = true;
-            stats.add_ranged_file();
+            if !std::mem::replace(&mut counted, true) {
+                stats.add_ranged_file();
+            }
             let mut lender = Hashing {
                 hasher: &mut *hasher,
                 stats,
@@ -154,6 +156,7 @@ pub(crate) fn hash_blocks(
                     src.skip_to(to)?;
                     total = to - at;
                     len = block;
+                    ranged = !src.grown()?;
                     continue;
                 }
                 Ended::Stopped => return Err(io::ErrorKind::OutOfMemory.into()),

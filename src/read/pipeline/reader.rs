@@ -216,16 +216,18 @@ pub(super) fn pump(
     cancel: &AtomicBool,
     (mut read, mut seen): (u64, Option<(usize, Duration)>),
 ) -> bool {
-    // (once: the reads after the ranges find the end)
-    let mut ranged = false;
+    // (the reads after the ranges find the end; ranges again only to the
+    // length a stale size hid)
+    let (mut ranged, mut counted) = (false, false);
     loop {
         if let (Some(seen), Some((file, start, len))) = (seen, src.ranged())
             && !ranged
             && ranges::worth(file, start + read, seen, len.saturating_sub(read))
         {
-            ranged = true;
             let (n, took) = seen;
-            stats.add_ranged_file();
+            if !std::mem::replace(&mut counted, true) {
+                stats.add_ranged_file();
+            }
             let rate = (n, n as f64 / took.as_secs_f64());
             let mut lender = PoolLender {
                 pool: &mut *pool,
@@ -235,8 +237,8 @@ pub(super) fn pump(
             };
             match ranges::read(file, start + read, start + len, rate, &mut lender, stats) {
                 // (on to the read that proves the end)
-                Ok(ranges::Ended::Done(to)) => match src.skip_to(to) {
-                    Ok(()) => read = to - start,
+                Ok(ranges::Ended::Done(to)) => match src.skip_to(to).and_then(|()| src.grown()) {
+                    Ok(grown) => (read, ranged) = (to - start, !grown),
                     Err(e) => return blocks.send(Block::Err(e)).is_ok(),
                 },
                 Ok(ranges::Ended::Stopped) => return false,

@@ -235,6 +235,44 @@ fn few_descriptors_fail_no_file() {
     }
 }
 
+/// `-r` over a tree of many directories under `ulimit -n` 16 to 40: the
+/// walk's directory opens wait for a descriptor as file opens do (they
+/// failed with "Too many open files" and whole directories went missing;
+/// then, counted, the opener thread waited for one under the queue's lock
+/// while the inputs it had opened waited for the taker blocked on that
+/// lock). Every line is md5sum's over the files `find` lists, exit 0, in
+/// every mode.
+#[test]
+fn few_descriptors_lose_no_directory() {
+    if !require_tool("md5sum") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    let mut names = Vec::new();
+    for a in 0..30 {
+        for b in 0..8 {
+            std::fs::create_dir_all(d.join(format!("t/d{a:02}/e{b}"))).unwrap();
+            for c in 0..3 {
+                let name = format!("t/d{a:02}/e{b}/f{c}");
+                write_file(d, &name, format!("{a} {b} {c}\n").as_bytes());
+                names.push(name);
+            }
+        }
+    }
+    let want = md5sum(d, &names);
+    for n in [16, 20, 24, 32, 40] {
+        for mode in ["threaded", "sync", "mmap"] {
+            let script = format!(r#"ulimit -n {n}; exec "$FASTSUM" -m {mode} -r t"#);
+            let o = shell(d, 30, &script);
+            assert_no_panic(&script, &o);
+            assert_eq!(String::from_utf8_lossy(&o.stderr), "", "{script}");
+            assert_eq!(String::from_utf8_lossy(&o.stdout), want, "{script}");
+            assert_eq!(o.status.code(), Some(0), "{script}");
+        }
+    }
+}
+
 /// At the limit: one descriptor left for inputs (`ulimit -n 4`
 /// with stdin, stdout and stderr open) over 2,000 tiny files: two threads
 /// open inputs, and the one that closes them must never wait for a

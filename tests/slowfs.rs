@@ -13,7 +13,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{fastsum, gnu, random_bytes, run, shown, skip, tempdir, write_file};
+use std::os::unix::fs::PermissionsExt;
+
+use crate::util::{
+    assert_no_panic, fastsum, gnu, random_bytes, require_tool, run, shell, shown, skip, tempdir,
+    write_file,
+};
 
 /// The slowfs binary, if the tests can mount it here.
 fn slowfs() -> Option<PathBuf> {
@@ -335,5 +340,218 @@ fn one_file_over_latency_is_read_in_blocks() {
             .unwrap_or(u64::MAX);
         // 128 calls of 64 KiB; in 4 MiB blocks after the first, 4
         assert!(calls < 16, "{algo}: {calls} read calls\n{err}");
+    }
+}
+
+/// 300 small files over latency, hashed by `script` (`$FASTSUM` names the
+/// binary, `f*` the files) run in the mount by `sh` within 60 s: stdout is
+/// md5sum's, stderr empty, exit 0.
+fn small_files_over_latency_match_md5sum(script: &str) {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    // (a user of its own, for the limit on threads, must reach the mount)
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let src = small_tree(dir.path(), 300);
+    let m = Mount::new(&bin, &src, &dir.path().join("mnt"), &["--latency", "1"]);
+    let want = run(gnu("md5sum").current_dir(&src).args(names(&src)));
+    assert!(want.status.success(), "{}", shown(&want));
+    let got = shell(&m.dir, 60, script);
+    assert_no_panic(script, &got);
+    assert_eq!(
+        String::from_utf8_lossy(&got.stdout),
+        String::from_utf8_lossy(&want.stdout),
+        "{script}: {}",
+        shown(&got)
+    );
+    assert_eq!(got.status.code(), Some(0), "{script}: {}", shown(&got));
+    assert_eq!(String::from_utf8_lossy(&got.stderr), "", "{script}");
+}
+
+/// No far reader can be started (`prlimit --nproc`, as a user of this
+/// test's own: room for the threads a run starts first, the reader, a
+/// hasher and the opener, and none more): the reader reads the small files
+/// itself, as the workers' dispatcher does (it handed them to a queue
+/// nobody read, and the run hung after 16 lines).
+#[test]
+fn small_files_over_latency_without_far_readers() {
+    if !require_tool("setpriv") || !require_tool("prlimit") {
+        return;
+    }
+    let uid = 60_000 + std::process::id() % 5_000;
+    for nproc in [4, 5] {
+        // (a copy of the binary beside the mount, which that user can
+        // reach wherever the build is)
+        small_files_over_latency_match_md5sum(&format!(
+            r#"cp "$FASTSUM" ../fastsum && exec setpriv --reuid={uid} --regid={uid} --clear-groups prlimit --nproc={nproc} ../fastsum f*"#
+        ));
+    }
+}
+
+/// `ulimit -v 35000` over latency: the far readers are as many as their
+/// stacks and buffers fit in their share of the address space (64 of them
+/// ran it out: "memory allocation failed", SIGABRT).
+#[test]
+fn small_files_over_latency_under_a_memory_limit() {
+    // (how many far readers had started when memory ran out varies with
+    // the machine's load: three runs)
+    for _ in 0..3 {
+        small_files_over_latency_match_md5sum(r#"ulimit -v 35000; exec "$FASTSUM" f*"#);
+    }
+}
+
+/// Sizes cached by the mount (attributes kept 60 s): a 64 MiB file
+/// looked at through the mount, then grown to 72 MiB behind it (as a
+/// server-side rewrite on NFS or sshfs): every route hashes it to its real
+/// end, the answer fastsum gives for the file itself (md5sum's), exit 0
+/// (the ranges stopped at the stale size and printed the digest of a
+/// prefix; `-m sync` said it changed).
+#[test]
+fn a_file_grown_behind_a_stale_size_is_hashed_whole() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let head = random_bytes(64 << 20, 11);
+    let tail = random_bytes(8 << 20, 12);
+    // (sync; the pipeline's ranges; mmap; the calling thread's ranges;
+    // BLAKE3's mapping in the threaded mode)
+    let routes: [&[&str]; 5] = [
+        &["-m", "sync"],
+        &[],
+        &["-m", "mmap"],
+        &["-a", "xxh3"],
+        &["-a", "blake3", "-j", "2"],
+    ];
+    for i in 0..routes.len() {
+        write_file(&src, format!("big{i}"), &head);
+    }
+    let m = Mount::new(&bin, &src, &dir.path().join("mnt"), &["--latency", "1"]);
+    for (i, opts) in routes.iter().enumerate() {
+        let name = format!("big{i}");
+        let seen = std::fs::metadata(m.dir.join(&name)).unwrap().len();
+        assert_eq!(seen, 64 << 20);
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(src.join(&name))
+            .unwrap();
+        std::io::Write::write_all(&mut f, &tail).unwrap();
+        drop(f);
+        assert_eq!(
+            std::fs::metadata(m.dir.join(&name)).unwrap().len(),
+            64 << 20,
+            "the mount's size is not stale: the test shows nothing"
+        );
+        let want = run(fastsum().current_dir(&src).args(*opts).arg(&name));
+        let got = run(fastsum().current_dir(&m.dir).args(*opts).arg(&name));
+        assert_eq!(
+            normal(&got, "fastsum"),
+            normal(&want, "fastsum"),
+            "{opts:?}"
+        );
+        assert_eq!(got.status.code(), Some(0), "{opts:?}: {}", shown(&got));
+    }
+    let got = run(fastsum().current_dir(&m.dir).arg("big1"));
+    let want = run(gnu("md5sum").current_dir(&src).arg("big1"));
+    assert_eq!(got.stdout, want.stdout, "md5sum's: {}", shown(&got));
+}
+
+/// A 24 MiB file looked at through the mount, then rewritten shorter
+/// (20 MiB) behind it: its ranges come up short of the stale size, and the
+/// reads after them find its real end: hashed as the file is, exit 0, on
+/// every route (the ranges reported it changed).
+#[test]
+fn a_file_shrunk_behind_a_stale_size_is_hashed_as_it_is() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let before = random_bytes(24 << 20, 14);
+    let after = random_bytes(20 << 20, 15);
+    let routes: [&[&str]; 4] = [&[], &["-a", "xxh3"], &["-m", "sync"], &["-m", "mmap"]];
+    for i in 0..routes.len() {
+        write_file(&src, format!("big{i}"), &before);
+    }
+    let m = Mount::new(&bin, &src, &dir.path().join("mnt"), &["--latency", "1"]);
+    for (i, opts) in routes.iter().enumerate() {
+        let name = format!("big{i}");
+        std::fs::metadata(m.dir.join(&name)).unwrap();
+        write_file(&src, &name, &after);
+        let want = run(fastsum().current_dir(&src).args(*opts).arg(&name));
+        let got = run(fastsum().current_dir(&m.dir).args(*opts).arg(&name));
+        assert_eq!(
+            normal(&got, "fastsum"),
+            normal(&want, "fastsum"),
+            "{opts:?}"
+        );
+        assert_eq!(got.status.code(), Some(0), "{opts:?}: {}", shown(&got));
+    }
+}
+
+/// 300 small files whose sizes the mount cached, then rewritten behind it
+/// longer or shorter: hashed to their real end, md5sum's lines, exit 0 (a
+/// stale size is no change while read: they were all reported changed).
+#[test]
+fn small_files_behind_stale_sizes_are_hashed_right() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = small_tree(dir.path(), 300);
+    let m = Mount::new(&bin, &src, &dir.path().join("mnt"), &["--latency", "1"]);
+    let files = names(&src);
+    for (i, f) in files.iter().enumerate() {
+        std::fs::metadata(m.dir.join(f)).unwrap();
+        let len = 1024 + (i * 104_729) % (63 * 1024);
+        write_file(&src, f, &random_bytes(len, 1000 + i as u64));
+    }
+    let want = run(gnu("md5sum").current_dir(&src).args(&files));
+    assert!(want.status.success(), "{}", shown(&want));
+    for opts in [&[][..], &["-m", "sync"][..], &["-j", "1"][..]] {
+        let got = run(fastsum().current_dir(&m.dir).args(opts).args(&files));
+        assert_eq!(
+            normal(&got, "fastsum"),
+            normal(&want, "md5sum"),
+            "fastsum {opts:?}"
+        );
+    }
+}
+
+/// A big file rewritten on the server while its ranges are in flight
+/// (slowfs overwrites its first and last MiB when a read first reaches
+/// past 30 MB; the mount's attributes still say it is as it was): no
+/// digest, "file changed as we read it", exit 1, on every route (the
+/// ranges printed a digest of neither version).
+#[test]
+fn a_file_rewritten_while_read_over_latency_is_reported() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let data = random_bytes(48 << 20, 13);
+    write_file(&src, "big", &data);
+    let mnt = dir.path().join("mnt");
+    let m = Mount::new(
+        &bin,
+        &src,
+        &mnt,
+        &["--latency", "1", "--rewrite", "big:30000000"],
+    );
+    for opts in [
+        &["-a", "md5"][..],
+        &["-a", "xxh3"][..],
+        &["-a", "sha256", "-m", "sync"][..],
+        &["-a", "md5", "-m", "mmap"][..],
+    ] {
+        // (each run rewrites it: it is as it was first)
+        write_file(&src, "big", &data);
+        std::fs::metadata(m.dir.join("big")).unwrap();
+        let got = run(fastsum().current_dir(&m.dir).args(opts).arg("big"));
+        assert_eq!(
+            normal(&got, "fastsum"),
+            (
+                String::new(),
+                "PROG: big: file changed as we read it\n".to_string(),
+                Some(1)
+            ),
+            "fastsum {opts:?}"
+        );
     }
 }

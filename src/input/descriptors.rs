@@ -8,11 +8,13 @@
 //! that gets EMFILE or ENFILE while other inputs are open waits
 //! ([`retry_when_closed`]) on a condition variable until one closes, then
 //! tries again; with none open, nothing will come free and the error
-//! stands.
+//! stands. A directory the walk lists (`-r`) is counted as an input
+//! is ([`read_dir`]).
 
-use std::fs::File;
+use std::fs::{File, ReadDir};
 use std::io;
 use std::ops::{Deref, DerefMut};
+use std::path::Path;
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -77,11 +79,12 @@ impl Drop for Reserved {
     }
 }
 
-/// An input's file, counted in the ledger until it is closed (the count
-/// goes after the descriptor: see the field order).
+/// An input's file (or a directory's entries, `F`), counted in the ledger
+/// until it is closed (the count goes after the descriptor: see the field
+/// order).
 #[derive(Debug)]
-pub(crate) struct Counted {
-    file: File,
+pub(crate) struct Counted<F = File> {
+    file: F,
     _close: CountClose,
 }
 
@@ -98,8 +101,9 @@ impl Drop for CountClose {
     }
 }
 
-/// Open an input's file with `open`, counted from before the call.
-pub(crate) fn open(open: impl FnOnce() -> io::Result<File>) -> io::Result<Counted> {
+/// Open an input's file (or anything that holds one descriptor) with
+/// `open`, counted from before the call.
+pub(crate) fn open<F>(open: impl FnOnce() -> io::Result<F>) -> io::Result<Counted<F>> {
     let reserved = Reserved::new();
     let file = open()?;
     std::mem::forget(reserved);
@@ -110,8 +114,8 @@ pub(crate) fn open(open: impl FnOnce() -> io::Result<File>) -> io::Result<Counte
 }
 
 /// The longest wait between tries while input descriptors are open: a
-/// descriptor this module does not count (a directory of `-r`'s walk) may
-/// close meanwhile, with no signal.
+/// descriptor this module does not count may close meanwhile, with no
+/// signal.
 const RETRY_AFTER: Duration = Duration::from_millis(5);
 
 /// Call `attempt` until it does not fail for want of a descriptor, waiting
@@ -140,15 +144,23 @@ pub(crate) fn retry_when_closed<T>(mut attempt: impl FnMut() -> io::Result<T>) -
     }
 }
 
-impl Deref for Counted {
-    type Target = File;
-    fn deref(&self) -> &File {
+/// The entries of directory `dir`, its descriptor counted as an input's
+/// and opened as patiently ([`retry_when_closed`]): under a low `ulimit -n`
+/// the walk of `-r` waits for a descriptor as the opening of files does,
+/// and they wait for its closes, instead of losing whole directories.
+pub(crate) fn read_dir(dir: &Path) -> io::Result<Counted<ReadDir>> {
+    retry_when_closed(|| open(|| std::fs::read_dir(crate::sys::file_path(dir))))
+}
+
+impl<F> Deref for Counted<F> {
+    type Target = F;
+    fn deref(&self) -> &F {
         &self.file
     }
 }
 
-impl DerefMut for Counted {
-    fn deref_mut(&mut self) -> &mut File {
+impl<F> DerefMut for Counted<F> {
+    fn deref_mut(&mut self) -> &mut F {
         &mut self.file
     }
 }

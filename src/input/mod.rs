@@ -5,6 +5,7 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Read, Seek};
 use std::path::PathBuf;
+use std::time::SystemTime;
 
 use crate::stdio::stdin_was_closed;
 // what tells that a regular file changed, or is not the one opened
@@ -47,8 +48,15 @@ pub(crate) struct Opened {
     /// whether it changed while read (`None`: a stream, or a file that
     /// says 0 bytes, as /proc's do whatever they hold).
     stamp: Option<Stamp>,
+    /// When it was probed, if it has a stamp (nanoseconds since the epoch;
+    /// 0: not known): a file last changed before then was not changed
+    /// while read ([`Opened::ends_at`]).
+    probed_at: u64,
     /// Bytes read through `read` so far.
     read: u64,
+    /// A regular file of its own whose size at open may be stale: its file
+    /// system's client caches attributes ([`Opened::size_may_be_stale`]).
+    stale_size: bool,
     shared: bool,
     /// A FIFO opened without waiting for a writer: the wait (GNU's open
     /// waits) happens at the first read, once the scheduler has handed on
@@ -131,12 +139,18 @@ impl Input {
             .ok()
             .filter(|m| m.is_file() && m.len() > 0)
             .map(Stamp::of);
+        let stale_size = match &meta {
+            Ok(m) if stamp.is_some() && !shared => attributes_cached(&file, m),
+            _ => false,
+        };
         Ok(Opened {
             file,
             kind,
             start,
+            probed_at: stamp.map_or(0, |_| now()),
             stamp,
             read: 0,
+            stale_size,
             shared,
             fifo_wait,
         })
@@ -210,32 +224,103 @@ impl Read for Opened {
             clear_nonblock(&self.file)?;
             self.fifo_wait = false;
         }
-        let n = self.file.read(buf)?;
-        self.read += n as u64;
-        if n == 0 {
-            // a file of its own that ends short of (or past) its length at
-            // open changed, whatever its attributes say, on a network file
-            // system, which may answer fstat from a cache for seconds
-            if let (Some(_), Kind::Regular { len }, false) = (self.stamp, self.kind, self.shared)
-                && self.read != len
-                && attributes_cached(&self.file)
-            {
+        let mut n = self.file.read(buf)?;
+        if n == 0 && !self.ends_here()? {
+            // longer than the size it had (a stale one): asked, the file
+            // system knows better now
+            n = self.file.read(buf)?;
+            if n == 0 {
                 return Err(changed());
             }
-            self.ensure_unchanged()?;
         }
+        self.read += n as u64;
         Ok(n)
     }
 }
 
 impl Opened {
-    /// The last step of every route that hashes a regular file: an error
-    /// if the file was truncated, written or appended to since it was
-    /// opened, so that no digest is made of bytes that were never the
-    /// file's (GNU's tools print one). Reads check it themselves at the
-    /// read that returns 0; a route that ends without that read (a mapping,
-    /// a small file read to its known length) calls this once its last
-    /// byte is hashed or copied. Nothing to check for a stream.
+    /// The last step of every route that reads a regular file, once a read
+    /// returned 0 or the bytes read through it reached its length at open:
+    /// is this the file's end? See [`Opened::ends_at`].
+    pub(crate) fn ends_here(&self) -> io::Result<bool> {
+        self.ends_at(self.start + self.read)
+    }
+
+    /// Is `end` (every byte before it hashed) the end of this file, which
+    /// did not change while it was hashed? Where `fstat` is exact, the
+    /// file's stamp must be as it was at open ([`Opened::ensure_unchanged`]).
+    /// Where the file system's client may answer `fstat` from a cache
+    /// (NFS, SMB, FUSE…), the length seen at open may be stale, and no read
+    /// that returns 0 proves an end (the client may stop at the length it
+    /// has): the file system itself is asked (`sys::fresh_stamp`). Longer
+    /// than `end`: false, the caller reads on (a stale size, or bytes
+    /// appended: its end will tell). As long: the end, if the file is as it
+    /// was at open or was last changed before it was opened (the stamp at
+    /// open was stale: every byte read is of the one version it has had
+    /// since). Anything else changed while it was read: an error. Nothing
+    /// to check for a stream.
+    pub(crate) fn ends_at(&self, end: u64) -> io::Result<bool> {
+        let Some(then) = self.stamp else {
+            return Ok(true);
+        };
+        if !self.size_may_be_stale() {
+            return self.ensure_unchanged().map(|()| true);
+        }
+        let now = crate::sys::fresh_stamp(&self.file)?;
+        if now.len() > end {
+            return Ok(false);
+        }
+        let probed = SystemTime::UNIX_EPOCH + std::time::Duration::from_nanos(self.probed_at);
+        let one_version = now == then || (self.probed_at > 0 && now.changed_before(probed));
+        if now.len() == end && one_version {
+            Ok(true)
+        } else {
+            Err(changed())
+        }
+    }
+
+    /// Is this a regular file of its own whose size at open may be stale
+    /// (its file system's client caches attributes)? Then it is not mapped
+    /// (a mapping ends at that size), and its end is asked of the file
+    /// system ([`Opened::ends_at`]).
+    pub(crate) fn size_may_be_stale(&self) -> bool {
+        self.stale_size
+    }
+
+    /// Is this file longer now than its length at open, which may have been
+    /// stale (its file system's client caches attributes)? Asked of the
+    /// file system; if so, its reads are planned to the length it has now
+    /// ([`Opened::span`]). False where `fstat` is exact: a file that grows
+    /// while read changed.
+    pub(crate) fn grown(&mut self) -> io::Result<bool> {
+        let Kind::Regular { len } = self.kind else {
+            return Ok(false);
+        };
+        if !self.stale_size {
+            return Ok(false);
+        }
+        let now = crate::sys::fresh_stamp(&self.file)?.len();
+        let now = now.saturating_sub(self.start);
+        if now <= len {
+            return Ok(false);
+        }
+        self.kind = Kind::Regular { len: now };
+        Ok(true)
+    }
+
+    /// Go on reading at `offset`, every byte before it having been read
+    /// otherwise (in ranges, by offset).
+    pub(crate) fn skip_to(&mut self, offset: u64) -> io::Result<()> {
+        (&*self.file).seek(io::SeekFrom::Start(offset))?;
+        self.read = offset.saturating_sub(self.start);
+        Ok(())
+    }
+
+    /// An error if the file was truncated, written or appended to since it
+    /// was opened, as its `fstat` says, so that no digest is made of bytes
+    /// that were never the file's (GNU's tools print one): the end of a
+    /// mapping, and of reads where `fstat` is exact ([`Opened::ends_at`]).
+    /// Nothing to check for a stream.
     pub(crate) fn ensure_unchanged(&self) -> io::Result<()> {
         let Some(then) = self.stamp else {
             return Ok(());
@@ -250,12 +335,18 @@ impl Opened {
 
 /// Is `file` on a file system whose clients answer `fstat` from a cache of
 /// the server's attributes (NFS, SMB, 9P, Ceph, Lustre, FUSE)? There a
-/// file's size at open can be seconds old, and a read that ends short of it
-/// is the sign it changed. (Not on sysfs and the like, whose files say 4096
-/// bytes whatever they hold, nor on local file systems, whose `fstat` is
-/// exact.)
-fn attributes_cached(file: &File) -> bool {
-    crate::sys::attributes_cached(file)
+/// file's size and times at open can be seconds old. (Not on sysfs and the
+/// like, whose files say 4096 bytes whatever they hold, nor on local file
+/// systems, whose `fstat` is exact.)
+fn attributes_cached(file: &File, meta: &std::fs::Metadata) -> bool {
+    crate::sys::attributes_cached(file, meta)
+}
+
+/// Now, in nanoseconds since the epoch (0 if the clock says otherwise).
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
 }
 
 /// The error of a file that changed while it was hashed: the same words

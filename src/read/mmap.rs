@@ -114,6 +114,10 @@ impl Mapped {
         let Kind::Regular { .. } = opened.kind() else {
             return Err(opened);
         };
+        // (a mapping would end at a size that may be stale: reads go on)
+        if opened.size_may_be_stale() {
+            return Err(opened);
+        }
         let Ok((start, len)) = opened.span() else {
             return Err(opened);
         };

@@ -69,6 +69,14 @@ pub(crate) fn address_space_limit() -> Option<usize> {
     crate::sys::address_space_limit()
 }
 
+/// Under a limit on the address space (`ulimit -v`), what the pool's
+/// blocks may take of it, and what the far readers' stacks and buffers may:
+/// an eighth each, so that what a failed allocation elsewhere would abort
+/// on remains.
+pub(crate) fn address_space_share() -> Option<usize> {
+    address_space_limit().map(|limit| limit / 8)
+}
+
 /// Get ready for a limited address space: glibc gives each new thread an
 /// arena that reserves 64 MiB of it, and when that reservation fails it
 /// maps every allocation of that thread apart, which can run a small limit

@@ -330,12 +330,17 @@ where
     /// opener thread holds none this thread must wait for) and its input
     /// opens without waiting for a descriptor; else the job stays for the
     /// opener thread, and None. None too when the jobs ran out or the run
-    /// is cancelled.
+    /// is cancelled, and when the opener thread is taking a job: it may be
+    /// waiting for a descriptor (a directory of `-r`'s walk) that only the
+    /// inputs it already opened, which this thread takes, can free.
     fn open_here(&self) -> Option<Ready<T, P>> {
         let Policy::TakerHelps = self.policy else {
             return None;
         };
-        let mut queue = lock(&self.queue, self.cancel)?;
+        let mut queue = self.queue.try_lock().ok()?;
+        if self.cancel.load(Ordering::Relaxed) {
+            return None;
+        }
         let (idx, job) = queue.next()?;
         if idx != self.next {
             queue.put_back = Some((idx, job));

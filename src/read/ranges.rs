@@ -18,9 +18,10 @@
 //! the page cache and local disks, whose kernel read-ahead already keeps
 //! requests in flight, do not see it.
 //!
-//! Reading stops at the length the file had when opened; the caller then
-//! checks the file is unchanged (a range that ends early means it shrank:
-//! [`crate::input::changed`]).
+//! Reading stops at the length the file had when opened, or at the first
+//! range that comes up short; the caller then reads on from there until
+//! the file's end is proven (`Ranged::ends_here`: the size at open may
+//! have been stale, or the file changed while read).
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -86,9 +87,15 @@ pub(crate) trait Ranged {
     /// The file, the offset its bytes start at, and how many there are;
     /// `None` for anything else.
     fn ranged(&self) -> Option<(&File, u64, u64)>;
-    /// An error if the file changed since it was opened (the end of every
-    /// route: `Opened::ensure_unchanged`).
-    fn unchanged(&self) -> io::Result<()>;
+    /// Is this the file's end, every byte before it read through this
+    /// reader, and did the file not change? False: read on (the end of
+    /// every route: `Opened::ends_here`).
+    fn ends_here(&self) -> io::Result<bool>;
+    /// Go on reading at `offset`, the bytes before it read in ranges.
+    fn skip_to(&mut self, offset: u64) -> io::Result<()>;
+    /// Is the file longer now than its length at open, which may have been
+    /// stale? Then `ranged` gives the length it has now.
+    fn grown(&mut self) -> io::Result<bool>;
 }
 
 impl Ranged for crate::input::Opened {
@@ -102,8 +109,16 @@ impl Ranged for crate::input::Opened {
         }
     }
 
-    fn unchanged(&self) -> io::Result<()> {
-        self.ensure_unchanged()
+    fn ends_here(&self) -> io::Result<bool> {
+        crate::input::Opened::ends_here(self)
+    }
+
+    fn skip_to(&mut self, offset: u64) -> io::Result<()> {
+        crate::input::Opened::skip_to(self, offset)
+    }
+
+    fn grown(&mut self) -> io::Result<bool> {
+        crate::input::Opened::grown(self)
     }
 }
 
@@ -125,8 +140,9 @@ pub(crate) trait Lender {
 /// How reading a file's ranges ended.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Ended {
-    /// Every byte up to the file's length was delivered.
-    Done,
+    /// Every byte up to this offset was delivered: the file's length at
+    /// open, or less where a range came up short (the file is shorter).
+    Done(u64),
     /// The lender said stop, or had no block.
     Stopped,
 }
@@ -229,9 +245,10 @@ impl Depth {
 /// `lender`, several ranges at once, delivering them in order. `seen`: the
 /// bytes of the read that waited and how many a second it brought (the
 /// depth search starts from it).
-/// An error (a read error, or the file ended early: it shrank) is returned
-/// once every block before it was delivered; blocks not delivered go back
-/// to the lender.
+/// A read error, or the end of the file before `end` (a block with a range
+/// that came up short is not delivered: [`Ended::Done`] at its start), is
+/// returned once every block before it was delivered; blocks not delivered
+/// go back to the lender.
 pub(crate) fn read(
     file: &File,
     at: u64,
@@ -244,6 +261,7 @@ pub(crate) fn read(
     let mut flights = Flights {
         queue: VecDeque::new(),
         first: 0,
+        delivered: at,
         next: at,
         end,
         out: 0,
@@ -319,6 +337,9 @@ struct Flights {
     queue: VecDeque<Flight>,
     /// The id of `queue[0]` (a flight's id is its place in the read).
     first: u64,
+    /// The offset of `queue[0]`'s first byte: every byte before it was
+    /// delivered.
+    delivered: u64,
     /// The next byte of the file to ask for, and the end.
     next: u64,
     end: u64,
@@ -336,13 +357,17 @@ impl Flights {
             self.first += 1;
             if let Some(e) = f.failed {
                 lender.give_back(f.block);
-                return Some(Err(e));
+                return Some(match e.kind() {
+                    io::ErrorKind::UnexpectedEof => Ok(Ended::Done(self.delivered)),
+                    _ => Err(e),
+                });
             }
             if !lender.deliver(f.block, f.len) {
                 return Some(Ok(Ended::Stopped));
             }
+            self.delivered += f.len as u64;
         }
-        (self.next >= self.end && self.queue.is_empty()).then_some(Ok(Ended::Done))
+        (self.next >= self.end && self.queue.is_empty()).then_some(Ok(Ended::Done(self.end)))
     }
 
     /// The next range to ask for, into the last block (or a new one from
@@ -427,13 +452,10 @@ fn serve_one(file: &File, job: Job, stop: &AtomicBool) -> Done {
     (job.flight, job.len, r, t.elapsed())
 }
 
-/// `buf.len()` bytes of `file` at `at`; a file that ends before them
-/// shrank since it was opened.
+/// `buf.len()` bytes of `file` at `at` (`UnexpectedEof`: the file ends
+/// before them).
 fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<()> {
-    crate::sys::read_exact_at(file, buf, at).map_err(|e| match e.kind() {
-        io::ErrorKind::UnexpectedEof => crate::input::changed(),
-        _ => e,
-    })
+    crate::sys::read_exact_at(file, buf, at)
 }
 
 /// A stream read in order only, for tests and benches of the reading paths.
@@ -453,8 +475,16 @@ impl<R> Ranged for InOrder<R> {
         None
     }
 
-    fn unchanged(&self) -> io::Result<()> {
+    fn ends_here(&self) -> io::Result<bool> {
+        Ok(true)
+    }
+
+    fn skip_to(&mut self, _offset: u64) -> io::Result<()> {
         Ok(())
+    }
+
+    fn grown(&mut self) -> io::Result<bool> {
+        Ok(false)
     }
 }
 
@@ -527,17 +557,18 @@ mod tests {
             let stats = Stats::default();
             let end = data.len() as u64;
             let r = read(&file, at, end, (4 << 20, 1e8), &mut keep, &stats).unwrap();
-            assert_eq!(r, Ended::Done, "{size} {max}");
+            assert_eq!(r, Ended::Done(end), "{size} {max}");
             assert!(keep.got == data[at as usize..], "{size} {max} {at}");
             assert!(keep.made <= max);
             assert_eq!(keep.free.len(), keep.made, "every block back");
         }
     }
 
-    /// A file shorter than the length it had at open: what comes before
-    /// the missing bytes is delivered, then the file is reported changed.
+    /// A file shorter than the length it had at open: the blocks before
+    /// the one that comes up short are delivered, and reading ends at its
+    /// start (the caller reads on from there, and judges the end).
     #[test]
-    fn a_file_that_shrank_is_reported_changed() {
+    fn a_file_shorter_than_its_length_at_open_ends_early() {
         let data = vec![7u8; 3 * RANGE];
         let (_dir, file) = file_of(&data);
         let mut keep = Keep {
@@ -548,8 +579,8 @@ mod tests {
             got: Vec::new(),
         };
         let end = 5 * RANGE as u64;
-        let e = read(&file, 0, end, (RANGE, 1e8), &mut keep, &Stats::default()).unwrap_err();
-        assert_eq!(e.to_string(), crate::input::changed().to_string());
+        let r = read(&file, 0, end, (RANGE, 1e8), &mut keep, &Stats::default()).unwrap();
+        assert_eq!(r, Ended::Done(3 * RANGE as u64));
         assert_eq!(keep.got, data);
         assert_eq!(keep.free.len(), keep.made, "every block back");
     }

@@ -91,11 +91,12 @@ pub(crate) fn hash_chunks(
 /// `block` bytes, which a network or FUSE file system answers with many
 /// requests in flight where a `--chunk` read is one round trip, and, for a
 /// regular file with ranges left to read, ranges read several at once
-/// ([`ranges`], into at most `pool` buffers of `block` bytes). A regular file
-/// of known length ends when the bytes read reach it with a read that
-/// returned less than asked, which saves the read that would return 0 (a
-/// round trip, on such storage); it is then checked unchanged, as that read
-/// would have. Returns the number of bytes hashed.
+/// ([`ranges`], into at most `pool` buffers of `block` bytes), then reads
+/// from where they ended. A regular file of known length may end when the
+/// bytes read reach it with a read that returned less than asked, which
+/// saves the read that would return 0 (a round trip, on such storage): its
+/// end is then proven as that read would have (`Ranged::ends_here`), or it
+/// is read on. Returns the number of bytes hashed.
 pub(crate) fn hash_blocks(
     src: &mut (impl Read + Ranged),
     hasher: &mut Hashers,
@@ -105,6 +106,9 @@ pub(crate) fn hash_blocks(
 ) -> io::Result<u64> {
     let mut len = chunk;
     let mut total = 0u64;
+    // (the reads after the ranges find the end; ranges again only to the
+    // length a stale size hid)
+    let (mut ranged, mut counted) = (false, false);
     loop {
         let piece = sized(buf, len)?;
         let start = Instant::now();
@@ -121,14 +125,16 @@ pub(crate) fn hash_blocks(
         stats.add_bytes(n);
         total += n as u64;
         let known = src.ranged().map(|(_, _, len)| len);
-        if n < piece.len() && known == Some(total) {
-            src.unchanged()?;
+        if n < piece.len() && known == Some(total) && src.ends_here()? {
             return Ok(total);
         }
         if let Some((file, at, end)) = src.ranged()
+            && !ranged
             && ranges::worth(file, at + total, (n, took), end.saturating_sub(total))
         {
-            stats.add_ranged_file();
+            if !std::mem::replace(&mut counted, true) {
+                stats.add_ranged_file();
+            }
             let mut lender = Hashing {
                 hasher: &mut *hasher,
                 stats,
@@ -144,10 +150,17 @@ pub(crate) fn hash_blocks(
                 .pop()
                 .and_then(Buffer::into_heap)
                 .unwrap_or_default();
-            return match ended? {
-                Ended::Done => src.unchanged().map(|()| end),
-                Ended::Stopped => Err(io::ErrorKind::OutOfMemory.into()),
-            };
+            match ended? {
+                // (on to the read that proves the end)
+                Ended::Done(to) => {
+                    src.skip_to(to)?;
+                    total = to - at;
+                    len = block;
+                    ranged = !src.grown()?;
+                    continue;
+                }
+                Ended::Stopped => return Err(io::ErrorKind::OutOfMemory.into()),
+            }
         }
         if len < block && took >= super::SLOW_READ {
             // (no larger than what is left of a file of known length, and

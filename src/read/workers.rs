@@ -134,8 +134,9 @@ pub(super) fn start_worker<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
 
 /// Hash one opened input as its route says: mapped, or read in `--chunk`
 /// calls (pool blocks too, with no pipeline here) or byte by byte; on the
-/// route's threads.
-fn hash_opened<T>(
+/// route's threads (also the pipeline's reader's, for a small file when no
+/// far reader could be started).
+pub(super) fn hash_opened<T>(
     router: &Router,
     stats: &Stats,
     task: &Task<T>,

@@ -12,7 +12,8 @@
 //! |---|---|---|---|
 //! | is a byte in the page cache ([`cached`]) | `preadv2(RWF_NOWAIT)` | cannot tell | cannot tell |
 //! | are a mapping's pages resident ([`resident`]) | `mincore` | `mincore` | cannot tell (no mapping of cached files only) |
-//! | does the client cache attributes ([`attributes_cached`]) | `fstatfs` magic | `fstatfs` type name | cannot tell |
+//! | does the client cache attributes ([`attributes_cached`]) | `fstatfs` magic, once per device | `fstatfs` type name, once per device | cannot tell |
+//! | a file's stamp as the server says it now ([`fresh_stamp`]) | `statx(AT_STATX_FORCE_SYNC)`, then `fstat` | `fstat` | its metadata (no cache to pass) |
 //! | read-ahead hint ([`prefetch`]) | `posix_fadvise` | FreeBSD: `posix_fadvise`; macOS: `F_RDADVISE` | `FILE_FLAG_SEQUENTIAL_SCAN` at open ([`open_input`]); no prefetch |
 //! | no access-time update when prefetching | `O_NOATIME` | none | none |
 //! | a new file with no name yet ([`unnamed_file`]) | `O_TMPFILE` | none: `--update` writes a named temporary file | none: a named temporary file |

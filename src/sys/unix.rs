@@ -300,6 +300,44 @@ impl Stamp {
             ino: m.ino(),
         }
     }
+
+    /// The file's length.
+    pub(crate) fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Was the file last changed (its status-change time, by the clock of
+    /// whoever changed it) before `t`?
+    pub(crate) fn changed_before(&self, t: std::time::SystemTime) -> bool {
+        let (s, ns) = self.ctime;
+        let at = std::time::Duration::new(s.max(0).unsigned_abs(), ns.clamp(0, 999_999_999) as u32);
+        std::time::UNIX_EPOCH + at < t
+    }
+}
+
+/// The stamp of `file` as its file system says it now, not as a cache of
+/// its attributes remembers it: on Linux a `statx` that must ask the
+/// server (`AT_STATX_FORCE_SYNC`: NFS and FUSE do), whose answer replaces
+/// the cache's, then `fstat`; elsewhere `fstat`.
+pub(crate) fn fresh_stamp(file: &File) -> io::Result<Stamp> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: a zeroed statx is a valid buffer, filled by the call.
+        let mut sx: libc::statx = unsafe { std::mem::zeroed() };
+        // SAFETY: the descriptor is open for the life of `file`, the empty
+        // path is a C string, and `sx` is ours. (A failure leaves fstat to
+        // say what it can.)
+        let _ = unsafe {
+            libc::statx(
+                file.as_raw_fd(),
+                c"".as_ptr(),
+                libc::AT_EMPTY_PATH | libc::AT_STATX_FORCE_SYNC,
+                libc::STATX_BASIC_STATS,
+                &mut sx,
+            )
+        };
+    }
+    Ok(Stamp::of(&file.metadata()?))
 }
 
 /// A file's identity: its device and inode.
@@ -383,8 +421,25 @@ pub(crate) fn wait_readable(file: &File) -> io::Result<()> {
 
 /// Is `file` on a file system whose clients answer `fstat` from a cache of
 /// the server's attributes (NFS, SMB, 9P, Ceph, Lustre, GPFS, AFS, FUSE)?
-/// False where it cannot tell.
-pub(crate) fn attributes_cached(file: &File) -> bool {
+/// False where it cannot tell. `meta`: the file's metadata; asked once
+/// per device (`fstatfs` is a request to the server on FUSE).
+pub(crate) fn attributes_cached(file: &File, meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    static SEEN: std::sync::Mutex<Vec<(u64, bool)>> = std::sync::Mutex::new(Vec::new());
+    let dev = meta.dev();
+    let mut seen = SEEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&(_, cached)) = seen.iter().find(|(d, _)| *d == dev) {
+        return cached;
+    }
+    let cached = file_system_caches_attributes(file);
+    seen.push((dev, cached));
+    cached
+}
+
+/// [`attributes_cached`], asked of the file system.
+fn file_system_caches_attributes(file: &File) -> bool {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     {
         const NETWORK: [i64; 9] = [

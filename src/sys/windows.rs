@@ -289,7 +289,7 @@ pub(crate) fn wait_readable(_file: &File) -> io::Result<()> {
 
 /// Cannot tell on Windows: false, and a short read is then taken as the end
 /// of the file only once its stamp says it did not change.
-pub(crate) fn attributes_cached(_file: &File) -> bool {
+pub(crate) fn attributes_cached(_file: &File, _meta: &Metadata) -> bool {
     false
 }
 
@@ -361,6 +361,22 @@ impl Stamp {
             modified: m.modified().ok(),
         }
     }
+
+    /// The file's length.
+    pub(crate) fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Was the file last written before `t`?
+    pub(crate) fn changed_before(&self, t: std::time::SystemTime) -> bool {
+        self.modified.is_some_and(|m| m < t)
+    }
+}
+
+/// The stamp of `file` as its file system says it now (no attribute
+/// cache is asked for here: `attributes_cached` is false).
+pub(crate) fn fresh_stamp(file: &File) -> io::Result<Stamp> {
+    Ok(Stamp::of(&file.metadata()?))
 }
 
 /// A file's identity: its volume's serial number and its file index

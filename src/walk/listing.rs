@@ -135,7 +135,8 @@ impl Rules {
     fn list(&self, dir: &Path, depth: usize) -> io::Result<Vec<Child>> {
         let mut errors = Vec::new();
         let mut named = Vec::new();
-        for item in std::fs::read_dir(crate::sys::file_path(dir))? {
+        // (counted and patient as an input's open: `ulimit -n`)
+        for item in &mut *crate::input::descriptors::read_dir(dir)? {
             // d_type, or an lstat where the file system gives none
             match item.and_then(|e| Ok((e.file_type()?, e))) {
                 Ok((kind, e)) if kind.is_file() || kind.is_dir() => {

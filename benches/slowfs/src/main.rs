@@ -24,7 +24,7 @@
 //! ```text
 //! slowfs SOURCE MOUNTPOINT [--latency MS] [--bandwidth MB/S] [--concurrency N]
 //!        [--eio NAME:OFFSET]... [--short NAME]... [--shrink NAME:OFFSET]...
-//!        [--threads N] [--cache] [--readahead KIB]
+//!        [--rewrite NAME:OFFSET]... [--threads N] [--cache] [--readahead KIB]
 //! ```
 //!
 //! `--cache` lets the kernel cache and read ahead what is read, as an NFS
@@ -41,7 +41,10 @@
 //! fails every read of the file NAME (relative to SOURCE) that covers
 //! OFFSET; `--short NAME` answers reads of NAME with half the bytes asked;
 //! `--shrink NAME:OFFSET` truncates the source file NAME to OFFSET bytes
-//! when a read first reaches past OFFSET (it changes SOURCE: for tests).
+//! when a read first reaches past OFFSET, and `--rewrite NAME:OFFSET`
+//! overwrites its first and last MiB (its length unchanged) when a read
+//! reaches past OFFSET, as a server-side rewrite would (both change SOURCE:
+//! for tests).
 //! It runs in the foreground until unmounted (`fusermount3 -u MOUNTPOINT`
 //! or `umount MOUNTPOINT`) or killed.
 
@@ -80,6 +83,9 @@ struct Profile {
     short: Vec<PathBuf>,
     /// Files truncated to an offset when a read first reaches past it.
     shrink: Vec<(PathBuf, u64)>,
+    /// Files whose first and last MiB are overwritten when a read reaches
+    /// past an offset.
+    rewrite: Vec<(PathBuf, u64)>,
     /// Let the kernel cache what is read (and read ahead), as an NFS
     /// client does, instead of `direct_io`.
     cache: bool,
@@ -308,7 +314,8 @@ impl SlowFs {
         let p = &self.profile;
         let faulty = p.eio.iter().any(|(n, _)| n == rel)
             || p.short.iter().any(|n| n == rel)
-            || p.shrink.iter().any(|(n, _)| n == rel);
+            || p.shrink.iter().any(|(n, _)| n == rel)
+            || p.rewrite.iter().any(|(n, _)| n == rel);
         !faulty && file.metadata().is_ok_and(|m| m.is_file() && m.len() > 0)
     }
 
@@ -354,6 +361,22 @@ impl SlowFs {
                     .open(self.source.join(rel))
                     .and_then(|f| f.set_len(*at));
                 if let Err(e) = shorter {
+                    return Err(e.into());
+                }
+            }
+        }
+        for (name, at) in &self.profile.rewrite {
+            if name == rel && offset + size > *at {
+                // (the same bytes each time: the content changes once)
+                let rewritten = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(self.source.join(rel))
+                    .and_then(|f| {
+                        let last = f.metadata()?.len().saturating_sub(1 << 20);
+                        f.write_all_at(&[0xa5; 1 << 20], 0)?;
+                        f.write_all_at(&[0x5a; 1 << 20], last)
+                    });
+                if let Err(e) = rewritten {
                     return Err(e.into());
                 }
             }
@@ -555,7 +578,7 @@ fn usage(why: &str) -> ! {
     eprintln!(
         "slowfs: {why}\nusage: slowfs SOURCE MOUNTPOINT [--latency MS] [--bandwidth MB/S] \
          [--concurrency N] [--eio NAME:OFFSET]... [--short NAME]... [--shrink NAME:OFFSET]... \
-         [--threads N] [--cache] [--readahead KIB]"
+         [--rewrite NAME:OFFSET]... [--threads N] [--cache] [--readahead KIB]"
     );
     std::process::exit(2)
 }
@@ -583,6 +606,7 @@ fn main() {
         eio: Vec::new(),
         short: Vec::new(),
         shrink: Vec::new(),
+        rewrite: Vec::new(),
         cache: false,
         readahead: None,
     };
@@ -608,6 +632,7 @@ fn main() {
             "--eio" => profile.eio.push(name_offset(value(&args, i, a), a)),
             "--short" => profile.short.push(PathBuf::from(value(&args, i, a))),
             "--shrink" => profile.shrink.push(name_offset(value(&args, i, a), a)),
+            "--rewrite" => profile.rewrite.push(name_offset(value(&args, i, a), a)),
             "--cache" => {
                 profile.cache = true;
                 i += 1;

@@ -48,11 +48,12 @@ use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
-use super::deliver::{Finished, hand_over};
+use super::deliver::{Finished, hand_over, send_one};
 use super::mmap::Mapped;
 use super::opener::{JobSource, Opener, take_jobs};
 use super::route::{Router, Threads};
-use super::{Job, Plan, Task};
+use super::workers::hash_opened;
+use super::{Job, Outcome, Plan, Task};
 use crate::input::Opened;
 #[cfg(any(test, feature = "internals"))]
 use crate::read::ranges::InOrder;
@@ -66,8 +67,22 @@ use reader::{Batch, Pool, Reader};
 
 /// The most far readers (`reader::Latency`) a run starts: requests in
 /// flight to storage with latency. Each holds one open file and a buffer
-/// of at most `--chunk` bytes.
+/// no larger than its file (`reader::far_max`).
 const FAR_READERS: usize = 64;
+
+/// How many far readers a run may start: [`FAR_READERS`], or under a limit
+/// on the address space as many as fit in their share of it
+/// (`read::address_space_share`), a thread's stack and a buffer of
+/// `reader::far_max` bytes each; at least one.
+fn far_readers_max(plan: &Plan) -> usize {
+    let Some(share) = crate::read::address_space_share() else {
+        return FAR_READERS;
+    };
+    let each = usize::try_from(reader::far_max(plan))
+        .unwrap_or(usize::MAX)
+        .saturating_add(crate::read::THREAD_STACK);
+    (share / each).clamp(1, FAR_READERS)
+}
 
 /// What travels down a streamed input's block channel.
 enum Block {
@@ -327,9 +342,11 @@ impl<'scope, T: Send + 'scope, P: Send + 'scope> Hashers<'scope, '_, T, P> {
 }
 
 /// The far readers: started as small files wait for them, up to
-/// [`FAR_READERS`], each reading and hashing whole files as the sync
+/// [`far_readers_max`], each reading and hashing whole files as the sync
 /// mode's workers do; only on storage that makes reads wait
 /// (`reader::Latency`), where one reader keeps one request in flight.
+/// When none can be started (a limit on threads), the reader reads the
+/// files itself, as the workers' dispatcher does.
 struct FarReaders<'scope, 'env, T, P> {
     s: &'scope Scope<'scope, 'env>,
     router: &'env Router,
@@ -338,8 +355,11 @@ struct FarReaders<'scope, 'env, T, P> {
     tx: Sender<FarWork<T>>,
     rx: Receiver<FarWork<T>>,
     done: Sender<Finished<T, P>>,
-    /// Far readers started.
+    /// Far readers started, and the most that may be.
     started: usize,
+    max: usize,
+    /// The buffer of the files read here when no far reader runs.
+    buf: Vec<u8>,
 }
 
 /// A small input for the far readers.
@@ -363,13 +383,15 @@ impl<'scope, 'env, T: Send + 'scope, P: Send + 'scope> FarReaders<'scope, 'env, 
             rx,
             done,
             started: 0,
+            max: far_readers_max(router.plan()),
+            buf: Vec::new(),
         }
     }
 
     /// Hand input `idx` to a far reader, starting one when none runs or
     /// work already waits (false when the run is being torn down).
     fn hand(&mut self, idx: usize, task: Task<T>, opened: Opened) -> bool {
-        if self.started < FAR_READERS
+        if self.started < self.max
             && (self.started == 0 || !self.tx.is_empty())
             && crate::read::workers::start_worker(
                 self.s,
@@ -383,6 +405,11 @@ impl<'scope, 'env, T: Send + 'scope, P: Send + 'scope> FarReaders<'scope, 'env, 
         {
             self.started += 1;
             self.stats.add_far_reader();
+        }
+        if self.started == 0 {
+            // (nobody would ever take it from the queue)
+            let r = hash_opened(self.router, self.stats, &task, opened, &mut self.buf);
+            return send_one(&self.done, idx, Outcome::Hashed(task, r));
         }
         hand_over(&self.tx, (idx, task, opened), self.cancel)
     }

@@ -64,12 +64,11 @@ impl<'h> Pool<'h> {
     pub(super) fn new(plan: &Plan) -> Pool<'h> {
         let (returns, free) = bounded(plan.pool);
         // Under a limit on the address space (`ulimit -v`), the pool takes at
-        // most an eighth of it, in smaller blocks: what a failed allocation
-        // elsewhere would abort on must remain.
+        // most its share, in smaller blocks.
         let step = plan.readahead.get();
         let mut size = step.max(MIN_BLOCK);
-        if let Some(limit) = crate::read::address_space_limit() {
-            size = size.min((limit / 8 / plan.pool).max(MIN_BLOCK));
+        if let Some(share) = crate::read::address_space_share() {
+            size = size.min((share / plan.pool).max(MIN_BLOCK));
         }
         Pool {
             free,
@@ -217,26 +216,34 @@ pub(super) fn pump(
     cancel: &AtomicBool,
     (mut read, mut seen): (u64, Option<(usize, Duration)>),
 ) -> bool {
+    // (the reads after the ranges find the end; ranges again only to the
+    // length a stale size hid)
+    let (mut ranged, mut counted) = (false, false);
     loop {
         if let (Some(seen), Some((file, start, len))) = (seen, src.ranged())
+            && !ranged
             && ranges::worth(file, start + read, seen, len.saturating_sub(read))
         {
             let (n, took) = seen;
-            stats.add_ranged_file();
-            let seen = (n, n as f64 / took.as_secs_f64());
+            if !std::mem::replace(&mut counted, true) {
+                stats.add_ranged_file();
+            }
+            let rate = (n, n as f64 / took.as_secs_f64());
             let mut lender = PoolLender {
                 pool: &mut *pool,
                 blocks,
                 stats,
                 cancel,
             };
-            let last = match ranges::read(file, start + read, start + len, seen, &mut lender, stats)
-            {
-                Ok(ranges::Ended::Done) => src.unchanged().map_or_else(Block::Err, |()| Block::End),
+            match ranges::read(file, start + read, start + len, rate, &mut lender, stats) {
+                // (on to the read that proves the end)
+                Ok(ranges::Ended::Done(to)) => match src.skip_to(to).and_then(|()| src.grown()) {
+                    Ok(grown) => (read, ranged) = (to - start, !grown),
+                    Err(e) => return blocks.send(Block::Err(e)).is_ok(),
+                },
                 Ok(ranges::Ended::Stopped) => return false,
-                Err(e) => Block::Err(e),
-            };
-            return blocks.send(last).is_ok();
+                Err(e) => return blocks.send(Block::Err(e)).is_ok(),
+            }
         }
         if cancel.load(Ordering::Relaxed) {
             return false;
@@ -361,10 +368,11 @@ impl<T> Batch<T> {
         };
         // A file read to its known length, with no read returning 0, is
         // checked here, as the 0 would have checked it (a stamp compare: one
-        // fstat, the cost of the read it replaces).
+        // fstat, the cost of the read it replaces); one that goes on (its
+        // size was stale) did not fit.
         let ended =
             fill(src, &mut self.block[start..end], len, step, stats).and_then(|r| match r {
-                (_, true) if len.is_some() => src.ensure_unchanged().map(|()| r),
+                (n, true) if len.is_some() => src.ends_here().map(|end| (n, end)),
                 r => Ok(r),
             });
         match ended {
@@ -420,7 +428,7 @@ const TIME_EVERY: u32 = 4;
 /// (`--pool` × `--readahead`) whatever they hold, a far reader's share of it:
 /// a far reader's buffer grows no larger than its file
 /// (`sync::hash_blocks`).
-fn far_max(plan: &Plan) -> u64 {
+pub(super) fn far_max(plan: &Plan) -> u64 {
     (plan.pool.saturating_mul(plan.readahead.get()) / super::FAR_READERS) as u64
 }
 

@@ -172,7 +172,7 @@ pub(crate) fn signing(opts: &CheckOptions, rep: &Reporter) -> Result<Option<Sign
         return Ok(None);
     };
     let shown = quote_name(signed.key.as_os_str().as_encoded_bytes());
-    let bytes = std::fs::read(&signed.key).map_err(|e| {
+    let bytes = std::fs::read(crate::sys::file_path(&signed.key)).map_err(|e| {
         rep.error(&format!("{}: {}", shown, error_text(&e)));
     })?;
     let key = Key::parse(&bytes).map_err(|e| {
@@ -190,7 +190,7 @@ fn verified(input: &Input, src: &mut Opened, signing: &Signing) -> Result<Verifi
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(src, &mut bytes).map_err(|e| error_text(&e))?;
     let read = |p: &Path| {
-        std::fs::read(p).map_err(|e| {
+        std::fs::read(crate::sys::file_path(p)).map_err(|e| {
             let shown = quote_name(p.as_os_str().as_encoded_bytes());
             format!("{}: {}", shown, error_text(&e))
         })
@@ -536,7 +536,7 @@ const COMMON_PART_MIB: [u32; 13] = [5, 8, 15, 16, 32, 64, 100, 128, 256, 512, 10
 fn etag_candidates(name: &OsStr, n: u64) -> Algorithms {
     let over =
         |mib| PartSize::mib(mib).map(|size| Algorithm::Parts(Parts::new(Composed::Md5, size)));
-    let len = std::fs::metadata(name).map(|m| m.len());
+    let len = std::fs::metadata(crate::sys::file_path(name.as_ref())).map(|m| m.len());
     let fits = |&mib: &u32| {
         let part = u64::from(mib) << 20;
         len.as_ref().is_ok_and(|&len| match n {

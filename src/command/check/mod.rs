@@ -1200,9 +1200,51 @@ pub(crate) fn run(
     print_all(cx, feed, JobSource::CheckFiles, verifier, out)
 }
 
+/// How many files the check files list, for the progress display: their
+/// lines that look like checksum lines (a blank between digest and name,
+/// not a comment, no OpenPGP armour), read again here. `None` when one is
+/// no regular file (stdin, a FIFO: read once, by the check) or cannot be
+/// read.
+pub(crate) fn listed_count(files: &[OsString]) -> Option<u64> {
+    let mut count = 0;
+    let mut line = Vec::new();
+    for file in files {
+        let regular = file != "-" && std::fs::metadata(file).is_ok_and(|m| m.is_file());
+        let mut reader = BufReader::new(std::fs::File::open(file).ok().filter(|_| regular)?);
+        let mut armour = false;
+        while reader.read_until(b'\n', &mut line).ok()? > 0 {
+            armour = armour && !line.starts_with(b"-----END");
+            armour |= line.starts_with(b"-----BEGIN PGP SIGNATURE");
+            let skip = armour || line.starts_with(b"#") || line.starts_with(b"-");
+            let skip = skip || line.starts_with(b"Hash: ");
+            count += u64::from(!skip && line.trim_ascii().contains(&b' '));
+            line.clear();
+        }
+    }
+    Some(count)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn listed_count_counts_checksum_lines_not_armour_nor_comments() {
+        let dir = tempfile::tempdir().unwrap();
+        let signed = dir.path().join("SUMS.asc");
+        let text = "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n\
+                    # a comment\nd41d8cd98f00b204e9800998ecf8427e  a\n\
+                    MD5 (b) = d41d8cd98f00b204e9800998ecf8427e\n\n\
+                    -----BEGIN PGP SIGNATURE-----\n\niQEzBAEBCAAdFiEE\nwx1 2\n\
+                    -----END PGP SIGNATURE-----\n";
+        std::fs::write(&signed, text).unwrap();
+        let plain = dir.path().join("SUMS");
+        std::fs::write(&plain, "d41d8cd98f00b204e9800998ecf8427e  c\n").unwrap();
+        let files = [signed.into_os_string(), plain.into_os_string()];
+        assert_eq!(listed_count(&files), Some(3));
+        // standard input is read once, by the check
+        assert_eq!(listed_count(&["-".into()]), None);
+    }
 
     #[test]
     fn latch_follows_the_first_untagged_line() {

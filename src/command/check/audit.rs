@@ -203,7 +203,7 @@ impl Auditor {
             error: None,
             from,
             at: None,
-            found: None,
+            etag: None,
         };
         self.verifier.writer.audited(p, &verdict)
     }

@@ -1,7 +1,9 @@
-//! The progress display: bytes done of total, throughput and ETA on stderr,
-//! only when stderr is a terminal, and by default only once a run has gone
-//! on for a second (short runs never flash a bar). It reads the `Stats`
-//! counters from its own thread, so the hashing path pays nothing for it.
+//! The progress display: files done of total, bytes done of total,
+//! throughput and ETA on stderr, only when stderr is a terminal, and by
+//! default only once a run has gone on for a second (short runs never flash
+//! a bar). It reads the `Stats` counters from its own thread, so the
+//! hashing path pays nothing for it (the printer counts each input done:
+//! one relaxed add).
 //!
 //! The rate is fastsum's own, not indicatif's estimator: bytes counted over
 //! the last few seconds of samples, the first of which is the start of the
@@ -10,11 +12,14 @@
 //! out rather than wrapped); indicatif only draws it and steps it around the
 //! other writes to the terminal (`stdio::set_status`).
 //!
-//! The total, when the caller can tell it, is computed by a separate thread
-//! while the run goes on (a large tree takes a while to stat); until it is
-//! known the display shows bytes, throughput and elapsed time. On SIGINT,
-//! SIGTERM or SIGHUP the line is erased before fastsum dies of the signal,
-//! so the terminal is left clean.
+//! The totals, when the run can tell them, are worked out by a separate
+//! thread while the run goes on (a large tree takes a while to stat; a
+//! check or an update knows what is listed only once it has read its
+//! manifest: [`plan`]); until they are known the display shows what is
+//! done, throughput and elapsed time. Bytes to come that no one stats are
+//! reckoned from the files done (`~`). On SIGINT, SIGTERM or SIGHUP the
+//! line is erased before fastsum dies of the signal, so the terminal is
+//! left clean.
 
 use std::collections::VecDeque;
 use std::io::IsTerminal;

@@ -356,7 +356,8 @@ fn bare_etags_try_every_whole_mib_size_of_n_parts_and_say_which() {
 }
 
 /// Under GNU's and b3sum's names nothing changes: no `--part-size`, no
-/// `NAME@SIZE`, and a bare ETag line is improper, as GNU finds it.
+/// `NAME@SIZE`, and a bare ETag line, quoted or not, is improper, as GNU
+/// finds it.
 #[test]
 fn tool_names_know_nothing_of_parts() {
     let dir = tempdir();
@@ -374,16 +375,24 @@ fn tool_names_know_nothing_of_parts() {
         .args(["-a", "md5@8M"])
         .arg(&f));
     assert_eq!(o.status.code(), Some(1), "{o:?}");
-    let etag = crate::util::write_file(d, "E", format!("{}-2  f\n", "0".repeat(32)).as_bytes());
+    let zero = "0".repeat(32);
+    let etag = format!("{zero}-2  f\n\"{zero}-2\"  f\n\"{zero}\"  f\n");
+    crate::util::write_file(d, "E", etag.as_bytes());
     let o = run(crate::util::multicall(d, "md5sum")
         .current_dir(d)
-        .arg("-c")
-        .arg(&etag));
+        .args(["-c", "E"]));
     assert_eq!(o.status.code(), Some(1), "{o:?}");
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("no properly formatted checksum lines"),
         "{o:?}"
     );
+    if require_tool("md5sum") {
+        let gnu = run(Command::new("md5sum").current_dir(d).args(["-c", "E"]));
+        assert_eq!(
+            (o.status.code(), &o.stdout, &o.stderr),
+            (gnu.status.code(), &gnu.stdout, &gnu.stderr)
+        );
+    }
 }
 
 /// `--json` carries the part size and the encoding of a digest over parts,

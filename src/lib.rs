@@ -151,7 +151,7 @@ fn dispatch(
             Command::Hash(ref opts) if progress::wanted(cfg.progress) => {
                 let (files, walk) = (files.clone(), opts.walk.clone());
                 Some(Box::new(move || {
-                    Some(hash::planned(files, &walk, |_| true))
+                    Some(hash::planned(files, &walk, |_| true, true))
                 }))
             }
             Command::Check(_) if progress::wanted(cfg.progress) => {

@@ -211,7 +211,14 @@ fn update(
     hash_opts.style = hash_opts.style.with_format(manifest.format);
     progress::plan(cx.stats, || {
         let (files, walk, unlisted) = (files.clone(), hash_opts.walk.clone(), unlisted.clone());
-        Box::new(move || Some(hash::planned(files, &walk, |input| unlisted.has(input))))
+        Box::new(move || {
+            Some(hash::planned(
+                files,
+                &walk,
+                |input| unlisted.has(input),
+                true,
+            ))
+        })
     });
     let mut added = Vec::new();
     let cx = Context {

@@ -543,9 +543,9 @@ pub(crate) fn run(
         let listed = listed.iter().filter(|j| matches!(j, Job::Hash(_))).count();
         let (dirs, walk) = (dirs.clone(), opts.walk.clone());
         let mut new = New::of(names.clone(), CheckFiles::of(files));
-        // (the listed files' sizes are not known: no bytes)
+        // (the listed files' sizes are not known: no bytes, no stat)
         Box::new(move || {
-            let (found, _) = hash::planned(dirs, &walk, |input| new.is(input));
+            let (found, _) = hash::planned(dirs, &walk, |input| new.is(input), false);
             Some((listed as u64 + found, None))
         })
     });

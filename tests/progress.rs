@@ -381,6 +381,14 @@ fn check_audit_and_update_count_files_with_an_eta() {
         "{frames:#?}"
     );
     counted(d, &format!("-a md5 {listed}"), 8);
+    // a check file that is a FIFO is read by the check alone: no count
+    let (raw, _) = in_pty(d, 120, "mkfifo P; cat SUMS > P & $F --progress -c P > out");
+    let out = std::fs::read_to_string(d.join("out")).unwrap();
+    assert_eq!(out.matches(": OK\n").count(), 8, "{out} {raw:?}");
+    assert!(
+        self::frames(&raw).iter().all(|f| f.files_total.is_none()),
+        "{raw:?}"
+    );
 }
 
 /// An error message is never appended to the bar's line: the bar is erased

@@ -1251,8 +1251,11 @@ pub(crate) fn listed_count(files: &[OsString]) -> Option<u64> {
     let mut count = 0;
     let mut line = Vec::new();
     for file in files {
-        let regular = file != "-" && std::fs::metadata(file).is_ok_and(|m| m.is_file());
-        let mut reader = BufReader::new(std::fs::File::open(file).ok().filter(|_| regular)?);
+        // (a FIFO is never opened here: its bytes are the check's)
+        if file == "-" || !std::fs::metadata(file).is_ok_and(|m| m.is_file()) {
+            return None;
+        }
+        let mut reader = BufReader::new(std::fs::File::open(file).ok()?);
         let mut armour = false;
         while reader.read_until(b'\n', &mut line).ok()? > 0 {
             armour = armour && !line.starts_with(b"-----END");

@@ -147,10 +147,18 @@ fn dispatch(
 ) -> io::Result<()> {
     std::thread::scope(|s| {
         // (the names are copied for the display's thread only if it runs)
-        let total: progress::Total = match cfg.command {
+        let total: Option<progress::Total> = match cfg.command {
             Command::Hash(ref opts) if progress::wanted(cfg.progress) => {
                 let (files, walk) = (files.clone(), opts.walk.clone());
-                Some(Box::new(move || total_size(files, &walk)))
+                Some(Box::new(move || {
+                    Some(hash::planned(files, &walk, |_| true, true))
+                }))
+            }
+            Command::Check(_) if progress::wanted(cfg.progress) => {
+                let files = files.clone();
+                Some(Box::new(move || {
+                    check::listed_count(&files).map(|n| (n, None))
+                }))
             }
             _ => None,
         };
@@ -202,17 +210,4 @@ fn print_text(rep: &Reporter, text: &[u8]) -> Exit {
             Exit::Failure
         }
     }
-}
-
-/// The bytes a hash run over `files` will read: the sizes of the regular
-/// files it names or walks (for the progress display's total).
-fn total_size(files: Vec<OsString>, walk: &walk::Walk) -> u64 {
-    walk::expand(files, walk)
-        .filter_map(|e| match e {
-            walk::Entry::Input(input::Input::Path(p)) => std::fs::metadata(sys::file_path(&p)).ok(),
-            _ => None,
-        })
-        .filter(|m| m.is_file())
-        .map(|m| m.len())
-        .sum()
 }

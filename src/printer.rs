@@ -9,6 +9,7 @@ use std::io::{self, Write};
 use crate::config::Context;
 use crate::read::{self, Job, JobSource, Outcome, Sink};
 use crate::report::Reporter;
+use crate::stats::Stats;
 
 /// Where a command's lines and messages go.
 pub(crate) struct Printer<'a> {
@@ -90,9 +91,14 @@ where
     struct Ordered<'a, R> {
         render: R,
         printer: Printer<'a>,
+        stats: &'a Stats,
     }
     impl<T, P, R: Render<T, P>> Sink<T, P> for Ordered<'_, R> {
         fn put(&mut self, outcome: Outcome<T, P>) -> io::Result<()> {
+            // every input counts for the progress display, hashed or not
+            if let Outcome::Hashed(..) = outcome {
+                self.stats.add_input_done();
+            }
             self.render.render(outcome, &mut self.printer)
         }
         fn idle(&mut self) -> io::Result<()> {
@@ -106,6 +112,7 @@ where
             line: Vec::with_capacity(256),
             rep: cx.rep,
         },
+        stats: cx.stats,
     };
     read::run(cx.plan, cx.stats, jobs, source, &mut ordered)?;
     ordered.printer.out.flush()

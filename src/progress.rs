@@ -1,7 +1,9 @@
-//! The progress display: bytes done of total, throughput and ETA on stderr,
-//! only when stderr is a terminal, and by default only once a run has gone
-//! on for a second (short runs never flash a bar). It reads the `Stats`
-//! counters from its own thread, so the hashing path pays nothing for it.
+//! The progress display: files done of total, bytes done of total,
+//! throughput and ETA on stderr, only when stderr is a terminal, and by
+//! default only once a run has gone on for a second (short runs never flash
+//! a bar). It reads the `Stats` counters from its own thread, so the
+//! hashing path pays nothing for it (the printer counts each input done:
+//! one relaxed add).
 //!
 //! The rate is fastsum's own, not indicatif's estimator: bytes counted over
 //! the last few seconds of samples, the first of which is the start of the
@@ -10,16 +12,19 @@
 //! out rather than wrapped); indicatif only draws it and steps it around the
 //! other writes to the terminal (`stdio::set_status`).
 //!
-//! The total, when the caller can tell it, is computed by a separate thread
-//! while the run goes on (a large tree takes a while to stat); until it is
-//! known the display shows bytes, throughput and elapsed time. On SIGINT,
-//! SIGTERM or SIGHUP the line is erased before fastsum dies of the signal,
-//! so the terminal is left clean.
+//! The totals, when the run can tell them, are worked out by a separate
+//! thread while the run goes on (a large tree takes a while to stat; a
+//! check or an update knows what is listed only once it has read its
+//! manifest: [`plan`]); until they are known the display shows what is
+//! done, throughput and elapsed time. Bytes to come that no one stats are
+//! reckoned from the files done (`~`). On SIGINT, SIGTERM or SIGHUP the
+//! line is erased before fastsum dies of the signal, so the terminal is
+//! left clean.
 
 use std::collections::VecDeque;
 use std::io::IsTerminal;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::thread::{Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
 
@@ -53,17 +58,35 @@ pub(crate) fn wanted(mode: Progress) -> bool {
     mode != Progress::Never && std::io::stderr().is_terminal()
 }
 
-/// The total number of bytes a run will hash, worked out on a thread of
-/// its own (`None`: unknown, as in check mode).
-pub(crate) type Total = Option<Box<dyn FnOnce() -> u64 + Send>>;
+/// What a run will do, worked out on a thread of its own: how many inputs
+/// and, if it can tell, how many bytes (`None`: it cannot tell).
+pub(crate) type Total = Box<dyn FnOnce() -> Option<(u64, Option<u64>)> + Send>;
 
-/// Start the display thread. The run is taken to start now: call this
-/// before any input is hashed.
+/// Work out what the run will do with `total_of`, on a thread of its own,
+/// if a display runs to show it (a command that learns what is to come
+/// only once it has read a manifest tells it here).
+pub(crate) fn plan(stats: &Stats, total_of: impl FnOnce() -> Total) {
+    let planned = stats.planned();
+    if !planned.wanted.load(Ordering::Relaxed) {
+        return;
+    }
+    let (planned, total_of) = (Arc::clone(planned), total_of());
+    // Detached on purpose: statting a huge tree must not delay the end of
+    // the run. If no thread can be had, the display goes without a total.
+    let _ = std::thread::Builder::new().spawn(move || {
+        if let Some((inputs, bytes)) = total_of() {
+            planned.set(inputs, bytes);
+        }
+    });
+}
+
+/// Start the display thread, and `total_of`'s. The run is taken to start
+/// now: call this before any input is hashed.
 pub(crate) fn start<'scope>(
     s: &'scope Scope<'scope, '_>,
     mode: Progress,
     stats: &'scope Stats,
-    total_of: Total,
+    total_of: Option<Total>,
 ) -> Display<'scope> {
     if !wanted(mode) {
         return Display {
@@ -72,16 +95,9 @@ pub(crate) fn start<'scope>(
         };
     }
     let started = Instant::now();
-    let total = Arc::new(AtomicU64::new(0));
-    let total_known = Arc::new(AtomicBool::new(false));
+    stats.planned().wanted.store(true, Ordering::Relaxed);
     if let Some(total_of) = total_of {
-        let (total, known) = (total.clone(), total_known.clone());
-        // Detached on purpose: statting a huge tree must not delay the end of
-        // the run. If no thread can be had, the display goes without a total.
-        let _ = std::thread::Builder::new().spawn(move || {
-            total.store(total_of(), Ordering::Relaxed);
-            known.store(true, Ordering::Release);
-        });
+        plan(stats, || total_of);
     }
     let delay = if mode == Progress::Always {
         Duration::ZERO
@@ -104,14 +120,13 @@ pub(crate) fn start<'scope>(
         let cleanup = crate::sys::exit_signals::install(crate::stdio::erase_status_for_exit);
         loop {
             let now = Instant::now();
+            let (files, total) = stats.planned().get();
             let done = stats.bytes();
-            let total = total_known
-                .load(Ordering::Acquire)
-                .then(|| total.load(Ordering::Relaxed))
-                .filter(|&t| t > 0);
             let frame = Frame {
+                files: stats.inputs_done(),
+                files_total: files,
                 done,
-                total,
+                total: total.filter(|&t| t > 0),
                 per_sec: rate.sample(now, done),
                 elapsed: now - started,
             };
@@ -178,6 +193,10 @@ impl Rate {
 /// What one frame of the display says.
 #[derive(Debug, Clone, Copy)]
 struct Frame {
+    /// Inputs done, and how many there are when known.
+    files: u64,
+    files_total: Option<u64>,
+    /// Bytes hashed, and how many there are when known.
     done: u64,
     total: Option<u64>,
     per_sec: Option<f64>,
@@ -188,52 +207,79 @@ impl Frame {
     /// The line for a terminal `width` columns wide: the fields that fit, in
     /// order of importance, then a bar in the room left, if there is enough.
     fn line(&self, width: usize) -> String {
-        let mut fields = vec![match self.total {
-            Some(total) => format!("{}/{}", BinaryBytes(self.done), BinaryBytes(total)),
-            None => BinaryBytes(self.done).to_string(),
+        // a count the run has gone past says nothing more
+        let files_total = self.files_total.filter(|&t| t >= self.files);
+        let mut fields = vec![match files_total {
+            Some(t) => format!("{}/{t} files", self.files),
+            None => format!("{} files", self.files),
         }];
+        let total = self.bytes_total(files_total);
+        fields.push(match total {
+            Some((t, true)) => format!("{}/{}", BinaryBytes(self.done), BinaryBytes(t)),
+            Some((t, false)) => format!("{}/~{}", BinaryBytes(self.done), BinaryBytes(t)),
+            None => BinaryBytes(self.done).to_string(),
+        });
         if let Some(per_sec) = self.per_sec {
             fields.push(format!("{}/s", BinaryBytes(per_sec as u64)));
         }
-        match self.total {
-            Some(total) => {
+        match total {
+            Some((t, _)) => {
                 if let Some(per_sec) = self.per_sec.filter(|&r| r > 0.0) {
-                    let left = total.saturating_sub(self.done) as f64 / per_sec;
+                    let left = t.saturating_sub(self.done) as f64 / per_sec;
                     fields.push(format!("ETA {}", clock(Duration::from_secs_f64(left))));
                 }
             }
             None => fields.push(clock(self.elapsed)),
         }
-        // too narrow for even the first field: the bytes done, cut if need be
-        if fields[0].len() > width {
-            return BinaryBytes(self.done)
-                .to_string()
-                .chars()
-                .take(width)
-                .collect();
-        }
-        let mut line = String::new();
-        for f in fields {
-            let sep = usize::from(!line.is_empty());
-            if line.len() + sep + f.len() > width {
-                break;
-            }
-            if sep == 1 {
-                line.push(' ');
-            }
-            line.push_str(&f);
-        }
-        if let Some(total) = self.total {
+        let mut line = fit(fields, width);
+        // the bar goes by bytes when their total is known, else by files
+        let part = match (total, files_total) {
+            (Some((t, true)), _) => Some((self.done, t)),
+            (_, Some(t)) if t > 0 => Some((self.files, t)),
+            _ => None,
+        };
+        if let Some((done, total)) = part {
             // " [" + cells + "]"
             let cells = width.saturating_sub(line.len() + 3);
             if cells >= MIN_BAR {
                 line.push_str(" [");
-                line.push_str(&bar(self.done, total, cells));
+                line.push_str(&bar(done, total, cells));
                 line.push(']');
             }
         }
         line
     }
+
+    /// The bytes the run will hash: known (true), or reckoned (false) from
+    /// the inputs done and to come, at the mean size of those done.
+    fn bytes_total(&self, files_total: Option<u64>) -> Option<(u64, bool)> {
+        if let Some(t) = self.total {
+            return Some((t, true));
+        }
+        let files_total = files_total.filter(|_| self.files > 0)?;
+        let mean = self.done as f64 / self.files as f64;
+        Some((((mean * files_total as f64) as u64).max(self.done), false))
+    }
+}
+
+/// The `fields` that fit in `width`, in order, blank-separated; the first
+/// cut to the width if even it does not fit.
+fn fit(fields: Vec<String>, width: usize) -> String {
+    if fields.first().is_some_and(|f| f.len() > width) {
+        return fields[0].chars().take(width).collect();
+    }
+    let mut line = String::new();
+    for f in fields {
+        let sep = usize::from(!line.is_empty());
+        if line.len() + sep + f.len() > width {
+            break;
+        }
+        if sep == 1 {
+            line.push(' ');
+        }
+        line.push_str(&f);
+    }
+    line
 }
 
 /// `cells` cells of bar for `done` of `total`: `===>   `.
@@ -304,6 +350,8 @@ mod tests {
 
     fn frame(done: u64, total: Option<u64>) -> Frame {
         Frame {
+            files: 3,
+            files_total: Some(10),
             done,
             total,
             per_sec: Some(100.0 * MIB as f64),
@@ -312,16 +360,45 @@ mod tests {
     }
 
     #[test]
-    fn line_has_rate_eta_and_a_bar_that_fills_the_width() {
+    fn line_has_files_rate_eta_and_a_bar_that_fills_the_width() {
         let l = frame(512 * MIB, Some(1024 * MIB)).line(80);
         assert!(
-            l.starts_with("512.00 MiB/1.00 GiB 100.00 MiB/s ETA 0:05 [====="),
+            l.starts_with("3/10 files 512.00 MiB/1.00 GiB 100.00 MiB/s ETA 0:05 [====="),
             "{l}"
         );
         assert_eq!(l.len(), 80, "{l}");
         assert!(l.ends_with("]"), "{l}");
-        let l = frame(5 * MIB, None).line(80);
-        assert_eq!(l, "5.00 MiB 100.00 MiB/s 1:15");
+        let f = Frame {
+            files_total: None,
+            ..frame(5 * MIB, None)
+        };
+        assert_eq!(f.line(80), "3 files 5.00 MiB 100.00 MiB/s 1:15");
+    }
+
+    #[test]
+    fn without_a_byte_total_one_is_reckoned_and_the_bar_counts_files() {
+        // 3 files of 10 done, 30 MiB: about 100 MiB, 70 MiB to go
+        let l = frame(30 * MIB, None).line(80);
+        assert!(
+            l.starts_with("3/10 files 30.00 MiB/~100.00 MiB 100.00 MiB/s ETA 0:00 [======>"),
+            "{l}"
+        );
+        // a file count the run went past is dropped; a reckoning never
+        // falls below what is done
+        let f = Frame {
+            files: 12,
+            ..frame(30 * MIB, None)
+        };
+        assert_eq!(f.line(80), "12 files 30.00 MiB 100.00 MiB/s 1:15");
+        // nothing done yet: nothing to reckon from
+        let f = Frame {
+            files: 0,
+            ..frame(0, None)
+        };
+        assert!(
+            f.line(80)
+                .starts_with("0/10 files 0 B 100.00 MiB/s 1:15 [>  ")
+        );
     }
 
     #[test]
@@ -332,10 +409,12 @@ mod tests {
                 assert!(l.len() <= width, "{width}: {l}");
             }
         }
-        let l = frame(512 * MIB, Some(1024 * MIB)).line(30);
-        assert_eq!(l, "512.00 MiB/1.00 GiB");
+        let l = frame(512 * MIB, Some(1024 * MIB)).line(40);
+        assert_eq!(l, "3/10 files 512.00 MiB/1.00 GiB");
         let l = frame(512 * MIB, Some(1024 * MIB)).line(12);
-        assert_eq!(l, "512.00 MiB");
+        assert_eq!(l, "3/10 files");
+        let l = frame(512 * MIB, Some(1024 * MIB)).line(6);
+        assert_eq!(l, "3/10 f");
     }
 
     #[test]

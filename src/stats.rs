@@ -1,7 +1,8 @@
 //! `--stats`: counters shared by the reading threads, reported on stderr
 //! after the run so stdout stays byte-identical.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
 use crate::algo::md5::lanes::LaneStats;
@@ -36,6 +37,36 @@ pub struct Stats {
     /// their total time.
     slow_reads: AtomicU64,
     slow_read_ns: AtomicU64,
+    /// Inputs whose outcome reached the printer (hashed or failed), and
+    /// what the run will do, once known: the progress display's counts.
+    inputs_done: AtomicU64,
+    planned: Arc<Planned>,
+}
+
+/// What a run will do, once known (the progress display's totals), shared
+/// with the thread that works it out; each count plus one (0: not known).
+#[derive(Debug, Default)]
+pub(crate) struct Planned {
+    /// A display runs that would show it.
+    pub(crate) wanted: AtomicBool,
+    inputs: AtomicU64,
+    bytes: AtomicU64,
+}
+
+impl Planned {
+    /// The run will have `inputs` inputs (and read `bytes`, if known).
+    pub(crate) fn set(&self, inputs: u64, bytes: Option<u64>) {
+        self.inputs.store(inputs.saturating_add(1), Relaxed);
+        if let Some(bytes) = bytes {
+            self.bytes.store(bytes.saturating_add(1), Relaxed);
+        }
+    }
+    /// The inputs the run will have, and the bytes it will read, as far as
+    /// known.
+    pub(crate) fn get(&self) -> (Option<u64>, Option<u64>) {
+        let known = |n: &AtomicU64| n.load(Relaxed).checked_sub(1);
+        (known(&self.inputs), known(&self.bytes))
+    }
 }
 
 impl Stats {
@@ -116,6 +147,18 @@ impl Stats {
         }
     }
 
+    /// Count one input whose outcome reached the printer.
+    pub(crate) fn add_input_done(&self) {
+        self.inputs_done.fetch_add(1, Relaxed);
+    }
+    /// Inputs whose outcome reached the printer so far.
+    pub(crate) fn inputs_done(&self) -> u64 {
+        self.inputs_done.load(Relaxed)
+    }
+    /// What the run will do, once known.
+    pub(crate) fn planned(&self) -> &Arc<Planned> {
+        &self.planned
+    }
     /// Bytes hashed so far.
     pub fn bytes(&self) -> u64 {
         self.bytes.load(Relaxed)

@@ -241,11 +241,6 @@ fn bare_etags_find_their_part_size() {
     let dir = tempdir();
     let d = dir.path();
     let names = files_of_sizes(d, &[(17 << 20) + 5, 1000], 3);
-    let script = "import hashlib, sys\n\
-                  d = open(sys.argv[1], 'rb').read(); part = int(sys.argv[2]) << 20\n\
-                  ps = [d[i:i + part] for i in range(0, len(d), part)]\n\
-                  h = hashlib.md5(b''.join(hashlib.md5(p).digest() for p in ps)).hexdigest()\n\
-                  print('%s-%d  %s' % (h, len(ps), sys.argv[1]))";
     let mut sums = Vec::new();
     for (name, mib) in [
         (&names[0], "16"),
@@ -253,11 +248,7 @@ fn bare_etags_find_their_part_size() {
         (&names[0], "8"),
         (&names[1], "5"),
     ] {
-        let o = run(Command::new("python3")
-            .current_dir(d)
-            .args(["-c", script, name, mib]));
-        assert!(o.status.success(), "{o:?}");
-        sums.extend(o.stdout);
+        sums.extend(etag_line(d, name, mib, ""));
     }
     let sums_file = crate::util::write_file(d, "SUMS", &sums);
     let o = run(fastsum().current_dir(d).arg("-c").arg(&sums_file));
@@ -273,13 +264,100 @@ fn bare_etags_find_their_part_size() {
     let o = run(fastsum().current_dir(d).arg("-c").arg(&wrong_file));
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
-        format!("{}: FAILED\n", names[0])
+        format!("{}: FAILED (not an S3 ETag of 6M-8M parts)\n", names[0])
     );
     assert_eq!(o.status.code(), Some(1));
 }
 
+/// The line of `name` in `dir` uploaded in parts of `mib` MiB, by S3's
+/// definition (hashlib): `HEX-N  NAME`, its ETag as the console shows it;
+/// `form` "quoted": `"HEX-N"  NAME`, as `aws s3api head-object` prints it;
+/// "put": `"HEX"  NAME`, a single PUT's (the file's MD5).
+fn etag_line(dir: &std::path::Path, name: &str, mib: &str, form: &str) -> Vec<u8> {
+    let script = "import hashlib, sys\n\
+                  name, part, form = sys.argv[1], int(sys.argv[2]) << 20, sys.argv[3]\n\
+                  d = open(name, 'rb').read()\n\
+                  ps = [d[i:i + part] for i in range(0, len(d), part)]\n\
+                  h = hashlib.md5(b''.join(hashlib.md5(p).digest() for p in ps)).hexdigest()\n\
+                  e = '%s-%d' % (h, len(ps))\n\
+                  if form == 'quoted': e = '\"%s\"' % e\n\
+                  if form == 'put': e = '\"%s\"' % hashlib.md5(d).hexdigest()\n\
+                  print('%s  %s' % (e, name))";
+    let o = run(Command::new("python3")
+        .current_dir(dir)
+        .args(["-c", script, name, mib, form]));
+    assert!(o.status.success(), "{o:?}");
+    o.stdout
+}
+
+/// An ETag pasted as `aws s3api head-object` prints it, in double quotes,
+/// is a check line as the bare one is (issue 46): of parts (`"HEX-N"`) or
+/// of a single PUT (`"HEX"`, the file's MD5).
+#[test]
+fn quoted_etags_are_read_as_head_object_prints_them() {
+    if !require_tool("python3") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    let names = files_of_sizes(d, &[(17 << 20) + 5], 7);
+    let mut sums = etag_line(d, &names[0], "8", "quoted");
+    sums.extend(etag_line(d, &names[0], "8", "put"));
+    assert!(
+        sums.starts_with(b"\""),
+        "{}",
+        String::from_utf8_lossy(&sums)
+    );
+    let sums = crate::util::write_file(d, "SUMS", &sums);
+    let o = run(fastsum().current_dir(d).arg("-c").arg(&sums));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!("{0}: OK (S3 ETag of 8M parts)\n{0}: OK\n", names[0]),
+        "{o:?}"
+    );
+    assert!(o.status.success(), "{o:?}");
+}
+
+/// A bare ETag is tried with every whole-MiB part size that cuts the file
+/// into its N parts, not only the common ones: 7 MiB parts of a file of
+/// 20 MiB and 5 bytes (`-3`: 7M to 10M fit) are found (issue 46: `…-15`
+/// of 7 MiB parts got a bare FAILED). One that fails says which sizes it
+/// tried, or that none makes N parts of the file.
+#[test]
+fn bare_etags_try_every_whole_mib_size_of_n_parts_and_say_which() {
+    if !require_tool("python3") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    let names = files_of_sizes(d, &[(20 << 20) + 5], 11);
+    let sums = crate::util::write_file(d, "SUMS", &etag_line(d, &names[0], "7", ""));
+    let o = run(fastsum().current_dir(d).arg("-c").arg(&sums));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!("{}: OK (S3 ETag of 7M parts)\n", names[0]),
+        "{o:?}"
+    );
+    assert!(o.status.success(), "{o:?}");
+    let zero = "0".repeat(32);
+    let wrong = format!("{zero}-3  {0}\n{zero}-200  {0}\n", names[0]);
+    let wrong = crate::util::write_file(d, "WRONG", wrong.as_bytes());
+    let o = run(fastsum().current_dir(d).arg("-c").arg(&wrong));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!(
+            "{0}: FAILED (not an S3 ETag of 7M-10M parts)\n\
+             {0}: FAILED (no part size of whole MiB, 5M to 5G, makes 200 parts of it)\n",
+            names[0]
+        ),
+        "{o:?}"
+    );
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+}
+
 /// Under GNU's and b3sum's names nothing changes: no `--part-size`, no
-/// `NAME@SIZE`, and a bare ETag line is improper, as GNU finds it.
+/// `NAME@SIZE`, and a bare ETag line, quoted or not, is improper, as GNU
+/// finds it.
 #[test]
 fn tool_names_know_nothing_of_parts() {
     let dir = tempdir();
@@ -297,16 +375,24 @@ fn tool_names_know_nothing_of_parts() {
         .args(["-a", "md5@8M"])
         .arg(&f));
     assert_eq!(o.status.code(), Some(1), "{o:?}");
-    let etag = crate::util::write_file(d, "E", format!("{}-2  f\n", "0".repeat(32)).as_bytes());
+    let zero = "0".repeat(32);
+    let etag = format!("{zero}-2  f\n\"{zero}-2\"  f\n\"{zero}\"  f\n");
+    crate::util::write_file(d, "E", etag.as_bytes());
     let o = run(crate::util::multicall(d, "md5sum")
         .current_dir(d)
-        .arg("-c")
-        .arg(&etag));
+        .args(["-c", "E"]));
     assert_eq!(o.status.code(), Some(1), "{o:?}");
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("no properly formatted checksum lines"),
         "{o:?}"
     );
+    if require_tool("md5sum") {
+        let gnu = run(Command::new("md5sum").current_dir(d).args(["-c", "E"]));
+        assert_eq!(
+            (o.status.code(), &o.stdout, &o.stderr),
+            (gnu.status.code(), &gnu.stdout, &gnu.stderr)
+        );
+    }
 }
 
 /// `--json` carries the part size and the encoding of a digest over parts,
@@ -445,16 +531,8 @@ fn audit_tries_a_bare_etags_part_sizes() {
     let tree = d.join("tree");
     std::fs::create_dir(&tree).unwrap();
     let names = files_of_sizes(&tree, &[(17 << 20) + 5], 5);
-    // 16M and 15M both cut it into 2 parts: two candidates, one matches
-    let script = "import hashlib, sys\n\
-                  d = open(sys.argv[1], 'rb').read(); part = 16 << 20\n\
-                  ps = [d[i:i + part] for i in range(0, len(d), part)]\n\
-                  h = hashlib.md5(b''.join(hashlib.md5(p).digest() for p in ps)).hexdigest()\n\
-                  print('%s-%d  %s' % (h, len(ps), sys.argv[1]))";
-    let o = run(Command::new("python3")
-        .current_dir(&tree)
-        .args(["-c", script, &names[0]]));
-    let sums = crate::util::write_file(d, "SUMS", &o.stdout);
+    // 9M to 17M all cut it into 2 parts: nine candidates, one matches
+    let sums = crate::util::write_file(d, "SUMS", &etag_line(&tree, &names[0], "16", ""));
     let o = run(fastsum()
         .current_dir(&tree)
         .arg("-c")

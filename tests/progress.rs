@@ -3,7 +3,7 @@
 //! on a small emulated screen.
 //!
 //! A frame is what indicatif draws between two erases (`\r\x1b[2K`):
-//! `done[/total] [rate/s] [ETA m:ss | m:ss] [[===>  ]]`.
+//! `N[/M] files done[/[~]total] [rate/s] [ETA m:ss | m:ss] [[===>  ]]`.
 
 use std::path::Path;
 use std::process::Command;
@@ -49,6 +49,9 @@ pub(crate) fn in_pty(dir: &Path, cols: u16, cmd: &str) -> (String, Duration) {
 #[derive(Debug)]
 pub(crate) struct Frame {
     pub text: String,
+    /// Inputs done, and how many there are when known.
+    pub files: u64,
+    pub files_total: Option<u64>,
     pub done: f64,
     pub total: Option<f64>,
     pub rate: Option<f64>,
@@ -75,15 +78,33 @@ pub(crate) fn frames(raw: &str) -> Vec<Frame> {
         .filter_map(|seg| {
             let text = seg.trim_start_matches(['\r', '\n']);
             let text = text.split(['\r', '\n']).next()?.trim_end();
-            // done is "N UNIT" possibly followed by "/N UNIT"
             let words: Vec<&str> = text.split(' ').collect();
-            if words.len() < 2 {
+            // "N[/M] files" first
+            let [count, "files", words @ ..] = &words[..] else {
                 return None;
+            };
+            let (files, files_total) = match count.split_once('/') {
+                Some((n, m)) => (n.parse().ok()?, Some(m.parse().ok()?)),
+                None => (count.parse().ok()?, None),
+            };
+            // then done is "N UNIT" possibly followed by "/[~]N UNIT" (none
+            // on a narrow terminal)
+            if words.len() < 2 {
+                let text = text.to_string();
+                let (done, total, rate) = (0.0, None, None);
+                return Some(Frame {
+                    text,
+                    files,
+                    files_total,
+                    done,
+                    total,
+                    rate,
+                });
             }
             let first = format!("{} {}", words[0], words[1]);
             let (done, total, rest) = match first.split_once('/') {
                 Some((d, t)) if words.len() >= 3 => {
-                    let total = bytes(&format!("{t} {}", words[2]))?;
+                    let total = bytes(&format!("{} {}", t.trim_start_matches('~'), words[2]))?;
                     (bytes(d)?, Some(total), &words[3..])
                 }
                 _ => (bytes(&first)?, None, &words[2..]),
@@ -94,6 +115,8 @@ pub(crate) fn frames(raw: &str) -> Vec<Frame> {
             };
             Some(Frame {
                 text: text.to_string(),
+                files,
+                files_total,
                 done,
                 total,
                 rate,
@@ -303,6 +326,72 @@ fn the_line_moves_in_every_reading_mode() {
     );
 }
 
+/// Run `args` with `--progress` in a pty: the frames, after checking that
+/// some frame counts files strictly between 0 and `files` out of `files`
+/// with an ETA, and that none counts past it.
+fn counted(dir: &Path, args: &str, files: u64) -> Vec<Frame> {
+    let (raw, _) = in_pty(dir, 120, &format!("$F --progress {args} >/dev/null"));
+    let frames = frames(&raw);
+    assert!(
+        frames.iter().any(|f| f.files > 0
+            && f.files < files
+            && f.files_total == Some(files)
+            && f.text.contains(" ETA ")),
+        "{args}: no frame of N/{files} files with an ETA: {frames:#?}"
+    );
+    for f in &frames {
+        assert!(f.files <= files, "{args}: {f:?}");
+    }
+    frames
+}
+
+/// Check, audit and update runs count files done of the files to come,
+/// with an ETA (issue 46): `-c` the lines of its manifest, `--audit` the
+/// listed files and the new ones, `--update` the new ones. The bytes to come
+/// are reckoned from the files done (`~`), or known where the run stats its
+/// files (`--update`, `-r`).
+#[test]
+fn check_audit_and_update_count_files_with_an_eta() {
+    if !require_tool("script") {
+        return;
+    }
+    let t = tempdir();
+    let d = t.path();
+    std::fs::create_dir(d.join("t")).unwrap();
+    let names: Vec<String> = (0..12).map(|i| format!("t/f{i:02}")).collect();
+    for n in &names {
+        sparse(d, n, 64 * MIB);
+    }
+    let listed = names[..8].join(" ");
+    let got = crate::util::run(
+        crate::util::fastsum()
+            .current_dir(d)
+            .args(["-a", "md5"])
+            .args(&names[..8]),
+    );
+    std::fs::write(d.join("SUMS"), &got.stdout).unwrap();
+    std::fs::write(d.join("NEW"), &got.stdout).unwrap();
+    let frames = counted(d, "-c SUMS", 8);
+    assert!(frames.iter().any(|f| f.text.contains("/~")), "{frames:#?}");
+    counted(d, "-c SUMS --audit t", 12);
+    let frames = counted(d, "-a md5 -r --update NEW t", 4);
+    assert!(
+        frames
+            .iter()
+            .any(|f| f.total == Some((4 * 64 * MIB) as f64)),
+        "{frames:#?}"
+    );
+    counted(d, &format!("-a md5 {listed}"), 8);
+    // a check file that is a FIFO is read by the check alone: no count
+    let (raw, _) = in_pty(d, 120, "mkfifo P; cat SUMS > P & $F --progress -c P > out");
+    let out = std::fs::read_to_string(d.join("out")).unwrap();
+    assert_eq!(out.matches(": OK\n").count(), 8, "{out} {raw:?}");
+    assert!(
+        self::frames(&raw).iter().all(|f| f.files_total.is_none()),
+        "{raw:?}"
+    );
+}
+
 /// An error message is never appended to the bar's line: the bar is erased
 /// first, the message starts the line, and the bar comes back on the line
 /// after it.
@@ -458,12 +547,16 @@ fn the_screen_emulator_wraps_and_erases() {
     let (lines, wrapped) = screen("abcd\r\x1b[2K12", 4);
     assert!(!wrapped);
     assert_eq!(lines, ["12"]);
-    let f = frames("\r\x1b[2K1.50 MiB/2.00 GiB 3.00 KiB/s ETA 0:01 [>  ]   \r");
+    let f = frames("\r\x1b[2K1/3 files 1.50 MiB/2.00 GiB 3.00 KiB/s ETA 0:01 [>  ]   \r");
     assert_eq!(f.len(), 1);
+    assert_eq!((f[0].files, f[0].files_total), (1, Some(3)));
     assert_eq!(f[0].done, 1.5 * MIB as f64);
     assert_eq!(f[0].total, Some(2048.0 * MIB as f64));
     assert_eq!(f[0].rate, Some(3072.0));
-    let f = frames("0 B 0:00\r\x1b[2K5 B 1.00 KiB/s 0:01");
+    let f = frames("0 files 0 B 0:00\r\x1b[2K1 files 5 B 1.00 KiB/s 0:01");
     assert_eq!(f.len(), 2);
+    assert_eq!((f[1].files, f[1].files_total), (1, None));
     assert_eq!(f[1].rate, Some(1024.0));
+    let f = frames("2/4 files 5.00 MiB/~10.00 MiB 1.00 KiB/s ETA 0:01");
+    assert_eq!(f[0].total, Some(10.0 * MIB as f64));
 }

@@ -161,6 +161,35 @@ impl Render<(), WalkError> for TreeLines<'_> {
     }
 }
 
+/// What a hash run over `files` that hashes the inputs `keep` keeps will
+/// do, for the progress display: how many inputs, and if `sized` the bytes
+/// it will read (the sizes of the regular files among them, a stat each:
+/// this runs on a thread of its own while the run goes on).
+pub(crate) fn planned(
+    files: Vec<OsString>,
+    walk: &walk::Walk,
+    mut keep: impl FnMut(&Input) -> bool,
+    sized: bool,
+) -> (u64, Option<u64>) {
+    let (mut inputs, mut bytes) = (0, 0);
+    for entry in walk::expand(files, walk) {
+        let Entry::Input(input) = entry else {
+            continue;
+        };
+        if !keep(&input) {
+            continue;
+        }
+        inputs += 1;
+        if let (true, Input::Path(p)) = (sized, input) {
+            bytes += std::fs::metadata(crate::sys::file_path(&p))
+                .ok()
+                .filter(|m| m.is_file())
+                .map_or(0, |m| m.len());
+        }
+    }
+    (inputs, sized.then_some(bytes))
+}
+
 /// [`run`] over the inputs `keep` accepts (`--update`: those a manifest
 /// does not list yet, and not the manifest).
 pub(crate) fn run_filtered(

@@ -33,6 +33,7 @@ use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::algo::{Algorithm, Algorithms, Bits};
 use crate::command::check::audit::{CheckFiles, absolute};
@@ -42,6 +43,7 @@ use crate::command::hash;
 use crate::config::{Context, LineFormat, Tags, UpdateOptions};
 use crate::input::Input;
 use crate::output::quote_name;
+use crate::progress;
 use crate::report::{Reporter, error_text};
 use crate::sys::{FileId, printed_name};
 
@@ -54,6 +56,24 @@ struct Manifest {
     algo: Algorithm,
     format: LineFormat,
     crlf: bool,
+}
+
+/// Which inputs an update hashes: not listed in SUMS (by their absolute
+/// names, as lines print them, from `cwd`), not SUMS, not a temporary of
+/// it.
+struct Unlisted {
+    own: CheckFiles,
+    temps: TempNames,
+    listed: HashSet<Vec<u8>>,
+    cwd: Option<Vec<u8>>,
+}
+
+impl Unlisted {
+    /// Is `input` one to hash?
+    fn has(&self, input: &Input) -> bool {
+        let name = absolute(&printed_name(input.name()), self.cwd.as_deref());
+        !self.own.is(input) && !self.temps.is(input) && !self.listed.contains(&name)
+    }
 }
 
 /// Why SUMS cannot be updated.
@@ -189,13 +209,28 @@ fn update(
         .filter(|f| *f != "-")
         .map(|f| absolute(&printed_name(f.as_encoded_bytes()), cwd))
         .collect();
-    let own = CheckFiles::of(&[
-        sums.as_os_str().to_owned(),
-        locked.target.as_os_str().to_owned(),
-    ]);
-    let temps = TempNames::of(&locked.target);
+    let unlisted = Arc::new(Unlisted {
+        own: CheckFiles::of(&[
+            sums.as_os_str().to_owned(),
+            locked.target.as_os_str().to_owned(),
+        ]),
+        temps: TempNames::of(&locked.target),
+        listed,
+        cwd: cwd.map(<[u8]>::to_vec),
+    });
     let mut hash_opts = opts.hash.clone();
     hash_opts.style = hash_opts.style.with_format(manifest.format);
+    progress::plan(cx.stats, || {
+        let (files, walk, unlisted) = (files.clone(), hash_opts.walk.clone(), unlisted.clone());
+        Box::new(move || {
+            Some(hash::planned(
+                files,
+                &walk,
+                |input| unlisted.has(input),
+                true,
+            ))
+        })
+    });
     let mut added = Vec::new();
     let cx = Context {
         algos: Algorithms::one(manifest.algo),
@@ -205,11 +240,7 @@ fn update(
         cx,
         hash_opts,
         files,
-        |input| {
-            !own.is(input)
-                && !temps.is(input)
-                && !listed.contains(&absolute(&printed_name(input.name()), cwd))
-        },
+        |input| unlisted.has(input),
         &mut added,
     )?;
     if rep.has_failed() {

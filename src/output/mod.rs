@@ -87,8 +87,71 @@ pub(crate) struct Verdict<'a> {
     pub(crate) from: Option<&'a [u8]>,
     /// Where the line is: its check file (as messages name it) and number.
     pub(crate) at: Option<(&'a [u8], u64)>,
-    /// A bare S3 ETag: the part size that matched, which the status says.
-    pub(crate) found: Option<PartSize>,
+    /// A bare S3 ETag's line: the part size that matched, or those tried,
+    /// which the status says.
+    pub(crate) etag: Option<Etag<'a>>,
+}
+
+/// What a bare S3 ETag's line found (`HEX-N  NAME`, tried with the part
+/// sizes that cut the file into N parts: `check::etag_candidates`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Etag<'a> {
+    /// The part size whose ETag matched.
+    Found(PartSize),
+    /// None matched: the part sizes tried (ascending; none when no part
+    /// size S3 takes makes `parts` parts of the file), and how many more
+    /// would have, which one read could not carry.
+    Tried {
+        sizes: &'a [PartSize],
+        parts: u64,
+        untried: usize,
+    },
+}
+
+impl std::fmt::Display for Etag<'_> {
+    /// What the status line adds in parentheses: `S3 ETag of 16M parts`,
+    /// `not an S3 ETag of 9M-17M, 32M parts`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (sizes, parts, untried) = match *self {
+            Etag::Found(size) => return write!(f, "S3 ETag of {size} parts"),
+            Etag::Tried {
+                sizes: [], parts, ..
+            } => {
+                return write!(
+                    f,
+                    "no part size of whole MiB, 5M to 5G, makes {parts} parts of it"
+                );
+            }
+            Etag::Tried {
+                sizes,
+                parts,
+                untried,
+            } => (sizes, parts, untried),
+        };
+        f.write_str("not an S3 ETag of ")?;
+        // runs of sizes one MiB apart are written `first-last`
+        let mut i = 0;
+        while i < sizes.len() {
+            let mut j = i;
+            while sizes
+                .get(j + 1)
+                .is_some_and(|s| s.bytes() == sizes[j].bytes() + (1 << 20))
+            {
+                j += 1;
+            }
+            let sep = if i == 0 { "" } else { ", " };
+            match j > i {
+                true => write!(f, "{sep}{}-{}", sizes[i], sizes[j])?,
+                false => write!(f, "{sep}{}", sizes[i])?,
+            }
+            i = j + 1;
+        }
+        write!(f, " parts")?;
+        if untried > 0 {
+            write!(f, "; {untried} more sizes make {parts} parts, not tried")?;
+        }
+        Ok(())
+    }
 }
 
 /// What one check file added up to, as a writer words its end: GNU's
@@ -133,11 +196,12 @@ pub(crate) trait Writer {
 
     /// A checked line's status on stdout.
     fn status(&self, p: &mut Printer<'_>, v: &Verdict<'_>) -> io::Result<()> {
-        match (v.status, v.found) {
-            (Status::Ok, Some(size)) => {
-                gnu::status_line(p, v.name, &format!("OK (S3 ETag of {size} parts)"))
+        let word = gnu::status_word(v.status, v.error);
+        match (v.status, v.etag) {
+            (Status::Ok | Status::Failed, Some(etag)) => {
+                gnu::status_line(p, v.name, &format!("{word} ({etag})"))
             }
-            _ => gnu::status_line(p, v.name, gnu::status_word(v.status, v.error)),
+            _ => gnu::status_line(p, v.name, word),
         }
     }
 
@@ -246,4 +310,43 @@ pub(crate) fn checksum_line(out: &mut Vec<u8>, style: Style, tag: &str, hex: &st
         names: style.names,
     };
     gnu::format_line(out, tag, hex, name, line);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_etags_words_say_the_size_found_or_the_sizes_tried() {
+        let mib = |n| PartSize::mib(n).unwrap();
+        assert_eq!(Etag::Found(mib(16)).to_string(), "S3 ETag of 16M parts");
+        let sizes = [5, 6, 7, 9, 64, 65, 1024].map(mib);
+        let tried = Etag::Tried {
+            sizes: &sizes,
+            parts: 2,
+            untried: 0,
+        };
+        assert_eq!(
+            tried.to_string(),
+            "not an S3 ETag of 5M-7M, 9M, 64M-65M, 1G parts"
+        );
+        let tried = Etag::Tried {
+            sizes: &sizes[3..4],
+            parts: 2,
+            untried: 30,
+        };
+        assert_eq!(
+            tried.to_string(),
+            "not an S3 ETag of 9M parts; 30 more sizes make 2 parts, not tried"
+        );
+        let none = Etag::Tried {
+            sizes: &[],
+            parts: 200,
+            untried: 0,
+        };
+        assert_eq!(
+            none.to_string(),
+            "no part size of whole MiB, 5M to 5G, makes 200 parts of it"
+        );
+    }
 }

@@ -16,14 +16,17 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use super::parse::Expected;
 use super::{CheckJob, Event, Status, Verifier, feed, verifier};
 use crate::algo::{Algorithm, Algorithms, Digest};
+use crate::command::hash;
 use crate::config::{AuditOptions, Context, Verbosity};
 use crate::input::Input;
 use crate::output::Verdict;
 use crate::printer::{Printer, Render, print_all};
+use crate::progress;
 use crate::read::{Hashed, Job, JobSource, Outcome, Task};
 use crate::report::error_text;
 use crate::sys::FileId;
@@ -200,7 +203,7 @@ impl Auditor {
             error: None,
             from,
             at: None,
-            found: None,
+            etag: None,
         };
         self.verifier.writer.audited(p, &verdict)
     }
@@ -439,6 +442,34 @@ impl Render<Ctx, Pass> for Auditor {
     }
 }
 
+/// Which files of the walk are new: not listed (by normal name), not a
+/// check file, not met before (a file two walks meet, `t` and `t/sub`, is
+/// new once).
+struct New {
+    names: Arc<HashSet<Vec<u8>>>,
+    check_files: CheckFiles,
+    met: HashSet<Vec<u8>>,
+}
+
+impl New {
+    fn of(names: Arc<HashSet<Vec<u8>>>, check_files: CheckFiles) -> New {
+        New {
+            names,
+            check_files,
+            met: HashSet::new(),
+        }
+    }
+
+    /// Is `input`, met by the walk, new? (Standard input never is.)
+    fn is(&mut self, input: &Input) -> bool {
+        let Input::Path(_) = input else {
+            return false;
+        };
+        let name = normal(input.name());
+        !self.names.contains(&name) && !self.check_files.is(input) && self.met.insert(name)
+    }
+}
+
 /// The check files, to leave them out of the walk: a manifest kept in the
 /// tree it lists is not a new file of it (nor, for `--update`, a file to
 /// add to itself). Compared by device and inode.
@@ -507,20 +538,24 @@ pub(crate) fn run(
             dirs.push(dir.clone());
         }
     }
-    // a file two walks meet (`t` and `t/sub`) is new once
-    let mut met = HashSet::new();
+    let names = Arc::new(names);
+    progress::plan(cx.stats, || {
+        let listed = listed.iter().filter(|j| matches!(j, Job::Hash(_))).count();
+        let (dirs, walk) = (dirs.clone(), opts.walk.clone());
+        let mut new = New::of(names.clone(), CheckFiles::of(files));
+        // (the listed files' sizes are not known: no bytes, no stat)
+        Box::new(move || {
+            let (found, _) = hash::planned(dirs, &walk, |input| new.is(input), false);
+            Some((listed as u64 + found, None))
+        })
+    });
+    let mut new = New::of(names, check_files);
     let unlisted = walk::expand(dirs, &opts.walk).filter_map(move |entry| match entry {
-        Entry::Input(input @ Input::Path(_)) => {
-            let name = normal(input.name());
-            (!names.contains(&name) && !check_files.is(&input) && met.insert(name)).then_some(
-                Job::Hash(Task {
-                    input,
-                    algos: new_algos,
-                    context: Ctx::New,
-                }),
-            )
-        }
-        Entry::Input(Input::Stdin) => None,
+        Entry::Input(input) => new.is(&input).then_some(Job::Hash(Task {
+            input,
+            algos: new_algos,
+            context: Ctx::New,
+        })),
         Entry::Error(path, e) => Some(Job::Pass(Pass::Walk(path, e))),
     });
     let jobs = listed

@@ -37,12 +37,13 @@ pub(crate) mod summary;
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, BufRead, BufReader, Write};
+use std::ops::RangeInclusive;
 use std::sync::Arc;
 
-use crate::algo::{Algorithm, Algorithms, Composed, Digest, PartSize, Parts};
+use crate::algo::{Algorithm, Algorithms, Composed, Digest, MAX_ALGORITHMS, PartSize, Parts};
 use crate::config::{CheckOptions, Context, Dialect, Verbosity};
 use crate::input::{Input, Opened};
-use crate::output::{Verdict, Writer, quote_name, writer, xxhsum_name};
+use crate::output::{Etag, Verdict, Writer, quote_name, writer, xxhsum_name};
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Job, JobSource, Outcome, Task};
 use crate::report::{Reporter, error_text};
@@ -528,30 +529,58 @@ fn beside(cur: &Open, name: OsString) -> OsString {
 /// GiB).
 const COMMON_PART_MIB: [u32; 13] = [5, 8, 15, 16, 32, 64, 100, 128, 256, 512, 1024, 2048, 4096];
 
-/// The ETags a bare `HEX-N` line may be, to compute in one read: the
-/// common part sizes that cut the file `name` (as it is now) into `n`
-/// parts; a file of one part (`-1`) any size it fits in, the smallest.
-/// When none does (or the file cannot be examined: reading it will say
-/// why), AWS CLI's 8 MiB, which then does not match.
+/// The part sizes S3 takes, in MiB (5 MiB to 5 GiB; the last part may be
+/// shorter).
+const S3_PART_MIB: RangeInclusive<u32> = 5..=5120;
+
+/// The whole-MiB part sizes S3 takes that cut `len` bytes into `n` parts
+/// (empty when none does); for one part, the smallest that holds it (any
+/// size that does gives the same ETag).
+pub(crate) fn part_sizes(len: u64, n: u64) -> RangeInclusive<u32> {
+    const MIB: u64 = 1 << 20;
+    // ceil(len / m MiB) == n: len / n <= m MiB < len / (n - 1)
+    let (lo, hi) = match n {
+        0 => (1, 0),
+        1 => {
+            let m = len.div_ceil(MIB);
+            (m, m.max(u64::from(*S3_PART_MIB.start())))
+        }
+        n => match (n.checked_mul(MIB), (n - 1).checked_mul(MIB)) {
+            (Some(all), Some(but_one)) => {
+                (len.div_ceil(all), len.div_ceil(but_one).saturating_sub(1))
+            }
+            _ => (1, 0),
+        },
+    };
+    let lo = u32::try_from(lo)
+        .unwrap_or(u32::MAX)
+        .max(*S3_PART_MIB.start());
+    let hi = u32::try_from(hi)
+        .unwrap_or(u32::MAX)
+        .min(*S3_PART_MIB.end());
+    lo..=hi
+}
+
+/// The ETags a bare `HEX-N` line may be, to compute in one read: every
+/// whole-MiB part size that cuts the file `name` (as it is now) into `n`
+/// parts ([`part_sizes`]). One read computes [`MAX_ALGORITHMS`] at most:
+/// when more sizes fit, the common ones first, then the others from the
+/// smallest up (the size a tool gets that divides the file by a part
+/// count); the failure says which were left. When none fits (or the file
+/// cannot be examined: reading it will say why), AWS CLI's 8 MiB, which
+/// then does not match.
 fn etag_candidates(name: &OsStr, n: u64) -> Algorithms {
     let over =
         |mib| PartSize::mib(mib).map(|size| Algorithm::Parts(Parts::new(Composed::Md5, size)));
-    let len = std::fs::metadata(crate::sys::file_path(name.as_ref())).map(|m| m.len());
-    let fits = |&mib: &u32| {
-        let part = u64::from(mib) << 20;
-        len.as_ref().is_ok_and(|&len| match n {
-            1 => len <= part,
-            n => len.div_ceil(part) == n,
-        })
-    };
-    let mut fitting = COMMON_PART_MIB.iter().filter(|m| fits(m)).copied();
-    let sizes: Vec<u32> = match n {
-        // one part: every size that holds it gives the same digest
-        1 => fitting.next().into_iter().collect(),
-        _ => fitting.collect(),
-    };
+    let sizes = std::fs::metadata(crate::sys::file_path(name.as_ref()))
+        .ok()
+        .map(|m| part_sizes(m.len(), n));
+    let common =
+        (COMMON_PART_MIB.into_iter()).filter(|m| sizes.as_ref().is_some_and(|r| r.contains(m)));
+    let others = (sizes.clone().into_iter().flatten()).filter(|m| !COMMON_PART_MIB.contains(m));
+    let fitting = common.chain(others).take(MAX_ALGORITHMS).filter_map(over);
     let default = over(8).unwrap_or(Algorithm::Md5);
-    Algorithms::new(sizes.into_iter().filter_map(over)).unwrap_or(Algorithms::one(default))
+    Algorithms::new(fitting).unwrap_or(Algorithms::one(default))
 }
 
 /// The job for one raw line of a check file under b3sum's rules.
@@ -860,7 +889,8 @@ struct Verifier {
 
 impl Verifier {
     /// A bare ETag's line: OK, saying the part size, when one of its
-    /// candidates matched; else as its first candidate's line.
+    /// candidates matched; else as its first candidate's line, saying the
+    /// part sizes tried.
     fn verify_etag(
         &mut self,
         p: &mut Printer<'_>,
@@ -873,18 +903,32 @@ impl Verifier {
             Ok(hashed) => hashed.digests.get(i).ok_or(&*NO_DIGEST),
             Err(e) => Err(e),
         };
-        let matched = r.as_ref().ok().and_then(|hashed| {
-            let mut each = algos.iter().zip(expected).zip(&hashed.digests);
-            each.position(|((a, e), d)| e.matches_as(d, *a))
-        });
-        let i = matched.unwrap_or(0);
-        match (algos.get(i), expected.get(i)) {
-            (Some(&algo), Some(e)) => {
-                let found = matched.and(algo.parts()).map(|p| p.size);
-                self.verify(p, (name, at), (algo, found), e, digest(i))
-            }
-            _ => Ok(()),
+        let (Some(&first), Some(want)) = (algos.first(), expected.first()) else {
+            return Ok(());
+        };
+        let Ok(hashed) = r else {
+            return self.verify(p, (name, at), (first, None), want, digest(0));
+        };
+        let mut each = algos.iter().zip(expected).zip(&hashed.digests);
+        if let Some(i) = each.position(|((a, e), d)| e.matches_as(d, *a)) {
+            let found = algos[i].parts().map(|p| Etag::Found(p.size));
+            return self.verify(p, (name, at), (algos[i], found), &expected[i], digest(i));
         }
+        // the sizes tried that made as many parts as the ETag has
+        let parts = want.parts();
+        let mut sizes: Vec<PartSize> = (algos.iter().zip(&hashed.digests))
+            .filter(|(_, d)| d.parts() == parts)
+            .filter_map(|(a, _)| Some(a.parts()?.size))
+            .collect();
+        sizes.sort_by_key(|s| s.bytes());
+        let fit = part_sizes(hashed.size, parts).count();
+        let untried = fit.saturating_sub(sizes.len());
+        let tried = Etag::Tried {
+            sizes: &sizes,
+            parts,
+            untried,
+        };
+        self.verify(p, (name, at), (first, Some(tried)), want, digest(0))
     }
 
     /// What one line's outcome is, and the counts it adds to.
@@ -921,13 +965,13 @@ impl Verifier {
     }
 
     /// Judge one line and have the style's writer word it (`at`: where it
-    /// is listed, for the writers whose words name it; `found`: a bare
-    /// ETag's part size that matched, which its status says).
+    /// is listed, for the writers whose words name it; `etag`: what a bare
+    /// ETag's candidates found, which its status says).
     fn verify(
         &mut self,
         p: &mut Printer<'_>,
         (name, at): (&[u8], Option<(&[u8], u64)>),
-        (algo, found): (Algorithm, Option<PartSize>),
+        (algo, etag): (Algorithm, Option<Etag<'_>>),
         expected: &Expected,
         outcome: Result<&Digest, &io::Error>,
     ) -> io::Result<()> {
@@ -951,7 +995,7 @@ impl Verifier {
             error,
             from: None,
             at,
-            found,
+            etag,
         };
         self.writer.status(p, &verdict)
     }
@@ -1156,9 +1200,96 @@ pub(crate) fn run(
     print_all(cx, feed, JobSource::CheckFiles, verifier, out)
 }
 
+/// How many files the check files list, for the progress display: their
+/// lines that look like checksum lines (a blank between digest and name,
+/// not a comment, no OpenPGP armour), read again here. `None` when one is
+/// no regular file (stdin, a FIFO: read once, by the check) or cannot be
+/// read.
+pub(crate) fn listed_count(files: &[OsString]) -> Option<u64> {
+    let mut count = 0;
+    let mut line = Vec::new();
+    for file in files {
+        // (a FIFO is never opened here: its bytes are the check's)
+        let path = crate::sys::file_path(file.as_ref());
+        if file == "-" || !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+            return None;
+        }
+        let mut reader = BufReader::new(std::fs::File::open(&path).ok()?);
+        let mut armour = false;
+        while reader.read_until(b'\n', &mut line).ok()? > 0 {
+            armour = armour && !line.starts_with(b"-----END");
+            armour |= line.starts_with(b"-----BEGIN PGP SIGNATURE");
+            let skip = armour || line.starts_with(b"#") || line.starts_with(b"-");
+            let skip = skip || line.starts_with(b"Hash: ");
+            count += u64::from(!skip && line.trim_ascii().contains(&b' '));
+            line.clear();
+        }
+    }
+    Some(count)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn listed_count_counts_checksum_lines_not_armour_nor_comments() {
+        let dir = tempfile::tempdir().unwrap();
+        let signed = dir.path().join("SUMS.asc");
+        let text = "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n\
+                    # a comment\nd41d8cd98f00b204e9800998ecf8427e  a\n\
+                    MD5 (b) = d41d8cd98f00b204e9800998ecf8427e\n\n\
+                    -----BEGIN PGP SIGNATURE-----\n\niQEzBAEBCAAdFiEE\nwx1 2\n\
+                    -----END PGP SIGNATURE-----\n";
+        std::fs::write(&signed, text).unwrap();
+        let plain = dir.path().join("SUMS");
+        std::fs::write(&plain, "d41d8cd98f00b204e9800998ecf8427e  c\n").unwrap();
+        let files = [signed.into_os_string(), plain.into_os_string()];
+        assert_eq!(listed_count(&files), Some(3));
+        // standard input is read once, by the check
+        assert_eq!(listed_count(&["-".into()]), None);
+    }
+
+    #[test]
+    fn part_sizes_are_every_whole_mib_size_s3_takes_that_makes_n_parts() {
+        const MIB: u64 = 1 << 20;
+        // issue 46: `-15` of a file of about 100 MiB is 7 MiB parts only
+        assert_eq!(part_sizes(100 * MIB + 12345, 15), 7..=7);
+        assert_eq!(part_sizes(17 * MIB + 5, 2), 9..=17);
+        assert_eq!(part_sizes(17 * MIB, 2), 9..=16);
+        // one part: the smallest size S3 takes that holds it
+        assert_eq!(part_sizes(1000, 1), 5..=5);
+        assert_eq!(part_sizes(6 * MIB + 1, 1), 7..=7);
+        // none: parts under 5 MiB, over 5 GiB, or more parts than bytes
+        assert!(part_sizes(100 * MIB, 200).is_empty());
+        assert!(part_sizes(6 << 30, 1).is_empty());
+        assert!(part_sizes(0, 2).is_empty());
+        assert!(part_sizes(100, u64::MAX).is_empty());
+    }
+
+    #[test]
+    fn etag_candidates_are_the_common_sizes_then_the_smallest_as_one_read_carries() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("f");
+        // 100 MiB in 2 parts: 50M to 99M, 50 sizes, of which 64M is common
+        std::fs::File::create(&f)
+            .unwrap()
+            .set_len(100 << 20)
+            .unwrap();
+        let got = etag_candidates(f.as_os_str(), 2);
+        let mib: Vec<u64> = got
+            .as_slice()
+            .iter()
+            .map(|a| a.parts().unwrap().size.bytes() >> 20)
+            .collect();
+        let mut want = vec![64];
+        want.extend((50..=69).filter(|&m| m != 64));
+        assert_eq!(got.len(), MAX_ALGORITHMS);
+        assert_eq!(mib, want[..MAX_ALGORITHMS]);
+        // a size none fits: AWS CLI's 8 MiB, which will not match
+        let got = etag_candidates(f.as_os_str(), 200);
+        assert_eq!(got.first().parts().unwrap().size.bytes(), 8 << 20);
+    }
 
     #[test]
     fn latch_follows_the_first_untagged_line() {

@@ -691,29 +691,44 @@ fn untagged_line(
 
 /// `HEX-N  name`: an S3 ETag (an MD5's hex, `-N` parts) and a name, as an
 /// untagged line has them; an MD5 line whose expected digest has `N`
-/// parts and no part size.
+/// parts and no part size. Also in double quotes, as `aws s3api
+/// head-object` prints an ETag: `"HEX-N"  name`, and `"HEX"  name` (one
+/// PUT's ETag, the file's MD5).
 fn bare_etag(s: &[u8], escaped: bool) -> Option<CheckLine<'_>> {
     let hex_len = 2 * Algorithm::Md5.digest_len();
-    if at(s, hex_len) != b'-' {
-        return None;
-    }
-    let digits = s[hex_len + 1..]
-        .iter()
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    let end = hex_len + 1 + digits;
-    if digits == 0 || !is_blank(at(s, end)) || s.len() < end + 2 {
-        return None;
-    }
-    let parts: u64 = std::str::from_utf8(&s[hex_len + 1..end])
-        .ok()?
-        .parse()
-        .ok()?;
-    let expected = Expected::from_hex(&s[..hex_len], Algorithm::Md5)?;
-    let expected = Expected {
-        parts: (parts > 0).then_some(parts)?,
-        ..expected
+    let quoted = s.first() == Some(&b'"');
+    let s = &s[usize::from(quoted)..];
+    let digits = match at(s, hex_len) {
+        b'-' => s[hex_len + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count(),
+        b'"' if quoted => 0,
+        _ => return None,
     };
+    let mut end = hex_len + if digits > 0 { 1 + digits } else { 0 };
+    if at(s, hex_len) == b'-' && digits == 0 {
+        return None;
+    }
+    if quoted {
+        if at(s, end) != b'"' {
+            return None;
+        }
+        end += 1;
+    }
+    if !is_blank(at(s, end)) || s.len() < end + 2 {
+        return None;
+    }
+    let expected = Expected::from_hex(&s[..hex_len], Algorithm::Md5)?;
+    let parts = match digits {
+        0 => 0,
+        _ => std::str::from_utf8(&s[hex_len + 1..hex_len + 1 + digits])
+            .ok()?
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)?,
+    };
+    let expected = Expected { parts, ..expected };
     untagged_line(Algorithm::Md5, expected, &s[end + 1..], escaped).ok()
 }
 

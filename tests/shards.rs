@@ -429,3 +429,130 @@ fn output_appears_only_complete_and_a_rerun_merges_the_same() {
         "p0 was replaced"
     );
 }
+
+/// A throwaway sshd on 127.0.0.1 (its own host key, one user key), killed
+/// when dropped.
+struct Sshd {
+    child: std::process::Child,
+}
+
+impl Drop for Sshd {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Start sshd in `dir` and write `dir/ssh_config`, whose host
+/// `fastsum-ssh` logs in as this user with the throwaway key. `None` (a
+/// skip) when it cannot start on a developer's machine; under CI that
+/// fails the test.
+fn start_sshd(dir: &Path) -> Option<Sshd> {
+    let sshd = ["/usr/sbin/sshd", "/usr/bin/sshd"]
+        .into_iter()
+        .find(|p| Path::new(p).exists());
+    let why = match sshd {
+        None => "sshd is not installed (openssh-server)".to_string(),
+        Some(sshd) => match try_sshd(dir, sshd) {
+            Ok(started) => return Some(started),
+            Err(why) => why,
+        },
+    };
+    assert!(std::env::var_os("CI").is_none(), "{why}: required under CI");
+    crate::util::skip(&why);
+    None
+}
+
+fn try_sshd(dir: &Path, sshd: &str) -> Result<Sshd, String> {
+    for key in ["hostkey", "id"] {
+        let o = run(std::process::Command::new("ssh-keygen")
+            .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+            .arg(dir.join(key)));
+        if !o.status.success() {
+            return Err(format!("ssh-keygen failed: {}", shown(&o)));
+        }
+    }
+    std::fs::copy(dir.join("id.pub"), dir.join("authorized_keys")).unwrap();
+    // sshd run by root needs its privilege separation directory
+    // SAFETY: geteuid(2) has no preconditions
+    if unsafe { libc::geteuid() } == 0 {
+        let _ = std::fs::create_dir_all("/run/sshd");
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| e.to_string())?
+        .port();
+    let d = dir.display();
+    let config = format!(
+        "Port {port}\nListenAddress 127.0.0.1\nHostKey {d}/hostkey\n\
+         AuthorizedKeysFile {d}/authorized_keys\nPasswordAuthentication no\n\
+         KbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\n\
+         PermitRootLogin prohibit-password\nPidFile {d}/sshd.pid\n"
+    );
+    std::fs::write(dir.join("sshd_config"), config).unwrap();
+    let user = String::from_utf8(run(std::process::Command::new("id").arg("-un")).stdout).unwrap();
+    let client = format!(
+        "Host fastsum-ssh\n  HostName 127.0.0.1\n  Port {port}\n  User {}\n  IdentityFile {d}/id\n  \
+         IdentitiesOnly yes\n  UserKnownHostsFile /dev/null\n  StrictHostKeyChecking no\n  \
+         BatchMode yes\n  ConnectTimeout 10\n  LogLevel ERROR\n",
+        user.trim()
+    );
+    std::fs::write(dir.join("ssh_config"), client).unwrap();
+    let log = std::fs::File::create(dir.join("sshd.log")).unwrap();
+    let child = std::process::Command::new(sshd)
+        .args(["-D", "-e", "-f"])
+        .arg(dir.join("sshd_config"))
+        .stdin(std::process::Stdio::null())
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .spawn()
+        .map_err(|e| format!("{sshd}: {e}"))?;
+    let started = Sshd { child };
+    for _ in 0..100 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Ok(started);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let log = std::fs::read_to_string(dir.join("sshd.log")).unwrap_or_default();
+    Err(format!("sshd did not listen within 10 s: {log}"))
+}
+
+/// GNU parallel over a real ssh: two "hosts" (127.0.0.1 through sshd, and
+/// `:`, this one), one shard a job, each written with --output; the merge
+/// is one run's output, byte for byte.
+#[test]
+fn shards_under_gnu_parallel_over_ssh_merge_into_one_run() {
+    if !require_tool("parallel") || !require_tool("ssh") || !require_tool("ssh-keygen") {
+        return;
+    }
+    let tmp = tempdir();
+    let dir = tmp.path();
+    let Some(_sshd) = start_sshd(dir) else {
+        return;
+    };
+    random_tree(dir, 21);
+    let script = r#"
+set -eu
+cd t
+parallel --will-cite --ssh "ssh -F ../ssh_config" -S 1/fastsum-ssh,1/: --wd "$PWD" \
+  --joblog ../joblog "$FASTSUM" -r -a md5,sha256 --tag --shard {}/4 --output ../part.{} . \
+  ::: 0 1 2 3
+"$FASTSUM" -r -a md5,sha256 --tag . > ../ONE
+cd ..
+"$FASTSUM" --merge --output SUMS part.3 part.1 part.0 part.2
+cmp ONE SUMS && echo same
+"#;
+    let o = crate::util::shell(dir, 120, script);
+    assert_output("parallel over ssh", &o, "same\n", "", 0);
+    let joblog = std::fs::read_to_string(dir.join("joblog")).unwrap();
+    let hosts: Vec<&str> = joblog
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').nth(1).unwrap())
+        .collect();
+    assert!(
+        hosts.contains(&"fastsum-ssh") && hosts.contains(&":"),
+        "{joblog}"
+    );
+}

@@ -556,3 +556,51 @@ cmp ONE SUMS && echo same
         "{joblog}"
     );
 }
+
+/// Is a Slurm cluster answering (`.ci/slurm` starts one)? On a developer's
+/// machine without one: a skip; under CI, a failure.
+fn slurm_answers() -> bool {
+    let up = std::process::Command::new("timeout")
+        .args(["10", "sinfo", "-h", "-o", "%t"])
+        .output()
+        .is_ok_and(|o| o.status.success() && !o.stdout.is_empty());
+    if !up {
+        let why = "no Slurm cluster answers sinfo (.ci/slurm starts one)";
+        assert!(std::env::var_os("CI").is_none(), "{why}: required under CI");
+        crate::util::skip(why);
+    }
+    up
+}
+
+/// Slurm: a job array (`sbatch --array=0-3 --wait`), one shard a task, each
+/// written with --output; one task is killed on its first try, so the
+/// array fails, the merge refuses the parts, and a rerun of that one task
+/// (`--array=2`) completes them: the merge is one run's output.
+#[test]
+fn shards_as_a_slurm_job_array_and_a_rerun_of_a_killed_task() {
+    if !slurm_answers() {
+        return;
+    }
+    let tmp = tempdir();
+    let dir = tmp.path();
+    random_tree(dir, 31);
+    // N written out: a rerun of one task counts SLURM_ARRAY_TASK_COUNT=1
+    let job = r#"#!/bin/sh
+cd t || exit 1
+if [ "$SLURM_ARRAY_TASK_ID" = 2 ] && mkdir ../killed-once 2>/dev/null; then
+  kill -KILL $$
+fi
+exec "$FASTSUM" -r -a md5,sha256 -z --shard "$SLURM_ARRAY_TASK_ID/4" --output "../part.$SLURM_ARRAY_TASK_ID" .
+"#;
+    std::fs::write(dir.join("job.sh"), job).unwrap();
+    let script = r#"
+set -u
+(cd t && "$FASTSUM" -r -a md5,sha256 -z .) > ONE
+sbatch --quiet --array=0-3 --wait -o slurm-%a.out job.sh; echo "array $?"
+"$FASTSUM" --merge part.0 part.1 part.3 > /dev/null 2>&1; echo "merge $?"
+sbatch --quiet --array=2 --wait -o slurm-%a.out job.sh; echo "rerun $?"
+"$FASTSUM" --merge --output SUMS part.3 part.2 part.1 part.0 && cmp ONE SUMS && echo same
+"#;
+    let o = crate::util::shell(dir, 180, script);
+    assert_output("slurm", &o, "array 1\nmerge 1\nrerun 0\nsame\n", "", 0);
+}

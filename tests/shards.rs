@@ -604,3 +604,31 @@ sbatch --quiet --array=2 --wait -o slurm-%a.out job.sh; echo "rerun $?"
     let o = crate::util::shell(dir, 180, script);
     assert_output("slurm", &o, "array 1\nmerge 1\nrerun 0\nsame\n", "", 0);
 }
+
+#[test]
+fn a_list_a_shard_or_an_output_is_no_update_or_tree_digest() {
+    let tmp = tempdir();
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--files0-from", "L", "--update", "S"],
+            "--files0-from cannot be combined with --update",
+        ),
+        (
+            &["-r", "--tree-digest", "--shard", "0/2", "d"],
+            "--shard cannot be combined with --tree-digest",
+        ),
+        (
+            &["--output", "O", "--update", "S", "f"],
+            "--output cannot be combined with --update",
+        ),
+        (
+            &["-c", "--shard", "0/2", "S"],
+            "the --shard option is meaningless when verifying checksums",
+        ),
+    ];
+    for (args, said) in cases {
+        let o = run(fastsum().current_dir(tmp.path()).args(args));
+        let want = format!("fastsum: {said}\nTry 'fastsum --help' for more information.\n");
+        assert_output(&format!("{args:?}"), &o, "", &want, 2);
+    }
+}

@@ -234,8 +234,8 @@ fn merge_command(args: &Args) -> Result<Command, Conflict> {
 }
 
 /// The list, the shard and the output of a hashing run: a list takes no
-/// FILE (GNU du's and wc's rule); a shard or an output is no manifest
-/// update or tree digest.
+/// FILE (GNU du's and wc's rule); a list, a shard or an output is no
+/// manifest update or tree digest (which take their FILEs).
 fn shares(args: &Args) -> Result<Shares, Conflict> {
     if let Some((_, zero)) = &args.files_from
         && let Some(extra) = args.files.first()
@@ -248,6 +248,7 @@ fn shares(args: &Args) -> Result<Shares, Conflict> {
         args.raw_digest.then_some("--raw"),
     ];
     let split = [
+        args.files_from.as_ref().map(|(_, z)| list_option(*z)),
         args.shard.map(|_| "--shard"),
         args.output.as_ref().map(|_| "--output"),
     ];

@@ -55,7 +55,8 @@ pub(crate) enum Conflict {
     /// A FILE operand with a list of names (GNU du's, wc's "extra
     /// operand"): the operand, the list's option.
     ListWithOperand(OsString, &'static str),
-    /// `--shard` or `--output` (the first) with what writes no such lines.
+    /// A list, `--shard` or `--output` (the first) with what takes FILEs
+    /// or writes no such lines.
     ShardWith(&'static str, &'static str),
     /// `--merge` with an option the parts' headers decide: its name.
     MergeWith(&'static str),

@@ -4,7 +4,7 @@
 //! The inputs are those the run would hash, in its order (the walk's, the
 //! list's): all of them are known, with their sizes, before a share is
 //! chosen, so this holds each name, its size and its place (about the
-//! name's length and 40 bytes an input). The shares: the inputs, the
+//! name's length and about 60 bytes an input). The shares: the inputs, the
 //! biggest first (ties: by name, then by place), each go to the share with
 //! the fewest bytes so far (ties: the lowest K), the longest-processing-
 //! time rule: no share exceeds the mean by more than the biggest file.

@@ -632,3 +632,31 @@ fn a_list_a_shard_or_an_output_is_no_update_or_tree_digest() {
         assert_output(&format!("{args:?}"), &o, "", &want, 2);
     }
 }
+
+/// docs/GUIDE.md's GPFS recipe, from the list file on: a policy's
+/// `INODE GEN SNAPID -- PATH` lines made names by its sed, then hashed in
+/// shares and merged (mmapplypolicy itself does not run here).
+#[test]
+fn the_gpfs_list_recipe_from_its_list_file_on() {
+    let tmp = tempdir();
+    let dir = tmp.path();
+    for (i, name) in ["a b", "c", "d -- e"].iter().enumerate() {
+        write_file(dir, name, &vec![b'x'; 1000 * (i + 1)]);
+    }
+    let list = "1234 5 0 -- a b\n99 1 0 -- d -- e\n7 2 0 -- c\n";
+    std::fs::write(dir.join("fs.list.all"), list).unwrap();
+    let script = r#"
+set -eu
+sed 's/^[^ ]* [^ ]* [^ ]* -- //' fs.list.all > names
+for k in 0 1; do "$FASTSUM" -a sha256 --files-from names --shard $k/2 --output part.$k; done
+"$FASTSUM" --merge part.1 part.0
+"#;
+    let o = crate::util::shell(dir, 60, script);
+    let want = ok(
+        "operands",
+        &run(fastsum()
+            .current_dir(dir)
+            .args(["-a", "sha256", "a b", "d -- e", "c"])),
+    );
+    assert_output("gpfs recipe", &o, want, "", 0);
+}

@@ -660,3 +660,22 @@ for k in 0 1; do "$FASTSUM" -a sha256 --files-from names --shard $k/2 --output p
     );
     assert_output("gpfs recipe", &o, want, "", 0);
 }
+
+/// An input that fails in a --json shard writes its error as a line, as
+/// many lines as a digest: the merge still refuses that part.
+#[test]
+fn merge_refuses_a_json_part_with_a_failed_input() {
+    let tmp = tempdir();
+    let dir = tmp.path();
+    write_file(dir, "a", b"a");
+    std::fs::write(dir.join("LIST"), b"a\0gone\0").unwrap();
+    let o =
+        run(fastsum()
+            .current_dir(dir)
+            .args(["--json", "--files0-from", "LIST", "--shard", "0/1"]));
+    assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
+    std::fs::write(dir.join("part.0"), &o.stdout).unwrap();
+    let o = merge(dir, &["part.0".to_string()]);
+    let said = "fastsum: part.0: an input of it failed (its error is among its lines)\n";
+    assert_output("merge", &o, "", said, 1);
+}

@@ -8,7 +8,7 @@
 //! the run's order. A whole is every K from 0 to N-1 once, all of the same
 //! run, each place in exactly one part, each part holding every line its
 //! header announces (a part cut short, or whose last line is not ended, is
-//! refused). The lines are then put back in their places. The parts are
+//! refused; so is a `--json` part with an input's error among its lines). The lines are then put back in their places. The parts are
 //! read whole: memory is about twice the manifest.
 
 use std::ffi::OsString;
@@ -132,6 +132,16 @@ fn read_part(name: &OsString) -> Result<Part, String> {
         return Err(format!(
             "{quoted}: cut short: {lines} whole lines, its header announces {}",
             count * per
+        ));
+    }
+    // --json writes an input that failed as a line too: its part is no
+    // share of a run that succeeded
+    let failed = br#"","error":""#;
+    if run.words.split(',').any(|w| w == "--json")
+        && body.windows(failed.len()).any(|w| w == failed)
+    {
+        return Err(format!(
+            "{quoted}: an input of it failed (its error is among its lines)"
         ));
     }
     Ok(Part {

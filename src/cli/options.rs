@@ -994,7 +994,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
          printed as given, in LIST's order, each walked with -r if a directory. LIST is read \
          as the run goes (memory stays small, whatever its length; --shard keeps each name \
          and its size). No FILE operand goes with it. An empty name is reported \
-         (LIST:3: invalid zero-length file name) and the run goes on, to exit 1.
+         (LIST:3: invalid zero-length file name) and the run goes on, to exit 1.",
     ),
     Spec::value(
         "files-from",
@@ -1033,7 +1033,7 @@ pub(crate) static OPTIONS: &[Spec] = &[
          order one run prints them (check files skip '#' lines: a shard is a check file). \
          --merge makes the whole of the N parts. Slurm: --shard $SLURM_ARRAY_TASK_ID/N \
          (N written out: a rerun of one task counts 1 task); Kubernetes: \
-         $JOB_COMPLETION_INDEX/N.
+         $JOB_COMPLETION_INDEX/N.",
     ),
     Spec::flag(
         "merge",

@@ -226,6 +226,23 @@ fn merge_refuses_parts_that_make_no_whole_and_writes_nothing() {
             assert_eq!(String::from_utf8_lossy(&o.stderr), stderr, "{args:?}");
         }
     }
+    // --output: no file at all when refused
+    let o = run(fastsum()
+        .current_dir(dir)
+        .args(["--merge", "--output", "SUMS", p0, p1]));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!dir.join("SUMS").exists());
+}
+
+/// Parts of another tree (the same N and options), and the same inputs
+/// in two parts: refused, nothing written.
+#[test]
+fn merge_refuses_parts_of_other_inputs_or_inputs_twice() {
+    let tmp = tempdir();
+    random_tree(tmp.path(), 3);
+    let dir = tmp.path();
+    let names = parts(dir, &["-r", "-a", "md5"], &["t"], 3);
+    let [p2, p0] = [&names[0], &names[2]].map(String::as_str);
     // parts of another tree: same N and options, other inputs
     let other = tempdir();
     random_tree(other.path(), 4);
@@ -253,12 +270,6 @@ fn merge_refuses_parts_that_make_no_whole_and_writes_nothing() {
             && said.ends_with(" of the run is also in part.0\n"),
         "{said}"
     );
-    // --output: no file at all when refused
-    let o = run(fastsum()
-        .current_dir(dir)
-        .args(["--merge", "--output", "SUMS", p0, p1]));
-    assert_eq!(o.status.code(), Some(1));
-    assert!(!dir.join("SUMS").exists());
 }
 
 #[test]

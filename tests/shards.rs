@@ -161,12 +161,18 @@ fn the_header_names_the_share_and_the_run() {
     );
 }
 
+/// A seeded tree and the three parts of `-r -a md5` over it (K from 2 to 0).
+fn md5_parts(seed: u64) -> (tempfile::TempDir, Vec<String>) {
+    let tmp = tempdir();
+    random_tree(tmp.path(), seed);
+    let names = parts(tmp.path(), &["-r", "-a", "md5"], &["t"], 3);
+    (tmp, names)
+}
+
 #[test]
 fn merge_refuses_parts_that_make_no_whole_and_writes_nothing() {
-    let tmp = tempdir();
-    random_tree(tmp.path(), 3);
+    let (tmp, names) = md5_parts(3);
     let dir = tmp.path();
-    let names = parts(dir, &["-r", "-a", "md5"], &["t"], 3);
     let [p2, p1, p0] = [&names[0], &names[1], &names[2]].map(String::as_str);
     std::fs::write(
         dir.join("four.0"),
@@ -238,10 +244,8 @@ fn merge_refuses_parts_that_make_no_whole_and_writes_nothing() {
 /// in two parts: refused, nothing written.
 #[test]
 fn merge_refuses_parts_of_other_inputs_or_inputs_twice() {
-    let tmp = tempdir();
-    random_tree(tmp.path(), 3);
+    let (tmp, names) = md5_parts(3);
     let dir = tmp.path();
-    let names = parts(dir, &["-r", "-a", "md5"], &["t"], 3);
     let [p2, p0] = [&names[0], &names[2]].map(String::as_str);
     // parts of another tree: same N and options, other inputs
     let other = tempdir();

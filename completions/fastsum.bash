@@ -23,7 +23,7 @@ _fastsum() {
 
     case "${cmd}" in
         fastsum)
-            opts="-a -c -r -j -z -b -t -l -w -m -h -V --algorithm --part-size --check --recursive --exclude --exclude-from --max-depth --one-file-system --tree-digest --update --prune --jobs --tag --base64 --untagged --zero --binary --text --length --quiet --status --warn --strict --ignore-missing --verify-with --signature --audit --json --mode --chunk --readahead --pool --stats --progress --no-progress --help --version"
+            opts="-a -c -r -j -z -b -t -l -w -m -h -V --algorithm --part-size --check --recursive --exclude --exclude-from --max-depth --one-file-system --tree-digest --update --prune --files0-from --files-from --shard --merge --output --jobs --tag --base64 --zero --binary --text --length --quiet --status --warn --strict --ignore-missing --verify-with --signature --audit --json --mode --chunk --readahead --pool --stats --progress --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -54,6 +54,22 @@ _fastsum() {
                     return 0
                     ;;
                 --update)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --files0-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --files-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shard)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -23,6 +23,10 @@ complete -c fastsum -l exclude -d 'With -r, leave out what PATTERN matches (repe
 complete -c fastsum -l exclude-from -d 'With -r, leave out what the patterns in FILE match, one a line' -r
 complete -c fastsum -l max-depth -d 'With -r, go at most N directories below the operand (1: its own files)' -r
 complete -c fastsum -l update -d 'Add to SUMS the lines of the FILEs it does not list yet' -r
+complete -c fastsum -l files0-from -d 'Hash the files named in LIST, each name ended by a NUL (- : standard input)' -r
+complete -c fastsum -l files-from -d 'Hash the files named in LIST, one a line (- : standard input)' -r
+complete -c fastsum -l shard -d 'Hash only the K-th of N shares of the inputs (K from 0), balanced by bytes' -r
+complete -c fastsum -l output -d 'Write the lines to FILE, which appears only complete' -r
 complete -c fastsum -s j -l jobs -d 'Hash up to N inputs at once [default: one per core]' -r
 complete -c fastsum -s l -l length -d 'Digest bits: blake2b 8-512 (0: 512), sha3 224-512' -r
 complete -c fastsum -l verify-with -d 'With -c, verify each check file\'s signature with the public key KEY first' -r
@@ -40,6 +44,7 @@ complete -c fastsum -s r -l recursive -d 'Hash the files under directories given
 complete -c fastsum -l one-file-system -d 'With -r, do not enter directories on other file systems (as du -x)'
 complete -c fastsum -l tree-digest -d 'With -r, print one digest per directory: of its whole manifest'
 complete -c fastsum -l prune -d 'With --update, also drop the lines of files under the FILEs that no longer exist'
+complete -c fastsum -l merge -d 'Write the one manifest a run makes of the --shard parts given as FILEs'
 complete -c fastsum -l tag -d 'Create a BSD-style checksum line: MD5 (name) = hex'
 complete -c fastsum -l base64 -d 'Write digests in base64, as object stores show them'
 complete -c fastsum -l untagged -d 'Write untagged lines (HEX  NAME) for every algorithm'

@@ -147,6 +147,40 @@ pub(crate) struct HashOptions {
     /// `--tree-digest`: one line per directory operand, the digest of its
     /// manifest (see `hash::tree_digest`).
     pub(crate) tree_digest: bool,
+    /// Where the names come from, which share is hashed, where the lines go.
+    pub(crate) shares: Shares,
+}
+
+/// A run over a list of names, split into shares (`command/shard.rs`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Shares {
+    /// `--files0-from`, `--files-from`: the names, instead of FILEs.
+    pub(crate) list: Option<List>,
+    /// `--shard K/N`.
+    pub(crate) shard: Option<Shard>,
+    /// `--output FILE`: written beside, renamed once complete.
+    pub(crate) output: Option<std::path::PathBuf>,
+}
+
+/// A list of names to hash.
+#[derive(Clone, Debug)]
+pub(crate) struct List {
+    /// The list's file (`-`: standard input).
+    pub(crate) path: OsString,
+    /// Names end with a NUL (`--files0-from`), else with a newline.
+    pub(crate) zero: bool,
+}
+
+/// `--shard K/N`: which share, and what the run is (its header's words).
+#[derive(Clone, Debug)]
+pub(crate) struct Shard {
+    /// K, from 0.
+    pub(crate) k: u32,
+    /// N.
+    pub(crate) n: u32,
+    /// The options and operands that make the run's lines, as one word
+    /// (the header's `run=`: parts of one whole have the same).
+    pub(crate) run: String,
 }
 
 /// How a run writes what it found: the digest lines of hashing, the
@@ -289,6 +323,9 @@ pub(crate) enum Command {
     /// Verify the checksum files and compare the trees under `dirs` with
     /// them (`-c --audit`).
     Audit(AuditOptions),
+    /// Make one manifest of `--shard` parts (`--merge`): to `--output`'s
+    /// file, or stdout.
+    Merge(Option<std::path::PathBuf>),
 }
 
 /// `-c --audit` settings.

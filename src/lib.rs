@@ -38,7 +38,7 @@ use std::time::Instant;
 pub use report::Exit;
 pub use stdio::prepare_process;
 
-use crate::command::{check, hash, update};
+use crate::command::{check, hash, merge, update};
 use crate::config::{Command, Config, Context};
 use crate::report::{Reporter, error_text};
 use crate::stats::Stats;
@@ -94,7 +94,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     // end; its check mode (9.10) stops at once.
     let policy = match cfg.command {
         Command::Hash(_) | Command::Update(_) => OnWriteError::GoOn,
-        Command::Check(_) | Command::Audit(_) => OnWriteError::Stop,
+        Command::Check(_) | Command::Audit(_) | Command::Merge(_) => OnWriteError::Stop,
     };
     let mut out =
         io::BufWriter::with_capacity(64 * 1024, CheckedWriter::new(Stdout::new(), policy));
@@ -122,7 +122,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
         // seen; a verifier that could not say everything has not succeeded
         Err(e) if is_broken_pipe(&e) => match cfg.command {
             Command::Hash(_) | Command::Update(_) => rep.exit(),
-            Command::Check(_) | Command::Audit(_) => Exit::BrokenPipe,
+            Command::Check(_) | Command::Audit(_) | Command::Merge(_) => Exit::BrokenPipe,
         },
         Err(e) => {
             rep.error(&format!("write error: {}", error_text(&e)));
@@ -174,6 +174,7 @@ fn dispatch(
             Command::Check(opts) => check::run(cx, opts.clone(), &files, out),
             Command::Audit(opts) => check::audit::run(cx, opts, &files, out),
             Command::Update(opts) => update::run(cx, opts, files),
+            Command::Merge(output) => merge::run(cx, &files, output.as_deref(), out),
         };
         display.finish();
         result

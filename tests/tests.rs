@@ -33,6 +33,7 @@ mod procfs;
 mod progress;
 mod published;
 mod readme;
+mod shards;
 mod signed;
 mod skips;
 mod slowfs;

@@ -7,8 +7,8 @@ use std::ffi::OsString;
 
 use crate::algo::Algorithm;
 use crate::config::{
-    AuditOptions, CheckOptions, Command, Dialect, HashOptions, Signed, Tags, UpdateOptions,
-    Verbosity, XofOutput,
+    AuditOptions, CheckOptions, Command, Dialect, HashOptions, List, Shard, Shares, Signed, Tags,
+    UpdateOptions, Verbosity, XofOutput,
 };
 use crate::walk::{Exclude, Walk};
 
@@ -93,6 +93,10 @@ pub(super) fn check_command(args: &Args, inv: &Invocation) -> Result<Command, Us
         args.update.as_ref().map(|_| "--update"),
         args.prune.then_some("--prune"),
         args.tree_digest.then_some("--tree-digest"),
+        args.files_from.as_ref().map(|(_, z)| list_option(*z)),
+        args.shard.map(|_| "--shard"),
+        args.merge.then_some("--merge"),
+        args.output.as_ref().map(|_| "--output"),
     ]);
     if let Some(flag) = hash_only.flatten().next() {
         return refuse(Conflict::NotWhenChecking(flag));
@@ -146,6 +150,9 @@ pub(super) fn hash_command(
     xof: Option<XofOutput>,
 ) -> Result<Command, UsageError> {
     let b3sum = inv.flavour() == Flavour::B3sum;
+    if args.merge {
+        return merge_command(args).map_err(UsageError::Conflict);
+    }
     refuse_not_hashing(args, inv).map_err(UsageError::Conflict)?;
     let exclude = exclude(&args.exclude)?;
     // --update takes --quiet and --status: they silence what it says;
@@ -175,10 +182,12 @@ pub(super) fn hash_command(
         max_depth: args.max_depth,
         one_file_system: args.one_file_system,
     };
+    let shares = shares(args).map_err(UsageError::Conflict)?;
     let hash = HashOptions {
         style: style::hash(args, inv, xof),
         walk,
         tree_digest: args.tree_digest,
+        shares,
     };
     if args.tree_digest {
         refuse_tree_digest(args).map_err(UsageError::Conflict)?;
@@ -188,6 +197,120 @@ pub(super) fn hash_command(
         None => Ok(Command::Hash(hash)),
         Some(sums) => update_command(args, hash, sums, inv.flavour() == Flavour::Fastsum),
     }
+}
+
+/// `--files0-from` or `--files-from`, as its option is named.
+fn list_option(zero: bool) -> &'static str {
+    if zero {
+        "--files0-from"
+    } else {
+        "--files-from"
+    }
+}
+
+/// `--merge PART...`: no option that makes lines (the parts' headers say
+/// what the run was), at least one part.
+fn merge_command(args: &Args) -> Result<Command, Conflict> {
+    let with = [
+        (!args.algorithms.is_empty()).then_some("-a"),
+        args.tag.then_some("--tag"),
+        args.zero.then_some("--zero"),
+        args.json.then_some("--json"),
+        args.base64.then_some("--base64"),
+        args.binary.map(|b| if b { "--binary" } else { "--text" }),
+        args.recursive.then_some("--recursive"),
+        args.files_from.as_ref().map(|(_, z)| list_option(*z)),
+        args.shard.map(|_| "--shard"),
+        args.update.as_ref().map(|_| "--update"),
+        args.tree_digest.then_some("--tree-digest"),
+    ];
+    if let Some(flag) = with.into_iter().flatten().next() {
+        return Err(Conflict::MergeWith(flag));
+    }
+    if args.files.is_empty() {
+        return Err(Conflict::MergeWithoutParts);
+    }
+    Ok(Command::Merge(args.output.as_ref().map(Into::into)))
+}
+
+/// The list, the shard and the output of a hashing run: a list takes no
+/// FILE (GNU du's and wc's rule); a list, a shard or an output is no
+/// manifest update or tree digest (which take their FILEs).
+fn shares(args: &Args) -> Result<Shares, Conflict> {
+    if let Some((_, zero)) = &args.files_from
+        && let Some(extra) = args.files.first()
+    {
+        return Err(Conflict::ListWithOperand(extra.clone(), list_option(*zero)));
+    }
+    let apart = [
+        args.update.as_ref().map(|_| "--update"),
+        args.tree_digest.then_some("--tree-digest"),
+        args.raw_digest.then_some("--raw"),
+    ];
+    let split = [
+        args.files_from.as_ref().map(|(_, z)| list_option(*z)),
+        args.shard.map(|_| "--shard"),
+        args.output.as_ref().map(|_| "--output"),
+    ];
+    if let (Some(what), Some(flag)) = (
+        apart.into_iter().flatten().next(),
+        split.into_iter().flatten().next(),
+    ) {
+        return Err(Conflict::ShardWith(flag, what));
+    }
+    Ok(Shares {
+        list: args.files_from.as_ref().map(|(path, zero)| List {
+            path: path.clone(),
+            zero: *zero,
+        }),
+        shard: args.shard.map(|(k, n)| Shard {
+            k,
+            n,
+            run: run_words(args),
+        }),
+        output: args.output.as_ref().map(Into::into),
+    })
+}
+
+/// The options and operands that shape a run's lines, as one word for a
+/// shard's header (the algorithms are added by the shard, once resolved):
+/// each byte outside printable ASCII, `%` and `,` as `%XX`, words joined
+/// by `,`.
+fn run_words(args: &Args) -> String {
+    let mut words: Vec<OsString> = Vec::new();
+    let flags = [
+        (args.tag, "--tag"),
+        (args.binary == Some(true), "--binary"),
+        (args.zero, "--zero"),
+        (args.json, "--json"),
+        (args.base64, "--base64"),
+        (args.recursive, "--recursive"),
+        (args.one_file_system, "--one-file-system"),
+    ];
+    words.extend(flags.iter().filter(|f| f.0).map(|f| f.1.into()));
+    words.extend(args.exclude.iter().map(|p| format!("--exclude={p}").into()));
+    words.extend(args.max_depth.map(|d| format!("--max-depth={d}").into()));
+    if let Some((list, zero)) = &args.files_from {
+        let mut word = OsString::from(format!("{}=", list_option(*zero)));
+        word.push(list);
+        words.push(word);
+    }
+    words.push("--".into());
+    words.extend(args.files.iter().cloned());
+    let mut out = String::new();
+    for (i, word) in words.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        for &b in word.as_encoded_bytes() {
+            if b.is_ascii_graphic() && b != b'%' && b != b',' {
+                out.push(char::from(b));
+            } else {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    out
 }
 
 /// What hashing refuses before its options are read: the walk's options

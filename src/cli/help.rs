@@ -255,7 +255,7 @@ fn arg(spec: &'static Spec, flavour: Flavour) -> Arg {
     }
     arg.hide_short_help(matches!(
         spec.section,
-        Section::Signed | Section::Tuning | Section::Walking | Section::Stores
+        Section::Signed | Section::Tuning | Section::Walking | Section::Stores | Section::Shards
     ))
 }
 

@@ -121,6 +121,15 @@ pub(crate) struct Args {
     pub(crate) tree_digest: bool,
     /// `--audit`: the directories, in order.
     pub(crate) audit: Vec<OsString>,
+    /// `--files0-from` (`Some((LIST, true))`) or `--files-from` (`false`):
+    /// the last given.
+    pub(crate) files_from: Option<(OsString, bool)>,
+    /// `--shard K/N`.
+    pub(crate) shard: Option<(u32, u32)>,
+    /// `--merge`.
+    pub(crate) merge: bool,
+    /// `--output FILE`.
+    pub(crate) output: Option<OsString>,
     /// `--verify-with`: the signer's public key.
     pub(crate) verify_with: Option<OsString>,
     /// `--signature`: the check file's signature, named.
@@ -200,6 +209,10 @@ impl Default for Args {
             prune: false,
             tree_digest: false,
             audit: Vec::new(),
+            files_from: None,
+            shard: None,
+            merge: false,
+            output: None,
             verify_with: None,
             signature: None,
             json: false,
@@ -259,6 +272,8 @@ pub(crate) enum ValueError {
     Pattern(String),
     /// `--exclude-from`: the file cannot be read.
     PatternFile(std::io::ErrorKind, String),
+    /// `--shard`: not `K/N` with K from 0 to N-1 (the value given).
+    Shard(String),
     /// xxhsum's `-H#`: a number past 32 bits.
     XxhTooLarge,
     /// xxhsum's `-H#`: no xxHash algorithm's number.
@@ -315,6 +330,11 @@ impl fmt::Display for ValueError {
             ValueError::Number(e) => write!(f, "{e}"),
             ValueError::Pattern(why) => write!(f, "{why} (patterns are gitignore globs)"),
             ValueError::PatternFile(_, why) => write!(f, "{why}"),
+            ValueError::Shard(given) => write!(
+                f,
+                "'{given}' is no shard: K/N, N from 1 to {SHARDS_MAX}, K from 0 to N-1 \
+                 (counted from 0, as Slurm's array task IDs and Kubernetes' indexes)"
+            ),
             ValueError::XxhTooLarge => write!(f, "numeric value too large"),
             ValueError::XxhAlgorithm(n) => {
                 write!(f, "'{n}' is no xxHash algorithm (0, 1, 2, 3, 32, 64, 128)")
@@ -353,6 +373,9 @@ pub(crate) enum Section {
     Walking,
     /// The digests object stores report: `--help` only.
     Stores,
+    /// Lists of names in, shares of a run out, and their merge: `--help`
+    /// only.
+    Shards,
     /// How fastsum reads: `--help` only (`-h` points there).
     Tuning,
     /// `--help` and `--version`: last (GNU's usage_vs_getopt.sh reads the
@@ -369,6 +392,7 @@ impl Section {
             Section::Signed => Some("Signed check files (with -c)"),
             Section::Walking => Some("Trees (with -r)"),
             Section::Stores => Some("Object stores (S3, GCS)"),
+            Section::Shards => Some("Lists, shards and merges (a run split over hosts)"),
             Section::Tuning => Some("Tuning (see Reading modes)"),
             Section::Information => Some("Information"),
         }
@@ -597,6 +621,19 @@ fn count(v: &OsStr) -> Result<usize, ValueError> {
 /// b3sum's numbers, as its clap parses them.
 fn number(v: &OsStr) -> Result<u64, ValueError> {
     text(v).parse().map_err(ValueError::Number)
+}
+
+/// The most shares `--shard` splits a run into.
+pub(crate) const SHARDS_MAX: u32 = 65_536;
+
+/// `--shard`'s value: `K/N`, K counted from 0.
+fn shard(v: &OsStr) -> Result<(u32, u32), ValueError> {
+    let given = text(v);
+    let parsed = given
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.parse::<u32>().ok()?, n.parse::<u32>().ok()?)))
+        .filter(|&(k, n)| (1..=SHARDS_MAX).contains(&n) && k < n);
+    parsed.ok_or(ValueError::Shard(given))
 }
 
 /// `--exclude`'s value: one gitignore-style pattern, checked now.
@@ -942,6 +979,94 @@ pub(crate) static OPTIONS: &[Spec] = &[
     )
     .names(Names::FASTSUM)
     .section(Section::Walking),
+    Spec::value(
+        "files0-from",
+        None,
+        "LIST",
+        |a, v| {
+            a.files_from = Some((v.to_os_string(), true));
+            Ok(())
+        },
+        "Hash the files named in LIST, each name ended by a NUL (- : standard input)",
+    )
+    .names(Names::FASTSUM)
+    .section(Section::Shards)
+    .more(
+        "As find -print0 writes them, as GNU du and wc take them: the names are hashed and \
+         printed as given, in LIST's order, each walked with -r if a directory. LIST is read \
+         as the run goes (memory stays small, whatever its length; --shard keeps each name \
+         and its size). No FILE operand goes with it. An empty name is reported \
+         (LIST:3: invalid zero-length file name) and the run goes on, to exit 1.",
+    ),
+    Spec::value(
+        "files-from",
+        None,
+        "LIST",
+        |a, v| {
+            a.files_from = Some((v.to_os_string(), false));
+            Ok(())
+        },
+        "Hash the files named in LIST, one a line (- : standard input)",
+    )
+    .names(Names::FASTSUM)
+    .section(Section::Shards)
+    .more(
+        "As --files0-from, each name ended by a newline: its bytes as they are (no quoting, \
+         no escapes; a carriage return is part of the name). A name that holds a newline \
+         cannot be listed so: use --files0-from.",
+    ),
+    Spec::value(
+        "shard",
+        None,
+        "K/N",
+        |a, v| {
+            a.shard = Some(shard(v)?);
+            Ok(())
+        },
+        "Hash only the K-th of N shares of the inputs (K from 0), balanced by bytes",
+    )
+    .names(Names::FASTSUM)
+    .section(Section::Shards)
+    .more(
+        "Every input the run would hash (after the walk, or from the list) is put in one of \
+         N shares, the biggest first, each into the share with the fewest bytes so far (ties: \
+         by name, then the lowest K): the same shares on every host and every rerun, a file \
+         never split. Prints a '# fastsum shard K/N' line, then only the share's lines, in the \
+         order one run prints them (check files skip '#' lines: a shard is a check file). \
+         --merge makes the whole of the N parts. Slurm: --shard $SLURM_ARRAY_TASK_ID/N \
+         (N written out: a rerun of one task counts 1 task); Kubernetes: \
+         $JOB_COMPLETION_INDEX/N.",
+    ),
+    Spec::flag(
+        "merge",
+        None,
+        |a| a.merge = true,
+        "Write the one manifest a run makes of the --shard parts given as FILEs",
+    )
+    .names(Names::FASTSUM)
+    .section(Section::Shards)
+    .more(
+        "Byte for byte what one run with the parts' options prints. Refused, and nothing \
+         written, when the parts do not make a whole: a shard missing or given twice, \
+         parts of different runs (N, options, inputs), an input in two parts, a part cut \
+         short or with a failed input.",
+    ),
+    Spec::value(
+        "output",
+        None,
+        "FILE",
+        |a, v| {
+            a.output = Some(v.to_os_string());
+            Ok(())
+        },
+        "Write the lines to FILE, which appears only complete",
+    )
+    .names(Names::FASTSUM)
+    .section(Section::Shards)
+    .more(
+        "Written beside FILE, synced and renamed over it once every input is hashed; if an \
+         input fails, FILE is left as it was (a shard can be rerun, and merged again).",
+    ),
     Spec::value(
         "jobs",
         Some(b'j'),

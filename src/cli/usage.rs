@@ -52,6 +52,16 @@ pub(crate) enum Conflict {
     TreeDigestWith(&'static str),
     /// `--json` with an option that shapes checksum lines: its name.
     JsonWith(&'static str),
+    /// A FILE operand with a list of names (GNU du's, wc's "extra
+    /// operand"): the operand, the list's option.
+    ListWithOperand(OsString, &'static str),
+    /// A list, `--shard` or `--output` (the first) with what takes FILEs
+    /// or writes no such lines.
+    ShardWith(&'static str, &'static str),
+    /// `--merge` with an option the parts' headers decide: its name.
+    MergeWith(&'static str),
+    /// `--merge` with no part.
+    MergeWithoutParts,
     /// `--audit` with what it does not do: what.
     AuditWith(&'static str),
     /// `--pool` × `--readahead` over the limit.
@@ -174,6 +184,15 @@ impl Conflict {
                 option_is("--signature", "meaningful only with --verify-with")
             }
             Conflict::JsonWith(flag) => option_is(flag, "meaningless with --json"),
+            Conflict::ListWithOperand(extra, option) => format!(
+                "extra operand '{}'\nfile operands cannot be combined with {option}",
+                extra.to_string_lossy()
+            ),
+            Conflict::ShardWith(flag, what) => format!("{flag} cannot be combined with {what}"),
+            Conflict::MergeWith(flag) => {
+                format!("--merge takes the run's options from the parts' headers: not {flag}")
+            }
+            Conflict::MergeWithoutParts => "--merge needs the parts, as FILEs".into(),
             Conflict::AuditWith(what) => format!("--audit cannot be combined with {what}"),
             Conflict::TreeDigestWith(what) => {
                 format!("--tree-digest prints one digest of one algorithm a tree: not with {what}")

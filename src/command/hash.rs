@@ -4,10 +4,11 @@
 
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use super::{list, shard};
 use crate::algo::{Algorithms, Hasher};
-use crate::config::{Context, HashOptions};
+use crate::config::{Context, HashOptions, Style};
 use crate::input::Input;
 use crate::output::gnu::{Line, format_line};
 use crate::output::{Writer, checksum_line, quote_name, writer};
@@ -54,12 +55,105 @@ pub(crate) fn run(
         }
         return Ok(());
     }
+    match opts.shares.output.clone() {
+        Some(path) => publish(cx, &path, |out| hash_all(cx, &opts, files, out)),
+        None => hash_all(cx, &opts, files, out),
+    }
+}
+
+/// Hash mode's lines to `out`: of every input, or of `--shard`'s share.
+fn hash_all(
+    cx: Context<'_>,
+    opts: &HashOptions,
+    files: Vec<OsString>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let closing = writer(opts.style).closing();
-    run_filtered(cx, opts, files, |_| true, out)?;
+    let Some(entries) = inputs(cx, opts, files) else {
+        return Ok(());
+    };
+    match &opts.shares.shard {
+        Some(shard) => {
+            let mine = shard::share(cx, opts, shard, entries, out)?;
+            print_entries(cx, opts.style, mine.into_iter(), |_| true, out)?;
+        }
+        None => print_entries(cx, opts.style, entries, |_| true, out)?,
+    }
     if let Some(text) = closing {
         out.flush()?;
         cx.rep.raw(text);
     }
+    Ok(())
+}
+
+/// The run's inputs, in its order: the FILEs', or the list's names, each
+/// expanded by the walk. `None` when the list cannot be opened (reported,
+/// as GNU du and wc word it).
+fn inputs(
+    cx: Context<'_>,
+    opts: &HashOptions,
+    files: Vec<OsString>,
+) -> Option<Box<dyn Iterator<Item = Entry> + Send>> {
+    let Some(list) = &opts.shares.list else {
+        return Some(Box::new(walk::expand(files, &opts.walk)));
+    };
+    let names = match list::open(list) {
+        Ok(names) => names,
+        Err(e) => {
+            let name = quote_name(list.path.as_encoded_bytes());
+            cx.rep.error(&format!(
+                "cannot open {name} for reading: {}",
+                error_text(&e)
+            ));
+            return None;
+        }
+    };
+    let walk = opts.walk.clone();
+    Some(Box::new(names.flat_map(move |name| {
+        let (name, refused) = match name {
+            Ok(name) => (Some(name), None),
+            Err(entry) => (None, Some(entry)),
+        };
+        let expanded = name.map(|name| walk::expand_one(name, &walk));
+        expanded.into_iter().flatten().chain(refused)
+    })))
+}
+
+/// `--output FILE`: what `write` writes goes to a new file beside FILE,
+/// which is synced and renamed over FILE only if no input failed (else it
+/// is removed, FILE left as it was): FILE appears only complete.
+pub(crate) fn publish(
+    cx: Context<'_>,
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let opened = crate::sys::file_path(path);
+    let dir = match opened.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".fastsum-").suffix(".part");
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+    let temp = match builder.tempfile_in(&dir) {
+        Ok(temp) => temp,
+        Err(e) => {
+            let name = quote_name(path.as_os_str().as_encoded_bytes());
+            cx.rep.error(&format!("{name}: {}", error_text(&e)));
+            return Ok(());
+        }
+    };
+    let mut buffered = io::BufWriter::new(temp);
+    write(&mut buffered)?;
+    let temp = buffered
+        .into_inner()
+        .map_err(io::IntoInnerError::into_error)?;
+    if cx.rep.has_failed() {
+        return Ok(());
+    }
+    temp.as_file().sync_all()?;
+    temp.persist(&opened).map_err(|e| e.error)?;
     Ok(())
 }
 
@@ -199,7 +293,20 @@ pub(crate) fn run_filtered(
     keep: impl Fn(&Input) -> bool + Send,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let jobs = walk::expand(files, &opts.walk).filter_map(move |entry| match entry {
+    let entries = walk::expand(files, &opts.walk);
+    print_entries(cx, opts.style, entries, keep, out)
+}
+
+/// The lines of the `entries` that `keep` accepts, in their order, in
+/// `style`.
+fn print_entries(
+    cx: Context<'_>,
+    style: Style,
+    entries: impl Iterator<Item = Entry> + Send,
+    keep: impl Fn(&Input) -> bool + Send,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let jobs = entries.filter_map(move |entry| match entry {
         Entry::Input(input) => keep(&input).then_some(Job::Hash(Task {
             input,
             algos: cx.algos,
@@ -208,7 +315,7 @@ pub(crate) fn run_filtered(
         Entry::Error(path, e) => Some(Job::Pass((path, e))),
     });
     let lines = Lines {
-        writer: writer(opts.style),
+        writer: writer(style),
     };
     print_all(cx, jobs, JobSource::Operands, lines, out)
 }

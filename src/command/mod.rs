@@ -5,8 +5,14 @@
 //! - [`hash`]: hash mode (no `-c`), and `--tree-digest`;
 //! - [`check`]: `-c`, and `--audit` ([`check::audit`]);
 //! - [`update`]: `--update SUMS`, which hashes with [`hash`] what SUMS
-//!   does not list and reads SUMS with [`check`]'s line parser.
+//!   does not list and reads SUMS with [`check`]'s line parser;
+//! - [`list`]: `--files0-from`, `--files-from`, the names [`hash`] hashes;
+//! - [`shard`]: `--shard K/N`, the share [`hash`] hashes and its header;
+//! - [`merge`]: `--merge PART...`, the one manifest of the shards.
 
 pub(crate) mod check;
 pub(crate) mod hash;
+pub(crate) mod list;
+pub(crate) mod merge;
+pub(crate) mod shard;
 pub(crate) mod update;

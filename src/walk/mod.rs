@@ -120,20 +120,24 @@ pub(crate) fn expand(
     walk: &Walk,
 ) -> impl Iterator<Item = Entry> + Send + use<> {
     let walk = walk.clone();
-    files.into_iter().flat_map(move |arg| {
-        let input = Input::from_arg(arg);
-        let walk_root = match &input {
-            Input::Path(p) if walk.recursive && crate::sys::file_path(p).is_dir() => {
-                Some(p.clone())
-            }
-            _ => None,
-        };
-        let (single, entries) = match walk_root {
-            Some(root) => (None, Some(walk_dir(root, &walk))),
-            None => (Some(Entry::Input(input)), None),
-        };
-        single.into_iter().chain(entries.into_iter().flatten())
-    })
+    files
+        .into_iter()
+        .flat_map(move |arg| expand_one(arg, &walk))
+}
+
+/// Expand one FILE argument (or a list's name) into entries, in output
+/// order: itself, or with `-r` the files under it.
+pub(crate) fn expand_one(arg: OsString, walk: &Walk) -> impl Iterator<Item = Entry> + Send + use<> {
+    let input = Input::from_arg(arg);
+    let walk_root = match &input {
+        Input::Path(p) if walk.recursive && crate::sys::file_path(p).is_dir() => Some(p.clone()),
+        _ => None,
+    };
+    let (single, entries) = match walk_root {
+        Some(root) => (None, Some(walk_dir(root, walk))),
+        None => (Some(Entry::Input(input)), None),
+    };
+    single.into_iter().chain(entries.into_iter().flatten())
 }
 
 /// The regular files under `root`, as `find root -type f` names them,

@@ -46,11 +46,16 @@ pub const HELP_SECTIONS: [HelpSection; 8] = [
     HelpSection {
         title: "Examples",
         text: "\
-fastsum -a sha256 *.iso > SUMS       SHA-256 checksums into a file
-fastsum -a sha256 -c SUMS            verify them
-fastsum -r -j 8 photos > SUMS        every file under photos, 8 at once
-fastsum -a md5,sha256 big.iso        two algorithms, the file read once
-cat big.iso | fastsum                MD5 of standard input",
+fastsum -a sha256 *.iso > SHA256SUMS  SHA-256 checksums into a file
+fastsum -c SHA256SUMS                 verify them (the name says SHA-256)
+fastsum -c --verify-with key.asc SHA256SUMS
+                                      its signature (.asc) checked first
+fastsum -r -j 8 photos > MD5SUMS      every file under photos, 8 at once
+fastsum -r --exclude '*.tmp' src      a tree without its *.tmp files
+fastsum -r photos --update MD5SUMS    add the files MD5SUMS does not list
+fastsum -c MD5SUMS --audit photos     also: what is NEW, MISSING or MOVED
+fastsum -a md5,sha256 big.iso         two algorithms, the file read once
+cat big.iso | fastsum                 MD5 of standard input",
         verbatim: true,
         short: true,
     },
@@ -226,9 +231,13 @@ fn arg(spec: &'static Spec, flavour: Flavour) -> Arg {
         (long, _) => Arg::new(long).long(long),
     }
     .help(help);
-    if !spec.more.is_empty() {
-        arg = arg.long_help(format!("{}. {}", spec.help, spec.more));
-    }
+    // the long help is always set: clap_mangen writes no text for an option
+    // hidden from `-h` (hide_short_help) that has only a short one
+    arg = if spec.more.is_empty() {
+        arg.long_help(help)
+    } else {
+        arg.long_help(format!("{}. {}", spec.help, spec.more))
+    };
     if let Some(c) = spec.short_for(flavour) {
         arg = arg.short(char::from(c));
     }

@@ -50,7 +50,9 @@ fn render_man() -> io::Result<Vec<u8>> {
     man.render_name_section(&mut out)?;
     out.extend_from_slice(render_synopsis().to_roff().as_bytes());
     man.render_description_section(&mut out)?;
-    man.render_options_section(&mut out)?;
+    let mut options = Vec::new();
+    man.render_options_section(&mut options)?;
+    out.extend_from_slice(option_headings(&String::from_utf8_lossy(&options)).as_bytes());
     let mut roff = Roff::new();
     for section in &HELP_SECTIONS {
         render_section(&mut roff, section);
@@ -66,6 +68,45 @@ fn render_man() -> io::Result<Vec<u8>> {
     out.extend_from_slice(roff.to_roff().as_bytes());
     man.render_version_section(&mut out)?;
     Ok(groff_escapes(&String::from_utf8_lossy(&out)).into_bytes())
+}
+
+/// A section title as the man page writes it: upper-cased, as clap_mangen
+/// does, but for the options it names (`Trees (with -r)` is `TREES (WITH
+/// -r)`: an upper-cased `-R` would name an option that does not exist).
+fn man_heading(title: &str) -> String {
+    title
+        .split(' ')
+        .map(|w| {
+            if w.trim_start_matches('(').starts_with('-') {
+                w.to_string()
+            } else {
+                w.to_uppercase()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// clap_mangen's options section with its headings (which it upper-cases
+/// whole) as [`man_heading`] writes them, an option's `-` as roff's `\-`.
+fn option_headings(section: &str) -> String {
+    let cmd = command();
+    let mut headings: Vec<&str> = cmd
+        .get_arguments()
+        .filter_map(|a| a.get_help_heading())
+        .collect();
+    headings.dedup();
+    // roff quotes a title with a space in it
+    let sh = |title: &str| match title.contains(' ') {
+        true => format!("\n.SH \"{title}\"\n"),
+        false => format!("\n.SH {title}\n"),
+    };
+    let mut out = section.to_string();
+    for heading in headings {
+        let ours = man_heading(heading).replace('-', "\\-");
+        out = out.replace(&sh(&heading.to_uppercase()), &sh(&ours));
+    }
+    out
 }
 
 /// Non-ASCII characters (`×`, `…`, clap's `•`) as groff's `\[uXXXX]`
@@ -123,7 +164,7 @@ fn render_synopsis() -> Roff {
 }
 
 fn render_section(roff: &mut Roff, section: &HelpSection) {
-    roff.control("SH", [section.title.to_uppercase().as_str()]);
+    roff.control("SH", [man_heading(section.title).as_str()]);
     if section.title == MODES_SECTION {
         // skipped variants (none so far) have no possible value
         for value in Mode::value_variants()
@@ -299,6 +340,97 @@ fn man_page_documents_everything() {
         HELP_SECTIONS.iter().any(|s| s.title == MODES_SECTION),
         "the mode list needs a section titled {MODES_SECTION}"
     );
+}
+
+/// The committed man page, what `man` shows (the freshness test holds it
+/// to what is rendered now).
+fn committed_man() -> String {
+    std::fs::read_to_string(root().join("man/fastsum.1")).unwrap()
+}
+
+/// A text line as the man page writes it (roff's escapes, then groff's).
+fn roff_line(text: &str) -> String {
+    let mut roff = Roff::new();
+    roff.text([roman(text)]);
+    // render(), as clap_mangen writes: apostrophes as `\*(Aq`
+    let page = roff.render();
+    groff_escapes(page.lines().last().unwrap_or_default())
+}
+
+/// Every option's entry in the man page holds the text `--help` gives it
+/// (its long help, else its help), not only its name: clap_mangen writes
+/// none for an option hidden from `-h` that has no long help.
+#[test]
+fn man_page_gives_every_option_its_help_text() {
+    let man = committed_man();
+    let entries: Vec<&str> = man.split("\n.TP\n").skip(1).collect();
+    let cmd = command();
+    let mut missing = Vec::new();
+    for arg in cmd.get_arguments().filter(|a| !a.is_positional()) {
+        let Some(long) = arg.get_long() else { continue };
+        let name = format!("\\fB\\-\\-{}\\fR", long.replace('-', "\\-"));
+        let entry = entries
+            .iter()
+            .find(|e| e.lines().next().is_some_and(|l| l.contains(&name)))
+            .unwrap_or_else(|| panic!("no man page entry for --{long}"));
+        let help = arg
+            .get_long_help()
+            .or(arg.get_help())
+            .map(|h| h.to_string());
+        let want = roff_line(&help.unwrap_or_default());
+        if want.trim().is_empty() || entry.lines().nth(1) != Some(want.as_str()) {
+            missing.push(format!("--{long}: {:?}", entry.lines().nth(1)));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "options without their --help text:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// No section title reads as an option that does not exist: clap_mangen
+/// upper-cases a heading whole (`Trees (with -r)` became `-R`).
+#[test]
+fn man_headings_name_only_real_options() {
+    let man = committed_man();
+    let cmd = command();
+    let exists = |opt: &str| match opt.strip_prefix("--") {
+        Some(long) => cmd.get_arguments().any(|a| a.get_long() == Some(long)),
+        None => {
+            let short = opt.trim_start_matches('-').chars().next();
+            cmd.get_arguments().any(|a| a.get_short() == short)
+        }
+    };
+    let headings: Vec<&str> = man.lines().filter(|l| l.starts_with(".SH ")).collect();
+    assert!(headings.len() > 10, "{headings:?}");
+    for heading in headings {
+        let words = heading.replace('\\', "");
+        for word in words.split([' ', '"', '(', ')', ',']) {
+            if word.starts_with('-') {
+                assert!(exists(word), "{heading}: names {word}, no such option");
+            }
+        }
+    }
+}
+
+/// The examples (`-h`'s and the man page's) show the options of everyday
+/// runs beyond hashing: a signed check, a tree's exclusions, its update
+/// and its audit.
+#[test]
+fn examples_show_the_everyday_options() {
+    let man = committed_man();
+    let examples = man
+        .split("\n.SH EXAMPLES\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n.SH ").next())
+        .unwrap_or_default();
+    let section = HELP_SECTIONS.iter().find(|s| s.title == "Examples");
+    assert!(section.is_some_and(|s| s.short), "-h shows the examples");
+    for option in ["--verify-with", "--exclude", "--update", "--audit"] {
+        assert!(section.is_some_and(|s| s.text.contains(option)), "{option}");
+        assert!(examples.contains(&option.replace('-', "\\-")), "{option}");
+    }
 }
 
 /// `man` renders the committed page without a single groff warning.

@@ -11,7 +11,10 @@
 //! fills and signs. Two `cargo` commands are not run
 //! here (this suite, and the install into ~/.cargo); the quick start's
 //! `cargo run --release -- ARGS` runs as `fastsum ARGS` (the build is this
-//! suite's own) and its line is compared with the command its comment names. A command whose
+//! suite's own) and its line is compared with the command its comment names.
+//! The machine's set-up and CI (`sudo apt-get install`, `bash .ci/setup`,
+//! `.ci/run --quick`) are not run either; the apt line's packages are
+//! compared with `.ci/setup`'s. A command whose
 //! tool is missing (jq) is skipped, named in the summary of skips. A block
 //! this file does not know runs in the prepared tree and must exit 0.
 
@@ -304,6 +307,83 @@ fn the_download_story_works_as_written() {
     assert!(!env.dir.join("src").exists());
 }
 
+/// README's set-up and CI commands, not run here: they install packages
+/// and run this suite (the apt line is held to `.ci/setup`'s packages by
+/// [`the_apt_line_installs_what_setup_installs`]).
+const NOT_RUN: [&str; 3] = [
+    "sudo apt-get install -y ",
+    "bash .ci/setup",
+    ".ci/run --quick",
+];
+
+/// The packages of README's `apt-get install` line are those `.ci/setup`
+/// installs (its `command:package` pairs and `need+=(package)`), so a
+/// fresh machine following README gets what CI gets.
+#[test]
+fn the_apt_line_installs_what_setup_installs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find_map(|l| l.strip_prefix(NOT_RUN[0]))
+        .expect("README has no `sudo apt-get install -y …` line");
+    let mut apt: Vec<&str> = line
+        .split('#')
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    let setup = std::fs::read_to_string(root.join(".ci/setup")).unwrap();
+    let package = |w: &str| {
+        !w.is_empty()
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-+._".contains(&b))
+    };
+    let mut wanted: Vec<&str> = setup
+        .split_whitespace()
+        .map(|w| w.trim_end_matches(';'))
+        .filter_map(|w| match w.split_once(':') {
+            Some((tool, pkg)) if package(tool) && package(pkg) => Some(pkg),
+            _ => w.strip_prefix("need+=(")?.strip_suffix(')'),
+        })
+        .filter(|pkg| package(pkg))
+        .collect();
+    apt.sort_unstable();
+    wanted.sort_unstable();
+    wanted.dedup();
+    assert!(wanted.len() > 20, "{wanted:?}");
+    assert_eq!(
+        apt, wanted,
+        "README's apt-get line against .ci/setup's packages"
+    );
+}
+
+/// README fits on a few screens (issue 46), the drop-in links come first
+/// on PATH, and the object stores' CRC-64/NVME shows as S3 shows it.
+#[test]
+fn readme_is_short_and_says_what_matters() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(lines <= 250, "README.md has {lines} lines, more than 250");
+    let blocks = blocks();
+    let links = block_with(&blocks, "ln -sf");
+    assert!(
+        links
+            .iter()
+            .any(|c| c.starts_with("export PATH=\"$HOME/bin:$PATH\"")),
+        "the drop-in links' directory must come first on PATH: {links:?}"
+    );
+    let crc = readme
+        .lines()
+        .find_map(|l| l.strip_prefix("CRC64NVME (disk.img) = "))
+        .expect("README's S3 example has a CRC-64/NVME line");
+    assert!(
+        crc.len() == 12 && crc.ends_with('='),
+        "S3 shows base64: {crc}"
+    );
+}
+
 /// A tree for the examples: files named as README names them (small ones).
 fn example_tree(dir: &Path) {
     write_file(dir, "big.iso", &crate::util::random_bytes(300_000, 1));
@@ -440,11 +520,12 @@ fn every_readme_example_works_as_written() {
                 assert_eq!(text(&o.stdout), text(&want.stdout), "{line}");
                 continue;
             }
-            if line.starts_with("cargo ") {
-                // the suite itself, and an install into ~/.cargo: not run
+            if line.starts_with("cargo ") || NOT_RUN.iter().any(|p| line.starts_with(p)) {
+                // the suite itself, CI and the machine's set-up: not run
                 // here (by design, not for want of a tool: no skip)
                 assert!(
-                    ["cargo test --locked", "cargo install --locked --path ."].contains(&line),
+                    ["cargo test --locked", "cargo install --locked --path ."].contains(&line)
+                        || NOT_RUN.iter().any(|p| line.starts_with(p)),
                     "README has a new cargo command; tests/readme.rs should run it: {line}"
                 );
                 continue;

@@ -46,11 +46,13 @@ pub const HELP_SECTIONS: [HelpSection; 8] = [
     HelpSection {
         title: "Examples",
         text: "\
-fastsum -a sha256 *.iso > SUMS       SHA-256 checksums into a file
-fastsum -a sha256 -c SUMS            verify them
-fastsum -r -j 8 photos > SUMS        every file under photos, 8 at once
-fastsum -a md5,sha256 big.iso        two algorithms, the file read once
-cat big.iso | fastsum                MD5 of standard input",
+fastsum --tag -a sha256 *.iso > SUMS  SHA-256 lines, tagged, into SUMS
+fastsum -c SUMS                       verify them
+fastsum -c --verify-with key.asc SUMS its signature (SUMS.asc) first
+fastsum -r --exclude '*.tmp' photos   a tree, without its *.tmp files
+fastsum -r photos --update SUMS       add what SUMS does not list yet
+fastsum -c SUMS --audit photos        also: what is NEW, MISSING, MOVED
+fastsum -a md5,sha256 big.iso         two algorithms, the file read once",
         verbatim: true,
         short: true,
     },
@@ -62,8 +64,9 @@ cat big.iso | fastsum                MD5 of standard input",
                hashes up to N inputs at once, output staying in argument order. The tuning \
                options pick another way of reading, and --stats prints what a run cost: the \
                tool doubles as a test bench for I/O strategies. More \
-               examples: find . -type f -print0 | xargs -0 fastsum -j4 hashes a tree in \
-               find's order; fastsum -m sync --chunk 16 --stats big.iso shows what 16-byte \
+               examples: fastsum -r -j 8 photos hashes 8 files at once; cat big.iso | \
+               fastsum hashes standard input; find . -type f -print0 | xargs -0 fastsum -j4 \
+               hashes a tree in find's order; fastsum -m sync --chunk 16 --stats big.iso shows what 16-byte \
                reads cost.",
         verbatim: false,
         short: false,
@@ -199,9 +202,7 @@ fn after_help(long: bool, flavour: Flavour, program: &str) -> String {
         .collect();
     if !long {
         paragraphs.push(
-            "More with --help: the tuning options (reading modes, sizes, statistics), the \
-             check-file formats, exit statuses and environment."
-                .to_string(),
+            "More with --help: tuning, check-file formats, exit statuses, environment.".to_string(),
         );
     }
     paragraphs.join("\n\n")
@@ -226,9 +227,13 @@ fn arg(spec: &'static Spec, flavour: Flavour) -> Arg {
         (long, _) => Arg::new(long).long(long),
     }
     .help(help);
-    if !spec.more.is_empty() {
-        arg = arg.long_help(format!("{}. {}", spec.help, spec.more));
-    }
+    // the long help is always set: clap_mangen writes no text for an option
+    // hidden from `-h` (hide_short_help) that has only a short one
+    arg = if spec.more.is_empty() {
+        arg.long_help(help)
+    } else {
+        arg.long_help(format!("{}. {}", spec.help, spec.more))
+    };
     if let Some(c) = spec.short_for(flavour) {
         arg = arg.short(char::from(c));
     }

@@ -92,6 +92,7 @@ pub(super) fn check_command(args: &Args, inv: &Invocation) -> Result<Command, Us
     let hash_only = walk_flags.into_iter().filter(|_| !audit).chain([
         args.update.as_ref().map(|_| "--update"),
         args.prune.then_some("--prune"),
+        args.meta.then_some("--meta"),
         args.tree_digest.then_some("--tree-digest"),
     ]);
     if let Some(flag) = hash_only.flatten().next() {
@@ -179,6 +180,7 @@ pub(super) fn hash_command(
         style: style::hash(args, inv, xof),
         walk,
         tree_digest: args.tree_digest,
+        meta: args.meta,
     };
     if args.tree_digest {
         refuse_tree_digest(args).map_err(UsageError::Conflict)?;
@@ -220,11 +222,21 @@ fn refuse_not_hashing(args: &Args, inv: &Invocation) -> Result<(), Conflict> {
         args.binary.map(|b| if b { "--binary" } else { "--text" }),
         args.tree_digest.then_some("--tree-digest"),
         args.update.as_ref().map(|_| "--update"),
+        args.meta.then_some("--meta"),
     ];
     if let Some(flag) = json_with.into_iter().flatten().next()
         && args.json
     {
         return Err(Conflict::JsonWith(flag));
+    }
+    let meta_with = [
+        args.zero.then_some("--zero"),
+        args.raw_digest.then_some("--raw"),
+    ];
+    if let Some(what) = meta_with.into_iter().flatten().next()
+        && args.meta
+    {
+        return Err(Conflict::MetaWith(what));
     }
     Ok(())
 }
@@ -245,6 +257,7 @@ fn refuse_tree_digest(args: &Args) -> Result<(), Conflict> {
     }
     let with = [
         args.update.as_ref().map(|_| "--update"),
+        args.meta.then_some("--meta"),
         (args.algorithms.len() > 1).then_some("several algorithms"),
         args.base64.then_some("--base64"),
         args.raw_digest.then_some("--raw"),

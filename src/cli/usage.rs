@@ -52,6 +52,8 @@ pub(crate) enum Conflict {
     TreeDigestWith(&'static str),
     /// `--json` with an option that shapes checksum lines: its name.
     JsonWith(&'static str),
+    /// `--meta` with lines a `#meta` line cannot go before: what.
+    MetaWith(&'static str),
     /// `--audit` with what it does not do: what.
     AuditWith(&'static str),
     /// `--pool` × `--readahead` over the limit.
@@ -174,6 +176,9 @@ impl Conflict {
                 option_is("--signature", "meaningful only with --verify-with")
             }
             Conflict::JsonWith(flag) => option_is(flag, "meaningless with --json"),
+            Conflict::MetaWith(what) => {
+                format!("--meta writes comment lines before checksum lines: not with {what}")
+            }
             Conflict::AuditWith(what) => format!("--audit cannot be combined with {what}"),
             Conflict::TreeDigestWith(what) => {
                 format!("--tree-digest prints one digest of one algorithm a tree: not with {what}")

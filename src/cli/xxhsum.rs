@@ -67,6 +67,7 @@ pub(super) fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError
                 ..Walk::default()
             },
             tree_digest: false,
+            meta: false,
         })
     };
     let mut files = args.files.clone();

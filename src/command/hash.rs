@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use crate::algo::{Algorithms, Hasher};
+use crate::command::meta::Meta;
 use crate::config::{Context, HashOptions};
 use crate::input::Input;
 use crate::output::gnu::{Line, format_line};
@@ -19,16 +20,59 @@ use crate::walk::{self, Entry};
 /// A path the walk could not read, reported in its place in the order.
 type WalkError = (PathBuf, io::Error);
 
-/// Prints each digest and each failure as the style's writer writes them.
+/// Prints each digest and each failure as the style's writer writes them;
+/// with `--meta`, each digest line after its file's `#meta` line (its
+/// size and mtime looked at before it was opened: a file changed since
+/// reads as changed to the next `--update`).
 struct Lines {
     writer: Box<dyn Writer + Send>,
 }
 
-impl Render<(), WalkError> for Lines {
-    fn render(&mut self, outcome: Outcome<(), WalkError>, p: &mut Printer<'_>) -> io::Result<()> {
+impl Render<Option<Meta>, WalkError> for Lines {
+    fn render(
+        &mut self,
+        outcome: Outcome<Option<Meta>, WalkError>,
+        p: &mut Printer<'_>,
+    ) -> io::Result<()> {
         let w = &self.writer;
         match outcome {
-            Outcome::Hashed(task, Ok(hashed)) => w.digests(p, &task, &hashed),
+            Outcome::Hashed(task, Ok(hashed)) => {
+                let Task {
+                    input,
+                    algos,
+                    context,
+                } = task;
+                let Some(meta) = context else {
+                    return w.digests(
+                        p,
+                        &Task {
+                            input,
+                            algos,
+                            context: (),
+                        },
+                        &hashed,
+                    );
+                };
+                // a `#meta` line before each of the file's lines (`--meta`
+                // is refused with -z: they end in a newline)
+                for (&one, digest) in algos.as_slice().iter().zip(hashed.digests) {
+                    p.line(|out| {
+                        out.extend_from_slice(&meta.line());
+                        out.push(b'\n');
+                    })?;
+                    let task = Task {
+                        input: input.clone(),
+                        algos: Algorithms::one(one),
+                        context: (),
+                    };
+                    let hashed = Hashed {
+                        digests: vec![digest],
+                        size: hashed.size,
+                    };
+                    w.digests(p, &task, &hashed)?;
+                }
+                Ok(())
+            }
             Outcome::Hashed(task, Err(e)) => w.failed(p, w.name(&task.input), &e),
             Outcome::Passed((path, e)) => w.failed(p, path.as_os_str().as_encoded_bytes(), &e),
         }
@@ -170,12 +214,21 @@ pub(crate) fn run_filtered(
     keep: impl Fn(&Input) -> bool + Send,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let meta = opts.meta;
     let jobs = walk::expand(files, &opts.walk).filter_map(move |entry| match entry {
-        Entry::Input(input) => keep(&input).then_some(Job::Hash(Task {
-            input,
-            algos: cx.algos,
-            context: (),
-        })),
+        Entry::Input(input) => keep(&input).then(|| {
+            // (standard input, or a file that cannot be looked at: no
+            // `#meta` line)
+            let context = match &input {
+                Input::Path(path) if meta => Meta::of_path(path).ok(),
+                _ => None,
+            };
+            Job::Hash(Task {
+                input,
+                algos: cx.algos,
+                context,
+            })
+        }),
         Entry::Error(path, e) => Some(Job::Pass((path, e))),
     });
     let lines = Lines {

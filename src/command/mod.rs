@@ -5,8 +5,10 @@
 //! - [`hash`]: hash mode (no `-c`), and `--tree-digest`;
 //! - [`check`]: `-c`, and `--audit` ([`check::audit`]);
 //! - [`update`]: `--update SUMS`, which hashes with [`hash`] what SUMS
-//!   does not list and reads SUMS with [`check`]'s line parser.
+//!   does not list and reads SUMS with [`check`]'s line parser;
+//! - [`meta`]: `--meta`'s record of a file's size and mtime.
 
 pub(crate) mod check;
 pub(crate) mod hash;
+pub(crate) mod meta;
 pub(crate) mod update;

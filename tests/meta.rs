@@ -1,0 +1,230 @@
+//! `--meta`: a `#meta size=… mtime=…ns` comment line before each file's
+//! line, which GNU's `-c --strict` skips; `--update` of such a manifest
+//! keeps a file whose size and mtime are as recorded without opening it,
+//! and hashes a changed one again, its line replaced in place.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use crate::util::{
+    fastsum, fastsum_path, gnu, os, require_strace, require_tool, run, shown, tempdir, write_file,
+};
+
+/// An mtime well in the past (not "racy"): 2020 plus `secs` and some
+/// nanoseconds.
+fn past(secs: u64) -> SystemTime {
+    UNIX_EPOCH + Duration::new(1_577_836_800 + secs, 123_456_789)
+}
+
+/// Write `data` to `dir/name` and give it the mtime `when`.
+fn put(dir: &Path, name: &[u8], data: &[u8], when: SystemTime) {
+    let p = write_file(dir, os(name), data);
+    let f = std::fs::File::options().write(true).open(&p).unwrap();
+    f.set_modified(when).unwrap();
+}
+
+/// The `#meta` line fastsum should write for `data` modified `when`.
+fn meta_line(data: &[u8], when: SystemTime) -> String {
+    let ns = when.duration_since(UNIX_EPOCH).unwrap().as_nanos();
+    format!("#meta size={} mtime={ns}ns", data.len())
+}
+
+/// A tree `d` of files with old mtimes (one with a newline in its name),
+/// and SUMS made of it with `--meta`.
+fn fixture() -> tempfile::TempDir {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("d")).unwrap();
+    for (i, name) in [&b"keep1"[..], b"keep2", b"edit", b"gone", b"new\nline"]
+        .iter()
+        .enumerate()
+    {
+        let mut path = b"d/".to_vec();
+        path.extend_from_slice(name);
+        put(d, &path, name, past(i as u64));
+    }
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["--meta", "--untagged", "-a", "sha256", "-r", "d"]));
+    assert!(o.status.success(), "{}", shown(&o));
+    std::fs::write(d.join("SUMS"), &o.stdout).unwrap();
+    dir
+}
+
+#[test]
+fn each_line_has_its_meta_line_and_gnu_strict_skips_them() {
+    let dir = fixture();
+    let d = dir.path();
+    let sums = std::fs::read(d.join("SUMS")).unwrap();
+    let text = String::from_utf8_lossy(&sums);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 10, "{text}");
+    for pair in lines.chunks(2) {
+        // the meta line before each checksum line, its file's
+        let name = pair[1].split_once("  ").unwrap().1.replace("\\n", "\n");
+        let data = name.strip_prefix("d/").unwrap().as_bytes();
+        let i = [&b"keep1"[..], b"keep2", b"edit", b"gone", b"new\nline"]
+            .iter()
+            .position(|n| *n == data)
+            .unwrap();
+        assert_eq!(pair[0], meta_line(data, past(i as u64)), "{text}");
+    }
+    // fastsum -c reads it; so does GNU's, even --strict (9.1 skips `#`)
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["-a", "sha256", "-c", "--strict", "SUMS"]));
+    assert!(o.status.success(), "{}", shown(&o));
+    if require_tool("sha256sum") {
+        let o = run(gnu("sha256sum")
+            .current_dir(d)
+            .args(["-c", "--strict", "SUMS"]));
+        assert!(o.status.success() && o.stderr.is_empty(), "{}", shown(&o));
+        assert_eq!(
+            o.stdout
+                .split(|&b| b == b'\n')
+                .filter(|l| l.ends_with(b": OK"))
+                .count(),
+            5
+        );
+    }
+}
+
+/// The files a traced run opened (open, openat), as the trace shows them.
+fn opened(trace: &Path) -> String {
+    std::fs::read_to_string(trace).unwrap()
+}
+
+#[test]
+fn update_opens_only_what_changed_and_replaces_its_line_in_place() {
+    if !require_strace() {
+        return;
+    }
+    let dir = fixture();
+    let d = dir.path();
+    let before = String::from_utf8(std::fs::read(d.join("SUMS")).unwrap()).unwrap();
+    put(d, b"d/edit", b"edited", past(100));
+    std::fs::remove_file(d.join("d/gone")).unwrap();
+    put(d, b"d/added", b"added", past(200));
+    let trace = d.join("trace");
+    let o = run(Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=open,openat", "-o"])
+        .arg(&trace)
+        .arg(fastsum_path())
+        .env("LC_ALL", "C.UTF-8")
+        .current_dir(d)
+        .args(["-a", "sha256", "-r", "d", "--update", "SUMS", "--prune"]));
+    assert!(o.status.success(), "{}", shown(&o));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "fastsum: SUMS: 1 added, 1 modified, 1 pruned, 3 kept\n"
+    );
+    let opened = opened(&trace);
+    for unread in ["keep1", "keep2", "new\\nline"] {
+        assert!(!opened.contains(unread), "{unread} opened:\n{opened}");
+    }
+    for read in ["edit", "added"] {
+        assert!(opened.contains(read), "{read} not opened:\n{opened}");
+    }
+    // the edited file's lines in place of its old ones, the new at the end
+    let after = String::from_utf8(std::fs::read(d.join("SUMS")).unwrap()).unwrap();
+    let old: Vec<&str> = before.lines().collect();
+    let new: Vec<&str> = after.lines().collect();
+    let at = old.iter().position(|l| l.ends_with("  d/edit")).unwrap();
+    assert_eq!(new[at - 1], meta_line(b"edited", past(100)), "{after}");
+    assert!(
+        new[at].ends_with("  d/edit") && new[at] != old[at],
+        "{after}"
+    );
+    assert_eq!(
+        new[new.len() - 2],
+        meta_line(b"added", past(200)),
+        "{after}"
+    );
+    assert!(!after.contains("d/gone"), "{after}");
+    assert_eq!(new.len(), 10, "{after}");
+    if require_tool("sha256sum") {
+        let o = run(gnu("sha256sum")
+            .current_dir(d)
+            .args(["-c", "--strict", "SUMS"]));
+        assert!(o.status.success(), "{}", shown(&o));
+    }
+    // and nothing changed: nothing read, SUMS left alone
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["-a", "sha256", "-r", "d", "--update", "SUMS", "--stats"]));
+    assert!(o.status.success(), "{}", shown(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("SUMS: 0 added, 0 modified, 0 pruned, 5 kept"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(d.join("SUMS")).unwrap(), after);
+}
+
+#[test]
+fn a_size_or_an_mtime_alone_is_a_change() {
+    let dir = fixture();
+    let d = dir.path();
+    // same size, other mtime; other size, the mtime restored
+    put(d, b"d/keep1", b"KEEP1", past(50));
+    put(d, b"d/keep2", b"keep2 grown", past(1));
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["-a", "sha256", "-r", "d", "--update", "SUMS"]));
+    assert!(o.status.success(), "{}", shown(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("0 added, 2 modified, 0 pruned, 3 kept"),
+        "{}",
+        shown(&o)
+    );
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["-a", "sha256", "-c", "SUMS"]));
+    assert!(o.status.success(), "{}", shown(&o));
+}
+
+#[test]
+fn a_line_without_meta_is_not_hashed_again_nor_a_recent_mtime_vouched_for() {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("d")).unwrap();
+    put(d, b"d/old", b"old", past(0));
+    // written just now: its mtime cannot vouch for its bytes yet
+    write_file(d, "d/recent", b"recent");
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["--meta", "-a", "md5", "-r", "d"]));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("#meta size=6\n"), "{text}");
+    // a line with no `#meta` line (its file changed since: rot or edit,
+    // nothing tells) is kept as it is, not laundered by a new digest
+    let listed = format!("{}  d/plain\n", "0".repeat(32));
+    write_file(d, "d/plain", b"changed");
+    std::fs::write(d.join("SUMS"), format!("{text}{listed}")).unwrap();
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["-r", "d", "--update", "SUMS"]));
+    assert!(o.status.success(), "{}", shown(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("0 added, 0 modified, 0 pruned, 3 kept"),
+        "{}",
+        shown(&o)
+    );
+    let after = std::fs::read_to_string(d.join("SUMS")).unwrap();
+    assert!(after.ends_with(&listed), "{after}");
+}
+
+#[test]
+fn meta_is_refused_where_no_comment_line_can_go() {
+    for args in [
+        &["--meta", "-z", "f"][..],
+        &["--meta", "--json", "f"],
+        &["--meta", "-c", "f"],
+        &["--meta", "-r", "--tree-digest", "."],
+    ] {
+        let o = run(fastsum().args(args));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", shown(&o));
+        assert!(o.stdout.is_empty());
+    }
+}

@@ -228,3 +228,161 @@ fn meta_is_refused_where_no_comment_line_can_go() {
         assert!(o.stdout.is_empty());
     }
 }
+
+/// A small seeded generator (xorshift64*), for the corpora below.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// What a seeded run does to one file of the corpus, and the verdict the
+/// audit must give it.
+const FAULTS: [(&str, &str); 8] = [
+    ("keep", "OK"),
+    // an edit: new bytes, a new mtime
+    ("edit", "MODIFIED"),
+    // a byte flipped, the mtime set back (as `touch -d` does): rot
+    ("flip", "DAMAGED"),
+    // cut short, a new mtime
+    ("truncate", "MODIFIED"),
+    // replaced by a file of the same size, its mtime set back: nothing
+    // tells this from rot
+    ("replace", "DAMAGED"),
+    ("delete", "MISSING"),
+    ("rename", "MOVED"),
+    // touched only: the bytes are as listed
+    ("touch", "OK"),
+];
+
+/// One seeded corpus: files with old mtimes, a `--meta` manifest, the
+/// faults applied, a new file added; the audit's verdict of each file
+/// must be the fault's, its summary count each, and it exits 0 only when
+/// nothing changed.
+fn audit_one_seed(seed: u64) {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("t/sub")).unwrap();
+    let files = 3 + rng.below(8) as usize;
+    let mut data = Vec::new();
+    for i in 0..files {
+        let len = 1 + rng.below(300) as usize;
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        let name = format!("t/sub/f{i}");
+        put(d, name.as_bytes(), &bytes, past(i as u64));
+        data.push((name, bytes));
+    }
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["--meta", "-a", "sha256", "--tag", "-r", "t"]));
+    std::fs::write(d.join("SUMS"), &o.stdout).unwrap();
+    let mut want: Vec<String> = Vec::new();
+    let mut clean = true;
+    for (i, (name, bytes)) in data.iter().enumerate() {
+        let (fault, verdict) = FAULTS[rng.below(FAULTS.len() as u64) as usize];
+        clean &= verdict == "OK";
+        let was = past(i as u64);
+        match fault {
+            "edit" => put(
+                d,
+                name.as_bytes(),
+                &[bytes.as_slice(), b"+"].concat(),
+                past(999),
+            ),
+            "flip" | "replace" => {
+                let mut b = bytes.clone();
+                let at = rng.below(b.len() as u64) as usize;
+                b[at] ^= if fault == "flip" {
+                    1 << rng.below(8)
+                } else {
+                    0xff
+                };
+                put(d, name.as_bytes(), &b, was);
+            }
+            "truncate" => put(d, name.as_bytes(), &bytes[..bytes.len() - 1], past(999)),
+            "delete" => std::fs::remove_file(d.join(name)).unwrap(),
+            "rename" => std::fs::rename(d.join(name), d.join(format!("{name}.moved"))).unwrap(),
+            "touch" => put(d, name.as_bytes(), bytes, past(999)),
+            _ => {}
+        }
+        want.push(match fault {
+            "rename" => format!("{name}.moved: MOVED from {name}"),
+            _ => format!("{name}: {verdict}"),
+        });
+    }
+    if rng.below(4) == 0 {
+        // the directory moved: every file still there is elsewhere
+        std::fs::rename(d.join("t/sub"), d.join("t/moved")).unwrap();
+        clean = false;
+        want = want.iter().flat_map(|w| moved_dir(w)).collect();
+    }
+    if rng.below(2) == 0 {
+        put(d, b"t/added", b"new", past(5));
+        want.push("t/added: NEW".into());
+        clean = false;
+    }
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["-c", "SUMS", "--audit", "t"]));
+    let mut got: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    got.sort();
+    want.sort();
+    assert_eq!(got, want, "seed {seed}: {}", shown(&o));
+    assert_eq!(o.status.success(), clean, "seed {seed}: {}", shown(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    for word in ["OK", "DAMAGED", "MODIFIED", "MISSING", "NEW", "MOVED"] {
+        let n = want
+            .iter()
+            .filter(|w| w.contains(&format!(": {word}")))
+            .count();
+        assert!(
+            err.contains(&format!("{n} {word}")),
+            "seed {seed}, {word}: {err}"
+        );
+    }
+    let damaged = want.iter().filter(|w| w.ends_with(": DAMAGED")).count();
+    assert_eq!(
+        err.matches("DAMAGED: its bytes changed").count(),
+        damaged,
+        "{err}"
+    );
+}
+
+/// What the audit says of a file whose verdict was `line` once its
+/// directory `t/sub` moved to `t/moved`: its bytes as listed, MOVED; else
+/// NEW there and MISSING here.
+fn moved_dir(line: &str) -> Vec<String> {
+    let (name, verdict) = line.split_once(": ").unwrap();
+    let there = name.replace("t/sub/", "t/moved/");
+    let listed = verdict.strip_prefix("MOVED from ").unwrap_or(name);
+    match verdict {
+        "MISSING" => vec![line.to_owned()],
+        "OK" => vec![format!("{there}: MOVED from {name}")],
+        _ if verdict.starts_with("MOVED") => vec![format!("{there}: MOVED from {listed}")],
+        _ => vec![format!("{there}: NEW"), format!("{name}: MISSING")],
+    }
+}
+
+#[test]
+fn audit_tells_rot_from_an_edit_over_seeded_corpora() {
+    let seeds: u64 = std::env::var("FASTSUM_TEST_META_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(40);
+    for seed in 0..seeds {
+        audit_one_seed(seed);
+    }
+}

@@ -57,6 +57,13 @@ pub(crate) enum Status {
     /// `--audit`: not at its listed path, but its digest is listed for a
     /// missing one (`from`).
     Moved,
+    /// `--audit` of a manifest with `#meta` lines: the digest did not
+    /// match, and the size and mtime are as recorded (rot, or bytes
+    /// changed behind the file system's back).
+    Damaged,
+    /// `--audit` of a manifest with `#meta` lines: the digest did not
+    /// match, and the size or mtime changed too (an edit).
+    Modified,
 }
 
 impl Status {
@@ -69,6 +76,8 @@ impl Status {
             Status::Missing => "MISSING",
             Status::New => "NEW",
             Status::Moved => "MOVED",
+            Status::Damaged => "DAMAGED",
+            Status::Modified => "MODIFIED",
         }
     }
 }

@@ -49,6 +49,7 @@ use crate::report::{Reporter, error_text};
 use crate::signature::{self, Key, Verified};
 use std::path::{Path, PathBuf};
 
+use crate::command::meta::Meta;
 use infer::Untagged;
 use parse::{Accept, CheckLine, Digits, Expected, Form, Grammar, line_body};
 use summary::Tally;
@@ -260,6 +261,8 @@ struct Open {
     /// The file a line holding only a digest checks, and its algorithm
     /// (`X.tar.gz.sha256`: `X.tar.gz`, SHA-256; fastsum's own rules).
     bare: Option<(Vec<u8>, Algorithm)>,
+    /// The `#meta` line just read, for the line after it.
+    meta: Option<Box<Meta>>,
 }
 
 /// The parts of an OpenPGP clear-signed text, in order.
@@ -348,6 +351,9 @@ pub(crate) struct Listed {
     /// xxhsum: the check file and the line number (its message for a
     /// listed file it cannot read names them).
     at: Option<(FileName, u64)>,
+    /// What the `#meta` line just before the line records (`--audit`
+    /// tells rot from an edit by it; boxed: most manifests have none).
+    pub(crate) meta: Option<Box<Meta>>,
 }
 
 /// A job of the check run.
@@ -470,6 +476,7 @@ fn hash_job(name: OsString, line: &CheckLine<'_>) -> CheckJob {
             etag,
             shown: None,
             at: None,
+            meta: None,
         },
     })
 }
@@ -494,6 +501,7 @@ fn bare_job(
             etag: false,
             shown: None,
             at: None,
+            meta: None,
         },
     }))
 }
@@ -568,6 +576,7 @@ fn b3sum_job(raw: &[u8]) -> CheckJob {
                 etag: false,
                 shown: Some(line.shown.into()),
                 at: None,
+                meta: None,
             },
         }),
     }
@@ -605,6 +614,7 @@ fn xxhsum_job(raw: &[u8], cur: &Open, little_endian: bool) -> CheckJob {
             etag: false,
             shown: None,
             at: Some((cur.file.clone(), cur.line)),
+            meta: None,
         },
     })
 }
@@ -687,17 +697,24 @@ impl Feed<'_> {
         {
             cur.block = Some(algo);
         }
+        // a `#meta` line is tied to the line right after it
+        let meta = cur.meta.take();
         let Some(body) = line_body(raw) else {
+            cur.meta = Meta::parse(raw).map(Box::new);
             return Step::Skip;
         };
-        Step::Job(line_job(
+        let mut job = line_job(
             body,
             cur,
             &mut self.latch,
             &self.grammar,
             &mut self.warn_name,
             self.infer,
-        ))
+        );
+        if let Job::Hash(task) = &mut job {
+            task.context.meta = meta;
+        }
+        Step::Job(job)
     }
 
     /// Open the next check file, its signature checked first if asked
@@ -770,6 +787,7 @@ impl Feed<'_> {
             bare: path
                 .and_then(infer::bare_target)
                 .map(|(name, algo)| (name, bare_algo(algo))),
+            meta: None,
         }
     }
 

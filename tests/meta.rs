@@ -386,3 +386,40 @@ fn audit_tells_rot_from_an_edit_over_seeded_corpora() {
         audit_one_seed(seed);
     }
 }
+
+#[test]
+fn plain_check_names_rot_under_fastsum_and_stays_gnu_under_gnu_names() {
+    let dir = fixture();
+    let d = dir.path();
+    // rot: a byte flipped, the mtime as it was; an edit: a new mtime
+    put(d, b"d/keep1", b"keeP1", past(0));
+    put(d, b"d/edit", b"edited", past(100));
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["-a", "sha256", "-c", "SUMS"]));
+    assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("d/keep1: DAMAGED\n"), "{}", shown(&o));
+    assert!(out.contains("d/edit: MODIFIED\n"), "{}", shown(&o));
+    assert!(out.contains("d/keep2: OK\n"), "{}", shown(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("d/keep1: DAMAGED: its bytes changed")
+            && err.contains("WARNING: 2 computed checksums did NOT match"),
+        "{}",
+        shown(&o)
+    );
+    if require_tool("sha256sum") {
+        let mine = run(crate::util::multicall(d, "sha256sum")
+            .current_dir(d)
+            .args(["-c", "SUMS"]));
+        let theirs = run(gnu("sha256sum").current_dir(d).args(["-c", "SUMS"]));
+        assert_eq!(
+            (mine.status.code(), &mine.stdout, &mine.stderr),
+            (theirs.status.code(), &theirs.stdout, &theirs.stderr),
+            "{}\n{}",
+            shown(&mine),
+            shown(&theirs)
+        );
+    }
+}

@@ -67,6 +67,16 @@ impl Meta {
         self.size == now.size && self.mtime.is_some() && self.mtime == now.mtime
     }
 
+    /// Did the file change since this was recorded (`now`: as it is)?
+    /// `None` when nothing tells: no mtime recorded (it was too recent)
+    /// and the same size.
+    pub(crate) fn changed(&self, now: &Meta) -> Option<bool> {
+        match self.mtime {
+            None if self.size == now.size => None,
+            _ => Some(!self.unchanged(now)),
+        }
+    }
+
     /// The metadata line, without its line end.
     pub(crate) fn line(&self) -> Vec<u8> {
         let mut out = PREFIX.to_vec();
@@ -96,6 +106,15 @@ impl Meta {
         }
         Some(Meta { size: size?, mtime })
     }
+}
+
+/// What stderr says of a file whose bytes no longer match its digest while
+/// its size and mtime are as recorded (`name`, as its line shows it).
+pub(crate) fn damaged(name: &[u8]) -> String {
+    format!(
+        "{}: DAMAGED: its bytes changed, its size and mtime did not (silent corruption?)",
+        crate::output::quote_name(name)
+    )
 }
 
 /// A time as nanoseconds since the epoch.

@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use super::parse::Expected;
 use super::{CheckJob, Event, Status, Verifier, feed, verifier};
 use crate::algo::{Algorithm, Algorithms, Digest};
-use crate::command::meta::Meta;
+use crate::command::meta::{Meta, damaged};
 use crate::config::{AuditOptions, Context, Verbosity};
 use crate::input::Input;
 use crate::output::Verdict;
@@ -85,15 +85,6 @@ fn copy_error(e: &io::Error) -> io::Error {
     match e.raw_os_error() {
         Some(n) => io::Error::from_raw_os_error(n),
         None => io::Error::new(e.kind(), e.to_string()),
-    }
-}
-
-/// Did a file change since its `#meta` line (`then`)? `None` when nothing
-/// tells: the same size and no mtime recorded (it was too recent).
-fn changed(then: &Meta, now: &Meta) -> Option<bool> {
-    match then.mtime {
-        None if then.size == now.size => None,
-        _ => Some(!then.unchanged(now)),
     }
 }
 
@@ -247,7 +238,7 @@ impl Auditor {
         });
         self.counts.meta |= listed.meta.is_some();
         if let (Some(then), Some(now)) = (listed.meta, now) {
-            f.changed = f.changed.or(changed(&then, &now));
+            f.changed = f.changed.or(then.changed(&now));
         }
         match r {
             Err(e) if e.kind() == io::ErrorKind::NotFound => f.missing = true,
@@ -376,10 +367,7 @@ impl Auditor {
             return self.line(p, name, Status::Modified, algo, None);
         }
         self.counts.damaged += 1;
-        p.error(&format!(
-            "{}: DAMAGED: its bytes changed, its size and mtime did not (silent corruption?)",
-            crate::output::quote_name(name)
-        ))?;
+        p.error(&damaged(name))?;
         self.line(p, name, Status::Damaged, algo, None)
     }
 

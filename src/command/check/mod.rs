@@ -49,7 +49,7 @@ use crate::report::{Reporter, error_text};
 use crate::signature::{self, Key, Verified};
 use std::path::{Path, PathBuf};
 
-use crate::command::meta::Meta;
+use crate::command::meta::{Meta, damaged};
 use infer::Untagged;
 use parse::{Accept, CheckLine, Digits, Expected, Form, Grammar, line_body};
 use summary::Tally;
@@ -874,6 +874,10 @@ struct Verifier {
     /// The lengths of the check file's lines of no known algorithm whose
     /// `-a` values were named (once a length and check file).
     named_fits: Vec<(usize, bool)>,
+    /// Under fastsum's own name, whether the file being verified changed
+    /// since its `#meta` line (`None`: it has none, or nothing tells): a
+    /// mismatch is then DAMAGED or MODIFIED.
+    changed: Option<bool>,
 }
 
 impl Verifier {
@@ -949,10 +953,18 @@ impl Verifier {
         expected: &Expected,
         outcome: Result<&Digest, &io::Error>,
     ) -> io::Result<()> {
-        let Some(status) = self.judge(expected, algo, outcome) else {
+        let Some(mut status) = self.judge(expected, algo, outcome) else {
             return Ok(());
         };
         let error = outcome.err();
+        if let (Status::Failed, Some(changed)) = (status, self.changed) {
+            status = if changed {
+                Status::Modified
+            } else {
+                p.error(&damaged(name))?;
+                Status::Damaged
+            };
+        }
         if status == Status::Ok && self.opts.verbosity == Verbosity::Quiet {
             return Ok(());
         }
@@ -990,6 +1002,12 @@ impl Render<Listed, Event> for Verifier {
                 if listed.etag {
                     return self.verify_etag(p, (name, at), algos, &listed.expected, &r);
                 }
+                self.changed = match (&task.input, &listed.meta) {
+                    (Input::Path(path), Some(then)) if self.opts.own_rules => {
+                        Meta::of_path(path).ok().and_then(|now| then.changed(&now))
+                    }
+                    _ => None,
+                };
                 for (i, (expected, &algo)) in listed.expected.iter().zip(algos).enumerate() {
                     let digest = match &r {
                         Ok(hashed) => hashed.digests.get(i).ok_or(&*NO_DIGEST),
@@ -997,6 +1015,7 @@ impl Render<Listed, Event> for Verifier {
                     };
                     self.verify(p, (name, at), (algo, None), expected, digest)?;
                 }
+                self.changed = None;
                 return Ok(());
             }
             Outcome::Passed(event) => event,
@@ -1156,6 +1175,7 @@ fn verifier(opts: CheckOptions) -> Verifier {
         opts,
         tally: Tally::default(),
         named_fits: Vec::new(),
+        changed: None,
     }
 }
 

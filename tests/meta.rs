@@ -216,10 +216,30 @@ fn a_line_without_meta_is_not_hashed_again_nor_a_recent_mtime_vouched_for() {
 }
 
 #[test]
+fn json_carries_the_mtime_when_it_vouches_for_the_bytes() {
+    let dir = tempdir();
+    let d = dir.path();
+    put(d, b"old", b"old", past(7));
+    write_file(d, "recent", b"recent");
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["--meta", "--json", "-a", "md5", "old", "recent"]));
+    assert!(o.status.success(), "{}", shown(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let ns = past(7).duration_since(UNIX_EPOCH).unwrap().as_nanos();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with(r#"{"path":"old","#)
+            && lines[0].ends_with(&format!(r#""size":3,"mtime_ns":{ns}}}"#)),
+        "{text}"
+    );
+    assert!(lines[1].ends_with(r#""size":6}"#), "{text}");
+}
+
+#[test]
 fn meta_is_refused_where_no_comment_line_can_go() {
     for args in [
         &["--meta", "-z", "f"][..],
-        &["--meta", "--json", "f"],
         &["--meta", "-c", "f"],
         &["--meta", "-r", "--tree-digest", "."],
     ] {

@@ -222,7 +222,6 @@ fn refuse_not_hashing(args: &Args, inv: &Invocation) -> Result<(), Conflict> {
         args.binary.map(|b| if b { "--binary" } else { "--text" }),
         args.tree_digest.then_some("--tree-digest"),
         args.update.as_ref().map(|_| "--update"),
-        args.meta.then_some("--meta"),
     ];
     if let Some(flag) = json_with.into_iter().flatten().next()
         && args.json

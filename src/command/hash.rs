@@ -11,7 +11,7 @@ use crate::command::meta::Meta;
 use crate::config::{Context, HashOptions};
 use crate::input::Input;
 use crate::output::gnu::{Line, format_line};
-use crate::output::{Writer, checksum_line, quote_name, writer};
+use crate::output::{Recorded, Writer, checksum_line, quote_name, writer};
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Hashed, Job, JobSource, Outcome, Task};
 use crate::report::error_text;
@@ -42,36 +42,22 @@ impl Render<Option<Meta>, WalkError> for Lines {
                     algos,
                     context,
                 } = task;
-                let Some(meta) = context else {
-                    return w.digests(
-                        p,
-                        &Task {
-                            input,
-                            algos,
-                            context: (),
-                        },
-                        &hashed,
-                    );
+                let task = Task {
+                    input,
+                    algos,
+                    context: (),
                 };
-                // a `#meta` line before each of the file's lines (`--meta`
-                // is refused with -z: they end in a newline)
-                for (&one, digest) in algos.as_slice().iter().zip(hashed.digests) {
-                    p.line(|out| {
-                        out.extend_from_slice(&meta.line());
-                        out.push(b'\n');
-                    })?;
-                    let task = Task {
-                        input: input.clone(),
-                        algos: Algorithms::one(one),
-                        context: (),
-                    };
-                    let hashed = Hashed {
-                        digests: vec![digest],
-                        size: hashed.size,
-                    };
-                    w.digests(p, &task, &hashed)?;
+                match context {
+                    Some(meta) => {
+                        let line = meta.line();
+                        let recorded = Recorded {
+                            line: &line,
+                            mtime_ns: meta.mtime,
+                        };
+                        w.digests_with(p, &task, &hashed, &recorded)
+                    }
+                    None => w.digests(p, &task, &hashed),
                 }
-                Ok(())
             }
             Outcome::Hashed(task, Err(e)) => w.failed(p, w.name(&task.input), &e),
             Outcome::Passed((path, e)) => w.failed(p, path.as_os_str().as_encoded_bytes(), &e),

@@ -443,3 +443,44 @@ fn plain_check_names_rot_under_fastsum_and_stays_gnu_under_gnu_names() {
         );
     }
 }
+
+/// A tree that lists slowly (each directory listing delayed, as on a cold
+/// disk) starts the walk's readers, which prefetch files by opening them:
+/// not in an update of a manifest with `#meta` lines, which opens only
+/// what changed.
+#[test]
+fn a_slow_tree_is_not_prefetched_when_only_changes_are_read() {
+    if !require_strace() {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    for i in 0..40 {
+        std::fs::create_dir_all(d.join(format!("t/d{i:02}"))).unwrap();
+        for j in 0..3 {
+            let name = format!("t/d{i:02}/unchanged{j}");
+            put(d, name.as_bytes(), name.as_bytes(), past(j));
+        }
+    }
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["--meta", "-a", "md5", "-r", "t"]));
+    std::fs::write(d.join("SUMS"), &o.stdout).unwrap();
+    let trace = d.join("trace");
+    let o = run(Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=openat,getdents64"])
+        .args(["-e", "inject=getdents64:delay_exit=2000", "-o"])
+        .arg(&trace)
+        .arg(fastsum_path())
+        .env("LC_ALL", "C.UTF-8")
+        .current_dir(d)
+        .args(["-a", "md5", "-r", "t", "--update", "SUMS"]));
+    assert!(o.status.success(), "{}", shown(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("0 modified, 0 pruned, 120 kept"),
+        "{}",
+        shown(&o)
+    );
+    let opened = opened(&trace);
+    assert!(!opened.contains("unchanged"), "{opened}");
+}

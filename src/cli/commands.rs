@@ -134,6 +134,7 @@ pub(super) fn check_command(args: &Args, inv: &Invocation) -> Result<Command, Us
             exclude: exclude(&args.exclude)?,
             max_depth: args.max_depth,
             one_file_system: args.one_file_system,
+            no_prefetch: false,
         },
     }))
 }
@@ -175,6 +176,7 @@ pub(super) fn hash_command(
         exclude,
         max_depth: args.max_depth,
         one_file_system: args.one_file_system,
+        no_prefetch: false,
     };
     let hash = HashOptions {
         style: style::hash(args, inv, xof),

@@ -231,6 +231,8 @@ fn update(
     let mut hash_opts = opts.hash.clone();
     hash_opts.style = hash_opts.style.with_format(manifest.format);
     hash_opts.meta = manifest.meta;
+    // (the walk's prefetch would open every file: only what changed is)
+    hash_opts.walk.no_prefetch = manifest.meta;
     let mut added = Vec::new();
     let cx = Context {
         algos: Algorithms::one(manifest.algo),

@@ -471,10 +471,24 @@ impl Render<Ctx, Pass> for Auditor {
         match outcome {
             Outcome::Hashed(task, r) => match task.context {
                 Ctx::Listed(listed) => {
-                    // (looked at once hashed: a file changed since reads
-                    // as changed, never as rot)
-                    let now = match (&task.input, &listed.meta) {
-                        (Input::Path(path), Some(_)) => Meta::of_path(path).ok(),
+                    // (looked at once hashed, and only when a digest did
+                    // not match: a file changed since reads as changed,
+                    // never as rot)
+                    let mismatched = |h: &Hashed| {
+                        let algos = task.algos.as_slice().iter();
+                        let mut pairs = algos.zip(&h.digests);
+                        !listed.etag
+                            && pairs.any(|(&a, d)| {
+                                listed
+                                    .digests
+                                    .iter()
+                                    .any(|(b, want)| *b == a && !want.matches_as(d, a))
+                            })
+                    };
+                    let now = match (&task.input, &listed.meta, &r) {
+                        (Input::Path(path), Some(_), Ok(h)) if mismatched(h) => {
+                            Meta::of_path(path).ok()
+                        }
                         _ => None,
                     };
                     self.listed(p, task.algos, listed, &r, now)

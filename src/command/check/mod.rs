@@ -44,7 +44,7 @@ use crate::config::{CheckOptions, Context, Dialect, Verbosity};
 use crate::input::{Input, Opened};
 use crate::output::{Verdict, Writer, quote_name, writer, xxhsum_name};
 use crate::printer::{Printer, Render, print_all};
-use crate::read::{Job, JobSource, Outcome, Task};
+use crate::read::{Hashed, Job, JobSource, Outcome, Task};
 use crate::report::{Reporter, error_text};
 use crate::signature::{self, Key, Verified};
 use std::path::{Path, PathBuf};
@@ -1002,8 +1002,15 @@ impl Render<Listed, Event> for Verifier {
                 if listed.etag {
                     return self.verify_etag(p, (name, at), algos, &listed.expected, &r);
                 }
-                self.changed = match (&task.input, &listed.meta) {
-                    (Input::Path(path), Some(then)) if self.opts.own_rules => {
+                // (looked at only for a digest that did not match)
+                let mismatched = |h: &Hashed| {
+                    let mut pairs = listed.expected.iter().zip(algos).zip(&h.digests);
+                    pairs.any(|((want, &algo), d)| !want.matches_as(d, algo))
+                };
+                self.changed = match (&task.input, &listed.meta, &r) {
+                    (Input::Path(path), Some(then), Ok(h))
+                        if self.opts.own_rules && mismatched(h) =>
+                    {
                         Meta::of_path(path).ok().and_then(|now| then.changed(&now))
                     }
                     _ => None,

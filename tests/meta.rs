@@ -484,3 +484,42 @@ fn a_slow_tree_is_not_prefetched_when_only_changes_are_read() {
     let opened = opened(&trace);
     assert!(!opened.contains("unchanged"), "{opened}");
 }
+
+/// A `#meta` line is tied to the line right after it: one before an empty
+/// line or another comment is a comment, kept as it is, and says nothing
+/// of the checksum line further down.
+#[test]
+fn a_meta_line_not_right_before_a_checksum_line_is_only_a_comment() {
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("d")).unwrap();
+    put(d, b"d/a", b"a", past(0));
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["--meta", "--untagged", "-a", "md5", "d/a"]));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let (meta, line) = text.split_once('\n').unwrap();
+    let sums = format!("{meta}\n\n{line}");
+    std::fs::write(d.join("SUMS"), &sums).unwrap();
+    // changed since: an update keeps the line (no `#meta` line of its own:
+    // nor has SUMS any, so its summary counts no modified ones)
+    put(d, b"d/a", b"b", past(9));
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["-a", "md5", "-r", "d", "--update", "SUMS"]));
+    assert!(o.status.success(), "{}", shown(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).ends_with("SUMS: 0 added, 0 pruned, 1 kept\n"),
+        "{}",
+        shown(&o)
+    );
+    assert_eq!(std::fs::read_to_string(d.join("SUMS")).unwrap(), sums);
+    // and -c says FAILED, not DAMAGED or MODIFIED
+    let o = run(fastsum().current_dir(d).args(["-a", "md5", "-c", "SUMS"]));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "d/a: FAILED\n",
+        "{}",
+        shown(&o)
+    );
+}

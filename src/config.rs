@@ -147,6 +147,9 @@ pub(crate) struct HashOptions {
     /// `--tree-digest`: one line per directory operand, the digest of its
     /// manifest (see `hash::tree_digest`).
     pub(crate) tree_digest: bool,
+    /// `--meta`: a `#meta` line (size, mtime) before each file's line
+    /// (`command::meta`).
+    pub(crate) meta: bool,
     /// Where the names come from, which share is hashed, where the lines go.
     pub(crate) shares: Shares,
 }

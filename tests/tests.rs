@@ -25,6 +25,7 @@ mod lanes;
 mod limits;
 mod man;
 mod md5_kernel;
+mod meta;
 mod mmap;
 mod multi;
 mod multicall;

@@ -92,6 +92,7 @@ pub(super) fn check_command(args: &Args, inv: &Invocation) -> Result<Command, Us
     let hash_only = walk_flags.into_iter().filter(|_| !audit).chain([
         args.update.as_ref().map(|_| "--update"),
         args.prune.then_some("--prune"),
+        args.meta.then_some("--meta"),
         args.tree_digest.then_some("--tree-digest"),
         args.files_from.as_ref().map(|(_, z)| list_option(*z)),
         args.shard.map(|_| "--shard"),
@@ -137,6 +138,7 @@ pub(super) fn check_command(args: &Args, inv: &Invocation) -> Result<Command, Us
             exclude: exclude(&args.exclude)?,
             max_depth: args.max_depth,
             one_file_system: args.one_file_system,
+            no_prefetch: false,
         },
     }))
 }
@@ -181,6 +183,7 @@ pub(super) fn hash_command(
         exclude,
         max_depth: args.max_depth,
         one_file_system: args.one_file_system,
+        no_prefetch: false,
     };
     let shares = shares(args).map_err(UsageError::Conflict)?;
     let hash = HashOptions {
@@ -188,6 +191,7 @@ pub(super) fn hash_command(
         walk,
         tree_digest: args.tree_digest,
         shares,
+        meta: args.meta,
     };
     if args.tree_digest {
         refuse_tree_digest(args).map_err(UsageError::Conflict)?;
@@ -349,6 +353,17 @@ fn refuse_not_hashing(args: &Args, inv: &Invocation) -> Result<(), Conflict> {
     {
         return Err(Conflict::JsonWith(flag));
     }
+    // (a shard's header counts one line per algorithm for each input)
+    let meta_with = [
+        args.zero.then_some("--zero"),
+        args.raw_digest.then_some("--raw"),
+        args.shard.map(|_| "--shard"),
+    ];
+    if let Some(what) = meta_with.into_iter().flatten().next()
+        && args.meta
+    {
+        return Err(Conflict::MetaWith(what));
+    }
     Ok(())
 }
 
@@ -368,6 +383,7 @@ fn refuse_tree_digest(args: &Args) -> Result<(), Conflict> {
     }
     let with = [
         args.update.as_ref().map(|_| "--update"),
+        args.meta.then_some("--meta"),
         (args.algorithms.len() > 1).then_some("several algorithms"),
         args.base64.then_some("--base64"),
         args.raw_digest.then_some("--raw"),

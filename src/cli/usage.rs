@@ -62,6 +62,8 @@ pub(crate) enum Conflict {
     MergeWith(&'static str),
     /// `--merge` with no part.
     MergeWithoutParts,
+    /// `--meta` with lines a `#meta` line cannot go before: what.
+    MetaWith(&'static str),
     /// `--audit` with what it does not do: what.
     AuditWith(&'static str),
     /// `--pool` × `--readahead` over the limit.
@@ -193,6 +195,9 @@ impl Conflict {
                 format!("--merge takes the run's options from the parts' headers: not {flag}")
             }
             Conflict::MergeWithoutParts => "--merge needs the parts, as FILEs".into(),
+            Conflict::MetaWith(what) => {
+                format!("--meta writes comment lines before checksum lines: not with {what}")
+            }
             Conflict::AuditWith(what) => format!("--audit cannot be combined with {what}"),
             Conflict::TreeDigestWith(what) => {
                 format!("--tree-digest prints one digest of one algorithm a tree: not with {what}")

@@ -68,6 +68,7 @@ pub(super) fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError
             },
             tree_digest: false,
             shares: crate::config::Shares::default(),
+            meta: false,
         })
     };
     let mut files = args.files.clone();

@@ -8,10 +8,11 @@ use std::path::{Path, PathBuf};
 
 use super::{list, shard};
 use crate::algo::{Algorithms, Hasher};
-use crate::config::{Context, HashOptions, Style};
+use crate::command::meta::Meta;
+use crate::config::{Context, HashOptions};
 use crate::input::Input;
 use crate::output::gnu::{Line, format_line};
-use crate::output::{Writer, checksum_line, quote_name, writer};
+use crate::output::{Recorded, Writer, checksum_line, quote_name, writer};
 use crate::printer::{Printer, Render, print_all};
 use crate::read::{Hashed, Job, JobSource, Outcome, Task};
 use crate::report::error_text;
@@ -20,16 +21,45 @@ use crate::walk::{self, Entry};
 /// A path the walk could not read, reported in its place in the order.
 type WalkError = (PathBuf, io::Error);
 
-/// Prints each digest and each failure as the style's writer writes them.
+/// Prints each digest and each failure as the style's writer writes them;
+/// with `--meta`, each digest line after its file's `#meta` line (its
+/// size and mtime looked at before it was opened: a file changed since
+/// reads as changed to the next `--update`).
 struct Lines {
     writer: Box<dyn Writer + Send>,
 }
 
-impl Render<(), WalkError> for Lines {
-    fn render(&mut self, outcome: Outcome<(), WalkError>, p: &mut Printer<'_>) -> io::Result<()> {
+impl Render<Option<Meta>, WalkError> for Lines {
+    fn render(
+        &mut self,
+        outcome: Outcome<Option<Meta>, WalkError>,
+        p: &mut Printer<'_>,
+    ) -> io::Result<()> {
         let w = &self.writer;
         match outcome {
-            Outcome::Hashed(task, Ok(hashed)) => w.digests(p, &task, &hashed),
+            Outcome::Hashed(task, Ok(hashed)) => {
+                let Task {
+                    input,
+                    algos,
+                    context,
+                } = task;
+                let task = Task {
+                    input,
+                    algos,
+                    context: (),
+                };
+                match context {
+                    Some(meta) => {
+                        let line = meta.line();
+                        let recorded = Recorded {
+                            line: &line,
+                            mtime_ns: meta.mtime,
+                        };
+                        w.digests_with(p, &task, &hashed, &recorded)
+                    }
+                    None => w.digests(p, &task, &hashed),
+                }
+            }
             Outcome::Hashed(task, Err(e)) => w.failed(p, w.name(&task.input), &e),
             Outcome::Passed((path, e)) => w.failed(p, path.as_os_str().as_encoded_bytes(), &e),
         }
@@ -75,9 +105,9 @@ fn hash_all(
     match &opts.shares.shard {
         Some(shard) => {
             let mine = shard::share(cx, opts, shard, entries, out)?;
-            print_entries(cx, opts.style, mine.into_iter(), |_| true, out)?;
+            print_entries(cx, opts, mine.into_iter(), |_| true, out)?;
         }
-        None => print_entries(cx, opts.style, entries, |_| true, out)?,
+        None => print_entries(cx, opts, entries, |_| true, out)?,
     }
     if let Some(text) = closing {
         out.flush()?;
@@ -294,28 +324,37 @@ pub(crate) fn run_filtered(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let entries = walk::expand(files, &opts.walk);
-    print_entries(cx, opts.style, entries, keep, out)
+    print_entries(cx, &opts, entries, keep, out)
 }
 
 /// The lines of the `entries` that `keep` accepts, in their order, in
-/// `style`.
+/// `opts`' style (with `--meta`, each after its `#meta` line).
 fn print_entries(
     cx: Context<'_>,
-    style: Style,
+    opts: &HashOptions,
     entries: impl Iterator<Item = Entry> + Send,
     keep: impl Fn(&Input) -> bool + Send,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let meta = opts.meta;
     let jobs = entries.filter_map(move |entry| match entry {
-        Entry::Input(input) => keep(&input).then_some(Job::Hash(Task {
-            input,
-            algos: cx.algos,
-            context: (),
-        })),
+        Entry::Input(input) => keep(&input).then(|| {
+            // (standard input, or a file that cannot be looked at: no
+            // `#meta` line)
+            let context = match &input {
+                Input::Path(path) if meta => Meta::of_path(path).ok(),
+                _ => None,
+            };
+            Job::Hash(Task {
+                input,
+                algos: cx.algos,
+                context,
+            })
+        }),
         Entry::Error(path, e) => Some(Job::Pass((path, e))),
     });
     let lines = Lines {
-        writer: writer(style),
+        writer: writer(opts.style),
     };
     print_all(cx, jobs, JobSource::Operands, lines, out)
 }

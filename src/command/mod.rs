@@ -8,11 +8,13 @@
 //!   does not list and reads SUMS with [`check`]'s line parser;
 //! - [`list`]: `--files0-from`, `--files-from`, the names [`hash`] hashes;
 //! - [`shard`]: `--shard K/N`, the share [`hash`] hashes and its header;
-//! - [`merge`]: `--merge PART...`, the one manifest of the shards.
+//! - [`merge`]: `--merge PART...`, the one manifest of the shards;
+//! - [`meta`]: `--meta`'s record of a file's size and mtime.
 
 pub(crate) mod check;
 pub(crate) mod hash;
 pub(crate) mod list;
 pub(crate) mod merge;
+pub(crate) mod meta;
 pub(crate) mod shard;
 pub(crate) mod update;

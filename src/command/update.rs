@@ -27,7 +27,7 @@
 //! header says the algorithm of the untagged lines below it, as to `-c`),
 //! and a CRLF manifest gets CRLF lines.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
@@ -40,6 +40,7 @@ use crate::command::check::audit::{CheckFiles, absolute};
 use crate::command::check::infer::{self, Untagged};
 use crate::command::check::parse::{Accept, Digits, Form, Grammar, line_body};
 use crate::command::hash;
+use crate::command::meta::Meta;
 use crate::config::{Context, LineFormat, Tags, UpdateOptions};
 use crate::input::Input;
 use crate::output::quote_name;
@@ -47,32 +48,60 @@ use crate::progress;
 use crate::report::{Reporter, error_text};
 use crate::sys::{FileId, printed_name};
 
-/// What SUMS holds: its lines (each ending in its line end), the name each
-/// lists (`None`: a comment or an empty line, which `-c` skips, kept where
-/// it is), the algorithm and format new lines take, and whether its lines
-/// end in CRLF (as its first does: so do the lines added).
+/// What SUMS holds: its lines, the algorithm and format new lines take,
+/// whether its lines end in CRLF (as its first does: so do the lines
+/// added), and whether it has `#meta` lines (then so do the lines added).
 struct Manifest {
-    lines: Vec<(Vec<u8>, Option<Vec<u8>>)>,
+    lines: Vec<Row>,
     algo: Algorithm,
     format: LineFormat,
     crlf: bool,
+    meta: bool,
+}
+
+/// A line of SUMS (ending in its line end; a checksum line with the
+/// `#meta` line before it, if any), the name it lists (`None`: a comment
+/// or an empty line, which `-c` skips, kept where it is) and what its
+/// `#meta` line records.
+struct Row {
+    text: Vec<u8>,
+    name: Option<Vec<u8>>,
+    meta: Option<Meta>,
+}
+
+impl Row {
+    /// A line that lists no file.
+    fn other(text: Vec<u8>) -> Row {
+        Row {
+            text,
+            name: None,
+            meta: None,
+        }
+    }
 }
 
 /// Which inputs an update hashes: not listed in SUMS (by their absolute
-/// names, as lines print them, from `cwd`), not SUMS, not a temporary of
-/// it.
+/// names, as lines print them, from `cwd`) or listed with a `#meta` line
+/// they no longer match, not SUMS, not a temporary of it.
 struct Unlisted {
     own: CheckFiles,
     temps: TempNames,
-    listed: HashSet<Vec<u8>>,
+    /// Each listed file (absolute), and what its `#meta` line records.
+    listed: HashMap<Vec<u8>, Option<Meta>>,
     cwd: Option<Vec<u8>>,
 }
 
 impl Unlisted {
-    /// Is `input` one to hash?
+    /// Is `input` one to hash: not listed, or listed with a `#meta` line
+    /// its file no longer matches?
     fn has(&self, input: &Input) -> bool {
         let name = absolute(&printed_name(input.name()), self.cwd.as_deref());
-        !self.own.is(input) && !self.temps.is(input) && !self.listed.contains(&name)
+        !self.own.is(input)
+            && !self.temps.is(input)
+            && match self.listed.get(&name) {
+                None => true,
+                Some(recorded) => changed(input, recorded.as_ref()),
+            }
     }
 }
 
@@ -117,12 +146,26 @@ impl Refusal {
     }
 }
 
-/// How many lines a run added, pruned and kept.
+/// How many lines a run added, replaced (their file changed since its
+/// `#meta` line), pruned and kept; and whether SUMS has `#meta` lines
+/// (only then can a line be replaced, and the summary says how many were).
 #[derive(Default)]
 struct Counts {
     added: usize,
+    modified: usize,
     pruned: usize,
     kept: usize,
+    meta: bool,
+}
+
+impl fmt::Display for Counts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} added, ", self.added)?;
+        if self.meta {
+            write!(f, "{} modified, ", self.modified)?;
+        }
+        write!(f, "{} pruned, {} kept", self.pruned, self.kept)
+    }
 }
 
 /// Update `opts.sums` with the inputs of `files` it does not list.
@@ -155,10 +198,7 @@ pub(crate) fn run(cx: Context<'_>, opts: &UpdateOptions, files: Vec<OsString>) -
     if let Some(c) = counts
         && !opts.quiet
     {
-        rep.message(&format!(
-            "{name}: {} added, {} pruned, {} kept",
-            c.added, c.pruned, c.kept
-        ));
+        rep.message(&format!("{name}: {c}"));
     }
     Ok(())
 }
@@ -199,10 +239,11 @@ fn update(
     let cwd = std::env::current_dir().ok().map(PathBuf::into_os_string);
     let cwd = cwd.as_ref().map(|c| printed_name(c.as_encoded_bytes()));
     let cwd = cwd.as_deref();
-    let listed: HashSet<Vec<u8>> = manifest
+    // each listed file, and what its `#meta` line records
+    let listed: HashMap<Vec<u8>, Option<Meta>> = manifest
         .lines
         .iter()
-        .filter_map(|(_, n)| n.as_deref().map(|n| absolute(n, cwd)))
+        .filter_map(|l| Some((absolute(l.name.as_deref()?, cwd), l.meta)))
         .collect();
     let roots: Vec<Vec<u8>> = files
         .iter()
@@ -220,6 +261,9 @@ fn update(
     });
     let mut hash_opts = opts.hash.clone();
     hash_opts.style = hash_opts.style.with_format(manifest.format);
+    hash_opts.meta = manifest.meta;
+    // (the walk's prefetch would open every file: only what changed is)
+    hash_opts.walk.no_prefetch = manifest.meta;
     progress::plan(cx.stats, || {
         let (files, walk, unlisted) = (files.clone(), hash_opts.walk.clone(), unlisted.clone());
         Box::new(move || {
@@ -250,7 +294,8 @@ fn update(
         return Ok(None);
     }
     let prune = opts.prune.then_some(Prune { roots: &roots, cwd });
-    let (new, counts) = merge(&manifest, &added, prune, text.len());
+    let added = Added::of(&manifest, &added, opts, cwd);
+    let (new, counts) = merge(&manifest, added, prune, text.len(), cwd);
     if new == text && !locked.made {
         // nothing to change: SUMS is left alone (its time stamps too)
         return Ok(Some(counts));
@@ -286,44 +331,114 @@ impl Prune<'_> {
     }
 }
 
-/// SUMS's new text: its lines, less those `prune` drops, then `added`;
-/// and what that counts. `len`: SUMS's length, to size the text.
+/// Is a listed file to be hashed again: it has a `#meta` line
+/// (`recorded`) and its size or mtime is not as recorded (or cannot be
+/// looked at: then hashing it says why)? A line without one is kept as it
+/// is: nothing tells whether its file changed, and hashing it again could
+/// hide rot behind a new digest.
+fn changed(input: &Input, recorded: Option<&Meta>) -> bool {
+    let (Some(recorded), Input::Path(path)) = (recorded, input) else {
+        return false;
+    };
+    match Meta::of_path(path) {
+        Ok(now) => !recorded.unchanged(&now),
+        Err(_) => true,
+    }
+}
+
+/// The lines hashed, in SUMS's line ends: those of files SUMS lists (by
+/// name, absolute), which replace their lines, and the others, in order.
+struct Added {
+    again: HashMap<Vec<u8>, Vec<u8>>,
+    new: Vec<u8>,
+    count: usize,
+}
+
+impl Added {
+    /// Split `added` (a checksum line each, after its `#meta` line if any).
+    fn of(manifest: &Manifest, added: &[u8], opts: &UpdateOptions, cwd: Option<&[u8]>) -> Added {
+        let mut split = Added {
+            again: HashMap::new(),
+            new: Vec::with_capacity(added.len()),
+            count: 0,
+        };
+        let first = Some((manifest.algo, manifest.format));
+        let listed: HashSet<Vec<u8>> = manifest
+            .lines
+            .iter()
+            .filter_map(|l| Some(absolute(l.name.as_deref()?, cwd)))
+            .collect();
+        let mut text = Vec::new();
+        for line in added.split_inclusive(|&b| b == b'\n') {
+            match line.strip_suffix(b"\n") {
+                Some(body) if manifest.crlf => text.extend_from_slice(&[body, b"\r\n"].concat()),
+                _ => text.extend_from_slice(line),
+            }
+            let Some(body) = line_body(line) else {
+                // (a `#meta` line: with the line after it)
+                continue;
+            };
+            let name = match checksum_line(body, first, None, manifest.algo, opts) {
+                Some(Ok((_, _, name))) => absolute(&name, cwd),
+                _ => Vec::new(),
+            };
+            let text = std::mem::take(&mut text);
+            if listed.contains(&name) {
+                split.again.insert(name, text);
+            } else {
+                split.count += 1;
+                split.new.extend_from_slice(&text);
+            }
+        }
+        split.new.extend_from_slice(&text);
+        split
+    }
+}
+
+/// SUMS's new text: its lines, less those `prune` drops, those of files
+/// hashed again replaced, then the new lines; and what that counts. `len`:
+/// SUMS's length, to size the text; `cwd`: names compare from there.
 fn merge(
     manifest: &Manifest,
-    added: &[u8],
+    added: Added,
     prune: Option<Prune<'_>>,
     len: usize,
+    cwd: Option<&[u8]>,
 ) -> (Vec<u8>, Counts) {
     let mut counts = Counts {
-        // a line each (a name with a newline is escaped)
-        added: added.iter().filter(|&&b| b == b'\n').count(),
+        added: added.count,
+        meta: manifest.meta,
         ..Counts::default()
     };
-    let mut new = Vec::with_capacity(len + added.len() + counts.added);
-    for (line, named) in &manifest.lines {
-        let Some(named) = named else {
+    let mut new = Vec::with_capacity(len + added.new.len());
+    for line in &manifest.lines {
+        let Some(named) = &line.name else {
             // (a comment or an empty line: kept, not counted)
-            new.extend_from_slice(line);
+            new.extend_from_slice(&line.text);
             continue;
         };
         if prune.as_ref().is_some_and(|p| p.drops(named)) {
             counts.pruned += 1;
             continue;
         }
-        counts.kept += 1;
-        new.extend_from_slice(line);
-    }
-    if manifest.crlf {
-        // a CRLF manifest gets CRLF lines (issue 40 §13)
-        for line in added.split_inclusive(|&b| b == b'\n') {
-            match line.strip_suffix(b"\n") {
-                Some(body) => new.extend_from_slice(&[body, b"\r\n"].concat()),
-                None => new.extend_from_slice(line),
+        let text = match added.again.get(&absolute(named, cwd)) {
+            Some(again) if *again != line.text => {
+                counts.modified += 1;
+                again
             }
-        }
-    } else {
-        new.extend_from_slice(added);
+            // (hashed again, the same: its mtime was too recent to vouch)
+            Some(again) => {
+                counts.kept += 1;
+                again
+            }
+            None => {
+                counts.kept += 1;
+                &line.text
+            }
+        };
+        new.extend_from_slice(text);
     }
+    new.extend_from_slice(&added.new);
     (new, counts)
 }
 
@@ -376,23 +491,34 @@ fn read_manifest(
             .split_inclusive(|&b| b == b'\n')
             .next()
             .is_some_and(|l| l.ends_with(b"\r\n")),
+        meta: opts.hash.meta,
     };
     let mut first: Option<(Algorithm, LineFormat)> = None;
     let mut block = None;
+    // a `#meta` line, until the line after it says whether it is tied to
+    // a checksum line
+    let mut pending: Option<(Vec<u8>, Meta)> = None;
     for (i, raw) in text.split_inclusive(|&b| b == b'\n').enumerate() {
         let mut kept = raw.to_vec();
         if !kept.ends_with(b"\n") {
             kept.extend_from_slice(if manifest.crlf { b"\r\n" } else { b"\n" });
         }
         let Some(body) = line_body(raw) else {
-            // a comment or an empty line stays where it is; a block header
-            // says the algorithm of the lines below it, as to -c
+            // a comment or an empty line stays where it is (a `#meta` line
+            // before another is only a comment); a block header says the
+            // algorithm of the lines below it, as to -c
+            manifest
+                .lines
+                .extend(pending.take().map(|(text, _)| Row::other(text)));
             if !opts.algorithm_chosen
                 && let Some(algo) = infer::from_header(raw)
             {
                 block = Some(algo);
             }
-            manifest.lines.push((kept, None));
+            match Meta::parse(raw) {
+                Some(meta) => pending = Some((kept, meta)),
+                None => manifest.lines.push(Row::other(kept)),
+            }
             continue;
         };
         let said = block.or(named);
@@ -403,8 +529,23 @@ fn read_manifest(
             Some(f) if f != (algo, format) => return Err(Refusal::Mixed(i + 1)),
             Some(_) => {}
         }
-        manifest.lines.push((kept, Some(name)));
+        let (text, meta) = match pending.take() {
+            Some((mut text, meta)) => {
+                manifest.meta = true;
+                text.extend_from_slice(&kept);
+                (text, Some(meta))
+            }
+            None => (kept, None),
+        };
+        manifest.lines.push(Row {
+            text,
+            name: Some(name),
+            meta,
+        });
     }
+    manifest
+        .lines
+        .extend(pending.map(|(text, _)| Row::other(text)));
     if let Some((algo, format)) = first {
         // a BLAKE2b or SHA-3 manifest keeps its own length (as -c reads it)
         if opts.algorithm_chosen && !algo.same_family(asked) {

@@ -15,7 +15,7 @@ use crate::printer::Printer;
 use crate::read::{Hashed, Task};
 use crate::report::error_text;
 
-use super::{Verdict, Writer, base64, parts_text, quote_name};
+use super::{Recorded, Verdict, Writer, base64, parts_text, quote_name};
 use crate::config::Encoding;
 
 /// `--json`'s objects (GNU's messages on stderr beside them).
@@ -24,11 +24,15 @@ pub(crate) struct Json {
     pub(crate) encoding: Encoding,
 }
 
-impl Writer for Json {
-    /// One object per algorithm of the task, in its order. A digest in hex
-    /// has no `encoding` (as before there were others); `--base64` and the
-    /// digests over parts say theirs, and the latter their `part_size`.
-    fn digests(&self, p: &mut Printer<'_>, task: &Task<()>, hashed: &Hashed) -> io::Result<()> {
+impl Json {
+    /// One object per algorithm of the task (with `meta`: its mtime too).
+    fn objects(
+        &self,
+        p: &mut Printer<'_>,
+        task: &Task<()>,
+        hashed: &Hashed,
+        meta: Option<&Recorded<'_>>,
+    ) -> io::Result<()> {
         for (&algo, digest) in task.algos.as_slice().iter().zip(&hashed.digests) {
             p.line(|line| {
                 let record = Record::new("path", task.input.name()).algorithm(algo);
@@ -42,10 +46,35 @@ impl Writer for Json {
                         .text("digest", &base64(digest.as_bytes())),
                     (None, Encoding::Hex) => record.text("digest", &digest.to_hex()),
                 };
-                record.number("size", hashed.size).write(line)
+                let record = record.number("size", hashed.size);
+                match meta.and_then(|m| i64::try_from(m.mtime_ns?).ok()) {
+                    Some(ns) => record.signed("mtime_ns", ns).write(line),
+                    None => record.write(line),
+                }
             })?;
         }
         Ok(())
+    }
+}
+
+impl Writer for Json {
+    /// One object per algorithm of the task, in its order. A digest in hex
+    /// has no `encoding` (as before there were others); `--base64` and the
+    /// digests over parts say theirs, and the latter their `part_size`.
+    fn digests(&self, p: &mut Printer<'_>, task: &Task<()>, hashed: &Hashed) -> io::Result<()> {
+        self.objects(p, task, hashed, None)
+    }
+
+    /// The same objects, with the mtime `--meta` records (`mtime_ns`, when
+    /// it vouches for the bytes).
+    fn digests_with(
+        &self,
+        p: &mut Printer<'_>,
+        task: &Task<()>,
+        hashed: &Hashed,
+        meta: &Recorded<'_>,
+    ) -> io::Result<()> {
+        self.objects(p, task, hashed, Some(meta))
     }
 
     /// An object on stdout too.
@@ -112,6 +141,12 @@ impl Record {
 
     /// Add `"key": n`.
     pub(crate) fn number(mut self, key: &str, n: u64) -> Record {
+        self.0.insert(key.into(), Value::from(n));
+        self
+    }
+
+    /// Add a number that may be negative (an mtime before 1970).
+    pub(crate) fn signed(mut self, key: &str, n: i64) -> Record {
         self.0.insert(key.into(), Value::from(n));
         self
     }

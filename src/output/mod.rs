@@ -57,6 +57,13 @@ pub(crate) enum Status {
     /// `--audit`: not at its listed path, but its digest is listed for a
     /// missing one (`from`).
     Moved,
+    /// `--audit` of a manifest with `#meta` lines: the digest did not
+    /// match, and the size and mtime are as recorded (rot, or bytes
+    /// changed behind the file system's back).
+    Damaged,
+    /// `--audit` of a manifest with `#meta` lines: the digest did not
+    /// match, and the size or mtime changed too (an edit).
+    Modified,
 }
 
 impl Status {
@@ -69,6 +76,8 @@ impl Status {
             Status::Missing => "MISSING",
             Status::New => "NEW",
             Status::Moved => "MOVED",
+            Status::Damaged => "DAMAGED",
+            Status::Modified => "MODIFIED",
         }
     }
 }
@@ -154,6 +163,14 @@ impl std::fmt::Display for Etag<'_> {
     }
 }
 
+/// What `--meta` records of a hashed file: its `#meta` line (without its
+/// line end), and its mtime in nanoseconds since the epoch (`--json`'s
+/// `mtime_ns`; `None`: too recent to vouch for its bytes).
+pub(crate) struct Recorded<'a> {
+    pub(crate) line: &'a [u8],
+    pub(crate) mtime_ns: Option<i128>,
+}
+
 /// What one check file added up to, as a writer words its end: GNU's
 /// per-file counters (under b3sum's rules, the run's), counted by
 /// `check::Verifier` (whether the file passed: `check/summary.rs`).
@@ -177,6 +194,35 @@ pub(crate) struct Tally {
 pub(crate) trait Writer {
     /// An input's digests, one per algorithm of `algos`, in its order.
     fn digests(&self, p: &mut Printer<'_>, task: &Task<()>, hashed: &Hashed) -> io::Result<()>;
+
+    /// [`Writer::digests`] with `--meta`'s record of the file: its
+    /// `#meta` line before each checksum line (`--meta` is refused with
+    /// `-z`: they end in a newline).
+    fn digests_with(
+        &self,
+        p: &mut Printer<'_>,
+        task: &Task<()>,
+        hashed: &Hashed,
+        meta: &Recorded<'_>,
+    ) -> io::Result<()> {
+        for (&algo, digest) in task.algos.as_slice().iter().zip(&hashed.digests) {
+            p.line(|out| {
+                out.extend_from_slice(meta.line);
+                out.push(b'\n');
+            })?;
+            let one = Task {
+                input: task.input.clone(),
+                algos: crate::algo::Algorithms::one(algo),
+                context: (),
+            };
+            let hashed = Hashed {
+                digests: vec![digest.clone()],
+                size: hashed.size,
+            };
+            self.digests(p, &one, &hashed)?;
+        }
+        Ok(())
+    }
 
     /// The name an input goes by in lines and messages.
     fn name<'a>(&self, input: &'a Input) -> &'a [u8] {

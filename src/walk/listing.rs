@@ -21,6 +21,8 @@ pub(super) struct Rules {
     pub(super) max_depth: usize,
     /// `--one-file-system`: the operand's device.
     pub(super) device: Option<u64>,
+    /// No prefetch of its files ([`Walk::no_prefetch`](super::Walk)).
+    pub(super) no_prefetch: bool,
 }
 
 /// An entry of a listed directory, in output order.

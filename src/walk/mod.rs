@@ -66,6 +66,9 @@ pub(crate) struct Walk {
     pub(crate) max_depth: Option<usize>,
     /// `--one-file-system`.
     pub(crate) one_file_system: bool,
+    /// Open no file to prefetch it (`listing::prefetch`): `--update` of a
+    /// manifest with `#meta` lines reads only what changed.
+    pub(crate) no_prefetch: bool,
 }
 
 /// Exclude patterns, in gitignore syntax (`*.tmp`, `cache/`,

@@ -144,7 +144,9 @@ impl Readers {
             state.idle -= 1;
             drop(state);
             let listing = self.rules.enter(&dir, depth, &up);
-            if let Ok(listing) = &listing {
+            if let Ok(listing) = &listing
+                && !self.rules.no_prefetch
+            {
                 prefetch(&dir, &listing.children);
             }
             state = self.lock();

@@ -71,6 +71,7 @@ impl Tree {
             exclude: walk.exclude.clone(),
             max_depth: walk.max_depth.unwrap_or(usize::MAX),
             device: *device.as_ref().unwrap_or(&None),
+            no_prefetch: walk.no_prefetch,
         });
         let began = Instant::now();
         // depth 0: the operand is not entered

@@ -22,6 +22,7 @@ use super::parse::Expected;
 use super::{CheckJob, Event, Status, Verifier, feed, verifier};
 use crate::algo::{Algorithm, Algorithms, Digest};
 use crate::command::hash;
+use crate::command::meta::{Meta, damaged};
 use crate::config::{AuditOptions, Context, Verbosity};
 use crate::input::Input;
 use crate::output::Verdict;
@@ -60,6 +61,8 @@ struct Listed {
     /// fits (`check::etag_candidates`): one matching is a match. (Listed
     /// again on other lines, the file's digests must all match.)
     etag: bool,
+    /// What the `#meta` line before its first line records.
+    meta: Option<Meta>,
 }
 
 /// What the jobs of one listed file found so far.
@@ -74,6 +77,9 @@ struct Finding {
     bad: Option<(Algorithm, Expected, Result<Digest, io::Error>)>,
     /// The first digest that matched: the verdict when nothing is bad.
     good: Option<(Algorithm, Expected, Digest)>,
+    /// Whether its size or mtime changed since its `#meta` line (`None`:
+    /// it has none, or it has no mtime and the same size: nothing tells).
+    changed: Option<bool>,
 }
 
 /// A copy of `e` (`io::Error` is not `Clone`): the same errno, or kind and
@@ -164,6 +170,11 @@ struct Missing {
 struct Counts {
     ok: u64,
     failed: u64,
+    damaged: u64,
+    modified: u64,
+    /// A listed file had a `#meta` line: the summary counts DAMAGED and
+    /// MODIFIED.
+    meta: bool,
     unreadable: u64,
     missing: u64,
     new: u64,
@@ -216,6 +227,7 @@ impl Auditor {
         algos: Algorithms,
         listed: Listed,
         r: &io::Result<Hashed>,
+        now: Option<Meta>,
     ) -> io::Result<()> {
         // (moved, not copied, from the file's first job: no allocation)
         let mut f = self.finding.take().unwrap_or_else(|| Finding {
@@ -225,7 +237,12 @@ impl Auditor {
             missing: false,
             bad: None,
             good: None,
+            changed: None,
         });
+        self.counts.meta |= listed.meta.is_some();
+        if let (Some(then), Some(now)) = (listed.meta, now) {
+            f.changed = f.changed.or(then.changed(&now));
+        }
         match r {
             Err(e) if e.kind() == io::ErrorKind::NotFound => f.missing = true,
             Err(e) => {
@@ -307,6 +324,11 @@ impl Auditor {
         else {
             return Ok(());
         };
+        if let (Some(changed), Ok(digest)) = (f.changed, &outcome)
+            && !want.matches_as(digest, algo)
+        {
+            return self.rot_or_edit(p, (&f.name, f.again), algo, changed);
+        }
         let before = self.verifier.tally;
         self.verifier
             .verify(p, (&f.name, None), (algo, None), &want, outcome.as_ref())?;
@@ -325,6 +347,31 @@ impl Auditor {
             self.again_ok.insert(id, ok);
         }
         Ok(())
+    }
+
+    /// A listed file whose bytes differ from its digest's, told by its
+    /// `#meta` line: MODIFIED when its size or mtime `changed` too (an
+    /// edit), else DAMAGED, said on stderr too (rot: an mtime can be set
+    /// back, so it proves no more than that nothing wrote the file through
+    /// the file system as usual).
+    fn rot_or_edit(
+        &mut self,
+        p: &mut Printer<'_>,
+        (name, again): (&[u8], Option<usize>),
+        algo: Algorithm,
+        changed: bool,
+    ) -> io::Result<()> {
+        self.verifier.tally.formatted = true;
+        if let Some(id) = again {
+            self.again_ok.insert(id, false);
+        }
+        if changed {
+            self.counts.modified += 1;
+            return self.line(p, name, Status::Modified, algo, None);
+        }
+        self.counts.damaged += 1;
+        p.error(&damaged(name))?;
+        self.line(p, name, Status::Damaged, algo, None)
     }
 
     /// The missing file the new file's `digests` match, if one is
@@ -405,12 +452,17 @@ impl Auditor {
         }
         let c = &self.counts;
         if self.verifier.opts.verbosity != Verbosity::Status {
+            let told = if c.meta {
+                format!(", {} DAMAGED, {} MODIFIED", c.damaged, c.modified)
+            } else {
+                String::new()
+            };
             p.message(&format!(
-                "audit: {} OK, {} FAILED, {} UNREADABLE, {} MISSING, {} NEW, {} MOVED",
+                "audit: {} OK, {} FAILED{told}, {} UNREADABLE, {} MISSING, {} NEW, {} MOVED",
                 c.ok, c.failed, c.unreadable, c.missing, c.new, c.moved
             ))?;
         }
-        if c.failed + c.unreadable + c.missing + c.new + c.moved > 0 {
+        if c.failed + c.damaged + c.modified + c.unreadable + c.missing + c.new + c.moved > 0 {
             p.fail();
         }
         Ok(())
@@ -421,7 +473,29 @@ impl Render<Ctx, Pass> for Auditor {
     fn render(&mut self, outcome: Outcome<Ctx, Pass>, p: &mut Printer<'_>) -> io::Result<()> {
         match outcome {
             Outcome::Hashed(task, r) => match task.context {
-                Ctx::Listed(listed) => self.listed(p, task.algos, listed, &r),
+                Ctx::Listed(listed) => {
+                    // (looked at once hashed, and only when a digest did
+                    // not match: a file changed since reads as changed,
+                    // never as rot)
+                    let mismatched = |h: &Hashed| {
+                        let algos = task.algos.as_slice().iter();
+                        let mut pairs = algos.zip(&h.digests);
+                        !listed.etag
+                            && pairs.any(|(&a, d)| {
+                                listed
+                                    .digests
+                                    .iter()
+                                    .any(|(b, want)| *b == a && !want.matches_as(d, a))
+                            })
+                    };
+                    let now = match (&task.input, &listed.meta, &r) {
+                        (Input::Path(path), Some(_), Ok(h)) if mismatched(h) => {
+                            Meta::of_path(path).ok()
+                        }
+                        _ => None,
+                    };
+                    self.listed(p, task.algos, listed, &r, now)
+                }
                 Ctx::New => self.unlisted(p, &task, r),
             },
             Outcome::Passed(Pass::Check(event)) => self.verifier.render(Outcome::Passed(event), p),
@@ -611,7 +685,7 @@ fn one_job_a_file(
             jobs.push(Job::Hash(Task {
                 input: Input::Stdin,
                 algos: line_algos,
-                context: listed(b"-".to_vec(), digests, task.context.etag),
+                context: listed(b"-".to_vec(), digests, task.context.etag, None),
             }));
             continue;
         }
@@ -639,7 +713,12 @@ fn one_job_a_file(
                 crate::sys::os_string(key).unwrap_or_default(),
             )),
             algos: line_algos,
-            context: listed(shown, digests, task.context.etag),
+            context: listed(
+                shown,
+                digests,
+                task.context.etag,
+                task.context.meta.map(|m| *m),
+            ),
         }));
     }
     let names = at.into_keys().collect();
@@ -650,12 +729,18 @@ fn one_job_a_file(
 }
 
 /// A listed file's job: its name as shown, the digests its lines list
-/// (`etag`: a bare ETag's candidates).
-fn listed(name: Vec<u8>, digests: Vec<(Algorithm, Expected)>, etag: bool) -> Ctx {
+/// (`etag`: a bare ETag's candidates), what its `#meta` line records.
+fn listed(
+    name: Vec<u8>,
+    digests: Vec<(Algorithm, Expected)>,
+    etag: bool,
+    meta: Option<Meta>,
+) -> Ctx {
     Ctx::Listed(Listed {
         name,
         digests,
         etag,
+        meta,
         again: None,
         rest: 0,
     })
@@ -700,7 +785,7 @@ fn join(
         None => more.push(Task {
             input: first.input.clone(),
             algos: line_algos,
-            context: listed(file.name.clone(), digests, false),
+            context: listed(file.name.clone(), digests, false, file.meta),
         }),
     }
 }

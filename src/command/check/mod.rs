@@ -45,11 +45,12 @@ use crate::config::{CheckOptions, Context, Dialect, Verbosity};
 use crate::input::{Input, Opened};
 use crate::output::{Etag, Verdict, Writer, quote_name, writer, xxhsum_name};
 use crate::printer::{Printer, Render, print_all};
-use crate::read::{Job, JobSource, Outcome, Task};
+use crate::read::{Hashed, Job, JobSource, Outcome, Task};
 use crate::report::{Reporter, error_text};
 use crate::signature::{self, Key, Verified};
 use std::path::{Path, PathBuf};
 
+use crate::command::meta::{Meta, damaged};
 use infer::Untagged;
 use parse::{Accept, CheckLine, Digits, Expected, Form, Grammar, line_body};
 use summary::Tally;
@@ -261,6 +262,8 @@ struct Open {
     /// The file a line holding only a digest checks, and its algorithm
     /// (`X.tar.gz.sha256`: `X.tar.gz`, SHA-256; fastsum's own rules).
     bare: Option<(Vec<u8>, Algorithm)>,
+    /// The `#meta` line just read, for the line after it.
+    meta: Option<Box<Meta>>,
 }
 
 /// The parts of an OpenPGP clear-signed text, in order.
@@ -349,6 +352,9 @@ pub(crate) struct Listed {
     /// xxhsum: the check file and the line number (its message for a
     /// listed file it cannot read names them).
     at: Option<(FileName, u64)>,
+    /// What the `#meta` line just before the line records (`--audit`
+    /// tells rot from an edit by it; boxed: most manifests have none).
+    pub(crate) meta: Option<Box<Meta>>,
 }
 
 /// A job of the check run.
@@ -471,6 +477,7 @@ fn hash_job(name: OsString, line: &CheckLine<'_>) -> CheckJob {
             etag,
             shown: None,
             at: None,
+            meta: None,
         },
     })
 }
@@ -495,6 +502,7 @@ fn bare_job(
             etag: false,
             shown: None,
             at: None,
+            meta: None,
         },
     }))
 }
@@ -597,6 +605,7 @@ fn b3sum_job(raw: &[u8]) -> CheckJob {
                 etag: false,
                 shown: Some(line.shown.into()),
                 at: None,
+                meta: None,
             },
         }),
     }
@@ -634,6 +643,7 @@ fn xxhsum_job(raw: &[u8], cur: &Open, little_endian: bool) -> CheckJob {
             etag: false,
             shown: None,
             at: Some((cur.file.clone(), cur.line)),
+            meta: None,
         },
     })
 }
@@ -716,17 +726,24 @@ impl Feed<'_> {
         {
             cur.block = Some(algo);
         }
+        // a `#meta` line is tied to the line right after it
+        let meta = cur.meta.take();
         let Some(body) = line_body(raw) else {
+            cur.meta = Meta::parse(raw).map(Box::new);
             return Step::Skip;
         };
-        Step::Job(line_job(
+        let mut job = line_job(
             body,
             cur,
             &mut self.latch,
             &self.grammar,
             &mut self.warn_name,
             self.infer,
-        ))
+        );
+        if let Job::Hash(task) = &mut job {
+            task.context.meta = meta;
+        }
+        Step::Job(job)
     }
 
     /// Open the next check file, its signature checked first if asked
@@ -799,6 +816,7 @@ impl Feed<'_> {
             bare: path
                 .and_then(infer::bare_target)
                 .map(|(name, algo)| (name, bare_algo(algo))),
+            meta: None,
         }
     }
 
@@ -885,6 +903,10 @@ struct Verifier {
     /// The lengths of the check file's lines of no known algorithm whose
     /// `-a` values were named (once a length and check file).
     named_fits: Vec<(usize, bool)>,
+    /// Under fastsum's own name, whether the file being verified changed
+    /// since its `#meta` line (`None`: it has none, or nothing tells): a
+    /// mismatch is then DAMAGED or MODIFIED.
+    changed: Option<bool>,
 }
 
 impl Verifier {
@@ -975,10 +997,18 @@ impl Verifier {
         expected: &Expected,
         outcome: Result<&Digest, &io::Error>,
     ) -> io::Result<()> {
-        let Some(status) = self.judge(expected, algo, outcome) else {
+        let Some(mut status) = self.judge(expected, algo, outcome) else {
             return Ok(());
         };
         let error = outcome.err();
+        if let (Status::Failed, Some(changed)) = (status, self.changed) {
+            status = if changed {
+                Status::Modified
+            } else {
+                p.error(&damaged(name))?;
+                Status::Damaged
+            };
+        }
         if status == Status::Ok && self.opts.verbosity == Verbosity::Quiet {
             return Ok(());
         }
@@ -1016,6 +1046,19 @@ impl Render<Listed, Event> for Verifier {
                 if listed.etag {
                     return self.verify_etag(p, (name, at), algos, &listed.expected, &r);
                 }
+                // (looked at only for a digest that did not match)
+                let mismatched = |h: &Hashed| {
+                    let mut pairs = listed.expected.iter().zip(algos).zip(&h.digests);
+                    pairs.any(|((want, &algo), d)| !want.matches_as(d, algo))
+                };
+                self.changed = match (&task.input, &listed.meta, &r) {
+                    (Input::Path(path), Some(then), Ok(h))
+                        if self.opts.own_rules && mismatched(h) =>
+                    {
+                        Meta::of_path(path).ok().and_then(|now| then.changed(&now))
+                    }
+                    _ => None,
+                };
                 for (i, (expected, &algo)) in listed.expected.iter().zip(algos).enumerate() {
                     let digest = match &r {
                         Ok(hashed) => hashed.digests.get(i).ok_or(&*NO_DIGEST),
@@ -1023,6 +1066,7 @@ impl Render<Listed, Event> for Verifier {
                     };
                     self.verify(p, (name, at), (algo, None), expected, digest)?;
                 }
+                self.changed = None;
                 return Ok(());
             }
             Outcome::Passed(event) => event,
@@ -1182,6 +1226,7 @@ fn verifier(opts: CheckOptions) -> Verifier {
         opts,
         tally: Tally::default(),
         named_fits: Vec::new(),
+        changed: None,
     }
 }
 

@@ -1,0 +1,181 @@
+//! `--meta`: what a manifest records of a file, beside its digest, to tell
+//! without reading it whether it changed since it was hashed: its size and
+//! its modification time in nanoseconds.
+//!
+//! The record is a comment line, which GNU's `-c` skips (even under
+//! `--strict`), just before the file's checksum line, which it is tied to
+//! (never to a name, which may hold any byte):
+//!
+//! ```text
+//! #meta size=6 mtime=1700000000123456789ns
+//! 5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03  a
+//! ```
+//!
+//! Only size and mtime are kept, as cshatag, chkbit and kopia decide: they
+//! are what an edit changes and what bit rot leaves alone, and they survive
+//! a copy (`cp -p`, rsync `-t`, tar) or a restore to another disk. The
+//! ctime, inode and device that git's index and fclones' cache add change on
+//! every copy and restore (and on a chmod, or an xattr written, as by
+//! cshatag itself): a manifest carried elsewhere would read as all changed.
+//!
+//! A file modified within the time stamps' granularity of being hashed may
+//! change again with the same mtime (git's "racy clean" entries): a file
+//! whose mtime is less than [`RACY`] before the moment it is looked at gets
+//! no `mtime`, so that the next `--update` reads it again.
+
+use std::fs;
+use std::io;
+use std::path::Path;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// How a metadata line starts.
+pub(crate) const PREFIX: &[u8] = b"#meta ";
+
+/// How recent an mtime is too recent to vouch for the bytes (FAT keeps
+/// mtimes to 2 seconds).
+pub(crate) const RACY: Duration = Duration::from_secs(2);
+
+/// A file's size and modification time as a manifest records them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Meta {
+    pub(crate) size: u64,
+    /// Nanoseconds since the epoch (before it: negative); `None`: too
+    /// recent to be trusted, or not recorded.
+    pub(crate) mtime: Option<i128>,
+}
+
+impl Meta {
+    /// What the file at `path` is now, links followed (as it is hashed).
+    pub(crate) fn of_path(path: &Path) -> io::Result<Meta> {
+        let m = fs::metadata(crate::sys::file_path(path))?;
+        Ok(Meta::of(&m, SystemTime::now()))
+    }
+
+    /// What `m` says, looked at `now`.
+    pub(crate) fn of(m: &fs::Metadata, now: SystemTime) -> Meta {
+        let modified = m.modified().ok();
+        let racy = modified.is_none_or(|t| now.duration_since(t).is_ok_and(|d| d < RACY));
+        Meta {
+            size: m.len(),
+            mtime: modified.filter(|_| !racy).map(nanos),
+        }
+    }
+
+    /// Does the file still look as recorded (`self`)? Never when either
+    /// has no mtime.
+    pub(crate) fn unchanged(&self, now: &Meta) -> bool {
+        self.size == now.size && self.mtime.is_some() && self.mtime == now.mtime
+    }
+
+    /// Did the file change since this was recorded (`now`: as it is)?
+    /// `None` when nothing tells: no mtime recorded (it was too recent)
+    /// and the same size.
+    pub(crate) fn changed(&self, now: &Meta) -> Option<bool> {
+        match self.mtime {
+            None if self.size == now.size => None,
+            _ => Some(!self.unchanged(now)),
+        }
+    }
+
+    /// The metadata line, without its line end.
+    pub(crate) fn line(&self) -> Vec<u8> {
+        let mut out = PREFIX.to_vec();
+        out.extend_from_slice(format!("size={}", self.size).as_bytes());
+        if let Some(t) = self.mtime {
+            out.extend_from_slice(format!(" mtime={t}ns").as_bytes());
+        }
+        out
+    }
+
+    /// A metadata line (without its line end), or `None` when `line` is
+    /// none or says no size. Unknown fields are skipped (later versions
+    /// may add some).
+    pub(crate) fn parse(line: &[u8]) -> Option<Meta> {
+        let rest = line.strip_prefix(PREFIX)?;
+        let rest = std::str::from_utf8(rest)
+            .ok()?
+            .trim_end_matches(['\r', '\n']);
+        let mut size = None;
+        let mut mtime = None;
+        for field in rest.split(' ').filter(|f| !f.is_empty()) {
+            match field.split_once('=') {
+                Some(("size", v)) => size = Some(v.parse().ok()?),
+                Some(("mtime", v)) => mtime = Some(v.strip_suffix("ns")?.parse().ok()?),
+                _ => {}
+            }
+        }
+        Some(Meta { size: size?, mtime })
+    }
+}
+
+/// What stderr says of a file whose bytes no longer match its digest while
+/// its size and mtime are as recorded (`name`, as its line shows it).
+pub(crate) fn damaged(name: &[u8]) -> String {
+    format!(
+        "{}: DAMAGED: its bytes changed, its size and mtime did not (silent corruption?)",
+        crate::output::quote_name(name)
+    )
+}
+
+/// A time as nanoseconds since the epoch.
+fn nanos(t: SystemTime) -> i128 {
+    match t.duration_since(UNIX_EPOCH) {
+        Ok(d) => d.as_nanos() as i128,
+        Err(e) => -(e.duration().as_nanos() as i128),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_reads_back_as_written() {
+        for meta in [
+            Meta {
+                size: 6,
+                mtime: Some(1_700_000_000_123_456_789),
+            },
+            Meta {
+                size: 0,
+                mtime: Some(-1_500_000_000),
+            },
+            Meta {
+                size: u64::MAX,
+                mtime: None,
+            },
+        ] {
+            assert_eq!(Meta::parse(&meta.line()), Some(meta));
+        }
+        assert_eq!(
+            Meta::parse(b"#meta mtime=5ns size=3 owner=x\r\n"),
+            Some(Meta {
+                size: 3,
+                mtime: Some(5)
+            })
+        );
+        for no in [
+            &b"# meta size=3"[..],
+            b"#meta mtime=5ns",
+            b"#meta size=x",
+            b"#meta size=3 mtime=5",
+        ] {
+            assert_eq!(Meta::parse(no), None, "{}", String::from_utf8_lossy(no));
+        }
+    }
+
+    #[test]
+    fn a_recent_mtime_is_not_vouched_for() {
+        let m = Meta {
+            size: 1,
+            mtime: None,
+        };
+        assert!(!m.unchanged(&m));
+        let dir = std::env::temp_dir();
+        let meta = fs::metadata(&dir).expect("temp dir");
+        let modified = meta.modified().expect("mtime");
+        assert_eq!(Meta::of(&meta, modified).mtime, None);
+        let later = Meta::of(&meta, modified + RACY);
+        assert_eq!(later.mtime, Some(nanos(modified)));
+    }
+}

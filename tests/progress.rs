@@ -359,8 +359,10 @@ fn check_audit_and_update_count_files_with_an_eta() {
     let d = t.path();
     std::fs::create_dir(d.join("t")).unwrap();
     let names: Vec<String> = (0..12).map(|i| format!("t/f{i:02}")).collect();
-    for n in &names {
-        sparse(d, n, 64 * MIB);
+    // (the new ones big enough that an update of them lasts past the
+    // first frames with a rate and an ETA, on a fast or a loaded machine)
+    for (i, n) in names.iter().enumerate() {
+        sparse(d, n, if i < 8 { 64 * MIB } else { 512 * MIB });
     }
     let listed = names[..8].join(" ");
     let got = crate::util::run(
@@ -378,7 +380,7 @@ fn check_audit_and_update_count_files_with_an_eta() {
     assert!(
         frames
             .iter()
-            .any(|f| f.total == Some((4 * 64 * MIB) as f64)),
+            .any(|f| f.total == Some((4 * 512 * MIB) as f64)),
         "{frames:#?}"
     );
     counted(d, &format!("-a md5 {listed}"), 8);

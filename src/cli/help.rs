@@ -46,13 +46,12 @@ pub const HELP_SECTIONS: [HelpSection; 8] = [
     HelpSection {
         title: "Examples",
         text: "\
-fastsum --tag -a sha256 *.iso > SUMS  SHA-256 lines, tagged, into SUMS
+fastsum -a sha256 *.iso > SUMS        SHA-256 lines (tagged) into SUMS
 fastsum -c SUMS                       verify them
 fastsum -c --verify-with key.asc SUMS its signature (SUMS.asc) first
 fastsum -r --exclude '*.tmp' photos   a tree, without its *.tmp files
 fastsum -r photos --update SUMS       add what SUMS does not list yet
-fastsum -c SUMS --audit photos        also: what is NEW, MISSING, MOVED
-fastsum -a md5,sha256 big.iso         two algorithms, the file read once",
+fastsum -c SUMS --audit photos        also: what is NEW, MISSING, MOVED",
         verbatim: true,
         short: true,
     },

@@ -591,9 +591,13 @@ fn profiles_charge_the_requests_their_client_pays_for() {
             &["--latency", "300", "--profile", profile],
         );
         let f = m.dir.join("f0001");
-        let stat = timed(|| drop(std::fs::metadata(&f).unwrap()));
+        let stat = timed(|| {
+            std::fs::metadata(&f).unwrap();
+        });
         let open = timed(|| drop(std::fs::File::open(&f).unwrap()));
-        let restat = timed(|| drop(std::fs::metadata(&f).unwrap()));
+        let restat = timed(|| {
+            std::fs::metadata(&f).unwrap();
+        });
         for (what, took, pays) in [
             ("stat", stat, stat_pays),
             ("open", open, open_pays),

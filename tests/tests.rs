@@ -36,6 +36,7 @@ mod readme;
 mod signed;
 mod skips;
 mod slowfs;
+mod sshfs;
 mod stats;
 mod update;
 mod walk;

@@ -19,18 +19,7 @@ bandwidth=${2:-}
 need hyperfine fusermount3 flock
 build_slowfs
 slowfs_workdir
-mkdir "$work/src/many"
-python3 - "$work/src" <<'EOF'
-import os, random, sys
-root = sys.argv[1]
-rnd = random.Random(30)
-for i in range(1000):
-    with open(os.path.join(root, "many", "f%04d" % i), "wb") as f:
-        f.write(os.urandom(rnd.randint(1024, 64 * 1024)))
-with open(os.path.join(root, "big"), "wb") as f:
-    f.write(os.urandom(64 << 20))
-EOF
-(cd "$work/src/many" && md5sum f* > ../many.md5)
+netfs_tree
 args=(--latency "$latency")
 [ -n "$bandwidth" ] && args+=(--bandwidth "$bandwidth")
 mount_slowfs "${args[@]}"

@@ -156,7 +156,7 @@ fn names(dir: &Path) -> Vec<String> {
 }
 
 /// stdout, stderr with the program's name made `PROG`, and the status.
-fn normal(o: &Output, prog: &str) -> (String, String, Option<i32>) {
+pub(crate) fn normal(o: &Output, prog: &str) -> (String, String, Option<i32>) {
     (
         String::from_utf8_lossy(&o.stdout).into_owned(),
         String::from_utf8_lossy(&o.stderr).replace(&format!("{prog}: "), "PROG: "),

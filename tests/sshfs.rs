@@ -12,9 +12,10 @@
 use std::io::{BufRead, BufReader, Read};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::slowfs::normal;
 use crate::util::{
     assert_no_panic, fastsum, gnu, random_bytes, run, shown, skip, tempdir, within, write_file,
 };
@@ -175,15 +176,6 @@ fn wait_for(ready: impl Fn() -> bool, what: &str) {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-}
-
-/// stdout, stderr with the program's name made `PROG`, and the status.
-fn normal(o: &Output, prog: &str) -> (String, String, Option<i32>) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).replace(&format!("{prog}: "), "PROG: "),
-        o.status.code(),
-    )
 }
 
 /// A tree of small files (1–64 KiB) in 4 directories, names whose

@@ -3,6 +3,8 @@
 #
 #   need TOOL...          exit unless every TOOL is installed
 #   build_slowfs          build fastsum and slowfs (release): sets $fastsum, $slowfs
+#   build_fastsum         fastsum's release build, or $FASTSUM when set:
+#                         sets $fastsum
 #   slowfs_workdir        a temporary $work with $work/src and the mount point
 #                         $mnt, unmounted and removed at exit
 #   mount_slowfs ARG...   serve $work/src at $mnt (slowfs ARG...) in the
@@ -26,6 +28,15 @@ build_slowfs() {
   (cd benches/slowfs && cargo build --release --quiet)
   fastsum=$(realpath target/release/fastsum)
   slowfs=$(realpath benches/slowfs/target/release/slowfs)
+}
+
+build_fastsum() {
+  if [ -n "${FASTSUM:-}" ]; then
+    fastsum=$(realpath "$FASTSUM")
+  else
+    cargo build --release --quiet
+    fastsum=$(realpath target/release/fastsum)
+  fi
 }
 
 slowfs_workdir() {

@@ -26,12 +26,7 @@ rtts=("$@")
 ((${#rtts[@]})) || rtts=(1 10)
 . benches/lib.sh
 need hyperfine flock
-if [ -n "${FASTSUM:-}" ]; then
-  fastsum=$(realpath "$FASTSUM")
-else
-  cargo build --release --quiet
-  fastsum=$(realpath target/release/fastsum)
-fi
+build_fastsum
 realnet_workdir
 netfs_tree
 

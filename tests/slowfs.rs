@@ -673,3 +673,25 @@ fn every_profile_gives_md5sums_answers() {
         );
     }
 }
+
+/// The server gone mid-run (slowfs killed while a big file is half read
+/// at 4 MB/s): as through sshfs, an error per file, no digest for the
+/// unfinished file, exit 1, no hang (`sshfs::assert_cut_mid_run`).
+#[test]
+fn a_server_gone_mid_run_over_latency_gives_an_error_per_file() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = dir.path().join("src");
+    let (files, truth) = crate::sshfs::files_to_cut(&src);
+    let mnt = dir.path().join("mnt");
+    let mut m = Mount::new(
+        &bin,
+        &src,
+        &mnt,
+        &["--latency", "1", "--bandwidth", "4", "--profile", "sshfs"],
+    );
+    let dir = m.dir.clone();
+    crate::sshfs::assert_cut_mid_run(&dir, &files, &truth, || {
+        let _ = m.child.kill();
+    });
+}

@@ -237,9 +237,8 @@ fn over_sshfs_fastsum_gives_md5sums_answers_in_order() {
 }
 
 /// The server goes away mid-run (the proxy killed while a big file is
-/// half read at 4 MB/s, once 20 small files before it are out): every file is named once, by a right digest or
-/// an error; the big file gets an error and no digest; the lines keep
-/// the arguments' order; exit status 1; no hang (bounded at 60 s).
+/// half read at 4 MB/s, once 20 small files before it are out): see
+/// [`assert_cut_mid_run`].
 #[test]
 fn a_server_gone_mid_run_gives_an_error_per_file_and_no_digest() {
     if !can_mount() {
@@ -247,37 +246,50 @@ fn a_server_gone_mid_run_gives_an_error_per_file_and_no_digest() {
     }
     let dir = tempdir();
     let src = dir.path().join("src");
-    std::fs::create_dir_all(&src).unwrap();
-    // (small files before the big one, read whole before the cut, and after)
+    let (files, truth) = files_to_cut(&src);
+    let mut link = Sshfs::new(dir.path(), &src, 0.5, Some(4.0));
+    let mnt = link.mnt.clone();
+    assert_cut_mid_run(&mnt, &files, &truth, || link.drop_connection());
+}
+
+/// 100 small files and, 21st, a 32 MiB one, in `src`: their names in
+/// that order and md5sum's lines for them.
+pub(crate) fn files_to_cut(src: &Path) -> (Vec<String>, String) {
+    std::fs::create_dir_all(src).unwrap();
     let mut files = Vec::new();
     for i in 0..100 {
         let name = format!("f{i:03}");
-        write_file(&src, &name, &random_bytes(1024 + i * 331, i as u64));
+        write_file(src, &name, &random_bytes(1024 + i * 331, i as u64));
         files.push(name);
     }
-    write_file(&src, "big", &random_bytes(32 << 20, 7));
+    write_file(src, "big", &random_bytes(32 << 20, 7));
     files.insert(20, "big".to_string());
-    let truth = run(gnu("md5sum").current_dir(&src).args(&files));
-    let truth = String::from_utf8_lossy(&truth.stdout).into_owned();
-    let mut link = Sshfs::new(dir.path(), &src, 0.5, Some(4.0));
-    let mnt = link.mnt.clone();
+    let truth = run(gnu("md5sum").current_dir(src).args(&files));
+    (files, String::from_utf8_lossy(&truth.stdout).into_owned())
+}
+
+/// fastsum over `files` in `dir` (a mount), with the server cut (`cut`)
+/// once the 20 small files before the big one are out (the big one's read
+/// takes 8 s at 4 MB/s): every file is named once, by a right digest
+/// (`truth`'s line) or an error; the big file gets an error and no
+/// digest; the lines keep the arguments' order; exit status 1; no hang
+/// (bounded at 60 s).
+pub(crate) fn assert_cut_mid_run(dir: &Path, files: &[String], truth: &str, cut: impl FnOnce()) {
     let got = within(
         fastsum()
-            .current_dir(&mnt)
-            .args(&files)
+            .current_dir(dir)
+            .args(files)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped()),
         Duration::from_secs(60),
         |c| {
             let mut child = c.spawn().unwrap();
-            // the cut once the 20 small files are out (the big one's read
-            // takes 8 s at 4 MB/s)
             let mut out = BufReader::new(child.stdout.take().unwrap());
             let mut stdout = Vec::new();
             for _ in 0..20 {
                 out.read_until(b'\n', &mut stdout).unwrap();
             }
-            link.drop_connection();
+            cut();
             out.read_to_end(&mut stdout).unwrap();
             let mut o = child.wait_with_output().unwrap();
             o.stdout = stdout;
@@ -305,7 +317,7 @@ fn a_server_gone_mid_run_gives_an_error_per_file_and_no_digest() {
         !named.contains(&"big".to_string()),
         "a digest of the unfinished big file"
     );
-    for f in &files {
+    for f in files {
         let errors = err
             .lines()
             .filter(|l| l.starts_with(&format!("fastsum: {f}: ")))

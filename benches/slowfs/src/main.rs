@@ -696,8 +696,9 @@ fn number<T: std::str::FromStr>(s: &str, flag: &str) -> T {
         .unwrap_or_else(|_| usage(&format!("{flag}: not a number: {s}")))
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+/// The profile, the number of threads and the positional arguments that
+/// `args` give (or exit with usage).
+fn options(args: &[String]) -> (Profile, usize, Vec<PathBuf>) {
     let mut positional = Vec::new();
     let mut profile = Profile {
         latency: Duration::from_millis(1),
@@ -718,32 +719,32 @@ fn main() {
         let a = args[i].as_str();
         match a {
             "--latency" => {
-                let ms: f64 = number(value(&args, i, a), a);
+                let ms: f64 = number(value(args, i, a), a);
                 profile.latency = Duration::from_secs_f64(ms / 1000.0);
             }
             "--bandwidth" => {
-                let mbs: f64 = number(value(&args, i, a), a);
+                let mbs: f64 = number(value(args, i, a), a);
                 profile.bandwidth = Some(mbs * 1e6);
             }
-            "--concurrency" => profile.concurrency = Some(number(value(&args, i, a), a)),
-            "--threads" => threads = number(value(&args, i, a), a),
+            "--concurrency" => profile.concurrency = Some(number(value(args, i, a), a)),
+            "--threads" => threads = number(value(args, i, a), a),
             "--readahead" => {
-                let kib: u32 = number(value(&args, i, a), a);
+                let kib: u32 = number(value(args, i, a), a);
                 profile.readahead = Some(kib.saturating_mul(1024));
             }
             "--profile" => {
-                let name = value(&args, i, a);
+                let name = value(args, i, a);
                 let Some((charged, cached)) = client(name) else {
                     usage(&format!("--profile: no profile {name}"))
                 };
                 profile.charged = charged;
                 profile.attr_ttl = if cached { TTL } else { Duration::ZERO };
             }
-            "--charge" => profile.charged = kinds(value(&args, i, a)),
-            "--eio" => profile.eio.push(name_offset(value(&args, i, a), a)),
-            "--short" => profile.short.push(PathBuf::from(value(&args, i, a))),
-            "--shrink" => profile.shrink.push(name_offset(value(&args, i, a), a)),
-            "--rewrite" => profile.rewrite.push(name_offset(value(&args, i, a), a)),
+            "--charge" => profile.charged = kinds(value(args, i, a)),
+            "--eio" => profile.eio.push(name_offset(value(args, i, a), a)),
+            "--short" => profile.short.push(PathBuf::from(value(args, i, a))),
+            "--shrink" => profile.shrink.push(name_offset(value(args, i, a), a)),
+            "--rewrite" => profile.rewrite.push(name_offset(value(args, i, a), a)),
             "--cache" => {
                 profile.cache = true;
                 i += 1;
@@ -758,6 +759,12 @@ fn main() {
         }
         i += 2;
     }
+    (profile, threads, positional)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (profile, threads, positional) = options(&args);
     let [source, mountpoint] = &positional[..] else {
         usage("SOURCE and MOUNTPOINT are needed")
     };

@@ -6,7 +6,9 @@
 # each algorithm, and what the storage allows (16 md5sum at once; four dd
 # of the file's quarters at once).
 #
-#   sudo benches/netfs.sh [LATENCY_MS] [MB/S]    # defaults: 1 ms, unlimited
+#   sudo benches/netfs.sh [LATENCY_MS] [MB/S] [PROFILE]
+#       # defaults: 1 ms, unlimited, reads (slowfs --profile: which request
+#       # kinds pay the latency; sshfs, nfs4 or object: as that client)
 #
 # Needs root (or a user allowed to mount FUSE), /dev/fuse, fusermount3
 # (Debian: fuse3) and hyperfine; builds fastsum and slowfs. Each hyperfine
@@ -15,26 +17,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 latency=${1:-1}
 bandwidth=${2:-}
+profile=${3:-reads}
 . benches/lib.sh
 need hyperfine fusermount3 flock
 build_slowfs
 slowfs_workdir
-mkdir "$work/src/many"
-python3 - "$work/src" <<'EOF'
-import os, random, sys
-root = sys.argv[1]
-rnd = random.Random(30)
-for i in range(1000):
-    with open(os.path.join(root, "many", "f%04d" % i), "wb") as f:
-        f.write(os.urandom(rnd.randint(1024, 64 * 1024)))
-with open(os.path.join(root, "big"), "wb") as f:
-    f.write(os.urandom(64 << 20))
-EOF
-(cd "$work/src/many" && md5sum f* > ../many.md5)
-args=(--latency "$latency")
+netfs_tree
+args=(--latency "$latency" --profile "$profile")
 [ -n "$bandwidth" ] && args+=(--bandwidth "$bandwidth")
 mount_slowfs "${args[@]}"
-echo "# slowfs: ${latency} ms a request${bandwidth:+, $bandwidth MB/s}, direct_io"
+echo "# slowfs: ${latency} ms a request ($profile)${bandwidth:+, $bandwidth MB/s}, direct_io"
 cd "$mnt/many"
 locked hyperfine -N -w 1 -r 3 --style basic \
   -n 'md5sum *' "sh -c 'md5sum f* >/dev/null'" \

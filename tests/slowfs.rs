@@ -156,7 +156,7 @@ fn names(dir: &Path) -> Vec<String> {
 }
 
 /// stdout, stderr with the program's name made `PROG`, and the status.
-fn normal(o: &Output, prog: &str) -> (String, String, Option<i32>) {
+pub(crate) fn normal(o: &Output, prog: &str) -> (String, String, Option<i32>) {
     (
         String::from_utf8_lossy(&o.stdout).into_owned(),
         String::from_utf8_lossy(&o.stderr).replace(&format!("{prog}: "), "PROG: "),
@@ -554,4 +554,144 @@ fn a_file_rewritten_while_read_over_latency_is_reported() {
             "fastsum {opts:?}"
         );
     }
+}
+
+/// How long `f` takes.
+fn timed(f: impl FnOnce()) -> Duration {
+    let start = Instant::now();
+    f();
+    start.elapsed()
+}
+
+/// The profiles charge their latency on the request kinds their client
+/// pays a round trip for (issue 41): a stat (lookup) and an open each wait
+/// it under `sshfs`, an open only under `object`, neither under the
+/// default (reads only); under `nfs4` a second stat of the same file asks
+/// again (close-to-open: no attribute cache), under `sshfs` it does not;
+/// and `--concurrency 2` serves two opens at once, not four.
+#[test]
+fn profiles_charge_the_requests_their_client_pays_for() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = small_tree(dir.path(), 8);
+    let lat = Duration::from_millis(300);
+    // (well under the latency, however loaded the machine)
+    let quick = lat / 2;
+    for (profile, stat_pays, open_pays, restat_pays) in [
+        ("reads", false, false, false),
+        ("sshfs", true, true, false),
+        ("nfs4", true, true, true),
+        ("object", false, true, false),
+    ] {
+        let mnt = dir.path().join(format!("mnt-{profile}"));
+        let m = Mount::new(
+            &bin,
+            &src,
+            &mnt,
+            &["--latency", "300", "--profile", profile],
+        );
+        let f = m.dir.join("f0001");
+        let stat = timed(|| {
+            std::fs::metadata(&f).unwrap();
+        });
+        let open = timed(|| drop(std::fs::File::open(&f).unwrap()));
+        let restat = timed(|| {
+            std::fs::metadata(&f).unwrap();
+        });
+        for (what, took, pays) in [
+            ("stat", stat, stat_pays),
+            ("open", open, open_pays),
+            ("second stat", restat, restat_pays),
+        ] {
+            if pays {
+                assert!(
+                    took >= lat,
+                    "{profile}: a {what} took {took:?}, not its latency"
+                );
+            } else {
+                assert!(took < quick, "{profile}: a {what} took {took:?}, uncharged");
+            }
+        }
+    }
+    let mnt = dir.path().join("mnt-8");
+    let m = Mount::new(
+        &bin,
+        &src,
+        &mnt,
+        &["--latency", "300", "--charge", "open", "--concurrency", "2"],
+    );
+    let four = timed(|| {
+        std::thread::scope(|s| {
+            for i in 0..4 {
+                let f = m.dir.join(format!("f{i:04}"));
+                s.spawn(move || drop(std::fs::File::open(f).unwrap()));
+            }
+        })
+    });
+    assert!(four >= 2 * lat, "4 opens, 2 at once, took {four:?}");
+}
+
+/// Over each profile (every request kind a round trip, as through a real
+/// client), `-r` prints md5sum's lines over `find` in the walk's order and
+/// `-c` gives md5sum -c's output.
+#[test]
+fn every_profile_gives_md5sums_answers() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = dir.path().join("src");
+    for d in 0..4 {
+        let sub = src.join(format!("d{d}"));
+        std::fs::create_dir_all(&sub).unwrap();
+        for i in 0..30 {
+            let len = 1024 + (d * 30 + i) * 1999 % (63 * 1024);
+            write_file(
+                &sub,
+                format!("f{i:02}"),
+                &random_bytes(len, (d * 30 + i) as u64),
+            );
+        }
+    }
+    let want = shell(&src, 60, "find . -type f | LC_ALL=C sort | xargs md5sum");
+    assert!(want.status.success(), "{}", shown(&want));
+    let sums = dir.path().join("sums");
+    std::fs::write(&sums, &want.stdout).unwrap();
+    for profile in ["sshfs", "nfs4", "object"] {
+        let mnt = dir.path().join(format!("mnt-{profile}"));
+        let m = Mount::new(&bin, &src, &mnt, &["--latency", "1", "--profile", profile]);
+        let got = run(fastsum().current_dir(&m.dir).args(["-r", "."]));
+        assert_eq!(
+            normal(&got, "fastsum"),
+            normal(&want, "md5sum"),
+            "{profile}: -r"
+        );
+        let check = run(fastsum().current_dir(&m.dir).arg("-c").arg(&sums));
+        let oracle = run(gnu("md5sum").current_dir(&src).arg("-c").arg(&sums));
+        assert_eq!(
+            normal(&check, "fastsum"),
+            normal(&oracle, "md5sum"),
+            "{profile}: -c"
+        );
+    }
+}
+
+/// The server gone mid-run (slowfs killed while a big file is half read
+/// at 4 MB/s): as through sshfs, an error per file, no digest for the
+/// unfinished file, exit 1, no hang (`sshfs::assert_cut_mid_run`).
+#[test]
+fn a_server_gone_mid_run_over_latency_gives_an_error_per_file() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = dir.path().join("src");
+    let (files, truth) = crate::sshfs::files_to_cut(&src);
+    let mnt = dir.path().join("mnt");
+    let mut m = Mount::new(
+        &bin,
+        &src,
+        &mnt,
+        &["--latency", "1", "--bandwidth", "4", "--profile", "sshfs"],
+    );
+    let dir = m.dir.clone();
+    crate::sshfs::assert_cut_mid_run(&dir, &files, &truth, || {
+        let _ = m.child.kill();
+    });
 }

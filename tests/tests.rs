@@ -38,6 +38,7 @@ mod shards;
 mod signed;
 mod skips;
 mod slowfs;
+mod sshfs;
 mod stats;
 mod update;
 mod walk;

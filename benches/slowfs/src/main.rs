@@ -1,6 +1,8 @@
 //! slowfs: a read-only FUSE file system serving a directory as a network
 //! file system would, for fastsum's storage benchmarks and tests
-//! (issue 30): every read request is answered after a set latency, the
+//! (issues 30 and 41): every request of the kinds a real client pays a
+//! round trip for (by default reads only; see `--profile`) is answered
+//! after a set latency, the
 //! bytes of all requests share a set bandwidth, at most a set number of
 //! requests are served at once, files are opened with `direct_io` (no page
 //! cache: every read reaches the server), and faults can be injected (EIO
@@ -23,6 +25,7 @@
 //!
 //! ```text
 //! slowfs SOURCE MOUNTPOINT [--latency MS] [--bandwidth MB/S] [--concurrency N]
+//!        [--profile reads|sshfs|nfs4|object] [--charge KIND,...]
 //!        [--eio NAME:OFFSET]... [--short NAME]... [--shrink NAME:OFFSET]...
 //!        [--rewrite NAME:OFFSET]... [--threads N] [--cache] [--readahead KIB]
 //! ```
@@ -45,6 +48,25 @@
 //! overwrites its first and last MiB (its length unchanged) when a read
 //! reaches past OFFSET, as a server-side rewrite would (both change SOURCE:
 //! for tests).
+//!
+//! `--profile` names the request kinds charged the latency (each a round
+//! trip of the real client; the kinds: lookup, getattr, open, release,
+//! readdir, read):
+//! - `reads` (the default): read only, the emulator of issue 30;
+//! - `sshfs`: SFTP's LSTAT (lookup, getattr), OPEN, CLOSE (release),
+//!   READDIR and READ;
+//! - `nfs4`: close-to-open consistency: attributes are never cached (the
+//!   kernel asks GETATTR again on every open and stat), and LOOKUP, OPEN,
+//!   CLOSE, READDIR and READ;
+//! - `object` (an object store's mount): HEAD per open, LIST per
+//!   directory listing (readdir) and a GET per read.
+//!
+//! `--charge KIND,...` names the kinds instead (`none`: no kind). Every
+//! charged request takes one of `--concurrency`'s servers for its latency,
+//! so `--concurrency 8` is a server with 8 sessions for every kind. A
+//! listing is one readdir request per reply buffer, and the kernel asks
+//! once more to learn it has ended: two round trips for a small directory.
+//!
 //! It runs in the foreground until unmounted (`fusermount3 -u MOUNTPOINT`
 //! or `umount MOUNTPOINT`) or killed.
 
@@ -91,6 +113,70 @@ struct Profile {
     cache: bool,
     /// The kernel's read-ahead window in bytes; `None`: its default.
     readahead: Option<u32>,
+    /// The request kinds answered after `latency`.
+    charged: Vec<Kind>,
+    /// How long the kernel may keep attributes (0: asked on every open
+    /// and stat, as NFS's close-to-open consistency does).
+    attr_ttl: Duration,
+}
+
+/// A kind of request the kernel sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Lookup,
+    Getattr,
+    Open,
+    Release,
+    Readdir,
+    Read,
+}
+
+impl Kind {
+    const ALL: [Kind; 6] = [
+        Kind::Lookup,
+        Kind::Getattr,
+        Kind::Open,
+        Kind::Release,
+        Kind::Readdir,
+        Kind::Read,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Lookup => "lookup",
+            Kind::Getattr => "getattr",
+            Kind::Open => "open",
+            Kind::Release => "release",
+            Kind::Readdir => "readdir",
+            Kind::Read => "read",
+        }
+    }
+}
+
+/// The kinds charged by the client `name` emulates, and whether it caches
+/// attributes (see the module's doc).
+fn client(name: &str) -> Option<(Vec<Kind>, bool)> {
+    use Kind::*;
+    Some(match name {
+        "reads" => (vec![Read], true),
+        "sshfs" => (vec![Lookup, Getattr, Open, Release, Readdir, Read], true),
+        "nfs4" => (vec![Lookup, Getattr, Open, Release, Readdir, Read], false),
+        "object" => (vec![Open, Readdir, Read], true),
+        _ => return None,
+    })
+}
+
+/// The kinds in `list` (comma-separated names; `none`: no kind).
+fn kinds(list: &str) -> Vec<Kind> {
+    list.split(',')
+        .filter(|k| *k != "none")
+        .map(|k| {
+            Kind::ALL
+                .into_iter()
+                .find(|kind| kind.name() == k)
+                .unwrap_or_else(|| usage(&format!("--charge: no request kind {k}")))
+        })
+        .collect()
 }
 
 /// When each emulated server (of `concurrency`) is free again, and when
@@ -136,12 +222,11 @@ fn kind_of(m: &std::fs::Metadata) -> FileType {
     }
 }
 
-/// A reply waiting for its moment.
+/// A reply waiting for its moment: `send` hands it to the kernel.
 struct Due {
     at: Instant,
     seq: u64,
-    reply: ReplyData,
-    answer: Result<Answer, Errno>,
+    send: Box<dyn FnOnce() + Send>,
 }
 
 /// The bytes of a reply: read for it, or a range of the file's mapping.
@@ -209,7 +294,7 @@ fn timer(rx: Receiver<Due>, repliers: Sender<Due>) {
         while heap.peek().is_some_and(|d| d.at <= now) {
             let Some(d) = heap.pop() else { break };
             if let Err(std::sync::mpsc::SendError(d)) = repliers.send(d) {
-                answer(d);
+                (d.send)();
             }
         }
     }
@@ -226,17 +311,9 @@ fn replier(rx: Arc<Mutex<Receiver<Due>>>) {
             Err(_) => return,
         };
         match next {
-            Ok(d) => answer(d),
+            Ok(d) => (d.send)(),
             Err(_) => return,
         }
-    }
-}
-
-/// Send a reply's bytes or error to the kernel.
-fn answer(d: Due) {
-    match d.answer {
-        Ok(answer) => d.reply.data(answer.bytes()),
-        Err(e) => d.reply.error(e),
     }
 }
 
@@ -264,6 +341,28 @@ struct SlowFs {
 }
 
 impl SlowFs {
+    /// Send a reply of `bytes` to a request of `kind` that arrived `now`:
+    /// at once, or when its latency (and its bytes on the link) has passed
+    /// if the profile charges `kind`.
+    fn reply(&self, kind: Kind, now: Instant, bytes: usize, send: impl FnOnce() + Send + 'static) {
+        if !self.profile.charged.contains(&kind) {
+            return send();
+        }
+        let at = match self.clock.lock() {
+            Ok(mut c) => c.due(&self.profile, now, bytes),
+            Err(_) => now,
+        };
+        let due = Due {
+            at,
+            seq: self.seq.fetch_add(1, Ordering::Relaxed),
+            send: Box::new(send),
+        };
+        let sent = self.timer.lock().map(|tx| tx.send(due));
+        if let Ok(Err(std::sync::mpsc::SendError(d))) = sent {
+            (d.send)();
+        }
+    }
+
     /// The path (relative to the source) of inode `ino`.
     fn path_of(&self, ino: INodeNo) -> Option<PathBuf> {
         let ino = u64::from(ino);
@@ -418,6 +517,7 @@ impl Filesystem for SlowFs {
     }
 
     fn lookup(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEntry) {
+        let now = Instant::now();
         let Some(dir) = self.path_of(parent) else {
             return reply.error(Errno::ENOENT);
         };
@@ -430,23 +530,29 @@ impl Filesystem for SlowFs {
         if let Ok(mut names) = self.names.lock() {
             names.insert(ino, rel.clone());
         }
-        match self.attr(&rel, ino) {
-            Ok(attr) => reply.entry(&TTL, &attr, Generation(0)),
+        let answer = self.attr(&rel, ino);
+        let ttl = self.profile.attr_ttl;
+        self.reply(Kind::Lookup, now, 0, move || match answer {
+            Ok(attr) => reply.entry_with_ttls(&ttl, &TTL, &attr, Generation(0)),
             Err(e) => reply.error(e.into()),
-        }
+        });
     }
 
     fn getattr(&self, _req: &Request, ino: INodeNo, _fh: Option<FileHandle>, reply: ReplyAttr) {
+        let now = Instant::now();
         let Some(rel) = self.path_of(ino) else {
             return reply.error(Errno::ENOENT);
         };
-        match self.attr(&rel, u64::from(ino)) {
-            Ok(attr) => reply.attr(&TTL, &attr),
+        let answer = self.attr(&rel, u64::from(ino));
+        let ttl = self.profile.attr_ttl;
+        self.reply(Kind::Getattr, now, 0, move || match answer {
+            Ok(attr) => reply.attr(&ttl, &attr),
             Err(e) => reply.error(e.into()),
-        }
+        });
     }
 
     fn open(&self, _req: &Request, ino: INodeNo, _flags: OpenFlags, reply: ReplyOpen) {
+        let now = Instant::now();
         let Some(rel) = self.path_of(ino) else {
             return reply.error(Errno::ENOENT);
         };
@@ -472,7 +578,9 @@ impl Filesystem for SlowFs {
         } else {
             FopenFlags::FOPEN_DIRECT_IO
         };
-        reply.opened(FileHandle(fh), flags);
+        self.reply(Kind::Open, now, 0, move || {
+            reply.opened(FileHandle(fh), flags)
+        });
     }
 
     fn read(
@@ -497,21 +605,10 @@ impl Filesystem for SlowFs {
         };
         let answer = self.answer(&open, offset, size);
         let bytes = answer.as_ref().map_or(0, |a| a.bytes().len());
-        let at = match self.clock.lock() {
-            Ok(mut c) => c.due(&self.profile, now, bytes),
-            Err(_) => now,
-        };
-        let due = Due {
-            at,
-            seq: self.seq.fetch_add(1, Ordering::Relaxed),
-            reply,
-            answer,
-        };
-        if let Ok(tx) = self.timer.lock()
-            && let Err(std::sync::mpsc::SendError(d)) = tx.send(due)
-        {
-            d.reply.error(Errno::EIO);
-        }
+        self.reply(Kind::Read, now, bytes, move || match answer {
+            Ok(answer) => reply.data(answer.bytes()),
+            Err(e) => reply.error(e),
+        });
     }
 
     fn release(
@@ -524,10 +621,11 @@ impl Filesystem for SlowFs {
         _flush: bool,
         reply: ReplyEmpty,
     ) {
+        let now = Instant::now();
         if let Ok(mut files) = self.files.lock() {
             files.remove(&u64::from(fh));
         }
-        reply.ok();
+        self.reply(Kind::Release, now, 0, move || reply.ok());
     }
 
     fn readdir(
@@ -538,6 +636,7 @@ impl Filesystem for SlowFs {
         offset: u64,
         mut reply: ReplyDirectory,
     ) {
+        let now = Instant::now();
         let Some(rel) = self.path_of(ino) else {
             return reply.error(Errno::ENOENT);
         };
@@ -563,7 +662,7 @@ impl Filesystem for SlowFs {
                 break;
             }
         }
-        reply.ok();
+        self.reply(Kind::Readdir, now, 0, move || reply.ok());
     }
 }
 
@@ -578,7 +677,8 @@ fn usage(why: &str) -> ! {
     eprintln!(
         "slowfs: {why}\nusage: slowfs SOURCE MOUNTPOINT [--latency MS] [--bandwidth MB/S] \
          [--concurrency N] [--eio NAME:OFFSET]... [--short NAME]... [--shrink NAME:OFFSET]... \
-         [--rewrite NAME:OFFSET]... [--threads N] [--cache] [--readahead KIB]"
+         [--rewrite NAME:OFFSET]... [--threads N] [--cache] [--readahead KIB] \
+         [--profile reads|sshfs|nfs4|object] [--charge KIND,...]"
     );
     std::process::exit(2)
 }
@@ -596,8 +696,9 @@ fn number<T: std::str::FromStr>(s: &str, flag: &str) -> T {
         .unwrap_or_else(|_| usage(&format!("{flag}: not a number: {s}")))
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+/// The profile, the number of threads and the positional arguments that
+/// `args` give (or exit with usage).
+fn options(args: &[String]) -> (Profile, usize, Vec<PathBuf>) {
     let mut positional = Vec::new();
     let mut profile = Profile {
         latency: Duration::from_millis(1),
@@ -609,6 +710,8 @@ fn main() {
         rewrite: Vec::new(),
         cache: false,
         readahead: None,
+        charged: vec![Kind::Read],
+        attr_ttl: TTL,
     };
     let mut threads = 4;
     let mut i = 0;
@@ -616,23 +719,32 @@ fn main() {
         let a = args[i].as_str();
         match a {
             "--latency" => {
-                let ms: f64 = number(value(&args, i, a), a);
+                let ms: f64 = number(value(args, i, a), a);
                 profile.latency = Duration::from_secs_f64(ms / 1000.0);
             }
             "--bandwidth" => {
-                let mbs: f64 = number(value(&args, i, a), a);
+                let mbs: f64 = number(value(args, i, a), a);
                 profile.bandwidth = Some(mbs * 1e6);
             }
-            "--concurrency" => profile.concurrency = Some(number(value(&args, i, a), a)),
-            "--threads" => threads = number(value(&args, i, a), a),
+            "--concurrency" => profile.concurrency = Some(number(value(args, i, a), a)),
+            "--threads" => threads = number(value(args, i, a), a),
             "--readahead" => {
-                let kib: u32 = number(value(&args, i, a), a);
+                let kib: u32 = number(value(args, i, a), a);
                 profile.readahead = Some(kib.saturating_mul(1024));
             }
-            "--eio" => profile.eio.push(name_offset(value(&args, i, a), a)),
-            "--short" => profile.short.push(PathBuf::from(value(&args, i, a))),
-            "--shrink" => profile.shrink.push(name_offset(value(&args, i, a), a)),
-            "--rewrite" => profile.rewrite.push(name_offset(value(&args, i, a), a)),
+            "--profile" => {
+                let name = value(args, i, a);
+                let Some((charged, cached)) = client(name) else {
+                    usage(&format!("--profile: no profile {name}"))
+                };
+                profile.charged = charged;
+                profile.attr_ttl = if cached { TTL } else { Duration::ZERO };
+            }
+            "--charge" => profile.charged = kinds(value(args, i, a)),
+            "--eio" => profile.eio.push(name_offset(value(args, i, a), a)),
+            "--short" => profile.short.push(PathBuf::from(value(args, i, a))),
+            "--shrink" => profile.shrink.push(name_offset(value(args, i, a), a)),
+            "--rewrite" => profile.rewrite.push(name_offset(value(args, i, a), a)),
             "--cache" => {
                 profile.cache = true;
                 i += 1;
@@ -647,6 +759,12 @@ fn main() {
         }
         i += 2;
     }
+    (profile, threads, positional)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (profile, threads, positional) = options(&args);
     let [source, mountpoint] = &positional[..] else {
         usage("SOURCE and MOUNTPOINT are needed")
     };

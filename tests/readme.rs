@@ -141,9 +141,11 @@ fn block_with<'a>(blocks: &'a [Vec<String>], needle: &str) -> &'a [String] {
         .unwrap_or_else(|| panic!("README has no ```sh block with {needle:?}"))
 }
 
-/// "A backup that stays verified", followed exactly: the first manifest,
-/// an update after files came and went, then an audit that finds the tree
-/// as listed; and the audit still sees what changes later.
+/// "A backup that stays verified", followed exactly: the first manifest
+/// (with `#meta` lines), an update after files came and went, then an
+/// audit that finds the tree as listed; and the audit still sees what
+/// changes later, telling a file whose bytes rotted (size and mtime as
+/// recorded) from one edited since (issue 43).
 #[test]
 fn the_backup_recipe_works_as_written() {
     let blocks = blocks();
@@ -152,9 +154,20 @@ fn the_backup_recipe_works_as_written() {
     let env = Env::new();
     let backup = env.root.join("backup");
     std::fs::create_dir_all(backup.join("2026/photos")).unwrap();
-    write_file(&backup, "2026/notes.txt", b"notes\n");
-    write_file(&backup, "2026/photos/a b.jpg", b"jpeg a\n");
-    write_file(&backup, "2026/photos/c.jpg", b"jpeg c\n");
+    // files of a backup are older than the run that hashes them (a file
+    // modified in the last 2 s gets no mtime on its #meta line)
+    let written = |name: &str, bytes: &[u8]| {
+        write_file(&backup, name, bytes);
+        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        let f = std::fs::File::options()
+            .write(true)
+            .open(backup.join(name))
+            .unwrap();
+        f.set_modified(hour_ago).unwrap();
+    };
+    written("2026/notes.txt", b"notes\n");
+    written("2026/photos/a b.jpg", b"jpeg a\n");
+    written("2026/photos/c.jpg", b"jpeg c\n");
     // the one rewrite: /backup is under the temporary directory
     let root = env.root.to_str().unwrap();
     let steps: Vec<String> = recipe
@@ -162,26 +175,42 @@ fn the_backup_recipe_works_as_written() {
         .map(|c| c.replace("/backup", &format!("{root}/backup")))
         .collect();
     let sums = env.root.join("backup.sums");
+    let digest_lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(str::to_string)
+            .collect()
+    };
 
-    // once: a manifest of the three files
+    // once: a manifest of the three files, each after its #meta line
     let o = env.sh(&steps[0]);
     ok(&steps[0], &o);
     let listed = std::fs::read_to_string(&sums).unwrap();
-    assert_eq!(listed.lines().count(), 3, "{listed}");
+    assert_eq!(digest_lines(&listed).len(), 3, "{listed}");
+    assert_eq!(
+        listed
+            .lines()
+            .filter(|l| l.starts_with("#meta size="))
+            .count(),
+        3,
+        "{listed}"
+    );
 
     // a backup later: one file came, one went
-    write_file(&backup, "2027.txt", b"next year\n");
+    written("2027.txt", b"next year\n");
     std::fs::remove_file(backup.join("2026/notes.txt")).unwrap();
     let o = env.sh(&steps[1]);
     ok(&steps[1], &o);
     let updated = std::fs::read_to_string(&sums).unwrap();
-    assert_eq!(updated.lines().count(), 3, "{updated}");
+    assert_eq!(digest_lines(&updated).len(), 3, "{updated}");
     assert!(updated.contains("2027.txt") && !updated.contains("notes.txt"));
     // the manifest kept one algorithm and one format, which -c reads
-    let first = listed.lines().next().unwrap();
+    let first = digest_lines(&listed).remove(0);
     let form = |l: &str| l.split(' ').next().map(str::len);
     assert!(
-        updated.lines().all(|l| form(l) == form(first)),
+        digest_lines(&updated)
+            .iter()
+            .all(|l| form(l) == form(&first)),
         "mixed lines:\n{updated}"
     );
 
@@ -191,11 +220,17 @@ fn the_backup_recipe_works_as_written() {
     assert_eq!(text(&o.stdout), "", "{}", shown(&o));
     assert_eq!(
         text(&o.stderr),
-        "fastsum: audit: 3 OK, 0 FAILED, 0 UNREADABLE, 0 MISSING, 0 NEW, 0 MOVED\n"
+        "fastsum: audit: 3 OK, 0 FAILED, 0 DAMAGED, 0 MODIFIED, 0 UNREADABLE, 0 MISSING, 0 NEW, 0 MOVED\n"
     );
 
-    // and it sees damage, a move, and a file no update added
-    write_file(&backup, "2026/photos/c.jpg", b"bit rot\n");
+    // and it sees rot (the same size, the mtime set back), an edit, a
+    // move, and a file no update added
+    let c = backup.join("2026/photos/c.jpg");
+    let mtime = std::fs::metadata(&c).unwrap().modified().unwrap();
+    std::fs::write(&c, b"jpeg C\n").unwrap();
+    let f = std::fs::File::options().write(true).open(&c).unwrap();
+    f.set_modified(mtime).unwrap();
+    write_file(&backup, "2026/photos/a b.jpg", b"jpeg a, edited\n");
     std::fs::rename(backup.join("2027.txt"), backup.join("2027-moved.txt")).unwrap();
     write_file(&backup, "stray", b"?\n");
     let o = env.sh(&steps[2]);
@@ -204,10 +239,16 @@ fn the_backup_recipe_works_as_written() {
     assert_eq!(
         text(&o.stdout),
         format!(
-            "{b}/2026/photos/c.jpg: FAILED\n\
+            "{b}/2026/photos/a b.jpg: MODIFIED\n\
+             {b}/2026/photos/c.jpg: DAMAGED\n\
              {b}/2027-moved.txt: MOVED from {b}/2027.txt\n\
              {b}/stray: NEW\n"
         )
+    );
+    assert!(
+        text(&o.stderr).contains("c.jpg: DAMAGED: its bytes changed"),
+        "{}",
+        shown(&o)
     );
 }
 

@@ -394,7 +394,7 @@ fn unknown(cur: &Open, algo: &'static str, bytes: usize, hex: bool) -> CheckJob 
 
 /// The job for one line body of the check file `cur`; `inferring`:
 /// fastsum's own rules without `-a`, where an untagged line's algorithm is
-/// inferred (see [`untagged`]).
+/// inferred (see [`infer::untagged`]).
 fn line_job(
     body: &[u8],
     cur: &Open,

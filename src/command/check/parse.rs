@@ -331,8 +331,8 @@ pub(crate) fn parse_check_line(
     parse_line_with(line, default, accept, Digits::Hex, Tags::Any)
 }
 
-/// [`parse_check_line`], digests written as `digits` allows, tags read as
-/// `tags` says.
+/// A line body parsed as `parse_check_line` parses it, digests written as
+/// `digits` allows, tags read as `tags` says.
 fn parse_line_with(
     line: &[u8],
     default: Algorithm,

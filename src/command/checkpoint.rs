@@ -169,18 +169,29 @@ impl Checkpoint {
     /// first use.
     fn file(&mut self) -> io::Result<&mut File> {
         if self.file.is_none() {
-            let mut file = OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(&self.path)?;
-            match self.kept {
-                Some(len) => {
-                    file.set_len(len)?;
-                    file.seek(io::SeekFrom::End(0))?;
-                }
+            // the one found is cut after its last whole record (should it
+            // be gone, a new one is made)
+            let found = match self.kept {
+                Some(len) => match OpenOptions::new().write(true).open(&self.path) {
+                    Ok(mut file) => {
+                        file.set_len(len)?;
+                        file.seek(io::SeekFrom::End(0))?;
+                        Some(file)
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+                    Err(e) => return Err(e),
+                },
+                None => None,
+            };
+            let file = match found {
+                Some(file) => file,
                 None => {
-                    file.set_len(0)?;
+                    let mut options = OpenOptions::new();
+                    options.write(true).create(true).truncate(true);
+                    // (it lists what SUMS lists: no more readable than a
+                    // temporary of SUMS)
+                    crate::sys::private_mode(&mut options);
+                    let mut file = options.open(&self.path)?;
                     file.write_all(&self.header)?;
                     // (its name too must outlive a power loss)
                     file.sync_data()?;
@@ -189,8 +200,9 @@ impl Checkpoint {
                         _ => Path::new("."),
                     };
                     crate::sys::sync_dir(&crate::sys::open_dir(dir)?)?;
+                    file
                 }
-            }
+            };
             self.file = Some(file);
         }
         self.file

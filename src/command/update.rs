@@ -17,7 +17,8 @@
 //!   the old one's owner and mode, synced, and renamed over it only when
 //!   every input was hashed and every byte written; the directory is synced
 //!   after. On any error (a read error, ENOSPC, a killed process) the old
-//!   SUMS stays as it was.
+//!   SUMS stays as it was. What was hashed is in a checkpoint beside it
+//!   (`command::checkpoint`), which the next identical run resumes from.
 //! - SUMS, and any temporary file of its, is never hashed into itself.
 //! - A SUMS with other hard links is replaced all the same (rewriting it in
 //!   place could leave it half-written): its other names keep the old

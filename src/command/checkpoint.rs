@@ -314,4 +314,22 @@ mod tests {
         assert_eq!(into[&b"a".to_vec()].1, b"#meta size=1 mtime=5ns\nab  a\n");
         assert_eq!(into[&b"c".to_vec()].0.size, 2);
     }
+
+    #[test]
+    fn lines_taken_and_hashed_keep_the_inputs_order() {
+        let hashed = b"#meta size=1\nbb  b\n#meta size=3\ndd  d\n";
+        let taken = |t: &[u8]| Some(t.to_vec());
+        let order = vec![taken(b"aa  a\n"), None, taken(b"cc  c\n"), None];
+        assert_eq!(
+            in_order(order, hashed),
+            b"aa  a\n#meta size=1\nbb  b\ncc  c\n#meta size=3\ndd  d\n"
+        );
+        // (counts that differ: what was taken first, nothing lost)
+        let order = vec![taken(b"aa  a\n"), None];
+        assert_eq!(
+            in_order(order, hashed),
+            b"aa  a\n#meta size=1\nbb  b\n#meta size=3\ndd  d\n"
+        );
+        assert_eq!(without_meta(hashed), b"bb  b\ndd  d\n");
+    }
 }

@@ -1137,7 +1137,10 @@ fn a_checkpoint_is_trusted_only_as_far_as_it_holds() {
     assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
     assert_eq!(checkpointed_bytes(d), to_hash);
     // one file edited since (its mtime too): hashed again
-    write_file(d, "d/f006", b"edited");
+    let edited = write_file(d, "d/f006", b"edited");
+    let f = std::fs::File::options().write(true).open(edited).unwrap();
+    f.set_modified(std::time::UNIX_EPOCH + Duration::from_secs(1_609_459_200))
+        .unwrap();
     let want = uninterrupted(d);
     let o = run(fastsum().current_dir(d).args(update));
     assert!(o.status.success(), "{}", shown(&o));
@@ -1145,6 +1148,23 @@ fn a_checkpoint_is_trusted_only_as_far_as_it_holds() {
     assert!(err.contains("bytes hashed: 6\n"), "{}", shown(&o));
     assert_eq!(std::fs::read(d.join("SUMS")).unwrap(), want);
     assert!(!d.join(CHECKPOINT).exists());
+    // a first run (no manifest yet) that fails leaves none, but its
+    // checkpoint: the next one reads nothing again
+    let first = ["-r", "d", "--update", "NEW", "-a", "md5", "--stats"];
+    let o = run(fastsum().current_dir(d).args(first).arg("missing"));
+    assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
+    assert!(!d.join("NEW").exists());
+    assert!(d.join("NEW.fastsum-update.checkpoint").exists());
+    let o = run(fastsum().current_dir(d).args(first));
+    assert!(o.status.success(), "{}", shown(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("bytes hashed: 0\n"),
+        "{}",
+        shown(&o)
+    );
+    let plain = run(fastsum().current_dir(d).args(["-r", "d", "-a", "md5"]));
+    assert_eq!(std::fs::read(d.join("NEW")).unwrap(), plain.stdout);
+    assert!(!d.join("NEW.fastsum-update.checkpoint").exists());
     // another command's checkpoint: ignored, removed
     write_file(d, "d/new", b"new");
     let o = run(fastsum().current_dir(d).args(update).arg("missing"));

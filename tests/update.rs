@@ -151,12 +151,18 @@ fn wait_until_open(pid: u32, path: &Path) {
     assert!(eventually(opened), "fastsum never opened {path:?}");
 }
 
-/// Assert that a run failed (exit 1) and left SUMS as it was.
+/// Assert that a run failed (exit 1) and left SUMS as it was (and no
+/// file beside it but the checkpoint of what it hashed).
 fn assert_untouched(d: &Path, before: &[u8], o: &std::process::Output, what: &str) {
     assert_eq!(o.status.code(), Some(1), "{what}: {}", shown(o));
     assert_eq!(std::fs::read(d.join("SUMS")).unwrap(), before, "{what}");
-    assert_eq!(others(d), Vec::<String>::new(), "{what}");
+    let mut left = others(d);
+    left.retain(|n| n != CHECKPOINT);
+    assert_eq!(left, Vec::<String>::new(), "{what}");
 }
+
+/// The checkpoint of `SUMS`: what a run that did not replace it hashed.
+const CHECKPOINT: &str = "SUMS.fastsum-update.checkpoint";
 
 #[test]
 fn a_manifest_it_cannot_extend_is_left_as_it_was() {
@@ -927,4 +933,256 @@ fn comments_crlf_and_hard_links_are_kept_or_said() {
     assert_eq!(std::fs::read(d.join("LINK")).unwrap(), &lines[..first]);
     let after = std::fs::read(d.join("SUMS")).unwrap();
     assert_eq!(after, [&lines[..first], &b_line].concat(), "hard link");
+}
+
+/// A tree `d` of `n` files of 16 KiB with mtimes in 2020 (old enough for
+/// their `#meta` lines to vouch for them), and SUMS listing the first five
+/// (with `#meta` lines if `meta`), in md5.
+fn old_tree(d: &Path, n: usize, meta: bool) -> u64 {
+    std::fs::create_dir_all(d.join("d")).unwrap();
+    let when = std::time::UNIX_EPOCH + Duration::from_secs(1_577_836_800);
+    for i in 0..n {
+        let p = write_file(
+            d,
+            format!("d/f{i:03}"),
+            &fastsum::internals::random_bytes(16 << 10, i as u64),
+        );
+        let f = std::fs::File::options().write(true).open(&p).unwrap();
+        f.set_modified(when).unwrap();
+    }
+    let listed: Vec<String> = (0..5).map(|i| format!("d/f{i:03}")).collect();
+    let mut make = fastsum();
+    make.current_dir(d).args(["-a", "md5"]).args(&listed);
+    if meta {
+        make.arg("--meta");
+    }
+    std::fs::write(d.join("SUMS"), run(&mut make).stdout).unwrap();
+    ((n - 5) as u64) << 14
+}
+
+/// The checkpoint's whole records (a `#meta` line, then a checksum line
+/// ending in its newline): the bytes of the distinct files they list.
+fn checkpointed_bytes(d: &Path) -> u64 {
+    let Ok(text) = std::fs::read(d.join(CHECKPOINT)) else {
+        return 0;
+    };
+    let mut files = std::collections::HashMap::new();
+    let mut size = None;
+    for line in text.split_inclusive(|&b| b == b'\n').skip(1) {
+        if !line.ends_with(b"\n") {
+            break;
+        }
+        let line = String::from_utf8_lossy(line);
+        match line.strip_prefix("#meta size=") {
+            Some(rest) => size = rest.split([' ', '\n']).next().and_then(|s| s.parse().ok()),
+            None => {
+                if let Some(s) = size.take() {
+                    files.insert(line.split("  ").nth(1).unwrap().to_string(), s);
+                }
+            }
+        }
+    }
+    files.values().sum()
+}
+
+/// fastsum's `--update` in `d`, slowed by strace (each read 20 ms, one
+/// job, 4 KiB reads), SIGKILLed after `after` (unless done by then):
+/// whether it was killed, and what it said; the calls it made are logged
+/// in `d/trace`.
+fn killed_update(d: &Path, after: Duration) -> (bool, Output) {
+    let mut strace = Command::new("strace")
+        .args(["-f", "-qq", "-o", "trace", "-e", "trace=read,openat"])
+        .args(["-e", "inject=read:delay_exit=20000"])
+        .arg(fastsum_path())
+        .current_dir(d)
+        .args(["-r", "d", "--update", "SUMS", "-a", "md5"])
+        .args(["-j", "1", "-m", "sync", "--chunk", "4096"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let children = format!("/proc/{0}/task/{0}/children", strace.id());
+    let mut pid = None;
+    assert!(
+        eventually(|| {
+            // (strace's first children may be its own probes)
+            pid = std::fs::read_to_string(&children).ok().and_then(|c| {
+                c.split_whitespace()
+                    .filter_map(|p| p.parse::<i32>().ok())
+                    .find(|p| {
+                        std::fs::read_to_string(format!("/proc/{p}/comm"))
+                            .is_ok_and(|n| n == "fastsum\n")
+                    })
+            });
+            pid.is_some() || strace.try_wait().unwrap().is_some()
+        }),
+        "strace never started fastsum"
+    );
+    std::thread::sleep(after);
+    let running = strace.try_wait().unwrap().is_none();
+    if let (true, Some(pid)) = (running, pid) {
+        // SAFETY: kill(2) of strace's child, which strace has not reaped
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    let o = wait_bounded(strace, "strace'd --update");
+    (running && !o.status.success(), o)
+}
+
+/// How many bytes of the files `d/f…` an strace log of `read` and
+/// `openat` shows read (fastsum's threads share their descriptors).
+fn bytes_read(trace: &str) -> u64 {
+    let mut files = std::collections::HashMap::new();
+    let mut total = 0;
+    for line in trace.lines() {
+        let call = line.split_once(' ').map_or("", |(_, c)| c);
+        let result = call.rsplit("= ").next().and_then(|r| r.split(' ').next());
+        let Some(result) = result.and_then(|r| r.parse::<i64>().ok()) else {
+            continue;
+        };
+        if call.starts_with("openat(") {
+            files.insert(result.to_string(), call.contains("\"d/f"));
+        } else if let Some(args) = call.strip_prefix("read(") {
+            let fd = args.split(',').next().unwrap_or("");
+            if files.get(fd) == Some(&true) {
+                total += result.max(0) as u64;
+            }
+        }
+    }
+    total
+}
+
+/// Killed (SIGKILL) at seeded random points, again and again: SUMS is each
+/// time the old one, byte for byte (md5sum -c verifies it), what was hashed
+/// is in the checkpoint beside it, and the run that completes hashes only
+/// what the checkpoint does not hold, and writes what an uninterrupted run
+/// writes (then the checkpoint is gone).
+#[test]
+fn a_killed_update_resumes_from_its_checkpoint() {
+    if !require_strace() || !require_tool("md5sum") {
+        return;
+    }
+    for (seed, meta) in [(1, false), (2, true)] {
+        let dir = tempdir();
+        let d = dir.path();
+        let to_hash = old_tree(d, 150, meta);
+        let before = std::fs::read(d.join("SUMS")).unwrap();
+        // what an uninterrupted run makes of it
+        std::fs::write(d.join("REF"), &before).unwrap();
+        let o = run(fastsum()
+            .current_dir(d)
+            .args(["-r", "d", "--update", "REF", "-a", "md5"]));
+        assert!(o.status.success(), "{}", shown(&o));
+        let want = std::fs::read(d.join("REF")).unwrap();
+        let mut rng = fastsum::internals::Rng::new(seed);
+        let mut grew = false;
+        for kill in 0..3 {
+            let had = checkpointed_bytes(d);
+            let after = Duration::from_millis(1500 + rng.below(1000) as u64);
+            let what = format!("meta {meta}, kill {kill} after {after:?}");
+            let (killed, o) = killed_update(d, after);
+            assert!(killed, "{what}: done before the kill: {}", shown(&o));
+            assert_eq!(std::fs::read(d.join("SUMS")).unwrap(), before, "{what}");
+            let o = run(gnu("md5sum")
+                .current_dir(d)
+                .args(["-c", "--strict", "SUMS"]));
+            assert!(o.status.success(), "{what}: {}", shown(&o));
+            let now = checkpointed_bytes(d);
+            assert!(now >= had, "{what}: the checkpoint lost lines");
+            grew |= now > had;
+            // the bound: what the run read of the files and the checkpoint
+            // did not get is at most a second's reads (each takes 20 ms at
+            // least, 4 KiB each), the rest of the file that ended the second
+            // and the file being hashed at the kill (4 reads each)
+            let read = bytes_read(&std::fs::read_to_string(d.join("trace")).unwrap());
+            let lost = read.saturating_sub(now - had);
+            eprintln!("{what}: read {read} bytes, {lost} not checkpointed");
+            assert!(lost <= (1000 / 20 + 8) * 4096, "{what}: {lost} bytes lost");
+        }
+        assert!(grew, "meta {meta}: no kill left anything in the checkpoint");
+        let kept = checkpointed_bytes(d);
+        let o = run(fastsum()
+            .current_dir(d)
+            .args(["-r", "d", "--update", "SUMS", "-a", "md5", "--stats"]));
+        assert!(o.status.success(), "{}", shown(&o));
+        let hashed = format!("bytes hashed: {}\n", to_hash - kept);
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(&hashed),
+            "meta {meta}: want {hashed}: {}",
+            shown(&o)
+        );
+        assert_eq!(std::fs::read(d.join("SUMS")).unwrap(), want, "meta {meta}");
+        assert!(!d.join(CHECKPOINT).exists(), "meta {meta}");
+    }
+}
+
+/// A checkpoint is trusted only for a file still as it recorded (an edit
+/// since is hashed again), and only if its first line names this command:
+/// another's is ignored and removed, and says so.
+#[test]
+fn a_checkpoint_is_trusted_only_as_far_as_it_holds() {
+    let dir = tempdir();
+    let d = dir.path();
+    let to_hash = old_tree(d, 8, false);
+    let update = ["-r", "d", "--update", "SUMS", "-a", "md5", "--stats"];
+    let uninterrupted = |d: &Path| {
+        std::fs::copy(d.join("SUMS"), d.join("REF")).unwrap();
+        let o = run(fastsum()
+            .current_dir(d)
+            .args(["-r", "d", "--update", "REF", "-a", "md5"]));
+        assert!(o.status.success(), "{}", shown(&o));
+        std::fs::read(d.join("REF")).unwrap()
+    };
+    // a run that fails (an operand that is not there) keeps its checkpoint
+    let o = run(fastsum().current_dir(d).args(update).arg("missing"));
+    assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
+    assert_eq!(checkpointed_bytes(d), to_hash);
+    // one file edited since (its mtime too): hashed again
+    let edited = write_file(d, "d/f006", b"edited");
+    let f = std::fs::File::options().write(true).open(edited).unwrap();
+    f.set_modified(std::time::UNIX_EPOCH + Duration::from_secs(1_609_459_200))
+        .unwrap();
+    let want = uninterrupted(d);
+    let o = run(fastsum().current_dir(d).args(update));
+    assert!(o.status.success(), "{}", shown(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bytes hashed: 6\n"), "{}", shown(&o));
+    assert_eq!(std::fs::read(d.join("SUMS")).unwrap(), want);
+    assert!(!d.join(CHECKPOINT).exists());
+    // a first run (no manifest yet) that fails leaves none, but its
+    // checkpoint: the next one reads nothing again
+    let first = ["-r", "d", "--update", "NEW", "-a", "md5", "--stats"];
+    let o = run(fastsum().current_dir(d).args(first).arg("missing"));
+    assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
+    assert!(!d.join("NEW").exists());
+    assert!(d.join("NEW.fastsum-update.checkpoint").exists());
+    let o = run(fastsum().current_dir(d).args(first));
+    assert!(o.status.success(), "{}", shown(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("bytes hashed: 0\n"),
+        "{}",
+        shown(&o)
+    );
+    let plain = run(fastsum().current_dir(d).args(["-r", "d", "-a", "md5"]));
+    assert_eq!(std::fs::read(d.join("NEW")).unwrap(), plain.stdout);
+    assert!(!d.join("NEW.fastsum-update.checkpoint").exists());
+    // another command's checkpoint: ignored, removed
+    write_file(d, "d/new", b"new");
+    let o = run(fastsum().current_dir(d).args(update).arg("missing"));
+    assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
+    let text = std::fs::read(d.join(CHECKPOINT)).unwrap();
+    let other = String::from_utf8_lossy(&text).replacen("Md5", "Sha1", 1);
+    std::fs::write(d.join(CHECKPOINT), other).unwrap();
+    let want = uninterrupted(d);
+    let o = run(fastsum().current_dir(d).args(update));
+    assert!(o.status.success(), "{}", shown(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("SUMS.fastsum-update.checkpoint': of another command: ignored and removed")
+            || err.contains("SUMS.fastsum-update.checkpoint: of another command"),
+        "{}",
+        shown(&o)
+    );
+    assert!(err.contains("bytes hashed: 3\n"), "{}", shown(&o));
+    assert_eq!(std::fs::read(d.join("SUMS")).unwrap(), want);
+    assert!(!d.join(CHECKPOINT).exists());
 }

@@ -9,9 +9,12 @@
 //! - [`list`]: `--files0-from`, `--files-from`, the names [`hash`] hashes;
 //! - [`shard`]: `--shard K/N`, the share [`hash`] hashes and its header;
 //! - [`merge`]: `--merge PART...`, the one manifest of the shards;
-//! - [`meta`]: `--meta`'s record of a file's size and mtime.
+//! - [`meta`]: `--meta`'s record of a file's size and mtime;
+//! - [`checkpoint`]: what an `--update` hashed so far, for the next run
+//!   to resume from.
 
 pub(crate) mod check;
+pub(crate) mod checkpoint;
 pub(crate) mod hash;
 pub(crate) mod list;
 pub(crate) mod merge;

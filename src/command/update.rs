@@ -17,7 +17,8 @@
 //!   the old one's owner and mode, synced, and renamed over it only when
 //!   every input was hashed and every byte written; the directory is synced
 //!   after. On any error (a read error, ENOSPC, a killed process) the old
-//!   SUMS stays as it was.
+//!   SUMS stays as it was. What was hashed is in a checkpoint beside it
+//!   (`command::checkpoint`), which the next identical run resumes from.
 //! - SUMS, and any temporary file of its, is never hashed into itself.
 //! - A SUMS with other hard links is replaced all the same (rewriting it in
 //!   place could leave it half-written): its other names keep the old
@@ -33,15 +34,16 @@ use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::algo::{Algorithm, Algorithms, Bits};
 use crate::command::check::audit::{CheckFiles, absolute};
 use crate::command::check::infer::{self, Untagged};
 use crate::command::check::parse::{Accept, Digits, Form, Grammar, line_body};
+use crate::command::checkpoint::{self, Checkpoint};
 use crate::command::hash;
 use crate::command::meta::Meta;
-use crate::config::{Context, LineFormat, Tags, UpdateOptions};
+use crate::config::{Context, HashOptions, LineFormat, Tags, UpdateOptions};
 use crate::input::Input;
 use crate::output::quote_name;
 use crate::progress;
@@ -261,7 +263,9 @@ fn update(
     });
     let mut hash_opts = opts.hash.clone();
     hash_opts.style = hash_opts.style.with_format(manifest.format);
-    hash_opts.meta = manifest.meta;
+    // (the checkpoint needs each file's `#meta` line: a manifest without
+    // them gets none, `hash_unlisted`)
+    hash_opts.meta = true;
     // (the walk's prefetch would open every file: only what changed is)
     hash_opts.walk.no_prefetch = manifest.meta;
     progress::plan(cx.stats, || {
@@ -275,18 +279,12 @@ fn update(
             ))
         })
     });
-    let mut added = Vec::new();
     let cx = Context {
         algos: Algorithms::one(manifest.algo),
         ..cx
     };
-    hash::run_filtered(
-        cx,
-        hash_opts,
-        files,
-        |input| unlisted.has(input),
-        &mut added,
-    )?;
+    let (added, checkpoint) =
+        hash_unlisted(cx, locked, &manifest, (hash_opts, opts), files, &unlisted)?;
     if rep.has_failed() {
         rep.error(&format!(
             "{name}: not updated: an input could not be hashed"
@@ -298,9 +296,106 @@ fn update(
     let (new, counts) = merge(&manifest, added, prune, text.len(), cwd);
     if new == text && !locked.made {
         // nothing to change: SUMS is left alone (its time stamps too)
+        checkpoint.remove();
         return Ok(Some(counts));
     }
-    Ok(write(locked, &new, &name, rep, opts.quiet).then_some(counts))
+    let written = write(locked, &new, &name, rep, opts.quiet);
+    if written {
+        checkpoint.remove();
+    }
+    Ok(written.then_some(counts))
+}
+
+/// Hash the inputs of `files` that `unlisted` has, as `hash_opts` say
+/// (with `#meta` lines), and take from the checkpoint beside SUMS the lines
+/// of those it holds still as they were: the lines, in the order of the
+/// inputs (with `#meta` lines only if the manifest has them), and the
+/// checkpoint (written as the run went: it goes once SUMS is replaced).
+fn hash_unlisted(
+    cx: Context<'_>,
+    locked: &Locked,
+    manifest: &Manifest,
+    (hash_opts, opts): (HashOptions, &UpdateOptions),
+    files: Vec<OsString>,
+    unlisted: &Unlisted,
+) -> io::Result<(Vec<u8>, Checkpoint)> {
+    let cwd = unlisted.cwd.as_deref();
+    // the command the checkpoint is of: lines of another are not these
+    let header = format!(
+        "{:?} {:?} {}",
+        manifest.algo,
+        hash_opts.style,
+        String::from_utf8_lossy(cwd.unwrap_or_default())
+    );
+    let first = Some((manifest.algo, manifest.format));
+    let (mut checkpoint, resumed, other) = Checkpoint::open(&locked.target, &header, |body| {
+        match checksum_line(body, first, None, manifest.algo, opts) {
+            Some(Ok((_, _, name))) => Some(absolute(&name, cwd)),
+            _ => None,
+        }
+    });
+    if other && !opts.quiet {
+        cx.rep.message(&format!(
+            "{}: of another command: ignored and removed",
+            shown(&checkpoint::path_of(&locked.target))
+        ));
+    }
+    // each input kept, in order, with its lines when the checkpoint had them
+    let resume = Mutex::new((resumed, Vec::new()));
+    let mut hashed = Vec::new();
+    let mut tee = Tee {
+        out: &mut hashed,
+        checkpoint: &mut checkpoint,
+    };
+    let keep = |input: &Input| {
+        if !unlisted.has(input) {
+            return false;
+        }
+        let mut resume = resume.lock().unwrap_or_else(PoisonError::into_inner);
+        let taken = match input {
+            Input::Path(path) => {
+                let name = absolute(&printed_name(input.name()), cwd);
+                resume.0.take(&name, path)
+            }
+            _ => None,
+        };
+        let hash = taken.is_none();
+        resume.1.push(taken);
+        hash
+    };
+    let ran = hash::run_filtered(cx, hash_opts, files, keep, &mut tee);
+    if ran.is_err() || cx.rep.has_failed() {
+        // SUMS stays as it was: what was hashed is kept for the next run
+        // (a run that goes on to replace SUMS makes no checkpoint it has
+        // not made yet)
+        checkpoint.sync();
+    }
+    ran?;
+    let (_, order) = resume.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let added = checkpoint::in_order(order, &hashed);
+    let added = match manifest.meta {
+        true => added,
+        false => checkpoint::without_meta(&added),
+    };
+    Ok((added, checkpoint))
+}
+
+/// The hash run's output, kept and given to the checkpoint.
+struct Tee<'a> {
+    out: &'a mut Vec<u8>,
+    checkpoint: &'a mut Checkpoint,
+}
+
+impl Write for Tee<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.extend_from_slice(buf);
+        self.checkpoint.push(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// How many other hard links the file `meta` describes has (none known

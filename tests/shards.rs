@@ -4,6 +4,7 @@
 
 use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 use std::process::Output;
 
@@ -693,4 +694,57 @@ fn merge_refuses_a_json_part_with_a_failed_input() {
     let o = merge(dir, &["part.0".to_string()]);
     let said = "fastsum: part.0: an input of it failed (its error is among its lines)\n";
     assert_output("merge", &o, "", said, 1);
+}
+
+/// `--output` never replaces what is not a regular file: a device (renamed
+/// over as root, `/dev/null` became a regular file), a FIFO, a directory or
+/// a link to nothing is refused, exit 1, and left as it was; a symbolic
+/// link to a regular file is kept, and the file it names is written.
+#[test]
+fn output_is_never_written_over_what_is_no_regular_file() {
+    let tmp = tempdir();
+    let dir = tmp.path();
+    std::fs::write(dir.join("a"), b"a\n").unwrap();
+    let fifo = run(std::process::Command::new("mkfifo").arg(dir.join("fifo")));
+    assert!(fifo.status.success(), "{}", shown(&fifo));
+    let null = dir.join("null");
+    let made = run(std::process::Command::new("mknod").args([
+        null.as_os_str(),
+        "c".as_ref(),
+        "1".as_ref(),
+        "3".as_ref(),
+    ]));
+    std::fs::create_dir(dir.join("d")).unwrap();
+    std::fs::write(dir.join("real"), b"old\n").unwrap();
+    std::os::unix::fs::symlink("real", dir.join("link")).unwrap();
+    std::os::unix::fs::symlink("nowhere", dir.join("dangling")).unwrap();
+    let line = ok("plain", &run(fastsum().current_dir(dir).arg("a")));
+    let mut refused = vec![
+        ("fifo", "not a regular file (a FIFO)"),
+        ("d", "not a regular file (a directory)"),
+        ("dangling", "a symbolic link to a file that does not exist"),
+    ];
+    // (a device can be made only as root)
+    if made.status.success() {
+        refused.push(("null", "not a regular file (a character device)"));
+    }
+    for (target, why) in refused {
+        let o = run(fastsum().current_dir(dir).args(["--output", target, "a"]));
+        assert_output(
+            target,
+            &o,
+            "",
+            &format!("fastsum: {target}: {why}: not written\n"),
+            1,
+        );
+    }
+    let kinds = |p: &str| std::fs::symlink_metadata(dir.join(p)).unwrap().file_type();
+    assert!(kinds("fifo").is_fifo() && kinds("d").is_dir() && kinds("dangling").is_symlink());
+    if made.status.success() {
+        assert!(kinds("null").is_char_device());
+    }
+    let o = run(fastsum().current_dir(dir).args(["--output", "link", "a"]));
+    assert_output("link", &o, "", "", 0);
+    assert!(kinds("link").is_symlink());
+    assert_eq!(std::fs::read(dir.join("real")).unwrap(), line);
 }

@@ -157,7 +157,14 @@ pub(crate) fn publish(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
-    let opened = crate::sys::file_path(path);
+    let opened = match output_target(&crate::sys::file_path(path)) {
+        Ok(target) => target,
+        Err(why) => {
+            let name = quote_name(path.as_os_str().as_encoded_bytes());
+            cx.rep.error(&format!("{name}: {why}: not written"));
+            return Ok(());
+        }
+    };
     let dir = match opened.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
@@ -183,8 +190,43 @@ pub(crate) fn publish(
         return Ok(());
     }
     temp.as_file().sync_all()?;
+    // (looked at again: something put there meanwhile is not replaced)
+    if let Err(why) = output_target(&opened) {
+        let name = quote_name(path.as_os_str().as_encoded_bytes());
+        cx.rep.error(&format!("{name}: {why}: not written"));
+        return Ok(());
+    }
     temp.persist(&opened).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// The file `--output PATH` replaces: PATH itself when nothing is there or
+/// a regular file is, the file a symbolic link names when it is a regular
+/// one (the link is kept); never a device, FIFO, socket or directory
+/// (renamed over as root, `/dev/null` would become a regular file), nor
+/// a link to nothing. `Err`: why not, in words.
+fn output_target(path: &Path) -> Result<PathBuf, String> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(format!("not a regular file ({})", file_kind(&m))),
+        Ok(_) => std::fs::canonicalize(path).map_err(|e| error_text(&e)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                Err("a symbolic link to a file that does not exist".into())
+            }
+            _ => Ok(path.to_path_buf()),
+        },
+        Err(e) => Err(error_text(&e)),
+    }
+}
+
+/// What a file that is not a regular one is, in a message.
+pub(crate) fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else {
+        crate::sys::special_kind(&t).unwrap_or("not a file")
+    }
 }
 
 /// `--tree-digest`: the digest, with `algo`, of the bytes that

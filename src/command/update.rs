@@ -793,16 +793,6 @@ impl From<io::Error> for Unusable {
     }
 }
 
-/// What a file that is not a regular one is, in a message.
-fn kind(meta: &fs::Metadata) -> &'static str {
-    let t = meta.file_type();
-    if t.is_dir() {
-        "a directory"
-    } else {
-        crate::sys::special_kind(&t).unwrap_or("not a file")
-    }
-}
-
 /// Did an open fail because the path changed under it (gone, or a link
 /// put where the resolved path was)? Then it is tried again.
 fn lost_race(e: &io::Error) -> bool {
@@ -851,7 +841,7 @@ impl Locked {
         let meta = file.metadata()?;
         if !meta.is_file() {
             // (replaced by something else between the look and the open)
-            return Err(Unusable::NotRegular(kind(&meta)));
+            return Err(Unusable::NotRegular(hash::file_kind(&meta)));
         }
         lock(&file, waiting)?;
         let meta = file.metadata()?;
@@ -869,7 +859,7 @@ impl Locked {
     /// made. `None` when SUMS changed meanwhile (to be tried again).
     fn open_once(sums: &Path) -> Result<Option<(File, PathBuf, bool)>, Unusable> {
         match fs::metadata(sums) {
-            Ok(m) if !m.is_file() => Err(Unusable::NotRegular(kind(&m))),
+            Ok(m) if !m.is_file() => Err(Unusable::NotRegular(hash::file_kind(&m))),
             Ok(_) => {
                 let target = match fs::canonicalize(sums) {
                     Ok(t) => t,

@@ -1186,3 +1186,47 @@ fn a_checkpoint_is_trusted_only_as_far_as_it_holds() {
     assert_eq!(std::fs::read(d.join("SUMS")).unwrap(), want);
     assert!(!d.join(CHECKPOINT).exists());
 }
+
+/// What has the checkpoint's name beside SUMS but is no regular file of
+/// its own is neither read nor written over: a FIFO is not waited on (the
+/// run hung), a symbolic link is not followed (its target was read, and
+/// could be cut and written), and both are left as they were.
+#[test]
+fn a_checkpoint_name_that_is_no_regular_file_is_left_alone() {
+    let t = crate::util::tempdir();
+    let dir = t.path();
+    std::fs::create_dir(dir.join("d")).unwrap();
+    std::fs::write(dir.join("d/a"), b"a\n").unwrap();
+    std::fs::write(dir.join("victim"), b"not a checkpoint\n").unwrap();
+    let fifo =
+        crate::util::run(Command::new("mkfifo").arg(dir.join("F.fastsum-update.checkpoint")));
+    assert!(fifo.status.success(), "{}", crate::util::shown(&fifo));
+    std::os::unix::fs::symlink("victim", dir.join("L.fastsum-update.checkpoint")).unwrap();
+    for sums in ["F", "L"] {
+        let o = crate::util::within(
+            crate::util::fastsum()
+                .current_dir(dir)
+                .args(["-r", "d", "--update", sums]),
+            Duration::from_secs(20),
+            Command::output,
+        )
+        .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{sums}: {}",
+            crate::util::shown(&o)
+        );
+        assert_eq!(
+            std::fs::read(dir.join(sums)).unwrap(),
+            b"60b725f10c9c85c70d97880dfe8191b3  d/a\n"
+        );
+    }
+    let kind = |p: &str| std::fs::symlink_metadata(dir.join(p)).unwrap().file_type();
+    assert!(kind("F.fastsum-update.checkpoint").is_fifo());
+    assert!(kind("L.fastsum-update.checkpoint").is_symlink());
+    assert_eq!(
+        std::fs::read(dir.join("victim")).unwrap(),
+        b"not a checkpoint\n"
+    );
+}

@@ -88,6 +88,32 @@ pub(crate) fn path_of(target: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// The bytes of the regular file at `path`; `None` when nothing is there;
+/// `Err` for anything else there (a link is not followed, a FIFO not
+/// waited on).
+fn read_regular(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    let mut file = match crate::sys::open_no_follow(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    if !file.metadata()?.is_file() {
+        return Err(io::ErrorKind::InvalidInput.into());
+    }
+    let mut text = Vec::new();
+    io::Read::read_to_end(&mut file, &mut text)?;
+    Ok(Some(text))
+}
+
+/// `Ok` when `path` is a regular file itself (not a link to one).
+fn regular(path: &Path) -> io::Result<()> {
+    if fs::symlink_metadata(path)?.is_file() {
+        Ok(())
+    } else {
+        Err(io::ErrorKind::InvalidInput.into())
+    }
+}
+
 impl Checkpoint {
     /// The checkpoint of the manifest `target`, for the command `header`
     /// names, and what the one found there holds (`name_of`: the absolute
@@ -111,8 +137,15 @@ impl Checkpoint {
             broken: false,
         };
         let mut resumed = Resumed::default();
-        let Ok(text) = fs::read(&cp.path) else {
-            return (cp, resumed, false);
+        let text = match read_regular(&cp.path) {
+            Ok(Some(text)) => text,
+            Ok(None) => return (cp, resumed, false),
+            Err(_) => {
+                // a link, FIFO, device or directory of that name, or one
+                // that cannot be read: neither read nor written over
+                cp.broken = true;
+                return (cp, resumed, false);
+            }
         };
         let Some(body) = text.strip_prefix(&cp.header[..]) else {
             // another command's (or a torn first line): not to be trusted
@@ -172,7 +205,9 @@ impl Checkpoint {
             // the one found is cut after its last whole record (should it
             // be gone, a new one is made)
             let found = match self.kept {
-                Some(len) => match OpenOptions::new().write(true).open(&self.path) {
+                Some(len) => match regular(&self.path)
+                    .and_then(|()| OpenOptions::new().write(true).open(&self.path))
+                {
                     Ok(mut file) => {
                         file.set_len(len)?;
                         file.seek(io::SeekFrom::End(0))?;
@@ -187,7 +222,8 @@ impl Checkpoint {
                 Some(file) => file,
                 None => {
                     let mut options = OpenOptions::new();
-                    options.write(true).create(true).truncate(true);
+                    // (never through a link or onto a file put there since)
+                    options.write(true).create_new(true);
                     // (it lists what SUMS lists: no more readable than a
                     // temporary of SUMS)
                     crate::sys::private_mode(&mut options);

@@ -22,29 +22,52 @@ pub(crate) enum Verbosity {
     Warn,
 }
 
-/// Whose rules a check run follows where GNU's, b3sum's and xxhsum's
-/// differ.
+/// Whose check-line grammar a run reads check files by, where GNU's,
+/// b3sum's and xxhsum's differ: chosen once by the name (`cli/commands.rs`
+/// `check_command`, `cli/xxhsum.rs` `resolve`), as the output [`Style`] is,
+/// and turned into its reader by `check::grammar::of` (one file each in
+/// `src/command/check/`, which states the dialect's rules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dialect {
-    /// GNU's: blank and `#` lines are skipped, malformed ones counted and
-    /// warned about (failing only with `--strict`); a listed file that
-    /// cannot be read is `FAILED open or read` after a message.
-    Gnu,
-    /// b3sum's (under its name): every line must be a checksum line, any
-    /// other (blank, `#`, malformed, another algorithm's) is reported and
-    /// fails the run; an unreadable file is `FAILED (reason)`; both count
-    /// with the checksums that did not match.
+    /// GNU's (`check/gnu.rs`): blank and `#` lines are skipped, malformed
+    /// ones counted and warned about (failing only with `--strict`); a
+    /// listed file that cannot be read is `FAILED open or read` after a
+    /// message.
+    Gnu(GnuRules),
+    /// b3sum's (`check/b3sum.rs`, under its name): every line must be a
+    /// checksum line, any other (blank, `#`, malformed, another
+    /// algorithm's) is reported and fails the run; an unreadable file is
+    /// `FAILED (reason)`; both count with the checksums that did not match.
     B3sum,
-    /// xxhsum 0.8.1's (under its names): its line syntax (no comments, no
-    /// blank lines), `stdin` for standard input, its own words for what
-    /// fails, and the counts on stdout after each check file.
+    /// xxhsum 0.8.1's (`check/xxhsum.rs`, under its names): its line syntax
+    /// (no comments, no blank lines), `stdin` for standard input, its own
+    /// words for what fails, and the counts on stdout after each check file.
     Xxhsum {
         /// `--little-endian`: untagged lines hold reversed digests.
         little_endian: bool,
-        /// `-w`: a message for each improperly formatted line (xxhsum's
-        /// `-w` goes with `-q` and `--status`, not instead of them).
-        warn: bool,
     },
+}
+
+/// How GNU's grammar reads a name's check lines (GNU's tools differ), and
+/// whether fastsum's own rules add to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct GnuRules {
+    /// How tags are read.
+    pub(crate) tags: Tags,
+    /// The algorithm was chosen (`-a`, or a multi-call name), not defaulted:
+    /// then lines tagged with another algorithm are improperly formatted,
+    /// as in GNU; otherwise each tag picks its line's algorithm.
+    pub(crate) algorithm_chosen: bool,
+    /// Digests may be written in base64 too (cksum, as GNU 9.8 reads its
+    /// `--base64` lines; fastsum reads the lines its `--base64` writes).
+    pub(crate) base64: bool,
+    /// fastsum's own rules, not GNU's (its own name): an OpenPGP
+    /// clear-signed check file's armour is read as such (its lines are not
+    /// improperly formatted; what stands outside it is), a listed name not
+    /// found from here is looked for beside the check file, a `#meta` line
+    /// is tied to the line after it, and without `-a` an untagged line's
+    /// algorithm is inferred (`check/infer.rs`).
+    pub(crate) own_rules: bool,
 }
 
 /// How a check line's tag is read: GNU's tools differ (md5sum's
@@ -79,28 +102,15 @@ pub(crate) struct CheckOptions {
     pub(crate) strict: bool,
     /// `--ignore-missing`: missing files are not failures.
     pub(crate) ignore_missing: bool,
-    /// The algorithm was chosen (`-a`, or a multi-call name), not defaulted:
-    /// then lines tagged with another algorithm are improperly formatted,
-    /// as in GNU; otherwise each tag picks its line's algorithm.
-    pub(crate) algorithm_chosen: bool,
-    /// GNU's rules, b3sum's or xxhsum's.
+    /// GNU's rules, b3sum's or xxhsum's: how check lines are read and
+    /// what passes.
     pub(crate) dialect: Dialect,
-    /// How tags are read (GNU's rules).
-    pub(crate) tags: Tags,
     /// How each verified line is written (GNU's `name: OK`, b3sum's
     /// wording, or `--json`'s objects).
     pub(crate) style: Style,
-    /// Digests may be written in base64 too (cksum, as GNU 9.8 reads its
-    /// `--base64` lines).
-    pub(crate) base64: bool,
     /// `--verify-with KEY` (and `--signature FILE`): each check file's
     /// signature must hold before any of its lines is used.
     pub(crate) signed: Option<Signed>,
-    /// fastsum's own rules, not GNU's or b3sum's (its own name): an OpenPGP
-    /// clear-signed check file's armour is read as such (its lines are not
-    /// improperly formatted; what stands outside it is), and a listed name
-    /// not found from here is looked for beside the check file.
-    pub(crate) own_rules: bool,
 }
 
 #[cfg(test)]
@@ -111,18 +121,19 @@ impl CheckOptions {
             verbosity: Verbosity::Normal,
             strict: false,
             ignore_missing: false,
-            algorithm_chosen: false,
-            dialect: Dialect::Gnu,
-            tags: Tags::Exact,
+            dialect: Dialect::Gnu(GnuRules {
+                tags: Tags::Exact,
+                algorithm_chosen: false,
+                base64: false,
+                own_rules: false,
+            }),
             style: Style {
                 shape: Shape::Gnu(LineFormat::Gnu { binary: false }),
                 encoding: Encoding::Hex,
                 end: LineEnd::Newline,
                 names: Names::Escaped,
             },
-            base64: false,
             signed: None,
-            own_rules: false,
         }
     }
 }
@@ -289,6 +300,9 @@ pub(crate) enum Names {
 pub(crate) struct XxhOutput {
     /// `--little-endian`: the digest's bytes reversed, tags with `_LE`.
     pub(crate) little_endian: bool,
+    /// `-w`: a message for each improperly formatted line of a check file
+    /// (xxhsum's `-w` goes with `-q` and `--status`, not instead of them).
+    pub(crate) warn: bool,
     /// Blank out stderr's line at the end (`\r`, 70 spaces, `\r`), as
     /// xxhsum does after FILEs unless `-q`.
     pub(crate) blank_out: bool,

@@ -7,8 +7,8 @@ use std::ffi::OsString;
 
 use crate::algo::Algorithm;
 use crate::config::{
-    AuditOptions, CheckOptions, Command, Dialect, HashOptions, List, Shard, Shares, Signed, Tags,
-    UpdateOptions, Verbosity, XofOutput,
+    AuditOptions, CheckOptions, Command, Dialect, GnuRules, HashOptions, List, Shard, Shares,
+    Signed, Tags, UpdateOptions, Verbosity, XofOutput,
 };
 use crate::walk::{Exclude, Walk};
 
@@ -109,19 +109,8 @@ pub(super) fn check_command(args: &Args, inv: &Invocation) -> Result<Command, Us
         verbosity: args.verbosity.unwrap_or(Verbosity::Normal),
         strict: args.strict,
         ignore_missing: args.ignore_missing,
-        // (cksum's default, the CRC, chooses nothing: its -c takes any tag)
-        algorithm_chosen: !args.algorithms.is_empty()
-            || (inv.default_algorithm.is_some() && !cksum),
-        dialect: if inv.flavour() == Flavour::B3sum {
-            Dialect::B3sum
-        } else {
-            Dialect::Gnu
-        },
-        tags: tags(inv.flavour(), &args.algorithms),
+        dialect: dialect(args, inv, cksum),
         style: style::check(args, inv),
-        // (fastsum reads the lines its --base64 writes)
-        base64: cksum || inv.flavour() == Flavour::Fastsum,
-        own_rules: inv.flavour() == Flavour::Fastsum,
         signed: args.verify_with.as_ref().map(|key| Signed {
             key: key.into(),
             signature: args.signature.as_ref().map(Into::into),
@@ -470,6 +459,23 @@ fn b3sum_validation(args: &Args) -> Option<Conflict> {
         )));
     }
     None
+}
+
+/// Whose grammar `-c` reads check lines by under a name (xxhsum's names
+/// have their own resolver, `cli/xxhsum.rs`).
+fn dialect(args: &Args, inv: &Invocation, cksum: bool) -> Dialect {
+    if inv.flavour() == Flavour::B3sum {
+        return Dialect::B3sum;
+    }
+    Dialect::Gnu(GnuRules {
+        tags: tags(inv.flavour(), &args.algorithms),
+        // (cksum's default, the CRC, chooses nothing: its -c takes any tag)
+        algorithm_chosen: !args.algorithms.is_empty()
+            || (inv.default_algorithm.is_some() && !cksum),
+        // (fastsum reads the lines its --base64 writes)
+        base64: cksum || inv.flavour() == Flavour::Fastsum,
+        own_rules: inv.flavour() == Flavour::Fastsum,
+    })
 }
 
 /// How `-c` reads tags under a name (GNU's tools differ), with the `-a`

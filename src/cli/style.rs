@@ -137,6 +137,7 @@ pub(super) fn xxhsum(args: &Args, algo: Algorithm) -> Style {
     };
     let xxh = XxhOutput {
         little_endian: args.little_endian,
+        warn: args.xxh_warn,
         blank_out: !args.files.is_empty() && !args.xxh_quiet,
     };
     Style {
@@ -206,6 +207,7 @@ mod tests {
         );
         let xxh = XxhOutput {
             little_endian: true,
+            warn: false,
             blank_out: true,
         };
         assert_eq!(

@@ -18,9 +18,7 @@ use super::options::Args;
 use super::usage::{Conflict, UsageError};
 use super::{Invocation, plan};
 use crate::algo::{Algorithm, Algorithms};
-use crate::config::{
-    CheckOptions, Command, Config, Dialect, HashOptions, Progress, Tags, Verbosity,
-};
+use crate::config::{CheckOptions, Command, Config, Dialect, HashOptions, Progress, Verbosity};
 use crate::walk::Walk;
 
 /// The run `args` ask for under an xxhsum name. It refuses only to read a
@@ -39,9 +37,8 @@ pub(super) fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError
     let command = if args.check {
         Command::Check(CheckOptions {
             signed: None,
-            own_rules: false,
             // xxhsum's --status silences stdout, -q its OK lines; its -w
-            // goes with either (the dialect's)
+            // goes with either (its style's)
             verbosity: match (args.verbosity, args.xxh_quiet) {
                 (Some(Verbosity::Status), _) => Verbosity::Status,
                 (_, true) => Verbosity::Quiet,
@@ -49,15 +46,10 @@ pub(super) fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError
             },
             strict: args.strict,
             ignore_missing: false,
-            algorithm_chosen: false,
             dialect: Dialect::Xxhsum {
                 little_endian: args.little_endian,
-                warn: args.xxh_warn,
             },
-            // (xxhsum's lines have their own syntax: no GNU tags)
-            tags: Tags::Exact,
             style: super::style::xxhsum(&args, algo),
-            base64: false,
         })
     } else {
         Command::Hash(HashOptions {

@@ -10,6 +10,8 @@
 //! - [`shard`]: `--shard K/N`, the share [`hash`] hashes and its header;
 //! - [`merge`]: `--merge PART...`, the one manifest of the shards;
 //! - [`meta`]: `--meta`'s record of a file's size and mtime;
+//! - [`names`]: names in normal form, as `--audit` and `--update` compare
+//!   a manifest's with a walk's, and the check files a walk leaves out;
 //! - [`checkpoint`]: what an `--update` hashed so far, for the next run
 //!   to resume from.
 
@@ -19,5 +21,6 @@ pub(crate) mod hash;
 pub(crate) mod list;
 pub(crate) mod merge;
 pub(crate) mod meta;
+pub(crate) mod names;
 pub(crate) mod shard;
 pub(crate) mod update;

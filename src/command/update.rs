@@ -37,12 +37,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::algo::{Algorithm, Algorithms, Bits};
-use crate::command::check::audit::{CheckFiles, absolute};
 use crate::command::check::infer::{self, Untagged};
-use crate::command::check::parse::{Accept, Digits, Form, Grammar, line_body};
+use crate::command::check::parse::{Accept, Digits, Form, Syntax as Grammar, line_body};
 use crate::command::checkpoint::{self, Checkpoint};
 use crate::command::hash;
 use crate::command::meta::Meta;
+use crate::command::names::{CheckFiles, absolute};
 use crate::config::{Context, HashOptions, LineFormat, Tags, UpdateOptions};
 use crate::input::Input;
 use crate::output::quote_name;

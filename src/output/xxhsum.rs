@@ -6,7 +6,7 @@
 use std::io;
 
 use crate::algo::push_hex;
-use crate::config::{CheckOptions, Dialect, Verbosity, XxhOutput};
+use crate::config::{CheckOptions, Verbosity, XxhOutput};
 use crate::input::Input;
 use crate::printer::Printer;
 use crate::read::{Hashed, Task};
@@ -97,11 +97,11 @@ impl Writer for Xxhsum {
     fn improper(
         &self,
         p: &mut Printer<'_>,
-        opts: &CheckOptions,
+        _: &CheckOptions,
         (file, line): (&[u8], u64),
         _: &str,
     ) -> io::Result<()> {
-        if !matches!(opts.dialect, Dialect::Xxhsum { warn: true, .. }) {
+        if !self.xxh.warn {
             return Ok(());
         }
         let text = [

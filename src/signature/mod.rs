@@ -28,6 +28,8 @@
 mod ed25519;
 mod openpgp;
 
+pub(crate) use openpgp::Armour;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 

@@ -318,6 +318,55 @@ fn covered(text: &[u8], clear_signed: bool) -> Result<(), (u64, Option<&'static 
     Ok(())
 }
 
+/// Where a line stands in an OpenPGP clear-signed text read as a check
+/// file without a key (fastsum's own rules: the signature is not checked,
+/// but its armour is no checksum line): its parts, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Armour {
+    /// The `Hash:` headers, up to an empty line.
+    Headers,
+    /// The signed text: the sums, dash-escaped.
+    Body,
+    /// The signature's armour.
+    Signature,
+    /// After it: lines here are outside the armour.
+    After,
+}
+
+impl Armour {
+    /// The armour a check file whose first line is `first` starts, if it
+    /// is the first line of a clear-signed text.
+    pub(crate) fn starts(first: &[u8]) -> Option<Armour> {
+        (first.trim_ascii_end() == CLEAR_SIGNED).then_some(Armour::Headers)
+    }
+
+    /// What `line` (without its line end) is: `None` when it is armour,
+    /// else the line to read as a checksum line (a dash-escape undone).
+    pub(crate) fn read<'l>(&mut self, line: &'l [u8]) -> Option<&'l [u8]> {
+        let bare = line.trim_ascii_end();
+        match self {
+            Armour::Headers => {
+                if bare.is_empty() {
+                    *self = Armour::Body;
+                }
+                None
+            }
+            Armour::Body if bare == SIGNATURE_BEGIN => {
+                *self = Armour::Signature;
+                None
+            }
+            Armour::Body => Some(line.strip_prefix(b"- ").unwrap_or(line)),
+            Armour::Signature => {
+                if bare == b"-----END PGP SIGNATURE-----" {
+                    *self = Armour::After;
+                }
+                None
+            }
+            Armour::After => Some(line),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,10 +19,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::parse::Expected;
-use super::{CheckJob, Event, Status, Verifier, feed, verifier};
+use super::verify::{NO_DIGEST, Verifier};
+use super::{CheckJob, Event, Status, reading};
 use crate::algo::{Algorithm, Algorithms, Digest};
 use crate::command::hash;
 use crate::command::meta::{Meta, damaged};
+use crate::command::names::{CheckFiles, normal};
 use crate::config::{AuditOptions, Context, Verbosity};
 use crate::input::Input;
 use crate::output::Verdict;
@@ -30,7 +32,6 @@ use crate::printer::{Printer, Render, print_all};
 use crate::progress;
 use crate::read::{Hashed, Job, JobSource, Outcome, Task};
 use crate::report::error_text;
-use crate::sys::FileId;
 use crate::walk::{self, Entry};
 
 /// What a hashed file of the audit is.
@@ -105,56 +106,6 @@ enum Pass {
     Walk(PathBuf, io::Error),
     /// Every job is done: print what is still missing, and the summary.
     Finish,
-}
-
-/// `name` with `.` components, doubled or trailing slashes and `dir/..`
-/// pairs removed, lexically (as `realpath -s` does; `..` at the start of a
-/// relative name stays, `/..` is `/`); also how `--update` compares the
-/// names it lists with those it walks. In the form lines print names
-/// (on Windows `\` is `/`: `sys::printed_name`).
-pub(crate) fn normal(name: &[u8]) -> Vec<u8> {
-    let printed = crate::sys::printed_name(name);
-    let name = &printed[..];
-    let absolute = name.first() == Some(&b'/');
-    let mut parts: Vec<&[u8]> = Vec::new();
-    for part in name.split(|&b| b == b'/') {
-        match part {
-            b"" | b"." => {}
-            b".." => match parts.last() {
-                Some(&last) if last != b".." => {
-                    parts.pop();
-                }
-                // above the root is the root
-                _ if absolute => {}
-                _ => parts.push(part),
-            },
-            _ => parts.push(part),
-        }
-    }
-    let mut out = Vec::with_capacity(name.len());
-    if absolute {
-        out.push(b'/');
-    }
-    for (i, part) in parts.iter().enumerate() {
-        if i > 0 {
-            out.push(b'/');
-        }
-        out.extend_from_slice(part);
-    }
-    if out.is_empty() {
-        out.push(b'.');
-    }
-    out
-}
-
-/// `name` in normal form, made absolute against `cwd` (the current
-/// directory) when it is relative: `./d/a`, `d//a` and `/cwd/d/a` are one
-/// name. Without a `cwd` (it could not be known), the normal form.
-pub(crate) fn absolute(name: &[u8], cwd: Option<&[u8]>) -> Vec<u8> {
-    match cwd {
-        Some(cwd) if name.first() != Some(&b'/') => normal(&[cwd, b"/", name].concat()),
-        _ => normal(name),
-    }
 }
 
 /// A listed file that was not found: its name and what it should hash to.
@@ -275,7 +226,7 @@ impl Auditor {
                         }
                         _ if f.bad.is_some() => {}
                         Some(d) => f.bad = Some((*algo, *want, Ok(d.clone()))),
-                        None => f.bad = Some((*algo, *want, Err(copy_error(&super::NO_DIGEST)))),
+                        None => f.bad = Some((*algo, *want, Err(copy_error(&NO_DIGEST)))),
                     }
                 }
             }
@@ -544,40 +495,6 @@ impl New {
     }
 }
 
-/// The check files, to leave them out of the walk: a manifest kept in the
-/// tree it lists is not a new file of it (nor, for `--update`, a file to
-/// add to itself). Compared by device and inode.
-pub(crate) struct CheckFiles(Vec<(OsString, FileId)>);
-
-impl CheckFiles {
-    pub(crate) fn of(files: &[OsString]) -> CheckFiles {
-        CheckFiles(
-            files
-                .iter()
-                .filter(|f| *f != "-")
-                .filter_map(|f| {
-                    let id = FileId::of_path(f.as_ref()).ok()?;
-                    let base = std::path::Path::new(f).file_name()?.to_os_string();
-                    Some((base, id))
-                })
-                .collect(),
-        )
-    }
-
-    /// Is `input` one of them? (Only a name that ends like one is stat'ed.)
-    pub(crate) fn is(&self, input: &Input) -> bool {
-        let Input::Path(path) = input else {
-            return false;
-        };
-        let Some(base) = path.file_name() else {
-            return false;
-        };
-        self.0
-            .iter()
-            .any(|(b, id)| b == base && FileId::of_path(path).is_ok_and(|now| now == *id))
-    }
-}
-
 /// Audit the trees of `opts.dirs` against the checksum files `files`.
 pub(crate) fn run(
     cx: Context<'_>,
@@ -585,10 +502,11 @@ pub(crate) fn run(
     files: &[OsString],
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let Ok(signing) = super::signing(&opts.check, cx.rep) else {
+    let Ok(signing) = super::signed::signing(&opts.check, cx.rep) else {
         return Ok(());
     };
-    let (listed, names) = one_job_a_file(feed(&opts.check, cx.algos, files, signing));
+    let (feed, verifier) = reading(&opts.check, cx.algos, files, signing);
+    let (listed, names) = one_job_a_file(feed);
     let mut found = None::<Algorithms>;
     for job in &listed {
         if let Job::Hash(task) = job {
@@ -637,7 +555,7 @@ pub(crate) fn run(
         .chain(unlisted)
         .chain([Job::Pass(Pass::Finish)]);
     let auditor = Auditor {
-        verifier: verifier(opts.check.clone()),
+        verifier,
         missing: Vec::new(),
         by_digest: HashMap::new(),
         counts: Counts::default(),
@@ -816,47 +734,4 @@ fn with_parts(
         }
     }
     all
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{absolute, normal};
-
-    #[test]
-    fn names_compare_in_normal_form() {
-        for (name, want) in [
-            ("./a/b", "a/b"),
-            ("a//b/", "a/b"),
-            ("/x/./y", "/x/y"),
-            ("./", "."),
-            ("../a", "../a"),
-            ("t/sub/../f2", "t/f2"),
-            ("t/sub/./../../f2", "f2"),
-            ("a/../../b", "../b"),
-            ("../../b", "../../b"),
-            ("/../a/..", "/"),
-            ("a/..", "."),
-            ("a", "a"),
-        ] {
-            assert_eq!(normal(name.as_bytes()), want.as_bytes(), "{name}");
-        }
-    }
-
-    #[test]
-    fn absolute_names_are_taken_from_the_current_directory() {
-        for (name, want) in [
-            ("./d/a", "/w/d/a"),
-            ("d//a", "/w/d/a"),
-            ("/w/d/a", "/w/d/a"),
-            ("//w/./d/a", "/w/d/a"),
-            (".", "/w"),
-        ] {
-            assert_eq!(
-                absolute(name.as_bytes(), Some(b"/w/")),
-                want.as_bytes(),
-                "{name}"
-            );
-        }
-        assert_eq!(absolute(b"./d/a", None), b"d/a");
-    }
 }

@@ -15,9 +15,52 @@
 //! line is an error, as is a `#` line: b3sum has no comments. A line that
 //! is not UTF-8 ends the whole run (b3sum's `read_line` fails and its
 //! `main` returns the error).
+//!
+//! Its rules ([`B3sum`]'s `rules`): a check file that cannot be opened or
+//! read ends the run (`Error:`, no summary), a listed file that cannot be
+//! read counts with the checksums that did not match, and the counts are
+//! the run's, summed up once after the last check file.
 
+use super::grammar::{At, FileErrors, Grammar, Passes, Rules};
 use super::parse::Expected;
-use crate::algo::Algorithm;
+use super::{Event, Listed, Step};
+use crate::algo::{Algorithm, Algorithms};
+use crate::input::Input;
+use crate::read::{Job, Task};
+
+/// b3sum's grammar.
+pub(crate) struct B3sum;
+
+impl Grammar for B3sum {
+    fn rules(&self) -> Rules {
+        Rules {
+            file_errors: FileErrors::EndTheRun,
+            groups: true,
+            run_counts: true,
+            unreadable_mismatches: true,
+            passes: Passes::Verified,
+        }
+    }
+
+    fn line(&mut self, raw: &[u8], _: At<'_>) -> Step {
+        Step::Job(match parse(raw) {
+            Err(()) => Job::Pass(Event::Abort(NOT_UTF8.into())),
+            Ok(Err(why)) => Job::Pass(Event::Refused(why)),
+            Ok(Ok(line)) => Job::Hash(Task {
+                // (b3sum's names are UTF-8: a name on every OS)
+                input: Input::from_arg(crate::sys::os_string(line.name).unwrap_or_default()),
+                algos: Algorithms::one(Algorithm::Blake3),
+                context: Listed {
+                    expected: vec![line.expected],
+                    etag: false,
+                    shown: Some(line.shown.into()),
+                    at: None,
+                    meta: None,
+                },
+            }),
+        })
+    }
+}
 
 /// What b3sum says of a line it refuses (after `b3sum: `).
 pub(crate) type Refusal = &'static str;

@@ -25,7 +25,7 @@
 
 use crate::algo::{Algorithm, Bits, Sha3Size};
 
-use super::parse::{self, Grammar};
+use super::parse::{self, Syntax};
 
 /// The algorithm a word of a check file's name or of a comment names:
 /// `sha256`, `SHA256SUMS`, `sha256sum`, `SHASUMS256` (Node.js), `B2SUMS`,
@@ -230,7 +230,7 @@ pub(crate) enum Untagged {
     /// of this many bytes (`hex`: written in hex, else base64).
     Unknown { bytes: usize, hex: bool },
     /// The line is tagged, or no untagged line of any algorithm: the
-    /// grammar's default reads it (and finds it improper, or an S3 ETag).
+    /// syntax's default reads it (and finds it improper, or an S3 ETag).
     Default,
 }
 
@@ -241,7 +241,7 @@ pub(crate) enum Untagged {
 pub(crate) fn untagged(
     body: &[u8],
     said: Option<Algorithm>,
-    grammar: &Grammar,
+    syntax: &Syntax,
     tagged: bool,
 ) -> Untagged {
     if let Some(algo) = said {
@@ -250,7 +250,7 @@ pub(crate) fn untagged(
     if tagged {
         return Untagged::Default;
     }
-    let Some((bytes, hex)) = parse::digest_len(body, grammar.digits) else {
+    let Some((bytes, hex)) = parse::digest_len(body, syntax.digits) else {
         return Untagged::Default;
     };
     if let Some(algo) = by_length(bytes) {
@@ -263,9 +263,9 @@ pub(crate) fn untagged(
         .into_iter()
         .filter(|a| !matches!(a, Algorithm::Blake2b(_)))
         .any(|a| {
-            Grammar {
+            Syntax {
                 default: a,
-                ..*grammar
+                ..*syntax
             }
             .parse(body)
             .is_ok()

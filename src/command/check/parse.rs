@@ -275,9 +275,10 @@ pub(crate) enum Digits {
     HexOrBase64,
 }
 
-/// How a run reads its check lines (GNU's grammar).
+/// How a run reads GNU's check lines: the syntax `check/gnu.rs`'s grammar
+/// (and `--update`) parse a line body with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Grammar {
+pub(crate) struct Syntax {
     /// The algorithm of untagged lines (`-a`, or the multi-call name).
     pub(crate) default: Algorithm,
     /// Which tags may name another algorithm.
@@ -288,7 +289,7 @@ pub(crate) struct Grammar {
     pub(crate) tags: Tags,
 }
 
-impl Grammar {
+impl Syntax {
     /// Parse one line body (see [`line_body`]).
     pub(crate) fn parse<'l>(&self, line: &'l [u8]) -> Result<CheckLine<'l>, Improper> {
         parse_line_with(line, self.default, self.accept, self.digits, self.tags)
@@ -937,13 +938,13 @@ mod tests {
     /// cksum knows.
     #[test]
     fn tag_gaps_per_tool() {
-        let md5 = |tags, accept| Grammar {
+        let md5 = |tags, accept| Syntax {
             default: Algorithm::Md5,
             accept,
             digits: Digits::Hex,
             tags,
         };
-        let takes = |g: Grammar, line: &str| g.parse(line.replace('H', HEX).as_bytes()).is_ok();
+        let takes = |g: Syntax, line: &str| g.parse(line.replace('H', HEX).as_bytes()).is_ok();
         let md5sum = md5(Tags::Exact, Accept::OnlyDefault);
         let cksum_a = md5(Tags::SkipOne, Accept::OnlyDefault);
         let cksum = md5(Tags::Cksum, Accept::Any);

@@ -1,20 +1,22 @@
 //! Whether one check file passed, from its counts ([`Tally`]) by the
-//! dialect's rules: GNU's (and b3sum's, over the run) or xxhsum's. What
-//! the counts say is the style's writer's (`output`); this only judges.
+//! grammar's rules ([`Passes`]: GNU's, and b3sum's over the run, or
+//! xxhsum's). What the counts say is the style's writer's (`output`); this
+//! only judges.
 
-use crate::config::{CheckOptions, Dialect};
+use super::grammar::Passes;
+use crate::config::CheckOptions;
 
 pub(crate) use crate::output::Tally;
 
 /// Did the check file pass? Nothing failed, and with `--strict` every
 /// line was well formed; by GNU's rules something was also verified
 /// (xxhsum asks only that nothing failed).
-pub(crate) fn passed(tally: &Tally, opts: &CheckOptions) -> bool {
+pub(crate) fn passed(tally: &Tally, opts: &CheckOptions, passes: Passes) -> bool {
     let failed =
         tally.mismatched != 0 || tally.unreadable != 0 || (opts.strict && tally.improper != 0);
-    match opts.dialect {
-        Dialect::Xxhsum { .. } => !failed,
-        Dialect::Gnu | Dialect::B3sum => tally.formatted && tally.matched && !failed,
+    match passes {
+        Passes::NothingFailed => !failed,
+        Passes::Verified => tally.formatted && tally.matched && !failed,
     }
 }
 
@@ -22,9 +24,8 @@ pub(crate) fn passed(tally: &Tally, opts: &CheckOptions) -> bool {
 mod tests {
     use super::*;
 
-    fn opts(dialect: Dialect, strict: bool) -> CheckOptions {
+    fn opts(strict: bool) -> CheckOptions {
         CheckOptions {
-            dialect,
             strict,
             ..CheckOptions::gnu()
         }
@@ -32,7 +33,7 @@ mod tests {
 
     #[test]
     fn a_failure_fails_and_nothing_verified_fails_gnus() {
-        let gnu = opts(Dialect::Gnu, false);
+        let gnu = |t: &Tally| passed(t, &opts(false), Passes::Verified);
         let t = Tally {
             improper: 2,
             unreadable: 1,
@@ -40,23 +41,17 @@ mod tests {
             formatted: true,
             matched: true,
         };
-        assert!(!passed(&t, &gnu));
-        assert!(!passed(&Tally::default(), &gnu));
+        assert!(!gnu(&t));
+        assert!(!gnu(&Tally::default()));
         let missing_only = Tally {
             formatted: true,
             ..Tally::default()
         };
-        assert!(!passed(&missing_only, &gnu));
+        assert!(!gnu(&missing_only));
         // xxhsum asks only that nothing failed
-        let xxhsum = opts(
-            Dialect::Xxhsum {
-                little_endian: false,
-                warn: false,
-            },
-            false,
-        );
-        assert!(passed(&missing_only, &xxhsum));
-        assert!(!passed(&t, &xxhsum));
+        let xxhsum = |t: &Tally| passed(t, &opts(false), Passes::NothingFailed);
+        assert!(xxhsum(&missing_only));
+        assert!(!xxhsum(&t));
     }
 
     #[test]
@@ -67,7 +62,7 @@ mod tests {
             matched: true,
             ..Tally::default()
         };
-        assert!(passed(&t, &opts(Dialect::Gnu, false)));
-        assert!(!passed(&t, &opts(Dialect::Gnu, true)));
+        assert!(passed(&t, &opts(false), Passes::Verified));
+        assert!(!passed(&t, &opts(true), Passes::Verified));
     }
 }

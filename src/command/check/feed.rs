@@ -1,0 +1,248 @@
+//! The jobs of a check run: every check file's lines, read lazily, line by
+//! line, on the reading pipeline's own thread, each turned into a job by
+//! the run's [`Grammar`] and its [`Rules`]; what must come out in order
+//! besides (an improper line, a check file's end, one that cannot be opened
+//! or read, a signature's verdict) rides along as a pass-through job.
+//!
+//! Consecutive lines naming the same file with different algorithms (what
+//! `fastsum -a md5,sha256` writes) become one job that reads the file once
+//! and hashes it with all of them, where the grammar's rules allow; only
+//! lines already read into the check file's buffer are grouped, so memory
+//! stays bounded and a check file fed line by line through a pipe is never
+//! waited on for a line it has not sent.
+
+use std::ffi::OsString;
+use std::io::{self, BufRead, BufReader};
+
+use super::grammar::{At, FileErrors, Grammar, Rules};
+use super::signed::{Signing, verified};
+use super::{CheckJob, Event, FileName, Step};
+use crate::input::{Input, Opened};
+use crate::read::Job;
+
+/// A check file's bytes as its lines are read: from the file, or verified
+/// (`--verify-with`) and held, read once.
+enum Lines {
+    File(BufReader<Opened>),
+    Verified(io::Cursor<Vec<u8>>),
+}
+
+impl Lines {
+    fn read_until(&mut self, byte: u8, buf: &mut Vec<u8>) -> io::Result<usize> {
+        match self {
+            Lines::File(r) => r.read_until(byte, buf),
+            Lines::Verified(r) => r.read_until(byte, buf),
+        }
+    }
+
+    /// Is a whole line in memory (so reading it cannot wait)?
+    fn line_buffered(&self) -> bool {
+        match self {
+            Lines::File(r) => r.buffer().contains(&b'\n'),
+            Lines::Verified(_) => true,
+        }
+    }
+}
+
+/// The check file being read.
+struct Open {
+    reader: Lines,
+    /// Its name, as messages show it.
+    file: FileName,
+    is_stdin: bool,
+    /// The number of the line last read.
+    line: u64,
+}
+
+/// The jobs of a check run: every check file's lines, read lazily.
+pub(super) struct Feed<'a> {
+    files: std::slice::Iter<'a, OsString>,
+    current: Option<Open>,
+    /// How lines are read: the dialect's grammar.
+    grammar: Box<dyn Grammar>,
+    /// Its rules.
+    rules: Rules,
+    buf: Vec<u8>,
+    /// A job read ahead that did not join the one before it.
+    pending: Option<CheckJob>,
+    /// The run is over: an `Event::Abort` stopped it, or its end was
+    /// announced.
+    done: bool,
+    /// `--verify-with`: each check file's signature first.
+    signing: Option<Signing>,
+}
+
+impl<'a> Feed<'a> {
+    /// The jobs of checking `files` by `grammar`.
+    pub(super) fn new(
+        grammar: Box<dyn Grammar>,
+        files: &'a [OsString],
+        signing: Option<Signing>,
+    ) -> Feed<'a> {
+        Feed {
+            files: files.iter(),
+            current: None,
+            rules: grammar.rules(),
+            grammar,
+            buf: Vec::with_capacity(1024),
+            pending: None,
+            done: false,
+            signing,
+        }
+    }
+}
+
+impl Feed<'_> {
+    /// Read one line (opening the next check file when one ends).
+    fn step(&mut self) -> Step {
+        if self.done {
+            return Step::Done;
+        }
+        let Some(cur) = &mut self.current else {
+            return self.open_next();
+        };
+        self.buf.clear();
+        let read = match cur.reader.read_until(b'\n', &mut self.buf) {
+            Err(_) if self.rules.file_errors == FileErrors::ReadEnds => Ok(0),
+            read => read,
+        };
+        match read {
+            Ok(0) => {
+                let file = cur.file.clone();
+                self.current = None;
+                Step::Job(Job::Pass(Event::End { file }))
+            }
+            Ok(_) => {
+                cur.line += 1;
+                let at = At {
+                    file: &cur.file,
+                    line: cur.line,
+                    stdin: cur.is_stdin,
+                };
+                let step = self.grammar.line(&self.buf, at);
+                if let Step::Job(Job::Pass(Event::Abort(_))) = step {
+                    self.done = true;
+                }
+                step
+            }
+            Err(error) if self.rules.file_errors == FileErrors::EndTheRun => {
+                Step::Job(self.abort(&error))
+            }
+            Err(_) => {
+                // GNU says only "read error" here, without the reason
+                let file = cur.file.clone();
+                self.current = None;
+                Step::Job(Job::Pass(Event::ReadError { file }))
+            }
+        }
+    }
+
+    /// Open the next check file, its signature checked first if asked (the
+    /// run's counts after the last, when they are the run's).
+    fn open_next(&mut self) -> Step {
+        let Some(arg) = self.files.next() else {
+            if self.rules.run_counts {
+                self.done = true;
+                return Step::Job(Job::Pass(Event::Finished));
+            }
+            return Step::Done;
+        };
+        let input = Input::from_arg(arg.clone());
+        let file = self.grammar.file_name(arg);
+        let mut src = match input.open() {
+            Ok(src) => src,
+            Err(error) if self.rules.file_errors == FileErrors::EndTheRun => {
+                return Step::Job(self.abort(&error));
+            }
+            Err(error) => return Step::Job(Job::Pass(Event::OpenError { file, error })),
+        };
+        let (reader, step) = match &self.signing {
+            None => (
+                Lines::File(BufReader::with_capacity(64 * 1024, src)),
+                Step::Skip,
+            ),
+            Some(signing) => match verified(&input, &mut src, signing) {
+                Ok(v) => (
+                    Lines::Verified(io::Cursor::new(v.content)),
+                    Step::Job(Job::Pass(Event::Signed {
+                        file: file.clone(),
+                        signer: v.signer,
+                    })),
+                ),
+                Err(why) => return Step::Job(Job::Pass(Event::Unsigned { file, why })),
+            },
+        };
+        self.grammar.open(&input);
+        self.current = Some(Open {
+            reader,
+            file,
+            is_stdin: input == Input::Stdin,
+            line: 0,
+        });
+        step
+    }
+
+    /// The end of the run on `error` (b3sum's `main` returns it).
+    fn abort(&mut self, error: &io::Error) -> CheckJob {
+        self.done = true;
+        self.current = None;
+        Job::Pass(Event::Abort(error.to_string()))
+    }
+
+    /// The next job, blank and comment lines skipped.
+    fn next_job(&mut self) -> Option<CheckJob> {
+        loop {
+            match self.step() {
+                Step::Job(job) => return Some(job),
+                Step::Skip => {}
+                Step::Done => return None,
+            }
+        }
+    }
+
+    /// Is a whole line already in the check file's buffer (so reading it
+    /// cannot wait)?
+    fn line_buffered(&self) -> bool {
+        self.current
+            .as_ref()
+            .is_some_and(|c| c.reader.line_buffered())
+    }
+}
+
+impl Iterator for Feed<'_> {
+    type Item = CheckJob;
+
+    fn next(&mut self) -> Option<CheckJob> {
+        let job = match self.pending.take() {
+            Some(job) => job,
+            None => self.next_job()?,
+        };
+        let Job::Hash(mut task) = job else {
+            return Some(job);
+        };
+        // the following lines for the same file with other algorithms join
+        // it; not standard input's: each `-` line reads on from where the
+        // last one left it (so a second one finds it at its end, as GNU's)
+        let groups = self.rules.groups;
+        while groups && self.pending.is_none() && task.input != Input::Stdin && self.line_buffered()
+        {
+            let Step::Job(next) = self.step() else {
+                continue;
+            };
+            match next {
+                // (a bare ETag's candidates are one line's)
+                Job::Hash(t) if t.input == task.input && !task.context.etag && !t.context.etag => {
+                    match task.algos.with(t.algos.first()) {
+                        Some(algos) => {
+                            task.algos = algos;
+                            task.context.expected.extend(t.context.expected);
+                        }
+                        None => self.pending = Some(Job::Hash(t)),
+                    }
+                }
+                other => self.pending = Some(other),
+            }
+        }
+        Some(Job::Hash(task))
+    }
+}

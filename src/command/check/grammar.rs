@@ -1,0 +1,126 @@
+//! A check dialect's grammar: how a check file's raw lines become jobs,
+//! and the rules that differ between GNU's tools, b3sum and xxhsum beyond
+//! a line's syntax. The reading-side mirror of the output `Style`: the
+//! dialect is a value (`config::Dialect`), chosen once by the name in
+//! `cli` (`cli/commands.rs` `dialect`, `cli/xxhsum.rs` `resolve`), and
+//! [`of`] turns it into its [`Grammar`], one file each: `check/gnu.rs`,
+//! `check/b3sum.rs`, `check/xxhsum.rs`. The `Feed` that reads check files
+//! and the `Verifier` that judges what comes of their lines follow the
+//! grammar and its [`Rules`], never asking which tool runs.
+
+use std::ffi::OsStr;
+
+use super::b3sum::B3sum;
+use super::gnu::Gnu;
+use super::xxhsum::Xxhsum;
+use super::{FileName, Step, display_name};
+use crate::algo::Algorithms;
+use crate::config::{CheckOptions, Dialect};
+use crate::input::Input;
+
+/// Where a line stands: its check file, as messages name it, and its
+/// number (every line counts, comments and blanks too).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct At<'a> {
+    /// The check file, as messages name it ([`Grammar::file_name`]).
+    pub(crate) file: &'a FileName,
+    /// The line's number.
+    pub(crate) line: u64,
+    /// The check file is standard input.
+    pub(crate) stdin: bool,
+}
+
+/// A dialect's reading of check files. A trait, as `output::Writer` is:
+/// each grammar keeps its own state (GNU's "BSD reversed" latch, the tag
+/// `-w` names, what fastsum's own rules know of the check file being read),
+/// the compiler asks a new one for every method without a default, and the
+/// provided methods are GNU's.
+pub(crate) trait Grammar: Send {
+    /// Its rules where the dialects differ (what the `Feed` does with a
+    /// check file that fails, whether lines group, how the `Verifier`
+    /// counts and what passes).
+    fn rules(&self) -> Rules;
+
+    /// The name messages give the check file `arg`: GNU's and b3sum's
+    /// quoted, `standard input` for `-`.
+    fn file_name(&self, arg: &OsStr) -> FileName {
+        display_name(arg)
+    }
+
+    /// A check file, `input`, is about to be read: what the grammar knows
+    /// of the one before is forgotten.
+    fn open(&mut self, _input: &Input) {}
+
+    /// What one raw line (as read: its `\n` included, if any) of the check
+    /// file is: a job that hashes the file it lists, a pass-through event
+    /// (an improper line; `Event::Abort` ends the run), or
+    /// [`Step::Skip`] (a comment, a blank line, armour).
+    fn line(&mut self, raw: &[u8], at: At<'_>) -> Step;
+}
+
+/// A dialect's rules beyond a line's syntax: data, which the `Feed` (on
+/// the reading thread) and the `Verifier` (on the printing one) follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rules {
+    /// What a check file that cannot be opened or read does.
+    pub(crate) file_errors: FileErrors,
+    /// Consecutive lines naming the same file with other algorithms join
+    /// one job, which reads it once (not xxhsum's: its messages name each
+    /// line).
+    pub(crate) groups: bool,
+    /// The counts are the run's, summed up once after the last check file
+    /// (`Event::Finished`, the writer's `checks_finished`: b3sum's), not
+    /// each check file's at its end.
+    pub(crate) run_counts: bool,
+    /// A listed file that cannot be read counts with the checksums that
+    /// did not match (b3sum's), not as unreadable.
+    pub(crate) unreadable_mismatches: bool,
+    /// What a check file passes by (see `summary::passed`).
+    pub(crate) passes: Passes,
+}
+
+/// What a check file that cannot be opened or read does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FileErrors {
+    /// Reported (`Event::OpenError`, `Event::ReadError`), and the run goes
+    /// on with the next check file (GNU's).
+    Reported,
+    /// One that cannot be opened is reported; one that fails part-way is
+    /// taken as ended there (xxhsum's).
+    ReadEnds,
+    /// Either ends the whole run (`Event::Abort`: b3sum's `main` returns
+    /// the error).
+    EndTheRun,
+}
+
+/// What a check file passes by, when nothing failed (no mismatch, no
+/// unreadable file, no improper line under `--strict`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Passes {
+    /// A line was well formed and a file verified too (GNU's "no properly
+    /// formatted lines", "no file was verified").
+    Verified,
+    /// Only that (xxhsum's).
+    NothingFailed,
+}
+
+impl Rules {
+    /// GNU's rules.
+    pub(crate) const GNU: Rules = Rules {
+        file_errors: FileErrors::Reported,
+        groups: true,
+        run_counts: false,
+        unreadable_mismatches: false,
+        passes: Passes::Verified,
+    };
+}
+
+/// The grammar of the run's dialect, reading untagged lines (GNU's) by
+/// `algos`: the one place a dialect is told from another.
+pub(crate) fn of(opts: &CheckOptions, algos: Algorithms) -> Box<dyn Grammar> {
+    match opts.dialect {
+        Dialect::Gnu(rules) => Box::new(Gnu::new(rules, algos)),
+        Dialect::B3sum => Box::new(B3sum),
+        Dialect::Xxhsum { little_endian } => Box::new(Xxhsum { little_endian }),
+    }
+}

@@ -252,6 +252,27 @@ fn only_the_cli_knows_clap() {
     }
 }
 
+/// A check dialect is told from another in one room, as an output style
+/// is: `cli` chooses the `config::Dialect` (defined in `config.rs`), and
+/// only `check::grammar::of` and the grammars beside it name its
+/// variants; the `Feed`, the `Verifier`, the summary and the writers follow
+/// the grammar's rules.
+#[test]
+fn only_the_cli_and_the_grammars_tell_dialects_apart() {
+    for (m, code) in modules() {
+        let allowed = matches!(
+            m.iter().map(String::as_str).collect::<Vec<_>>()[..],
+            ["cli", ..] | ["config"] | ["command", "check", "grammar", ..]
+        );
+        assert!(
+            allowed || !code.contains("Dialect::"),
+            "{} tests the check dialect (Dialect::): only cli/ and the grammars \
+             (src/command/check/grammar/) may",
+            m.join("::")
+        );
+    }
+}
+
 /// docs/ARCHITECTURE.md's layer table, top to bottom: each row's top-level
 /// modules, named in backticks in its second column (file names such as
 /// `cli/options.rs` may stand beside them).

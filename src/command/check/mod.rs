@@ -13,13 +13,14 @@
 //! prints each in order.
 //!
 //! Where the tools differ, the run's dialect (`config::Dialect`, chosen
-//! once in `cli`) is a [`grammar::Grammar`], one file each:
+//! once in `cli`) is a [`grammar::Grammar`], one file each in
+//! `check/grammar/`:
 //!
-//! * [`gnu`]: GNU's (and fastsum's own rules on top of it), over the line
+//! * `gnu.rs`: GNU's (and fastsum's own rules on top of it), over the line
 //!   syntax of [`parse`] (and, without `-a`, [`infer`]);
-//! * [`b3sum`]: b3sum 1.8's (one summary for the run, `Error:` for a check
-//!   file it cannot read);
-//! * [`xxhsum`]: xxhsum 0.8.1's (its line syntax, `parse::xxhsum_line`).
+//! * `b3sum.rs`: b3sum 1.8's (one summary for the run, `Error:` for a
+//!   check file it cannot read);
+//! * `xxhsum.rs`: xxhsum 0.8.1's (its line syntax, `parse::xxhsum_line`).
 //!
 //! The grammar turns each raw line into a job and states its rules
 //! ([`grammar::Rules`]: a check file's errors, grouping, counting, what
@@ -30,17 +31,14 @@
 //! passed) and [`audit`] (`--audit`).
 
 pub(crate) mod audit;
-pub(crate) mod b3sum;
 mod etag;
 mod feed;
-mod gnu;
 pub(crate) mod grammar;
 pub(crate) mod infer;
 pub(crate) mod parse;
 mod signed;
 pub(crate) mod summary;
 mod verify;
-mod xxhsum;
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, BufRead, BufReader, Write};
@@ -84,7 +82,7 @@ pub(crate) enum Event {
         algo: &'static str,
     },
     /// A line b3sum refuses, and its reason.
-    Refused(b3sum::Refusal),
+    Refused(grammar::b3sum::Refusal),
     /// b3sum ends the whole run with this error (a check file that cannot
     /// be opened or read, a line that is not UTF-8).
     Abort(String),

@@ -19,11 +19,11 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::etag::etag_candidates;
-use super::grammar::{At, Grammar, Rules};
-use super::infer::{self, Untagged};
-use super::parse::{self, Accept, CheckLine, Digits, Form, Syntax, line_body};
-use super::{CheckJob, Event, Listed, Step};
+use super::super::etag::etag_candidates;
+use super::super::infer::{self, Untagged};
+use super::super::parse::{self, Accept, CheckLine, Digits, Form, Syntax, line_body};
+use super::super::{CheckJob, Event, Listed, Step};
+use super::{At, Grammar, Rules};
 use crate::algo::{Algorithm, Algorithms};
 use crate::command::meta::Meta;
 use crate::config::GnuRules;

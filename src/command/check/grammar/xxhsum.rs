@@ -6,9 +6,9 @@
 
 use std::ffi::OsStr;
 
-use super::grammar::{At, FileErrors, Grammar, Passes, Rules};
-use super::parse::xxhsum_line;
-use super::{Event, FileName, Listed, Step};
+use super::super::parse::xxhsum_line;
+use super::super::{Event, FileName, Listed, Step};
+use super::{At, FileErrors, Grammar, Passes, Rules};
 use crate::algo::Algorithms;
 use crate::input::Input;
 use crate::output::xxhsum_name;

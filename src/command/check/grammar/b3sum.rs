@@ -21,9 +21,9 @@
 //! read counts with the checksums that did not match, and the counts are
 //! the run's, summed up once after the last check file.
 
-use super::grammar::{At, FileErrors, Grammar, Passes, Rules};
-use super::parse::Expected;
-use super::{Event, Listed, Step};
+use super::super::parse::Expected;
+use super::super::{Event, Listed, Step};
+use super::{At, FileErrors, Grammar, Passes, Rules};
 use crate::algo::{Algorithm, Algorithms};
 use crate::input::Input;
 use crate::read::{Job, Task};

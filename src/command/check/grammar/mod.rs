@@ -3,20 +3,24 @@
 //! a line's syntax. The reading-side mirror of the output `Style`: the
 //! dialect is a value (`config::Dialect`), chosen once by the name in
 //! `cli` (`cli/commands.rs` `dialect`, `cli/xxhsum.rs` `resolve`), and
-//! [`of`] turns it into its [`Grammar`], one file each: `check/gnu.rs`,
-//! `check/b3sum.rs`, `check/xxhsum.rs`. The `Feed` that reads check files
+//! [`of`] turns it into its [`Grammar`], one file each in this folder:
+//! [`gnu`], [`b3sum`], [`xxhsum`]. The `Feed` that reads check files
 //! and the `Verifier` that judges what comes of their lines follow the
 //! grammar and its [`Rules`], never asking which tool runs.
 
 use std::ffi::OsStr;
 
-use super::b3sum::B3sum;
-use super::gnu::Gnu;
-use super::xxhsum::Xxhsum;
+pub(crate) mod b3sum;
+mod gnu;
+mod xxhsum;
+
 use super::{FileName, Step, display_name};
 use crate::algo::Algorithms;
 use crate::config::{CheckOptions, Dialect};
 use crate::input::Input;
+use b3sum::B3sum;
+use gnu::Gnu;
+use xxhsum::Xxhsum;
 
 /// Where a line stands: its check file, as messages name it, and its
 /// number (every line counts, comments and blanks too).

@@ -24,22 +24,22 @@ pub(crate) enum Verbosity {
 
 /// Whose check-line grammar a run reads check files by, where GNU's,
 /// b3sum's and xxhsum's differ: chosen once by the name (`cli/commands.rs`
-/// `check_command`, `cli/xxhsum.rs` `resolve`), as the output [`Style`] is,
-/// and turned into its reader by `check::grammar::of` (one file each in
-/// `src/command/check/`, which states the dialect's rules).
+/// `dialect`, `cli/xxhsum.rs` `resolve`), as the output [`Style`] is, and
+/// turned into its grammar by `check::grammar::of` (one file each in
+/// `src/command/check/grammar/`, which states the dialect's rules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dialect {
-    /// GNU's (`check/gnu.rs`): blank and `#` lines are skipped, malformed
+    /// GNU's (`check/grammar/gnu.rs`): blank and `#` lines are skipped, malformed
     /// ones counted and warned about (failing only with `--strict`); a
     /// listed file that cannot be read is `FAILED open or read` after a
     /// message.
     Gnu(GnuRules),
-    /// b3sum's (`check/b3sum.rs`, under its name): every line must be a
+    /// b3sum's (`check/grammar/b3sum.rs`, under its name): every line must be a
     /// checksum line, any other (blank, `#`, malformed, another
     /// algorithm's) is reported and fails the run; an unreadable file is
     /// `FAILED (reason)`; both count with the checksums that did not match.
     B3sum,
-    /// xxhsum 0.8.1's (`check/xxhsum.rs`, under its names): its line syntax
+    /// xxhsum 0.8.1's (`check/grammar/xxhsum.rs`, under its names): its line syntax
     /// (no comments, no blank lines), `stdin` for standard input, its own
     /// words for what fails, and the counts on stdout after each check file.
     Xxhsum {

@@ -21,7 +21,7 @@
 //! a tagged line's hex ends at a NUL. Both are copied here.
 //!
 //! Under an xxhsum name the lines are xxhsum 0.8.1's ([`xxhsum_line`]), and
-//! under b3sum b3sum 1.8's (in check/b3sum.rs).
+//! under b3sum b3sum 1.8's (in check/grammar/b3sum.rs).
 
 use crate::algo::{Algorithm, Algorithms, Digest, PartSize, Parts};
 use crate::config::Tags;
@@ -275,7 +275,7 @@ pub(crate) enum Digits {
     HexOrBase64,
 }
 
-/// How a run reads GNU's check lines: the syntax `check/gnu.rs`'s grammar
+/// How a run reads GNU's check lines: the syntax `check/grammar/gnu.rs`'s grammar
 /// (and `--update`) parse a line body with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Syntax {

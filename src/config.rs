@@ -29,19 +29,20 @@ pub(crate) enum Verbosity {
 /// `src/command/check/grammar/`, which states the dialect's rules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Dialect {
-    /// GNU's (`check/grammar/gnu.rs`): blank and `#` lines are skipped, malformed
-    /// ones counted and warned about (failing only with `--strict`); a
-    /// listed file that cannot be read is `FAILED open or read` after a
-    /// message.
+    /// GNU's (`check/grammar/gnu.rs`): blank and `#` lines are skipped,
+    /// malformed ones counted and warned about (failing only with
+    /// `--strict`); a listed file that cannot be read is `FAILED open or
+    /// read` after a message.
     Gnu(GnuRules),
-    /// b3sum's (`check/grammar/b3sum.rs`, under its name): every line must be a
-    /// checksum line, any other (blank, `#`, malformed, another
+    /// b3sum's (`check/grammar/b3sum.rs`, under its name): every line must
+    /// be a checksum line, any other (blank, `#`, malformed, another
     /// algorithm's) is reported and fails the run; an unreadable file is
     /// `FAILED (reason)`; both count with the checksums that did not match.
     B3sum,
-    /// xxhsum 0.8.1's (`check/grammar/xxhsum.rs`, under its names): its line syntax
-    /// (no comments, no blank lines), `stdin` for standard input, its own
-    /// words for what fails, and the counts on stdout after each check file.
+    /// xxhsum 0.8.1's (`check/grammar/xxhsum.rs`, under its names): its
+    /// line syntax (no comments, no blank lines), `stdin` for standard
+    /// input, its own words for what fails, and the counts on stdout after
+    /// each check file.
     Xxhsum {
         /// `--little-endian`: untagged lines hold reversed digests.
         little_endian: bool,

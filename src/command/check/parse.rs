@@ -275,8 +275,8 @@ pub(crate) enum Digits {
     HexOrBase64,
 }
 
-/// How a run reads GNU's check lines: the syntax `check/grammar/gnu.rs`'s grammar
-/// (and `--update`) parse a line body with.
+/// How a run reads GNU's check lines: the syntax GNU's grammar
+/// (`check/grammar/gnu.rs`) and `--update` parse a line body with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Syntax {
     /// The algorithm of untagged lines (`-a`, or the multi-call name).

@@ -36,8 +36,8 @@ pub(super) struct Verifier {
     /// `-a` values were named (once a length and check file).
     named_fits: Vec<(usize, bool)>,
     /// Whether the file being verified changed since its `#meta` line
-    /// (fastsum's own rules tie one to a line) (`None`: it has none, or nothing tells): a
-    /// mismatch is then DAMAGED or MODIFIED.
+    /// (fastsum's own rules tie one to a line; `None`: it has none, or
+    /// nothing tells): a mismatch is then DAMAGED or MODIFIED.
     changed: Option<bool>,
 }
 

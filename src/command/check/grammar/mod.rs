@@ -128,3 +128,81 @@ pub(crate) fn of(opts: &CheckOptions, algos: Algorithms) -> Box<dyn Grammar> {
         Dialect::Xxhsum { little_endian } => Box::new(Xxhsum { little_endian }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::Algorithm;
+    use crate::config::{GnuRules, Tags};
+
+    /// The grammar of `dialect`, by `of`.
+    fn grammar(dialect: Dialect) -> Box<dyn Grammar> {
+        let opts = CheckOptions {
+            dialect,
+            ..CheckOptions::gnu()
+        };
+        of(&opts, Algorithms::one(Algorithm::Md5))
+    }
+
+    #[test]
+    fn each_dialect_states_its_rules() {
+        let gnu = grammar(Dialect::Gnu(GnuRules {
+            tags: Tags::Any,
+            algorithm_chosen: false,
+            base64: true,
+            own_rules: true,
+        }));
+        assert_eq!(gnu.rules(), Rules::GNU);
+        let b3sum = grammar(Dialect::B3sum).rules();
+        assert_eq!(b3sum.file_errors, FileErrors::EndTheRun);
+        assert!(b3sum.run_counts && b3sum.unreadable_mismatches && b3sum.groups);
+        let xxhsum = grammar(Dialect::Xxhsum {
+            little_endian: false,
+        });
+        let rules = xxhsum.rules();
+        assert_eq!(rules.file_errors, FileErrors::ReadEnds);
+        assert_eq!(rules.passes, Passes::NothingFailed);
+        assert!(!rules.groups && !rules.run_counts && !rules.unreadable_mismatches);
+        // a check file is named as each tool names it
+        assert_eq!(&*gnu.file_name(OsStr::new("-")), b"'standard input'");
+        assert_eq!(&*xxhsum.file_name(OsStr::new("-")), b"stdin");
+    }
+
+    #[test]
+    fn lines_become_jobs_by_the_dialects_syntax() {
+        let file: FileName = b"SUMS".to_vec().into();
+        let at = At {
+            file: &file,
+            line: 1,
+            stdin: false,
+        };
+        let gnu = GnuRules {
+            tags: Tags::Exact,
+            algorithm_chosen: true,
+            base64: false,
+            own_rules: false,
+        };
+        let md5 = b"d41d8cd98f00b204e9800998ecf8427e  a\n";
+        let hashes = |d: Dialect, line: &[u8]| {
+            matches!(
+                grammar(d).line(line, at),
+                Step::Job(crate::read::Job::Hash(_))
+            )
+        };
+        assert!(hashes(Dialect::Gnu(gnu), md5));
+        // b3sum's lines are BLAKE3's only; a comment is no line to GNU
+        assert!(!hashes(Dialect::B3sum, md5));
+        assert!(matches!(
+            grammar(Dialect::Gnu(gnu)).line(b"# c\n", at),
+            Step::Skip
+        ));
+        let xxh = b"e4c191d091bd8853  h1\n";
+        assert!(hashes(
+            Dialect::Xxhsum {
+                little_endian: false
+            },
+            xxh
+        ));
+        assert!(!hashes(Dialect::Gnu(gnu), xxh));
+    }
+}

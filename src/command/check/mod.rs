@@ -168,7 +168,8 @@ pub(crate) enum Step {
     Job(CheckJob),
     /// A blank or comment line.
     Skip,
-    /// Every check file is read.
+    /// Every check file is read (the `Feed`'s to say: a grammar never
+    /// does).
     Done,
 }
 

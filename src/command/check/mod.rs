@@ -50,6 +50,7 @@ use crate::config::{CheckOptions, Context};
 use crate::output::quote_name;
 use crate::printer::print_all;
 use crate::read::{Job, JobSource};
+use crate::signature::Armour;
 use feed::Feed;
 use parse::Expected;
 use signed::Signing;
@@ -215,7 +216,8 @@ pub(crate) fn run(
 
 /// How many files the check files list, for the progress display: their
 /// lines that look like checksum lines (a blank between digest and name,
-/// not a comment, no OpenPGP armour), read again here. `None` when one is
+/// not a comment, not an OpenPGP clear-signed text's armour), read again
+/// here. `None` when one is
 /// no regular file (stdin, a FIFO: read once, by the check) or cannot be
 /// read.
 pub(crate) fn listed_count(files: &[OsString]) -> Option<u64> {
@@ -228,13 +230,18 @@ pub(crate) fn listed_count(files: &[OsString]) -> Option<u64> {
             return None;
         }
         let mut reader = BufReader::new(std::fs::File::open(&path).ok()?);
-        let mut armour = false;
+        let mut armour = None;
+        let mut first = true;
         while reader.read_until(b'\n', &mut line).ok()? > 0 {
-            armour = armour && !line.starts_with(b"-----END");
-            armour |= line.starts_with(b"-----BEGIN PGP SIGNATURE");
-            let skip = armour || line.starts_with(b"#") || line.starts_with(b"-");
-            let skip = skip || line.starts_with(b"Hash: ");
-            count += u64::from(!skip && line.trim_ascii().contains(&b' '));
+            if std::mem::take(&mut first) {
+                armour = Armour::starts(&line);
+            }
+            let listed = match armour.as_mut() {
+                Some(armour) => armour.read(&line),
+                None => Some(&line[..]),
+            };
+            let looks = |l: &[u8]| !l.starts_with(b"#") && l.trim_ascii().contains(&b' ');
+            count += u64::from(listed.is_some_and(looks));
             line.clear();
         }
     }
@@ -251,14 +258,16 @@ mod tests {
         let signed = dir.path().join("SUMS.asc");
         let text = "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n\
                     # a comment\nd41d8cd98f00b204e9800998ecf8427e  a\n\
-                    MD5 (b) = d41d8cd98f00b204e9800998ecf8427e\n\n\
+                    MD5 (b) = d41d8cd98f00b204e9800998ecf8427e\n\
+                    - d41d8cd98f00b204e9800998ecf8427e  d\n\n\
                     -----BEGIN PGP SIGNATURE-----\n\niQEzBAEBCAAdFiEE\nwx1 2\n\
                     -----END PGP SIGNATURE-----\n";
         std::fs::write(&signed, text).unwrap();
         let plain = dir.path().join("SUMS");
         std::fs::write(&plain, "d41d8cd98f00b204e9800998ecf8427e  c\n").unwrap();
         let files = [signed.into_os_string(), plain.into_os_string()];
-        assert_eq!(listed_count(&files), Some(3));
+        // (a dash-escaped line is one: `d`'s)
+        assert_eq!(listed_count(&files), Some(4));
         // standard input is read once, by the check
         assert_eq!(listed_count(&["-".into()]), None);
     }

@@ -385,7 +385,7 @@ impl UsageError {
                     gnu_quote(given),
                     gnu_quote("--algorithm")
                 );
-                let names = super::options::CKSUM_ALGORITHMS.map(|a| a.name());
+                let names = Algorithm::CKSUM.map(|a| a.name());
                 for name in names.into_iter().chain(["sha2"]) {
                     m.push_str(&format!("\n  - {}", gnu_quote(name)));
                 }

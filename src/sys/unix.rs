@@ -194,6 +194,17 @@ pub(crate) fn open_input(path: &Path) -> io::Result<File> {
         .open(path)
 }
 
+/// Do `a` and `b` name the same file, as the system's usual file systems
+/// compare names (a multi-call name against a tool's)? macOS's ignore
+/// case; the other Unix systems' compare bytes.
+pub(crate) fn same_file_name(a: &str, b: &str) -> bool {
+    if cfg!(target_os = "macos") {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a == b
+    }
+}
+
 /// The path that opens the file `path` names: `path` itself (on Unix a
 /// name is a file's; Windows' Win32 names may mean a device).
 pub(crate) fn file_path(path: &Path) -> std::borrow::Cow<'_, Path> {

@@ -156,6 +156,12 @@ pub(crate) fn open_input(path: &Path) -> io::Result<File> {
         })
 }
 
+/// Do `a` and `b` name the same file, as the system's usual file systems
+/// compare names (a multi-call name against a tool's)? NTFS ignores case.
+pub(crate) fn same_file_name(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b)
+}
+
 /// The path that opens the file `path` names, whatever that name is.
 /// Win32 takes a last name of `NUL`, `CON`, `PRN`, `AUX`, `COM1`-`COM9` or
 /// `LPT1`-`LPT9`, with any extension (`nul.txt`, `aux.c`), for a device,

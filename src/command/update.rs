@@ -796,7 +796,7 @@ impl From<io::Error> for Unusable {
 /// Did an open fail because the path changed under it (gone, or a link
 /// put where the resolved path was)? Then it is tried again.
 fn lost_race(e: &io::Error) -> bool {
-    e.kind() == io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ELOOP)
+    e.kind() == io::ErrorKind::NotFound || crate::sys::is_link_refused(e)
 }
 
 impl Locked {

@@ -112,7 +112,7 @@ impl Stdout {
 impl Write for Stdout {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if self.closed {
-            return Err(io::Error::from_raw_os_error(libc::EBADF));
+            return Err(crate::sys::closed_descriptor());
         }
         with_status_hidden(|| self.inner.write(buf))
     }
@@ -267,10 +267,10 @@ pub(crate) fn erase_status_for_exit() {
 mod tests {
     use super::*;
 
-    /// A writer that accepts `room` bytes, then fails every call with `errno`.
+    /// A writer that accepts `room` bytes, then fails every call with `error`.
     struct Failing {
         room: usize,
-        errno: i32,
+        error: io::ErrorKind,
         calls: usize,
     }
 
@@ -278,7 +278,7 @@ mod tests {
         fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
             self.calls += 1;
             if self.room == 0 {
-                return Err(io::Error::from_raw_os_error(self.errno));
+                return Err(io::Error::from(self.error));
             }
             let n = buf.len().min(self.room);
             self.room -= n;
@@ -289,39 +289,39 @@ mod tests {
         }
     }
 
-    fn failing(room: usize, errno: i32) -> Failing {
+    fn failing(room: usize, error: io::ErrorKind) -> Failing {
         Failing {
             room,
-            errno,
+            error,
             calls: 0,
         }
     }
 
     #[test]
     fn write_error_is_kept_for_the_end_and_later_output_dropped() {
-        let mut w = CheckedWriter::new(failing(4, libc::ENOSPC), OnWriteError::GoOn);
+        let mut w = CheckedWriter::new(failing(4, io::ErrorKind::StorageFull), OnWriteError::GoOn);
         w.write_all(b"abcdef").unwrap();
         w.write_all(b"more").unwrap();
         w.flush().unwrap();
         // one call that fit, one that failed, none after
         assert_eq!(w.inner.calls, 2);
         let e = w.take_error().unwrap_err();
-        assert_eq!(e.raw_os_error(), Some(libc::ENOSPC));
+        assert_eq!(e.kind(), io::ErrorKind::StorageFull);
         assert!(w.take_error().is_ok());
     }
 
     #[test]
     fn write_error_stops_at_once_when_asked() {
-        let mut w = CheckedWriter::new(failing(4, libc::ENOSPC), OnWriteError::Stop);
+        let mut w = CheckedWriter::new(failing(4, io::ErrorKind::StorageFull), OnWriteError::Stop);
         let e = w.write_all(b"abcdef").unwrap_err();
-        assert_eq!(e.raw_os_error(), Some(libc::ENOSPC));
+        assert_eq!(e.kind(), io::ErrorKind::StorageFull);
         assert!(w.take_error().is_ok());
     }
 
     #[test]
     fn closed_pipe_is_passed_on_at_once() {
         for policy in [OnWriteError::GoOn, OnWriteError::Stop] {
-            let mut w = CheckedWriter::new(failing(0, libc::EPIPE), policy);
+            let mut w = CheckedWriter::new(failing(0, io::ErrorKind::BrokenPipe), policy);
             assert!(is_broken_pipe(&w.write_all(b"x").unwrap_err()));
             assert!(w.take_error().is_ok());
         }

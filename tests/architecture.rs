@@ -1,6 +1,6 @@
 //! The module structure stays as docs/ARCHITECTURE.md describes it: module
-//! dependencies point one way (no cycle among sibling modules), and only
-//! the command-line layer knows clap.
+//! dependencies point one way (no cycle among sibling modules), only the
+//! command-line layer knows clap, and only the platform room the OS.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -271,6 +271,81 @@ fn only_the_cli_and_the_grammars_tell_dialects_apart() {
             m.join("::")
         );
     }
+}
+
+/// Every source file of the library, test modules included: its path
+/// below `src/` and its whole text.
+fn sources() -> Vec<(std::path::PathBuf, String)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out = Vec::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                out.push((path.strip_prefix(&src).unwrap().to_path_buf(), text));
+            }
+        }
+    }
+    out
+}
+
+/// Does this line of code (its comment off) hold an OS error by its
+/// number: a literal or a constant where an `io::Error` is made from or
+/// matched with its raw OS code? What a number means is the OS's (20 is
+/// ENOTDIR on Linux, "cannot find the device" on Windows).
+fn errno_by_number(code: &str) -> bool {
+    code.contains("raw_os_error")
+        && code
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .any(|token| {
+                let errno = token.len() > 2
+                    && token.starts_with('E')
+                    && token
+                        .chars()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+                errno
+                    || token.starts_with(|c: char| c.is_ascii_digit())
+                    || token.starts_with("ERROR_")
+            })
+}
+
+/// The platform room holds every OS call: no `libc::` or `windows_sys::`
+/// outside `src/sys/`, tests included, and no OS error by its number
+/// ([`errno_by_number`]): `sys` makes and recognises them, in each OS's
+/// terms.
+#[test]
+fn only_the_platform_room_calls_the_os() {
+    let mut seen_in_sys = false;
+    for (path, text) in sources() {
+        let in_sys = path.starts_with("sys");
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or(line);
+            let os_crate = ["libc::", "use libc", "windows_sys::", "use windows_sys"]
+                .iter()
+                .any(|c| code.contains(c));
+            seen_in_sys |= in_sys && os_crate;
+            if in_sys {
+                continue;
+            }
+            let place = format!("src/{}:{}: {}", path.display(), n + 1, line.trim());
+            assert!(!os_crate, "{place}: an OS call outside src/sys/");
+            assert!(
+                !errno_by_number(code),
+                "{place}: an OS error by number outside src/sys/"
+            );
+        }
+    }
+    // the check itself must see the room it guards
+    assert!(seen_in_sys);
+    assert!(errno_by_number("io::Error::from_raw_os_error(20)"));
+    assert!(errno_by_number("e.raw_os_error() == Some(EMFILE)"));
+    assert!(!errno_by_number(
+        "Some(n) => io::Error::from_raw_os_error(n),"
+    ));
 }
 
 /// docs/ARCHITECTURE.md's layer table, top to bottom: each row's top-level

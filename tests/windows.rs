@@ -386,6 +386,18 @@ fn errors_and_exit_statuses() {
         String::from_utf8_lossy(&o.stderr),
         "md5sum: .: Is a directory\n"
     );
+    // a tree digest of a file: GNU's words (not Windows' for an errno)
+    let o = same(
+        w,
+        d.path(),
+        "fastsum",
+        &["-r", "--tree-digest", "abc"],
+        true,
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "fastsum: abc: Not a directory\n"
+    );
     // usage errors, by each name's rules
     same(w, d.path(), "md5sum", &["--bogus"], true);
     same(w, d.path(), "fastsum", &["-a", "nosuch", "abc"], true);

@@ -10,12 +10,6 @@ use sha2::Digest as _;
 use crate::algo::sha::sha512::{Out, Sha512};
 use crate::algo::{Algorithm, Algorithms, Bits, Digest};
 
-/// Inputs shorter than this are hashed by BLAKE3 on one thread even by
-/// `Hasher::update_wide`: below it, waking rayon's threads costs
-/// more than splitting saves (measured: docs/BENCHMARKS.md, "Memory-mapped
-/// reading and BLAKE3").
-pub const BLAKE3_MULTITHREAD_MIN: usize = 1024 * 1024;
-
 /// Run `work` where rayon's joins in it (BLAKE3's tree, the parts of
 /// cksum's CRC) spread over up to `threads` threads, and tell it how many
 /// it has: on the rayon pool it is called on, if any; on rayon's global
@@ -181,25 +175,15 @@ impl Hasher {
         }
     }
 
-    /// Does [`Hasher::update_wide`] spread `len` bytes over rayon's threads
-    /// when given `threads`? BLAKE3 (its tree) from
-    /// [`BLAKE3_MULTITHREAD_MIN`] bytes on, and cksum's CRC (in parts).
-    pub(crate) fn is_wide(&self, len: usize, threads: usize) -> bool {
-        threads > 1
-            && match self {
-                Hasher::Blake3(_) => len >= BLAKE3_MULTITHREAD_MIN,
-                Hasher::Crc(_) => true,
-                _ => false,
-            }
-    }
-
-    /// Feed `data` on up to `threads` threads where that pays: BLAKE3's
-    /// tree lets rayon hash parts of one big input in parallel (bounded as
-    /// b3sum's `--num-threads` bounds it); the other algorithms are
-    /// sequential by nature and take a plain `update`. Called inside
-    /// [`on_threads`], it hashes on that call's threads.
+    /// Feed `data` on up to `threads` threads, as the algorithm splits:
+    /// BLAKE3's tree lets rayon hash parts of one big input in parallel
+    /// (bounded as b3sum's `--num-threads` bounds it), cksum's CRC goes in
+    /// parts; the others are sequential by nature and take a plain
+    /// `update`. When that pays is the algorithm's row's
+    /// ([`Algorithm::is_wide`]: [`Hashers::update_wide`] asks it). Called
+    /// inside [`on_threads`], it hashes on that call's threads.
     pub(crate) fn update_wide(&mut self, data: &[u8], threads: usize) {
-        if !self.is_wide(data.len(), threads) {
+        if threads <= 1 {
             return self.update(data);
         }
         on_threads(threads, |threads| match self {
@@ -250,7 +234,7 @@ impl Hasher {
 
 /// Several running hashes fed the same bytes: one input, several algorithms.
 #[derive(Clone)]
-pub(crate) struct Hashers(Vec<(usize, Hasher)>);
+pub(crate) struct Hashers(Vec<(usize, Algorithm, Hasher)>);
 
 impl Hashers {
     /// A fresh hasher for each of `algos`.
@@ -261,7 +245,11 @@ impl Hashers {
     /// Fresh hashers for the algorithms at positions `at` of `algos`.
     pub(crate) fn of(algos: Algorithms, at: impl IntoIterator<Item = usize>) -> Hashers {
         let list = algos.as_slice();
-        Hashers(at.into_iter().map(|i| (i, Hasher::new(list[i]))).collect())
+        Hashers(
+            at.into_iter()
+                .map(|i| (i, list[i], Hasher::new(list[i])))
+                .collect(),
+        )
     }
 
     /// Take over `other`'s hashers too.
@@ -272,28 +260,32 @@ impl Hashers {
     /// Feed `data` to every hash.
     #[inline]
     pub(crate) fn update(&mut self, data: &[u8]) {
-        for (_, h) in &mut self.0 {
+        for (_, _, h) in &mut self.0 {
             h.update(data);
         }
     }
 
     /// Does any of the hashes spread `len` bytes over `threads` threads
-    /// ([`Hasher::is_wide`])?
+    /// ([`Algorithm::is_wide`])?
     pub(crate) fn is_wide(&self, len: usize, threads: usize) -> bool {
-        self.0.iter().any(|(_, h)| h.is_wide(len, threads))
+        self.0.iter().any(|(_, a, _)| a.is_wide(len, threads))
     }
 
-    /// Feed `data` to every hash, BLAKE3 on up to `threads` threads where
-    /// that pays.
+    /// Feed `data` to every hash, on up to `threads` threads where the
+    /// algorithm's row says that pays ([`Algorithm::is_wide`]).
     pub(crate) fn update_wide(&mut self, data: &[u8], threads: usize) {
-        for (_, h) in &mut self.0 {
-            h.update_wide(data, threads);
+        for (_, a, h) in &mut self.0 {
+            if a.is_wide(data.len(), threads) {
+                h.update_wide(data, threads);
+            } else {
+                h.update(data);
+            }
         }
     }
 
     /// The digests, each with its position in the run's algorithms.
     pub(crate) fn finalize_at(self) -> impl Iterator<Item = (usize, Digest)> {
-        self.0.into_iter().map(|(i, h)| (i, h.finalize()))
+        self.0.into_iter().map(|(i, _, h)| (i, h.finalize()))
     }
 
     /// The digests, in the order of the algorithms.

@@ -147,16 +147,12 @@ impl Composed {
         }
     }
 
-    /// The one S3 composes as `algo`, if it does.
+    /// The one S3 composes as `algo`, if it does (its row says).
     pub fn of(algo: Algorithm) -> Option<Composed> {
-        Some(match algo {
-            Algorithm::Md5 => Composed::Md5,
-            Algorithm::Sha1 => Composed::Sha1,
-            Algorithm::Sha256 => Composed::Sha256,
-            Algorithm::Crc32b => Composed::Crc32b,
-            Algorithm::Crc32c => Composed::Crc32c,
-            _ => return None,
-        })
+        match algo {
+            Algorithm::Parts(_) => None,
+            _ => algo.row().composed,
+        }
     }
 }
 
@@ -241,11 +237,83 @@ impl Parts {
     }
 }
 
-/// What fastsum knows of an algorithm family besides how to compute it:
-/// its names, its length, its cost and its help. One row of [`ROWS`] per
-/// variant of [`Algorithm`], in the enum's order; the properties of
-/// [`Algorithm`] read their row, so a new algorithm is a new row, not an
-/// arm in each of them.
+/// Inputs shorter than this are hashed by BLAKE3 on one thread even when
+/// the route gives it several: below it, waking rayon's threads costs more
+/// than splitting saves (measured: docs/BENCHMARKS.md, "Memory-mapped
+/// reading and BLAKE3"). BLAKE3's row says so ([`Wide::Tree`]).
+pub const BLAKE3_MULTITHREAD_MIN: usize = 1024 * 1024;
+
+/// When one input of an algorithm is wide enough for threads of its own
+/// (`Route.threads`'s `Wide`): how [`Hasher::update_wide`](crate::algo::Hasher)
+/// splits it is the hasher's, when it pays is the row's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wide {
+    /// Never: sequential by nature, one thread an input.
+    Never,
+    /// From this many bytes on: its tree splits over threads, so the
+    /// threaded mode maps such a file when it is the run's one algorithm
+    /// (the pipeline's blocks would feed one thread: `read/route.rs`).
+    Tree(usize),
+    /// Whenever it is given threads (a mapping's windows): in parts,
+    /// combined in order (cksum's CRC).
+    Parts,
+}
+
+/// A multi-message engine: a batch of small inputs of one algorithm
+/// hashed side by side (`read/pipeline/lanes.rs` `Lanes::hash` matches
+/// every one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum LaneEngine {
+    /// MD5's SIMD lanes (`algo::md5::lanes`).
+    Md5,
+    /// SHA-1's (`algo::sha::lanes`).
+    Sha1,
+    /// SHA-224's (`algo::sha::lanes`).
+    Sha224,
+    /// SHA-256's (`algo::sha::lanes`).
+    Sha256,
+}
+
+/// The kernels a lane engine's path is chosen among: what the CPU offers
+/// it, the variable that forces one (`algo/platform.rs`), and its
+/// `--stats` lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum LaneKernels {
+    /// MD5's (`FASTSUM_MD5`, `FASTSUM_MD5_LANES`).
+    Md5,
+    /// SHA-1's and SHA-224/256's (`FASTSUM_SHA_LANES`).
+    Sha,
+}
+
+impl LaneEngine {
+    /// The kernels its path is chosen among.
+    pub(crate) fn kernels(self) -> LaneKernels {
+        match self {
+            LaneEngine::Md5 => LaneKernels::Md5,
+            LaneEngine::Sha1 | LaneEngine::Sha224 | LaneEngine::Sha256 => LaneKernels::Sha,
+        }
+    }
+}
+
+/// xxhsum's names for an xxHash variant: its `-H` number, the width `-H`
+/// also takes for it (`-H64`), its tool name (`xxh64sum`).
+#[derive(Debug)]
+struct Xxhsum {
+    number: u32,
+    width: Option<u32>,
+    tool: &'static str,
+}
+
+/// xxhsum's `-H` number of its default algorithm (`xxhsum` without `-H`).
+const XXHSUM_DEFAULT: u32 = 1;
+
+/// What fastsum knows of an algorithm family besides how to compute it
+/// (its [`Hasher`](crate::algo::Hasher) arm): its names (for `-a`, GNU,
+/// tools, check files, cksum and xxhsum), its length, cost and help, how
+/// its lines are written, and how it is hashed (threads, lanes, parts).
+/// One row of [`ROWS`] per variant of [`Algorithm`], in the enum's order;
+/// the properties of [`Algorithm`] and every list of algorithms read the
+/// rows, so a new algorithm is a new row, not an arm in each of them.
 #[derive(Debug)]
 pub(crate) struct Row {
     /// The family at its default length (BLAKE2b-512, SHA3-256): an entry
@@ -258,8 +326,9 @@ pub(crate) struct Row {
     /// of a tag (see [`Algorithm::tag`]).
     gnu_name: &'static str,
     /// The stand-alone tool with GNU's command line that fastsum answers
-    /// to for it (multi-call), if any. The names with a command line of
-    /// their own (cksum, sum, the xxhsum names) are `cli/name.rs` `tool_algorithm`'s.
+    /// to for it (multi-call), if any. cksum and sum, names with a command
+    /// line of their own, are `cli/name.rs` `tool_algorithm`'s; xxhsum's
+    /// are in [`Row::xxhsum`].
     tool: Option<&'static str>,
     /// Digest length in bytes (at the default length: a length parameter
     /// gives its own).
@@ -273,13 +342,32 @@ pub(crate) struct Row {
     help: &'static str,
     /// A checksum that prints its own line (`cksum`'s, `sum`'s).
     legacy: Option<Legacy>,
-    /// Has a multi-message engine: a batch of small inputs hashed side by
-    /// side (`read/pipeline/lanes.rs`).
-    lanes: bool,
+    /// Cryptographic: an untagged line may be taken for it by the length
+    /// of its digest, or by the words of a check file's name or block
+    /// header (`check/infer.rs`). These are those words, lower case,
+    /// without `sum`/`sums` (`sha256`, `shasums256`, `b2`); a family that
+    /// needs a length is also named with it (`sha3-256`, `sha3_256`). A
+    /// checksum anyone can forge is never inferred (`None`).
+    cryptographic: Option<&'static [&'static str]>,
+    /// Its lines are always tagged: untagged, its digest would read as
+    /// another's (XXH3's 16 hex digits as XXH64's, as xxhsum 0.8 writes
+    /// it; CRC-32C's 8 as XXH32's, CRC-64/NVME's 16 as XXH64's).
+    tagged_only: bool,
+    /// Its place in GNU cksum's `-a` list (see [`Algorithm::CKSUM`]).
+    cksum: Option<usize>,
+    /// xxhsum's names for it.
+    xxhsum: Option<Xxhsum>,
+    /// When one input of it is wide enough for threads of its own.
+    wide: Wide,
+    /// Its multi-message engine, if it has one.
+    lanes: Option<LaneEngine>,
+    /// What S3 composes of it over parts (`--part-size`), if it does.
+    composed: Option<Composed>,
 }
 
 /// A row with the common defaults: a tool of no name, no line of its
-/// own, no lanes.
+/// own, not cryptographic, untagged lines, in neither cksum's nor
+/// xxhsum's lists, one thread an input, no lanes, not composed.
 const fn row(
     algo: Algorithm,
     name: &'static str,
@@ -297,7 +385,13 @@ const fn row(
         cost,
         help,
         legacy: None,
-        lanes: false,
+        cryptographic: None,
+        tagged_only: false,
+        cksum: None,
+        xxhsum: None,
+        wide: Wide::Never,
+        lanes: None,
+        composed: None,
     }
 }
 
@@ -318,10 +412,59 @@ impl Row {
         }
     }
 
-    /// With a multi-message engine.
-    const fn lanes(self) -> Row {
+    /// Cryptographic, named `words` by check files (see [`Row::cryptographic`]).
+    const fn cryptographic(self, words: &'static [&'static str]) -> Row {
         Row {
-            lanes: true,
+            cryptographic: Some(words),
+            ..self
+        }
+    }
+
+    /// Its lines always tagged.
+    const fn tagged_only(self) -> Row {
+        Row {
+            tagged_only: true,
+            ..self
+        }
+    }
+
+    /// At `place` in GNU cksum's `-a` list.
+    const fn cksum(self, place: usize) -> Row {
+        Row {
+            cksum: Some(place),
+            ..self
+        }
+    }
+
+    /// xxhsum's `-H number` (and `-H width`), as the tool `tool`.
+    const fn xxhsum(self, number: u32, width: Option<u32>, tool: &'static str) -> Row {
+        Row {
+            xxhsum: Some(Xxhsum {
+                number,
+                width,
+                tool,
+            }),
+            ..self
+        }
+    }
+
+    /// Wide enough for threads of its own as `wide` says.
+    const fn wide(self, wide: Wide) -> Row {
+        Row { wide, ..self }
+    }
+
+    /// With the multi-message engine `engine`.
+    const fn lanes(self, engine: LaneEngine) -> Row {
+        Row {
+            lanes: Some(engine),
+            ..self
+        }
+    }
+
+    /// Composed by S3 over parts as `composed`.
+    const fn composed(self, composed: Composed) -> Row {
+        Row {
+            composed: Some(composed),
             ..self
         }
     }
@@ -332,65 +475,91 @@ const FAMILIES: usize = Algorithm::COUNT - 1;
 
 /// Every algorithm family's identity, in the order of [`Algorithm`]'s
 /// variants (a test holds the two in step): name (`-a`), GNU's name, digest
-/// bytes, cost, help; then its tool name, its line of its own, its lanes.
+/// bytes, cost, help; then what it has besides the defaults of [`row`].
 #[rustfmt::skip]
 const ROWS: [Row; FAMILIES] = {
     use Algorithm as A;
     [
         row(A::Md5, "md5", "MD5", 16, 15,
             "MD5 (RFC 1321), 128 bits: the default, as md5sum")
-            .tool("md5sum").lanes(),
+            .tool("md5sum").cryptographic(&["md5"]).cksum(3)
+            .lanes(LaneEngine::Md5).composed(Composed::Md5),
         row(A::Sha1, "sha1", "SHA1", 20, 5,
             "SHA-1 (FIPS 180-4), 160 bits, as sha1sum")
-            .tool("sha1sum").lanes(),
+            .tool("sha1sum").cryptographic(&["sha1", "shasum1", "shasums1"]).cksum(4)
+            .lanes(LaneEngine::Sha1).composed(Composed::Sha1),
         row(A::Sha224, "sha224", "SHA224", 28, 5,
             "SHA-224 (FIPS 180-4), as sha224sum")
-            .tool("sha224sum").lanes(),
+            .tool("sha224sum").cryptographic(&["sha224", "shasum224", "shasums224"]).cksum(5)
+            .lanes(LaneEngine::Sha224),
         row(A::Sha256, "sha256", "SHA256", 32, 5,
             "SHA-256 (FIPS 180-4), as sha256sum")
-            .tool("sha256sum").lanes(),
+            .tool("sha256sum").cryptographic(&["sha256", "shasum256", "shasums256"]).cksum(6)
+            .lanes(LaneEngine::Sha256).composed(Composed::Sha256),
         row(A::Sha384, "sha384", "SHA384", 48, 14,
             "SHA-384 (FIPS 180-4), as sha384sum")
-            .tool("sha384sum"),
+            .tool("sha384sum").cryptographic(&["sha384", "shasum384", "shasums384"]).cksum(7),
         row(A::Sha512, "sha512", "SHA512", 64, 14,
             "SHA-512 (FIPS 180-4), as sha512sum")
-            .tool("sha512sum"),
+            .tool("sha512sum").cryptographic(&["sha512", "shasum512", "shasums512"]).cksum(8),
         row(A::Blake3, "blake3", "BLAKE3", 32, 4,
             "BLAKE3, 256 bits of output, as b3sum")
-            .tool("b3sum"),
+            .tool("b3sum").cryptographic(&["b3", "blake3"])
+            .wide(Wide::Tree(BLAKE3_MULTITHREAD_MIN)),
         row(A::Blake2b(Bits::MAX), "blake2b", "BLAKE2b", 64, 9,
             "BLAKE2b (RFC 7693), 512 bits or -l BITS, as b2sum")
-            .tool("b2sum"),
+            .tool("b2sum").cryptographic(&["b2", "blake2", "blake2b"]).cksum(9),
         row(A::Sm3, "sm3", "SM3", 32, 24,
-            "SM3 (GB/T 32905), 256 bits, as cksum -a sm3"),
+            "SM3 (GB/T 32905), 256 bits, as cksum -a sm3")
+            .cryptographic(&["sm3"]).cksum(10),
         row(A::Sha3(Sha3Size::S256), "sha3", "SHA3", 32, 21,
-            "SHA-3 (FIPS 202), -l 224, 256, 384 or 512, as cksum -a sha3"),
+            "SHA-3 (FIPS 202), -l 224, 256, 384 or 512, as cksum -a sha3")
+            .cryptographic(&["sha3"]).cksum(12),
         row(A::Crc32b, "crc32b", "CRC32B", 4, 1,
             "CRC-32 of zlib (ISO-HDLC) and the size, as cksum -a crc32b")
-            .legacy(Legacy::Crc32b),
+            .legacy(Legacy::Crc32b).cksum(11).composed(Composed::Crc32b),
         row(A::Xxh32, "xxh32", "XXH32", 4, 1,
-            "XXH32, as xxhsum -H0 (not cryptographic)"),
+            "XXH32, as xxhsum -H0 (not cryptographic)")
+            .xxhsum(0, Some(32), "xxh32sum"),
         row(A::Xxh64, "xxh64", "XXH64", 8, 1,
-            "XXH64, as xxhsum -H1 (not cryptographic)"),
+            "XXH64, as xxhsum -H1 (not cryptographic)")
+            .xxhsum(1, Some(64), "xxh64sum"),
         row(A::Xxh3, "xxh3", "XXH3", 8, 1,
-            "XXH3, 64 bits, as xxhsum -H3 (not cryptographic)"),
+            "XXH3, 64 bits, as xxhsum -H3 (not cryptographic)")
+            .xxhsum(3, None, "xxh3sum").tagged_only(),
         row(A::Xxh128, "xxh128", "XXH128", 16, 1,
-            "XXH3, 128 bits, as xxhsum -H2 (not cryptographic)"),
+            "XXH3, 128 bits, as xxhsum -H2 (not cryptographic)")
+            .xxhsum(2, Some(128), "xxh128sum"),
         row(A::Crc, "crc", "CRC", 4, 1,
             "the POSIX CRC and the size, as cksum")
-            .legacy(Legacy::Crc),
+            .legacy(Legacy::Crc).cksum(2).wide(Wide::Parts),
         // BSD's is a chain of two dependent operations a byte (algo::legacy)
         row(A::Bsd, "bsd", "BSD", 2, 8,
             "BSD sum and the size in KiB, as sum -r")
-            .legacy(Legacy::Bsd),
+            .legacy(Legacy::Bsd).cksum(0),
         row(A::Sysv, "sysv", "SYSV", 2, 1,
             "System V sum and the size in 512-byte blocks, as sum -s")
-            .legacy(Legacy::Sysv),
+            .legacy(Legacy::Sysv).cksum(1),
         row(A::Crc32c, "crc32c", "CRC32C", 4, 1,
-            "CRC-32C (Castagnoli), as GCS and S3 report it"),
+            "CRC-32C (Castagnoli), as GCS and S3 report it")
+            .tagged_only().composed(Composed::Crc32c),
         row(A::Crc64Nvme, "crc64nvme", "CRC64NVME", 8, 1,
-            "CRC-64/NVME, S3's default full-object checksum"),
+            "CRC-64/NVME, S3's default full-object checksum")
+            .tagged_only(),
     ]
+};
+
+/// How many rows are in GNU cksum's `-a` list.
+const CKSUM_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < FAMILIES {
+        if ROWS[i].cksum.is_some() {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
 };
 
 impl Algorithm {
@@ -473,11 +642,124 @@ impl Algorithm {
         }
     }
 
-    /// Does it have a multi-message engine (a batch of small inputs hashed
-    /// side by side)?
-    pub(crate) fn has_lanes(self) -> bool {
-        // a composed digest is no single message
-        !matches!(self, Algorithm::Parts(_)) && self.row().lanes
+    /// Its multi-message engine (a batch of small inputs hashed side by
+    /// side), if it has one.
+    pub(crate) fn lanes(self) -> Option<LaneEngine> {
+        match self {
+            // a composed digest is no single message
+            Algorithm::Parts(_) => None,
+            _ => self.row().lanes,
+        }
+    }
+
+    /// Does [`Hasher::update_wide`](crate::algo::Hasher::update_wide)
+    /// spread `len` bytes of it over `threads` threads? BLAKE3 (its tree)
+    /// from [`BLAKE3_MULTITHREAD_MIN`] bytes on, cksum's CRC (in parts)
+    /// always: as its row's [`Wide`] says.
+    pub(crate) fn is_wide(self, len: usize, threads: usize) -> bool {
+        threads > 1
+            && match self.wide() {
+                Wide::Never => false,
+                Wide::Tree(min) => len >= min,
+                Wide::Parts => true,
+            }
+    }
+
+    /// Is a file of `len` bytes, hashed with this algorithm alone, mapped
+    /// in the threaded mode so that its tree hashes on every core
+    /// ([`Wide::Tree`])?
+    pub(crate) fn maps_wide(self, len: u64) -> bool {
+        match self.wide() {
+            Wide::Tree(min) => len >= min as u64,
+            Wide::Never | Wide::Parts => false,
+        }
+    }
+
+    /// When one input of it is wide enough for threads of its own.
+    fn wide(self) -> Wide {
+        match self {
+            // the composer splits at parts, one after the other
+            Algorithm::Parts(_) => Wide::Never,
+            _ => self.row().wide,
+        }
+    }
+
+    /// Are its lines always tagged? Its row's rule (XXH3, CRC-32C,
+    /// CRC-64/NVME), and a digest over parts (its tag carries the part
+    /// size).
+    pub(crate) fn tagged_only(self) -> bool {
+        matches!(self, Algorithm::Parts(_)) || self.row().tagged_only
+    }
+
+    /// Is it cryptographic (an untagged line may be taken for it:
+    /// `check/infer.rs`)? Over parts, no: such lines are always tagged.
+    pub(crate) fn is_cryptographic(self) -> bool {
+        !matches!(self, Algorithm::Parts(_)) && self.row().cryptographic.is_some()
+    }
+
+    /// The words check files' names and block headers name it by (lower
+    /// case, without `sum`/`sums`); none for a checksum.
+    pub(crate) fn file_words(self) -> &'static [&'static str] {
+        match self {
+            Algorithm::Parts(_) => &[],
+            _ => self.row().cryptographic.unwrap_or(&[]),
+        }
+    }
+
+    /// Does `-a` ask for `-l` with it, as GNU cksum does for SHA-3 (it
+    /// has no default size)?
+    pub(crate) fn needs_length(self) -> bool {
+        matches!(self, Algorithm::Sha3(_))
+    }
+
+    /// The algorithms of its family a line written without `-l` may be
+    /// of: this one, or every size of a family that needs a length.
+    pub(crate) fn written_without_length(self) -> Vec<Algorithm> {
+        match self {
+            Algorithm::Sha3(_) => [224, 256, 384, 512]
+                .into_iter()
+                .filter_map(Sha3Size::new)
+                .map(Algorithm::Sha3)
+                .collect(),
+            a => vec![a],
+        }
+    }
+
+    /// xxhsum's names for it.
+    fn xxhsum(self) -> Option<&'static Xxhsum> {
+        match self {
+            Algorithm::Parts(_) => None,
+            _ => self.row().xxhsum.as_ref(),
+        }
+    }
+
+    /// The algorithm xxhsum's `-H n` names: its number (`-H2`), or its
+    /// width (`-H128`).
+    pub(crate) fn from_xxhsum_number(n: u32) -> Option<Algorithm> {
+        let named = |a: &Algorithm| {
+            a.xxhsum()
+                .is_some_and(|x| x.number == n || x.width == Some(n))
+        };
+        Algorithm::ALL.into_iter().find(named)
+    }
+
+    /// xxhsum's default (`xxhsum` without `-H`: XXH64).
+    pub(crate) fn xxhsum_default() -> Option<Algorithm> {
+        Algorithm::from_xxhsum_number(XXHSUM_DEFAULT)
+    }
+
+    /// The algorithm an xxhsum tool name stands for (`xxh32sum`, …,
+    /// `xxh3sum`; `xxhsum` itself, its default), the system's way of
+    /// comparing file names ([`crate::sys::same_file_name`]).
+    pub(crate) fn from_xxhsum_tool(name: &str) -> Option<Algorithm> {
+        if crate::sys::same_file_name("xxhsum", name) {
+            return Algorithm::xxhsum_default();
+        }
+        let named = |a: &Algorithm| {
+            a.xxhsum()
+                .is_some_and(|x| crate::sys::same_file_name(x.tool, name))
+        };
+        Algorithm::ALL.into_iter().find(named)
     }
 
     /// The same family at `bits` bits (`-l`, a tag's `-N`).
@@ -496,22 +778,18 @@ impl Algorithm {
 
     /// What GNU cksum's `-a` takes, in the order GNU 9.1 lists them, then
     /// the ones of GNU 9.6 to 9.8 (crc32b, sha3): cksum's algorithms, so
-    /// also the only tags its `-c` reads.
-    pub(crate) const CKSUM: [Algorithm; 13] = [
-        Algorithm::Bsd,
-        Algorithm::Sysv,
-        Algorithm::Crc,
-        Algorithm::Md5,
-        Algorithm::Sha1,
-        Algorithm::Sha224,
-        Algorithm::Sha256,
-        Algorithm::Sha384,
-        Algorithm::Sha512,
-        Algorithm::Blake2b(Bits::MAX),
-        Algorithm::Sm3,
-        Algorithm::Crc32b,
-        Algorithm::Sha3(Sha3Size::S256),
-    ];
+    /// also the only tags its `-c` reads. Each row's `cksum` place.
+    pub(crate) const CKSUM: [Algorithm; CKSUM_COUNT] = {
+        let mut list = [Algorithm::Md5; CKSUM_COUNT];
+        let mut i = 0;
+        while i < FAMILIES {
+            if let Some(place) = ROWS[i].cksum {
+                list[place] = ROWS[i].algo;
+            }
+            i += 1;
+        }
+        list
+    };
 
     /// Does `-l` choose among several lengths of it?
     pub fn takes_length(self) -> bool {
@@ -549,18 +827,14 @@ impl Algorithm {
     }
 
     /// The algorithm a multi-call name stands for (`md5sum`, …, `b3sum`,
-    /// `b2sum`; in any case on the systems whose file names ignore case).
+    /// `b2sum`), the system's way of comparing file names
+    /// ([`crate::sys::same_file_name`]: in any case where they ignore it).
     pub(crate) fn from_tool_name(name: &str) -> Option<Algorithm> {
-        let same = |a: Algorithm| {
-            a.tool_name().is_some_and(|t| {
-                if cfg!(any(target_os = "macos", windows)) {
-                    t.eq_ignore_ascii_case(name)
-                } else {
-                    t == name
-                }
-            })
+        let same = |a: &Algorithm| {
+            a.tool_name()
+                .is_some_and(|t| crate::sys::same_file_name(t, name))
         };
-        Algorithm::ALL.into_iter().find(|&a| same(a))
+        Algorithm::ALL.into_iter().find(same)
     }
 }
 
@@ -668,6 +942,66 @@ mod tests {
             seen.sort_unstable();
             seen.dedup();
             assert_eq!(seen.len(), n, "{seen:?}");
+        }
+    }
+
+    /// The lists derived from the rows are the tools': cksum's `-a` in
+    /// GNU's order (each place once), xxhsum's `-H` numbers, widths and
+    /// tool names, the lines always tagged, the cryptographic ones, the
+    /// one lane engine a lane path, the wide ones.
+    #[test]
+    fn the_lists_come_from_the_rows() {
+        use Algorithm as A;
+        let cksum = Algorithm::CKSUM.map(A::name).join(" ");
+        let gnu = "bsd sysv crc md5 sha1 sha224 sha256 sha384 sha512 blake2b sm3 crc32b sha3";
+        assert_eq!(cksum, gnu);
+        for (n, want) in [
+            (0, A::Xxh32),
+            (32, A::Xxh32),
+            (1, A::Xxh64),
+            (64, A::Xxh64),
+            (2, A::Xxh128),
+            (128, A::Xxh128),
+            (3, A::Xxh3),
+        ] {
+            assert_eq!(Algorithm::from_xxhsum_number(n), Some(want), "-H{n}");
+        }
+        for n in [4, 5, 16, 256] {
+            assert_eq!(Algorithm::from_xxhsum_number(n), None, "-H{n}");
+        }
+        for (tool, want) in [
+            ("xxhsum", A::Xxh64),
+            ("xxh32sum", A::Xxh32),
+            ("xxh64sum", A::Xxh64),
+            ("xxh128sum", A::Xxh128),
+            ("xxh3sum", A::Xxh3),
+        ] {
+            assert_eq!(Algorithm::from_xxhsum_tool(tool), Some(want), "{tool}");
+        }
+        assert_eq!(Algorithm::from_xxhsum_tool("xxh16sum"), None);
+        let which = |f: fn(Algorithm) -> bool| {
+            let names: Vec<&str> = Algorithm::ALL
+                .into_iter()
+                .filter(|&a| f(a))
+                .map(A::name)
+                .collect();
+            names.join(" ")
+        };
+        assert_eq!(which(A::tagged_only), "xxh3 crc32c crc64nvme");
+        let crypto = "md5 sha1 sha224 sha256 sha384 sha512 blake3 blake2b sm3 sha3";
+        assert_eq!(which(A::is_cryptographic), crypto);
+        assert_eq!(which(|a| a.lanes().is_some()), "md5 sha1 sha224 sha256");
+        assert_eq!(which(|a| a.is_wide(usize::MAX, 2)), "blake3 crc");
+        assert_eq!(which(|a| a.maps_wide(u64::MAX)), "blake3");
+        assert_eq!(
+            which(|a| Composed::of(a).is_some()),
+            "md5 sha1 sha256 crc32b crc32c"
+        );
+        for a in Algorithm::ALL {
+            assert!(a.file_words().is_empty() != a.is_cryptographic(), "{a:?}");
+            if let Some(c) = Composed::of(a) {
+                assert_eq!(c.algorithm(), a);
+            }
         }
     }
 }

@@ -22,13 +22,16 @@ pub(crate) mod sha3;
 
 pub use crate::algo::digest::Digest;
 pub(crate) use crate::algo::digest::push_hex;
+pub use crate::algo::hasher::Hasher;
 #[cfg(any(test, feature = "internals"))]
 pub use crate::algo::hasher::hash_bytes;
-pub use crate::algo::hasher::{BLAKE3_MULTITHREAD_MIN, Hasher};
 pub(crate) use crate::algo::hasher::{Hashers, on_threads};
+#[cfg(any(test, feature = "internals"))]
+pub use crate::algo::identity::BLAKE3_MULTITHREAD_MIN;
 pub use crate::algo::identity::{
     Algorithm, Algorithms, Bits, Composed, MAX_ALGORITHMS, PartSize, Parts,
 };
+pub(crate) use crate::algo::identity::{LaneEngine, LaneKernels};
 pub use crate::algo::legacy::Legacy;
 pub use crate::algo::sha3::Sha3Size;
 
@@ -70,7 +73,7 @@ mod tests {
 
     /// A wide update hashes as a plain one, on any number of threads, for
     /// the algorithms that split (BLAKE3, cksum's CRC) and one that does
-    /// not; `is_wide` says which split.
+    /// not; the row's `is_wide` says which split.
     #[test]
     fn wide_updates_hash_as_plain_ones() {
         let data: Vec<u8> = (0..(9usize << 20) + 333)
@@ -83,12 +86,12 @@ mod tests {
                 h.update(&data[..100]);
                 h.update_wide(&data[100..], threads);
                 assert_eq!(h.finalize(), want, "{algo:?} on {threads} threads");
-                let wide = Hasher::new(algo).is_wide(data.len(), threads);
+                let wide = algo.is_wide(data.len(), threads);
                 assert_eq!(wide, threads > 1 && algo != Algorithm::Md5, "{algo:?}");
             }
         }
         let small = BLAKE3_MULTITHREAD_MIN - 1;
-        assert!(!Hasher::new(Algorithm::Blake3).is_wide(small, 2));
+        assert!(!Algorithm::Blake3.is_wide(small, 2));
     }
 
     /// Each `(algorithm, input, hex)` hashes as it says.

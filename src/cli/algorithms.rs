@@ -2,7 +2,7 @@
 //! checked as GNU checks it, the name's default, and the kernel variables
 //! of those that run.
 
-use crate::algo::{Algorithm, Algorithms, Bits, MAX_ALGORITHMS, Sha3Size};
+use crate::algo::{Algorithm, Algorithms, Bits, LaneEngine, LaneKernels, MAX_ALGORITHMS, Sha3Size};
 
 use super::name::{Flavour, Invocation};
 use super::options::{self, Args};
@@ -59,24 +59,29 @@ pub(super) fn algorithms(
 }
 
 /// The kernel variables of the algorithms that run, checked: a
-/// FASTSUM_MD5 or FASTSUM_SHA_LANES that names no kernel (or no path the
-/// CPU runs) is a usage error.
+/// FASTSUM_MD5, FASTSUM_MD5_LANES or FASTSUM_SHA_LANES that names no
+/// kernel (or no path the CPU runs) is a usage error when an algorithm
+/// whose lane engine chooses among those kernels runs (its row's lanes).
 fn kernels_env(algorithms: &Algorithms) -> Result<(), UsageError> {
-    // A FASTSUM_MD5 that names no kernel is a usage error when MD5 runs.
-    if algorithms.contains(Algorithm::Md5) {
-        crate::algo::md5::Kernel::check_env()
-            .map_err(|e| UsageError::Environment(e.to_string()))?;
-        crate::algo::md5::lanes::Path::check_env()
-            .map_err(|e| UsageError::Environment(e.to_string()))?;
-    }
-    // A FASTSUM_SHA_LANES that names no path the CPU runs, when SHA-1 or
-    // SHA-224/256 runs.
-    if [Algorithm::Sha1, Algorithm::Sha224, Algorithm::Sha256]
-        .into_iter()
-        .any(|a| algorithms.contains(a))
-    {
-        crate::algo::sha::lanes::Path::check_env()
-            .map_err(|e| UsageError::Environment(e.to_string()))?;
+    let env = |e: &dyn std::fmt::Display| UsageError::Environment(e.to_string());
+    let mut kernels: Vec<LaneKernels> = algorithms
+        .as_slice()
+        .iter()
+        .filter_map(|a| a.lanes().map(LaneEngine::kernels))
+        .collect();
+    // (MD5's first, whatever the order of the algorithms)
+    kernels.sort_unstable();
+    kernels.dedup();
+    for kernels in kernels {
+        match kernels {
+            LaneKernels::Md5 => {
+                crate::algo::md5::Kernel::check_env().map_err(|e| env(&e))?;
+                crate::algo::md5::lanes::Path::check_env().map_err(|e| env(&e))?;
+            }
+            LaneKernels::Sha => {
+                crate::algo::sha::lanes::Path::check_env().map_err(|e| env(&e))?;
+            }
+        }
     }
     Ok(())
 }

@@ -70,27 +70,14 @@ fn tool_algorithm(base: &str) -> Option<(Flavour, Algorithm)> {
         name = stem;
     }
     let tool = |name: &str| {
-        let same = |t: &str| {
-            if cfg!(any(target_os = "macos", windows)) {
-                t.eq_ignore_ascii_case(name)
-            } else {
-                t == name
-            }
-        };
+        let same = |t: &str| crate::sys::same_file_name(t, name);
         if same("cksum") {
             return Some((Flavour::Cksum, Algorithm::Crc));
         }
         if same("sum") {
             return Some((Flavour::Sum, Algorithm::Bsd));
         }
-        let xxh = [
-            ("xxhsum", Algorithm::Xxh64),
-            ("xxh32sum", Algorithm::Xxh32),
-            ("xxh64sum", Algorithm::Xxh64),
-            ("xxh128sum", Algorithm::Xxh128),
-            ("xxh3sum", Algorithm::Xxh3),
-        ];
-        if let Some(&(_, algo)) = xxh.iter().find(|(t, _)| same(t)) {
+        if let Some(algo) = Algorithm::from_xxhsum_tool(name) {
             return Some((Flavour::Xxhsum, algo));
         }
         let algo = Algorithm::from_tool_name(name)?;

@@ -726,10 +726,11 @@ fn part_sizes(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
 }
 
 /// xxhsum's `-H#`: the digits right after `-H` (none: 0), read as its
-/// `XSUM_readU32FromChar` reads them (refused once past 32 bits): 0 or 32
-/// XXH32, 1 or 64 XXH64, 2 or 128 XXH128, 3 XXH3. `-H3` also switches to
-/// tagged lines, and a later `-H` does not switch back (`-H3 -H1`:
-/// `XXH64 (f) = …`), as in xxhsum.
+/// `XSUM_readU32FromChar` reads them (refused once past 32 bits): the
+/// number or width in an xxHash row (0 or 32 XXH32, 1 or 64 XXH64, 2 or
+/// 128 XXH128, 3 XXH3). An algorithm whose lines are always tagged (`-H3`)
+/// also switches to tagged lines, and a later `-H` does not switch back
+/// (`-H3 -H1`: `XXH64 (f) = …`), as in xxhsum.
 fn xxh_algorithm(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
     let mut n: u32 = 0;
     for c in text(v).chars() {
@@ -740,14 +741,9 @@ fn xxh_algorithm(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
         }
         n = n * 10 + digit;
     }
-    args.algorithms = vec![match n {
-        0 | 32 => Algorithm::Xxh32,
-        1 | 64 => Algorithm::Xxh64,
-        2 | 128 => Algorithm::Xxh128,
-        3 => Algorithm::Xxh3,
-        _ => return Err(ValueError::XxhAlgorithm(n)),
-    }];
-    if n == 3 {
+    let algo = Algorithm::from_xxhsum_number(n).ok_or(ValueError::XxhAlgorithm(n))?;
+    args.algorithms = vec![algo];
+    if algo.tagged_only() {
         args.tag = true;
     }
     Ok(())
@@ -771,12 +767,9 @@ pub(crate) const B3SUM_ONCE: [&str; 8] = [
 pub(crate) const B3SUM_NOT_WITH_CHECK: [&str; 4] =
     ["--length <LEN>", "--no-names", "--raw", "--tag"];
 
-/// What cksum's `-a` takes (see [`Algorithm::CKSUM`]).
-pub(crate) const CKSUM_ALGORITHMS: [Algorithm; 13] = Algorithm::CKSUM;
-
 /// cksum's `-a` values, for help and completions.
 fn cksum_algorithm_values() -> Vec<PossibleValue> {
-    CKSUM_ALGORITHMS
+    Algorithm::CKSUM
         .into_iter()
         .map(|a| PossibleValue::new(a.name()).help(a.help()))
         .chain([PossibleValue::new("sha2").help("SHA-2, -l 224, 256, 384 or 512 (GNU cksum 9.8)")])
@@ -788,7 +781,7 @@ fn cksum_algorithm_values() -> Vec<PossibleValue> {
 fn cksum_algorithm(args: &mut Args, v: &OsStr) -> Result<(), ValueError> {
     let v = text(v);
     args.sha2 = v == "sha2";
-    let algo = CKSUM_ALGORITHMS
+    let algo = Algorithm::CKSUM
         .into_iter()
         .find(|a| a.name() == v)
         .or(args.sha2.then_some(Algorithm::Sha256))

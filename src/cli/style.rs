@@ -14,18 +14,11 @@ use super::{Flavour, Invocation};
 /// `--length`/`--raw`/`--no-names`, when given).
 pub(super) fn hash(args: &Args, inv: &Invocation, xof: Option<XofOutput>) -> Style {
     let cksum = inv.flavour() == Flavour::Cksum;
-    // XXH3 lines are always tagged, as xxhsum 0.8 writes them (its 16 hex
-    // digits would read as XXH64's untagged); so are the CRCs of object
-    // stores (CRC-32C's 8 would read as XXH32's, CRC-64/NVME's 16 as
-    // XXH64's) and the digests over parts (the tag carries the part size)
+    // some algorithms' lines are always tagged (`Algorithm::tagged_only`)
     let format = if args.tag
         || (cksum && !args.untagged)
         || args.algorithms.len() > 1
-        || matches!(
-            args.algorithms.as_slice(),
-            [Algorithm::Xxh3 | Algorithm::Crc32c | Algorithm::Crc64Nvme]
-        )
-        || args.algorithms.iter().any(|a| a.parts().is_some())
+        || args.algorithms.iter().any(|a| a.tagged_only())
         || unreadable_untagged(args, inv)
     {
         LineFormat::Tagged
@@ -129,8 +122,7 @@ fn b3sum(format: LineFormat, xof: Option<XofOutput>) -> Style {
 
 /// The style of hash lines under an xxhsum name, hashing with `algo`.
 pub(super) fn xxhsum(args: &Args, algo: Algorithm) -> Style {
-    // XXH3 lines are always tagged (its 16 hex digits would read as XXH64's)
-    let format = if args.tag || algo == Algorithm::Xxh3 {
+    let format = if args.tag || algo.tagged_only() {
         LineFormat::Tagged
     } else {
         LineFormat::Gnu { binary: false }

@@ -249,7 +249,7 @@ fn tree_digest(
     if !opened.is_dir() {
         let e = match std::fs::metadata(&opened) {
             Err(e) => e,
-            Ok(_) => io::Error::from_raw_os_error(libc::ENOTDIR),
+            Ok(_) => crate::sys::not_a_directory(),
         };
         cx.rep
             .error(&format!("{}: {}", quote_name(&name), error_text(&e)));

@@ -56,7 +56,7 @@ fn ledger() -> MutexGuard<'static, Ledger> {
 
 /// Has the process (or the system) no descriptor left?
 pub(crate) fn is_exhausted(e: &io::Error) -> bool {
-    matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
+    crate::sys::out_of_descriptors(e)
 }
 
 /// A descriptor about to be opened: counted as open, so that a thread that
@@ -173,7 +173,7 @@ mod tests {
     /// and at once when none is open (the error stands).
     #[test]
     fn a_wait_ends_at_a_close_or_at_once_when_none_is_open() {
-        let emfile = || io::Error::from_raw_os_error(libc::EMFILE);
+        let emfile = crate::sys::descriptors_exhausted;
         // nothing of ours open (other tests may open files meanwhile: they
         // close them, which only makes this retry)
         let mut tries = 0;

@@ -94,7 +94,7 @@ impl Input {
     /// (docs/BENCHMARKS.md, "Many files and check mode").
     pub(crate) fn open_unprobed(&self) -> io::Result<Unprobed> {
         descriptors::open(|| match self {
-            Input::Stdin if stdin_was_closed() => Err(io::Error::from_raw_os_error(libc::EBADF)),
+            Input::Stdin if stdin_was_closed() => Err(crate::sys::closed_descriptor()),
             // unbuffered, sharing descriptor 0's offset
             Input::Stdin => crate::sys::stdin_file(),
             // (Unix: non-blocking, so that opening a FIFO nobody writes to
@@ -377,7 +377,7 @@ pub(crate) fn read_retry(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize>
     loop {
         match r.read(&mut buf[..count]) {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) if e.raw_os_error() == Some(libc::ENOMEM) && count > 4096 => {
+            Err(e) if crate::sys::read_refused_for_its_size(&e) && count > 4096 => {
                 count = (count / 2).max(4096);
             }
             other => return other,

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::{Mode, Plan};
-use crate::algo::{Algorithm, Algorithms, BLAKE3_MULTITHREAD_MIN};
+use crate::algo::{Algorithm, Algorithms};
 use crate::input::Kind;
 
 /// Regular files smaller than this are read, not mapped, in mmap mode:
@@ -149,8 +149,9 @@ impl Router {
 
     /// How an opened input of `kind`, hashed with `algos`, is read, and on
     /// how many threads. Mapping pays for regular files of [`MMAP_MIN`]
-    /// bytes or more in mmap mode, and, in the threaded mode, for BLAKE3
-    /// inputs big enough to hash on every core (the pipeline would feed one
+    /// bytes or more in mmap mode, and, in the threaded mode, for inputs
+    /// of one algorithm whose tree hashes them on every core (BLAKE3's
+    /// row: `Algorithm::maps_wide`) (the pipeline would feed one
     /// thread) and for big files with several algorithms (every group
     /// hashes the mapping in place, no copy into shared blocks:
     /// docs/BENCHMARKS.md, "Several algorithms"). Several algorithms over
@@ -174,15 +175,10 @@ impl Router {
                 cached_only: false,
             },
             Mode::Mmap | Mode::Sync => Via::Read(Reads::Chunks),
-            Mode::Threaded
-                if algos == Algorithms::one(Algorithm::Blake3)
-                    && len >= BLAKE3_MULTITHREAD_MIN as u64 =>
-            {
-                Via::Map {
-                    fallback: Reads::Blocks,
-                    cached_only: false,
-                }
-            }
+            Mode::Threaded if !several && algos.first().maps_wide(len) => Via::Map {
+                fallback: Reads::Blocks,
+                cached_only: false,
+            },
             Mode::Threaded if several && kind != Kind::Stream && fans => Via::Map {
                 fallback: Reads::Blocks,
                 cached_only: false,

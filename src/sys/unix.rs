@@ -194,6 +194,17 @@ pub(crate) fn open_input(path: &Path) -> io::Result<File> {
         .open(path)
 }
 
+/// Do `a` and `b` name the same file, as the system's usual file systems
+/// compare names (a multi-call name against a tool's)? macOS's ignore
+/// case; the other Unix systems' compare bytes.
+pub(crate) fn same_file_name(a: &str, b: &str) -> bool {
+    if cfg!(target_os = "macos") {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a == b
+    }
+}
+
 /// The path that opens the file `path` names: `path` itself (on Unix a
 /// name is a file's; Windows' Win32 names may mean a device).
 pub(crate) fn file_path(path: &Path) -> std::borrow::Cow<'_, Path> {
@@ -894,5 +905,88 @@ fn unmap(ptr: *mut u8, len: usize) {
     // use. (It cannot fail for such a range: nothing to report.)
     unsafe {
         libc::munmap(ptr.cast(), len);
+    }
+}
+
+// ----- errors: what an OS error number means, and errors made here -----------
+
+/// The error of a read or write on a standard descriptor that was closed
+/// when fastsum started (EBADF, as a read or write of it would give).
+pub(crate) fn closed_descriptor() -> io::Error {
+    io::Error::from_raw_os_error(libc::EBADF)
+}
+
+/// The error of a name that must be a directory and is not (ENOTDIR:
+/// `--tree-digest FILE`).
+pub(crate) fn not_a_directory() -> io::Error {
+    io::Error::from_raw_os_error(libc::ENOTDIR)
+}
+
+/// Has the process (or the system) no descriptor left (EMFILE, ENFILE)?
+pub(crate) fn out_of_descriptors(e: &io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
+}
+
+/// Was a read refused for its count (ENOMEM: Linux's sysctl files under
+/// /proc/sys refuse a count of 4 MiB or more), so that a smaller one may
+/// pass?
+pub(crate) fn read_refused_for_its_size(e: &io::Error) -> bool {
+    e.raw_os_error() == Some(libc::ENOMEM)
+}
+
+/// Did [`open_no_follow`] meet a link (ELOOP)?
+pub(crate) fn is_link_refused(e: &io::Error) -> bool {
+    e.raw_os_error() == Some(libc::ELOOP)
+}
+
+// ----- for tests: what std cannot make -----------------------------------------
+
+/// The error of an open with no descriptor left (EMFILE).
+#[cfg(test)]
+pub(crate) fn descriptors_exhausted() -> io::Error {
+    io::Error::from_raw_os_error(libc::EMFILE)
+}
+
+/// Make a FIFO at `path` (mode 0644).
+#[cfg(test)]
+pub(crate) fn make_fifo(path: &Path) -> io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes())?;
+    // SAFETY: a valid NUL-terminated path.
+    match unsafe { libc::mkfifo(c.as_ptr(), 0o644) } {
+        0 => Ok(()),
+        _ => Err(io::Error::last_os_error()),
+    }
+}
+
+/// Make a chain of `levels` directories named `name` below `dir`, with a
+/// file `file` in each, by descriptor: its paths may be longer than
+/// PATH_MAX, which no call by path reaches.
+#[cfg(test)]
+pub(crate) fn make_deep_chain(dir: &Path, name: &str, levels: usize) {
+    use std::os::unix::ffi::OsStrExt;
+    let c = |s: &[u8]| std::ffi::CString::new(s).expect("no NUL in a test's names");
+    let top = c(dir.as_os_str().as_bytes());
+    // SAFETY: valid NUL-terminated paths; each descriptor is closed.
+    unsafe {
+        let mut fd = libc::open(top.as_ptr(), libc::O_DIRECTORY | libc::O_RDONLY);
+        assert!(fd >= 0);
+        for _ in 0..levels {
+            let n = c(name.as_bytes());
+            assert_eq!(libc::mkdirat(fd, n.as_ptr(), 0o755), 0);
+            let f = libc::openat(
+                fd,
+                c(b"file").as_ptr(),
+                libc::O_CREAT | libc::O_WRONLY,
+                0o644,
+            );
+            assert!(f >= 0);
+            libc::close(f);
+            let next = libc::openat(fd, n.as_ptr(), libc::O_DIRECTORY | libc::O_RDONLY);
+            assert!(next >= 0);
+            libc::close(fd);
+            fd = next;
+        }
+        libc::close(fd);
     }
 }

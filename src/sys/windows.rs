@@ -156,6 +156,12 @@ pub(crate) fn open_input(path: &Path) -> io::Result<File> {
         })
 }
 
+/// Do `a` and `b` name the same file, as the system's usual file systems
+/// compare names (a multi-call name against a tool's)? NTFS ignores case.
+pub(crate) fn same_file_name(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b)
+}
+
 /// The path that opens the file `path` names, whatever that name is.
 /// Win32 takes a last name of `NUL`, `CON`, `PRN`, `AUX`, `COM1`-`COM9` or
 /// `LPT1`-`LPT9`, with any extension (`nul.txt`, `aux.c`), for a device,
@@ -527,3 +533,48 @@ pub(crate) fn advise_sequential(_map: &memmap2::Mmap) {}
 /// Drop hashed pages of a mapping from the working set: nothing on Windows,
 /// whose memory manager trims a working set itself.
 pub(crate) fn release_pages(_map: &memmap2::Mmap, _start: usize, _len: usize) {}
+
+// ----- errors: what an OS error code means, and errors made here -------------
+
+/// The error of a read or write on a standard handle that was closed
+/// (`ERROR_INVALID_HANDLE`: "The handle is invalid.").
+pub(crate) fn closed_descriptor() -> io::Error {
+    io::Error::from_raw_os_error(windows_sys::Win32::Foundation::ERROR_INVALID_HANDLE as i32)
+}
+
+/// The error of a name that must be a directory and is not
+/// (`--tree-digest FILE`): GNU's words, as Windows' own code for it
+/// (`ERROR_DIRECTORY`) says "The directory name is invalid.".
+pub(crate) fn not_a_directory() -> io::Error {
+    io::Error::new(io::ErrorKind::NotADirectory, "Not a directory")
+}
+
+/// Has the process no handle left (`ERROR_TOO_MANY_OPEN_FILES`)?
+pub(crate) fn out_of_descriptors(e: &io::Error) -> bool {
+    use windows_sys::Win32::Foundation::ERROR_TOO_MANY_OPEN_FILES;
+    e.raw_os_error() == Some(ERROR_TOO_MANY_OPEN_FILES as i32)
+}
+
+/// Was a read refused for its count (`ERROR_NOT_ENOUGH_MEMORY`,
+/// `ERROR_NO_SYSTEM_RESOURCES`: a count too big for the device's buffers),
+/// so that a smaller one may pass?
+pub(crate) fn read_refused_for_its_size(e: &io::Error) -> bool {
+    use windows_sys::Win32::Foundation::{ERROR_NO_SYSTEM_RESOURCES, ERROR_NOT_ENOUGH_MEMORY};
+    matches!(
+        e.raw_os_error(),
+        Some(c) if c == ERROR_NOT_ENOUGH_MEMORY as i32 || c == ERROR_NO_SYSTEM_RESOURCES as i32
+    )
+}
+
+/// Did [`open_no_follow`] meet a link? Never: it opens the link itself
+/// (`FILE_FLAG_OPEN_REPARSE_POINT`), which is then no regular file.
+pub(crate) fn is_link_refused(_e: &io::Error) -> bool {
+    false
+}
+
+/// The error of an open with no handle left (`ERROR_TOO_MANY_OPEN_FILES`).
+#[cfg(test)]
+pub(crate) fn descriptors_exhausted() -> io::Error {
+    use windows_sys::Win32::Foundation::ERROR_TOO_MANY_OPEN_FILES;
+    io::Error::from_raw_os_error(ERROR_TOO_MANY_OPEN_FILES as i32)
+}

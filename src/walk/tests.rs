@@ -35,9 +35,7 @@ fn walks_sorted_skipping_links_and_fifos() {
     }
     std::os::unix::fs::symlink(d.join("a"), d.join("link")).unwrap();
     std::os::unix::fs::symlink(&d, d.join("sub/loop")).unwrap();
-    let fifo = std::ffi::CString::new(d.join("fifo").as_os_str().as_bytes()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    crate::sys::make_fifo(&d.join("fifo")).unwrap();
     let got = names(&[&d], true);
     let base = d.display().to_string();
     let want: Vec<String> = ["B", "a", "b", "sub/c"]
@@ -194,11 +192,7 @@ fn random_tree(d: &Path, rng: &mut Rng, depth: u32, width: usize) {
             }
             8 => std::os::unix::fs::symlink(if rng.below(2) == 0 { "." } else { ".." }, &path)
                 .unwrap(),
-            _ => {
-                let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
-                // SAFETY: a valid NUL-terminated path.
-                assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
-            }
+            _ => crate::sys::make_fifo(&path).unwrap(),
         }
     }
 }
@@ -234,30 +228,7 @@ fn random_trees_walk_as_walkdir_walked_them() {
 /// Make the chain `names` of directories below `dir` (with a file in
 /// each), by descriptor: its paths may be longer than PATH_MAX.
 fn deep_chain(dir: &Path, name: &str, levels: usize) {
-    let c = |s: &[u8]| std::ffi::CString::new(s).unwrap();
-    let top = c(dir.as_os_str().as_bytes());
-    // SAFETY: valid NUL-terminated paths; each descriptor is closed.
-    unsafe {
-        let mut fd = libc::open(top.as_ptr(), libc::O_DIRECTORY | libc::O_RDONLY);
-        assert!(fd >= 0);
-        for _ in 0..levels {
-            let n = c(name.as_bytes());
-            assert_eq!(libc::mkdirat(fd, n.as_ptr(), 0o755), 0);
-            let f = libc::openat(
-                fd,
-                c(b"file").as_ptr(),
-                libc::O_CREAT | libc::O_WRONLY,
-                0o644,
-            );
-            assert!(f >= 0);
-            libc::close(f);
-            let next = libc::openat(fd, n.as_ptr(), libc::O_DIRECTORY | libc::O_RDONLY);
-            assert!(next >= 0);
-            libc::close(fd);
-            fd = next;
-        }
-        libc::close(fd);
-    }
+    crate::sys::make_deep_chain(dir, name, levels);
 }
 
 /// Directories that cannot be read (paths past PATH_MAX: an error even

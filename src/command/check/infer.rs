@@ -23,14 +23,18 @@
 //! Under the GNU, b3sum and xxhsum names, and whenever `-a` is given, none
 //! of this applies: the tool's rule, or `-a`, decides.
 
-use crate::algo::{Algorithm, Bits, Sha3Size};
+use crate::algo::Algorithm;
 
 use super::parse::{self, Syntax};
 
 /// The algorithm a word of a check file's name or of a comment names:
 /// `sha256`, `SHA256SUMS`, `sha256sum`, `SHASUMS256` (Node.js), `B2SUMS`,
-/// `b3`, `sha3-256`, `BLAKE2B`; any case. `None` for any other word
-/// (`shasum`, `checksums`: no algorithm).
+/// `b3`, `sha3-256`, `BLAKE2B`; any case. The words are the rows'
+/// (`Algorithm::file_words`: cryptographic algorithms only), with `sum` or
+/// `sums` after them, and a family that needs a length (SHA-3) also with
+/// its size after `-` or `_`; a family's own word alone is its default
+/// length (the length is then the hex's, as `-a blake2b` / `-a sha3` read
+/// it). `None` for any other word (`shasum`, `checksums`: no algorithm).
 fn word(w: &[u8]) -> Option<Algorithm> {
     let mut w = w.to_ascii_lowercase();
     // SHA-256, SHA-1 (as prose writes them) are sha256, sha1
@@ -38,44 +42,28 @@ fn word(w: &[u8]) -> Option<Algorithm> {
         w.remove(3);
     }
     let w = w.as_slice();
-    // Node.js: SHASUMS256.txt
-    if let Some(bits) = w
-        .strip_prefix(b"shasums")
-        .or_else(|| w.strip_prefix(b"shasum"))
-        .filter(|b| !b.is_empty())
-    {
-        return match bits {
-            b"1" => Some(Algorithm::Sha1),
-            b"224" => Some(Algorithm::Sha224),
-            b"256" => Some(Algorithm::Sha256),
-            b"384" => Some(Algorithm::Sha384),
-            b"512" => Some(Algorithm::Sha512),
-            _ => None,
-        };
-    }
     let base = w
         .strip_suffix(b"sums")
         .or_else(|| w.strip_suffix(b"sum"))
         .unwrap_or(w);
-    let sha3 = |bits| Sha3Size::new(bits).map(Algorithm::Sha3);
-    Some(match base {
-        b"md5" => Algorithm::Md5,
-        b"sha1" => Algorithm::Sha1,
-        b"sha224" => Algorithm::Sha224,
-        b"sha256" => Algorithm::Sha256,
-        b"sha384" => Algorithm::Sha384,
-        b"sha512" => Algorithm::Sha512,
-        // (the length is then the hex's, as `-a blake2b` / `-a sha3` read it)
-        b"b2" | b"blake2" | b"blake2b" => Algorithm::Blake2b(Bits::MAX),
-        b"sha3" => Algorithm::Sha3(Sha3Size::S256),
-        b"sha3-224" | b"sha3_224" => sha3(224)?,
-        b"sha3-256" | b"sha3_256" => sha3(256)?,
-        b"sha3-384" | b"sha3_384" => sha3(384)?,
-        b"sha3-512" | b"sha3_512" => sha3(512)?,
-        b"b3" | b"blake3" => Algorithm::Blake3,
-        b"sm3" => Algorithm::Sm3,
-        _ => return None,
-    })
+    let names = |family: Algorithm, word: &str| {
+        if base == word.as_bytes() {
+            return Some(family);
+        }
+        let sized = |a: &Algorithm| {
+            let bits = 8 * a.digest_len();
+            ["-", "_"]
+                .into_iter()
+                .any(|sep| base == format!("{word}{sep}{bits}").as_bytes())
+        };
+        let sizes = family
+            .needs_length()
+            .then(|| family.written_without_length());
+        sizes?.into_iter().find(sized)
+    };
+    Algorithm::ALL
+        .into_iter()
+        .find_map(|family| family.file_words().iter().find_map(|w| names(family, w)))
 }
 
 /// What wraps a check file without changing what it holds: a clear-signed
@@ -183,32 +171,24 @@ pub(crate) fn from_header(raw: &[u8]) -> Option<Algorithm> {
 }
 
 /// The cryptographic algorithms whose untagged lines a length may stand
-/// for, as each writes them without `-l`; SHA-3 at its four sizes (it has
-/// no default). BLAKE2b at another length is written only with `-l`, and
-/// is read with `-a blake2b`.
-const CRYPTOGRAPHIC: [Algorithm; 13] = [
-    Algorithm::Md5,
-    Algorithm::Sha1,
-    Algorithm::Sha224,
-    Algorithm::Sha256,
-    Algorithm::Sha384,
-    Algorithm::Sha512,
-    Algorithm::Blake3,
-    Algorithm::Blake2b(Bits::MAX),
-    Algorithm::Sm3,
-    Algorithm::Sha3(Sha3Size::S224),
-    Algorithm::Sha3(Sha3Size::S256),
-    Algorithm::Sha3(Sha3Size::S384),
-    Algorithm::Sha3(Sha3Size::S512),
-];
+/// for (the rows', `Algorithm::is_cryptographic`), as each writes them
+/// without `-l`; SHA-3 at its four sizes (it has no default). BLAKE2b at
+/// another length is written only with `-l`, and is read with `-a
+/// blake2b`.
+fn cryptographic() -> impl Iterator<Item = Algorithm> {
+    Algorithm::ALL
+        .into_iter()
+        .filter(|a| a.is_cryptographic())
+        .flat_map(Algorithm::written_without_length)
+}
 
 /// The one cryptographic algorithm whose digest is `bytes` long: MD5 for
 /// 16, SHA-1 for 20; `None` for the shared lengths (28, 32, 48, 64) and
 /// the others.
 pub(crate) fn by_length(bytes: usize) -> Option<Algorithm> {
-    let mut fits = CRYPTOGRAPHIC.iter().filter(|a| a.digest_len() == bytes);
-    let one = *fits.next()?;
-    fits.all(|&a| a == one).then_some(one)
+    let mut fits = cryptographic().filter(|a| a.digest_len() == bytes);
+    let one = fits.next()?;
+    fits.all(|a| a == one).then_some(one)
 }
 
 /// Whether `-c` without `-a` reads an untagged line of `algo` back as
@@ -279,21 +259,15 @@ pub(crate) fn untagged(
 
 /// The `-a` values under which a line with a digest of `bytes` bytes is
 /// read, in `-a`'s order: every algorithm of that length that writes
-/// untagged lines (XXH3, CRC-32C and CRC-64/NVME write only tagged ones),
-/// BLAKE2b and SHA-3 at any length they have.
+/// untagged lines (not those whose lines are always tagged, nor those
+/// that print their own), BLAKE2b and SHA-3 at any length they have.
 pub(crate) fn fitting(bytes: usize) -> Vec<Algorithm> {
     Algorithm::ALL
         .into_iter()
-        .filter(|&a| {
-            a.legacy().is_none()
-                && !matches!(
-                    a,
-                    Algorithm::Xxh3 | Algorithm::Crc32c | Algorithm::Crc64Nvme
-                )
-        })
-        .filter(|&a| match a {
-            Algorithm::Blake2b(_) | Algorithm::Sha3(_) => a.with_length(8 * bytes as u64).is_ok(),
-            _ => a.digest_len() == bytes,
+        .filter(|&a| a.legacy().is_none() && !a.tagged_only())
+        .filter(|&a| match a.takes_length() {
+            true => a.with_length(8 * bytes as u64).is_ok(),
+            false => a.digest_len() == bytes,
         })
         .collect()
 }
@@ -301,6 +275,7 @@ pub(crate) fn fitting(bytes: usize) -> Vec<Algorithm> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algo::{Bits, Sha3Size};
 
     #[test]
     fn names_projects_publish() {

@@ -182,7 +182,7 @@ fn hash_batches<T, P>(
     }
     let data = |(b, it): &(usize, Packed<T>)| &blocks[*b][it.range.clone()];
     let lane_algo = |(_, it): &(usize, Packed<T>)| match it.task.algos.as_slice() {
-        &[a] if a.has_lanes() && chunk >= LANES_MIN_CHUNK => Some(a),
+        &[a] if a.lanes().is_some() && chunk >= LANES_MIN_CHUNK => Some(a),
         _ => None,
     };
     let mut from_lanes: Vec<Option<Digest>> = vec![None; items.len()];

@@ -7,7 +7,7 @@
 
 use crate::algo::md5::lanes::Engine as Md5Engine;
 use crate::algo::sha::lanes::{Engine as ShaEngine, Sha, Sha1, Sha224, Sha256};
-use crate::algo::{Algorithm, Digest};
+use crate::algo::{Algorithm, Digest, LaneEngine};
 use crate::stats::Stats;
 
 /// One hasher thread's multi-message engines.
@@ -21,8 +21,9 @@ pub(super) struct Lanes {
 
 impl Lanes {
     /// Hash `messages` (a slot in `out`, the message's bytes), all with
-    /// `algo`, side by side, each digest into its slot. Nothing for an
-    /// algorithm without lanes ([`Algorithm::has_lanes`]): its slots stay
+    /// `algo`, side by side, each digest into its slot, by its row's
+    /// engine (a match over every [`LaneEngine`]). Nothing for an
+    /// algorithm without lanes ([`Algorithm::lanes`]): its slots stay
     /// empty, and the caller hashes those messages one by one.
     pub(super) fn hash<'a>(
         &mut self,
@@ -37,8 +38,8 @@ impl Lanes {
                 *slot = Some(Digest::from_bytes(digest));
             }
         };
-        match algo {
-            Algorithm::Md5 => {
+        match algo.lanes() {
+            Some(LaneEngine::Md5) => {
                 let engine = self.md5.get_or_insert_with(Md5Engine::selected);
                 let before = engine.stats();
                 engine.hash_messages(messages);
@@ -47,10 +48,10 @@ impl Lanes {
                 }
                 stats.add_lanes(engine.stats(), before);
             }
-            Algorithm::Sha1 => sha(&mut self.sha1, messages, &mut put, stats),
-            Algorithm::Sha224 => sha(&mut self.sha224, messages, &mut put, stats),
-            Algorithm::Sha256 => sha(&mut self.sha256, messages, &mut put, stats),
-            _ => {}
+            Some(LaneEngine::Sha1) => sha(&mut self.sha1, messages, &mut put, stats),
+            Some(LaneEngine::Sha224) => sha(&mut self.sha224, messages, &mut put, stats),
+            Some(LaneEngine::Sha256) => sha(&mut self.sha256, messages, &mut put, stats),
+            None => {}
         }
     }
 }

@@ -162,24 +162,11 @@ fn cannot_be_used_with(first: &str, with: &[&str]) -> String {
 }
 
 impl Conflict {
-    /// The refusal in words: each variant its own, in one table.
-    #[expect(clippy::too_many_lines, reason = "over 80 lines: to split (issue 42)")]
+    /// The refusal in words: each variant its own. The compiler names a
+    /// new variant here; the words GNU's tools, b3sum and xxhsum print are
+    /// in [`Conflict::peers_words`].
     fn message(&self) -> String {
         match self {
-            Conflict::TagWithText => "--tag does not support --text mode".into(),
-            Conflict::ZeroWhenChecking => {
-                option_is("--zero", "not supported when verifying checksums")
-            }
-            Conflict::TagWhenChecking => option_is("--tag", "meaningless when verifying checksums"),
-            Conflict::BinaryOrTextWhenChecking => {
-                "the --binary and --text options are meaningless when verifying checksums".into()
-            }
-            Conflict::OnlyWhenChecking(flag) => {
-                option_is(flag, "meaningful only when verifying checksums")
-            }
-            Conflict::NotWhenChecking(flag) => {
-                option_is(flag, "meaningless when verifying checksums")
-            }
             Conflict::OnlyWhenRecursive(flag) => option_is(flag, "meaningful only with -r"),
             Conflict::Patterns(why) => format!("the exclude patterns: {why}"),
             Conflict::OnlyWhenUpdating(flag) => option_is(flag, "meaningful only with --update"),
@@ -225,6 +212,47 @@ impl Conflict {
             Conflict::PartsUntagged(what) => {
                 format!("{PARTS_TAGGED}: {what} applies to untagged output")
             }
+            Conflict::LegacyWith(a, what) => format!(
+                "-a {} prints its own lines: it cannot be combined with {what}",
+                a.name()
+            ),
+            Conflict::TagWithText
+            | Conflict::ZeroWhenChecking
+            | Conflict::TagWhenChecking
+            | Conflict::BinaryOrTextWhenChecking
+            | Conflict::OnlyWhenChecking(_)
+            | Conflict::NotWhenChecking(_)
+            | Conflict::B3sumClap { .. }
+            | Conflict::B3sumNeedsCheck(_)
+            | Conflict::B3sumRawInputs
+            | Conflict::B3sumTwice(_)
+            | Conflict::LengthUnsupported
+            | Conflict::LengthOnlyBlake2b
+            | Conflict::CheckLegacy(_)
+            | Conflict::NeedsLength(_)
+            | Conflict::Base64WithRaw
+            | Conflict::RawWithFiles
+            | Conflict::NoInputButTerminal => self.peers_words(),
+        }
+    }
+
+    /// A peer's refusal, in its words, byte for byte.
+    fn peers_words(&self) -> String {
+        match self {
+            Conflict::TagWithText => "--tag does not support --text mode".into(),
+            Conflict::ZeroWhenChecking => {
+                option_is("--zero", "not supported when verifying checksums")
+            }
+            Conflict::TagWhenChecking => option_is("--tag", "meaningless when verifying checksums"),
+            Conflict::BinaryOrTextWhenChecking => {
+                "the --binary and --text options are meaningless when verifying checksums".into()
+            }
+            Conflict::OnlyWhenChecking(flag) => {
+                option_is(flag, "meaningful only when verifying checksums")
+            }
+            Conflict::NotWhenChecking(flag) => {
+                option_is(flag, "meaningless when verifying checksums")
+            }
             Conflict::B3sumClap { first, with, .. } => cannot_be_used_with(first, with),
             Conflict::B3sumNeedsCheck(_) => {
                 "the following required arguments were not provided:\n  --check".into()
@@ -243,10 +271,6 @@ impl Conflict {
             Conflict::CheckLegacy(true) => {
                 "--check is not supported with --algorithm={bsd,sysv,crc,crc32b}".into()
             }
-            Conflict::LegacyWith(a, what) => format!(
-                "-a {} prints its own lines: it cannot be combined with {what}",
-                a.name()
-            ),
             Conflict::NeedsLength(algo) => {
                 format!("--algorithm={algo} requires specifying --length 224, 256, 384, or 512")
             }
@@ -255,6 +279,7 @@ impl Conflict {
             Conflict::NoInputButTerminal => {
                 "no FILE given, and standard input is a terminal".into()
             }
+            _ => unreachable!("fastsum's own refusals are worded by Conflict::message"),
         }
     }
 }

@@ -224,6 +224,7 @@ fn merge_command(args: &Args) -> Result<Command, Conflict> {
         args.binary.map(|b| if b { "--binary" } else { "--text" }),
         args.recursive.then_some("--recursive"),
         args.files_from.as_ref().map(|(_, z)| list_option(*z)),
+        args.list_sizes.then_some("--list-sizes"),
         args.shard.map(|_| "--shard"),
         args.update.as_ref().map(|_| "--update"),
         args.tree_digest.then_some("--tree-digest"),
@@ -262,10 +263,22 @@ fn shares(args: &Args) -> Result<Shares, Conflict> {
     ) {
         return Err(Conflict::ShardWith(flag, what));
     }
+    if args.list_sizes {
+        if args.files_from.is_none() {
+            return Err(Conflict::ShardWith(
+                "--list-sizes",
+                "FILE operands (it reads a list)",
+            ));
+        }
+        if args.recursive {
+            return Err(Conflict::ShardWith("--list-sizes", "--recursive"));
+        }
+    }
     Ok(Shares {
         list: args.files_from.as_ref().map(|(path, zero)| List {
             path: path.clone(),
             zero: *zero,
+            sizes: args.list_sizes,
         }),
         shard: args.shard.map(|(k, n)| Shard {
             k,
@@ -298,6 +311,9 @@ fn run_words(args: &Args) -> String {
         let mut word = OsString::from(format!("{}=", list_option(*zero)));
         word.push(list);
         words.push(word);
+    }
+    if args.list_sizes {
+        words.push("--list-sizes".into());
     }
     words.push("--".into());
     words.extend(args.files.iter().cloned());

@@ -2,7 +2,10 @@
 //! a list as the run goes (one name in memory at a time), as GNU du and wc
 //! read `--files0-from`: each name ended by a NUL (or a newline), `-` for
 //! standard input, an empty name reported in its place as
-//! `LIST:N: invalid zero-length file name`.
+//! `LIST:N: invalid zero-length file name`. With `--list-sizes` each name
+//! follows its size in bytes and a space (`find -printf '%s %p\0'`): a
+//! `--shard` run reads such a list whole ([`SizedList`]) and takes every
+//! size from it, looking at no file but its own share's.
 
 use std::ffi::OsString;
 use std::io::{self, BufRead, BufReader};
@@ -24,6 +27,8 @@ pub(crate) struct Names {
     from_stdin: bool,
     /// How many names were read (the number messages give, from 1).
     number: usize,
+    /// Each name follows its size and a space (`--list-sizes`).
+    sized: bool,
 }
 
 /// The list's names; `Err` if it cannot be opened.
@@ -43,16 +48,50 @@ pub(crate) fn open(list: &List) -> io::Result<Names> {
         zero: list.zero,
         from_stdin,
         number: 0,
+        sized: list.sizes,
     })
+}
+
+/// What a record of a list is: its size (with `--list-sizes`) and its
+/// name, or why it is none.
+fn record(bytes: &[u8], sized: bool, from_stdin: bool) -> Result<(u64, &[u8]), &'static str> {
+    let (size, name) = if sized {
+        bytes
+            .iter()
+            .position(|&b| b == b' ')
+            .and_then(|space| {
+                let digits = &bytes[..space];
+                let size = std::str::from_utf8(digits).ok()?;
+                let size = size.parse::<u64>().ok()?;
+                digits[0]
+                    .is_ascii_digit()
+                    .then_some((size, &bytes[space + 1..]))
+            })
+            .ok_or("no size before the name (--list-sizes: the size, a space, the name)")?
+    } else {
+        (0, bytes)
+    };
+    if name.is_empty() {
+        Err("invalid zero-length file name")
+    } else if from_stdin && name == b"-" {
+        Err("when reading file names from stdin, no file name of '-' allowed")
+    } else {
+        Ok((size, name))
+    }
+}
+
+/// `LIST:N`: what GNU's messages call the `number`-th name of `list`.
+fn place(list: &OsString, number: usize) -> PathBuf {
+    let mut place = list.clone();
+    place.push(format!(":{number}"));
+    PathBuf::from(place)
 }
 
 impl Names {
     /// What GNU's messages call the list and the name's place in it:
     /// `LIST:N`.
     fn place(&self) -> PathBuf {
-        let mut place = self.list.clone();
-        place.push(format!(":{}", self.number));
-        PathBuf::from(place)
+        place(&self.list, self.number)
     }
 }
 
@@ -78,20 +117,96 @@ impl Iterator for Names {
         if name.last() == Some(&end) {
             name.pop();
         }
-        let refused = if name.is_empty() {
-            "invalid zero-length file name"
-        } else if self.from_stdin && name == b"-" {
-            "when reading file names from stdin, no file name of '-' allowed"
-        } else {
-            return Some(match crate::sys::os_string(name) {
-                Some(name) => Ok(name),
-                None => Err(Entry::Error(
-                    self.place(),
-                    io::Error::other("invalid file name (not UTF-8 nor WTF-8)"),
-                )),
-            });
+        let name = match record(&name, self.sized, self.from_stdin) {
+            Ok((_, name)) => name.to_vec(),
+            Err(refused) => {
+                return Some(Err(Entry::Error(self.place(), io::Error::other(refused))));
+            }
         };
-        Some(Err(Entry::Error(self.place(), io::Error::other(refused))))
+        Some(match crate::sys::os_string(name) {
+            Some(name) => Ok(name),
+            None => Err(Entry::Error(
+                self.place(),
+                io::Error::other("invalid file name (not UTF-8 nor WTF-8)"),
+            )),
+        })
+    }
+}
+
+/// A `--list-sizes` list read whole, for `--shard`: its records, each
+/// one's size taken from it (no file looked at).
+pub(crate) struct SizedList {
+    list: OsString,
+    from_stdin: bool,
+    bytes: Vec<u8>,
+    /// Each record's place in `bytes` (its end excluded), its size and
+    /// whether it is a name (else an error, reported in its place).
+    records: Vec<(usize, usize, u64, bool)>,
+}
+
+impl SizedList {
+    /// The list's records; `Err` if it cannot be read.
+    pub(crate) fn read(list: &List) -> io::Result<SizedList> {
+        let from_stdin = list.path.as_encoded_bytes() == b"-";
+        let mut bytes = Vec::new();
+        if from_stdin {
+            io::Read::read_to_end(&mut io::stdin().lock(), &mut bytes)?;
+        } else {
+            bytes = std::fs::read(crate::sys::file_path(&PathBuf::from(&list.path)))?;
+        }
+        let end = if list.zero { b'\0' } else { b'\n' };
+        let mut records = Vec::new();
+        let mut start = 0;
+        while start < bytes.len() {
+            let stop = memchr::memchr(end, &bytes[start..]).map_or(bytes.len(), |at| start + at);
+            let (size, ok) = match record(&bytes[start..stop], true, from_stdin) {
+                Ok((size, _)) => (size, true),
+                Err(_) => (0, false),
+            };
+            records.push((start, stop, size, ok));
+            start = stop + 1;
+        }
+        Ok(SizedList {
+            list: list.path.clone(),
+            from_stdin,
+            bytes,
+            records,
+        })
+    }
+
+    /// The `i`-th record's bytes.
+    fn bytes_of(&self, i: usize) -> &[u8] {
+        let (start, stop, ..) = self.records[i];
+        &self.bytes[start..stop]
+    }
+}
+
+impl crate::command::shard::Inputs for SizedList {
+    fn count(&self) -> usize {
+        self.records.len()
+    }
+    fn name(&self, i: usize) -> &[u8] {
+        let bytes = self.bytes_of(i);
+        record(bytes, true, self.from_stdin).map_or(bytes, |(_, name)| name)
+    }
+    fn size(&self, i: usize) -> u64 {
+        self.records[i].2
+    }
+    fn is_error(&self, i: usize) -> bool {
+        !self.records[i].3
+    }
+    fn entries(self, places: &[usize]) -> Vec<Entry> {
+        let entry = |i: usize| {
+            let refused = match record(self.bytes_of(i), true, self.from_stdin) {
+                Ok((_, name)) => match crate::sys::os_string(name.to_vec()) {
+                    Some(name) => return Entry::Input(crate::input::Input::from_arg(name)),
+                    None => "invalid file name (not UTF-8 nor WTF-8)",
+                },
+                Err(refused) => refused,
+            };
+            Entry::Error(place(&self.list, i + 1), io::Error::other(refused))
+        };
+        places.iter().map(|&i| entry(i)).collect()
     }
 }
 
@@ -100,12 +215,17 @@ mod tests {
     use super::*;
 
     fn names_of(bytes: &[u8], zero: bool) -> Vec<Result<OsString, String>> {
+        sized_names_of(bytes, zero, false)
+    }
+
+    fn sized_names_of(bytes: &[u8], zero: bool, sized: bool) -> Vec<Result<OsString, String>> {
         let names = Names {
             reader: Some(Box::new(io::Cursor::new(bytes.to_vec()))),
             list: "L".into(),
             zero,
             from_stdin: false,
             number: 0,
+            sized,
         };
         names
             .map(|n| {
@@ -131,5 +251,18 @@ mod tests {
         let got = names_of(b"a\0\0b\0", true);
         assert_eq!(got[1], Err("L:2: invalid zero-length file name".into()));
         assert_eq!(got[2], Ok("b".into()));
+    }
+
+    #[test]
+    fn a_sized_list_s_names_follow_their_size_and_a_space() {
+        let got = sized_names_of(b"12 a b\x000 \x00x y\x00 c\x00-3 d\x00", true, true);
+        assert_eq!(got[0], Ok("a b".into()));
+        assert_eq!(got[1], Err("L:2: invalid zero-length file name".into()));
+        for bad in &got[2..] {
+            assert!(
+                bad.as_ref()
+                    .is_err_and(|e| e.contains("no size before the name"))
+            );
+        }
     }
 }

@@ -95,7 +95,7 @@ def cost(argv):
                 add("`find -printf '%s %p\\0'` (CPU s)",
                     cpu(["find", tree, "-type", "f", "-printf", "%s %p\\0"], out)[0])
             with open(listed, "wb") as out:
-                cpu([fastsum, *OPTS, "--files0-from", lst], out)
+                cpu([fastsum, *OPTS, "--files0-from", lst, "--list-sizes"], out)
             for n in ns:
                 add("N=%d, each walks (CPU s)" % n, shards(fastsum, n, work, ["-r", tree])[0])
                 add("N=%d merge of the walked parts (wall s)" % n, merge(fastsum, n, work, one))

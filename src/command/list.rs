@@ -56,18 +56,9 @@ pub(crate) fn open(list: &List) -> io::Result<Names> {
 /// name, or why it is none.
 fn record(bytes: &[u8], sized: bool, from_stdin: bool) -> Result<(u64, &[u8]), &'static str> {
     let (size, name) = if sized {
-        bytes
-            .iter()
-            .position(|&b| b == b' ')
-            .and_then(|space| {
-                let digits = &bytes[..space];
-                let size = std::str::from_utf8(digits).ok()?;
-                let size = size.parse::<u64>().ok()?;
-                digits[0]
-                    .is_ascii_digit()
-                    .then_some((size, &bytes[space + 1..]))
-            })
-            .ok_or("no size before the name (--list-sizes: the size, a space, the name)")?
+        let (size, start) = size_first(bytes)
+            .ok_or("no size before the name (--list-sizes: the size, a space, the name)")?;
+        (size, &bytes[start..])
     } else {
         (0, bytes)
     };
@@ -78,6 +69,20 @@ fn record(bytes: &[u8], sized: bool, from_stdin: bool) -> Result<(u64, &[u8]), &
     } else {
         Ok((size, name))
     }
+}
+
+/// A sized record's size (decimal digits, then a space) and where its name
+/// starts; `None` when it has none.
+fn size_first(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut size = 0u64;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'0'..=b'9' => size = size.checked_mul(10)?.checked_add(u64::from(b - b'0'))?,
+            b' ' if i > 0 => return Some((size, i + 1)),
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// `LIST:N`: what GNU's messages call the `number`-th name of `list`.
@@ -139,9 +144,9 @@ pub(crate) struct SizedList {
     list: OsString,
     from_stdin: bool,
     bytes: Vec<u8>,
-    /// Each record's place in `bytes` (its end excluded), its size and
-    /// whether it is a name (else an error, reported in its place).
-    records: Vec<(usize, usize, u64, bool)>,
+    /// Each record's place in `bytes` (its end excluded) and its size
+    /// (0 for a record that is no name: an error, reported in its place).
+    records: Vec<(usize, usize, u64)>,
 }
 
 impl SizedList {
@@ -159,11 +164,8 @@ impl SizedList {
         let mut start = 0;
         while start < bytes.len() {
             let stop = memchr::memchr(end, &bytes[start..]).map_or(bytes.len(), |at| start + at);
-            let (size, ok) = match record(&bytes[start..stop], true, from_stdin) {
-                Ok((size, _)) => (size, true),
-                Err(_) => (0, false),
-            };
-            records.push((start, stop, size, ok));
+            let size = record(&bytes[start..stop], true, from_stdin).map_or(0, |(size, _)| size);
+            records.push((start, stop, size));
             start = stop + 1;
         }
         Ok(SizedList {
@@ -185,15 +187,13 @@ impl crate::command::shard::Inputs for SizedList {
     fn count(&self) -> usize {
         self.records.len()
     }
-    fn name(&self, i: usize) -> &[u8] {
-        let bytes = self.bytes_of(i);
-        record(bytes, true, self.from_stdin).map_or(bytes, |(_, name)| name)
-    }
     fn size(&self, i: usize) -> u64 {
         self.records[i].2
     }
-    fn is_error(&self, i: usize) -> bool {
-        !self.records[i].3
+    fn identify(&self, hasher: &mut blake3::Hasher) {
+        // (every name and size is in the list's bytes, and every part of
+        // one whole reads the same list)
+        hasher.update(&self.bytes);
     }
     fn entries(self, places: &[usize]) -> Vec<Entry> {
         let entry = |i: usize| {

@@ -138,8 +138,7 @@ fn read_part(name: &OsString) -> Result<Part, String> {
     // --json writes an input that failed as a line too: its part is no
     // share of a run that succeeded
     let failed = br#"","error":""#;
-    if run.words.split(',').any(|w| w == "--json")
-        && memchr::memmem::find(&body, failed).is_some()
+    if run.words.split(',').any(|w| w == "--json") && memchr::memmem::find(&body, failed).is_some()
     {
         return Err(format!(
             "{quoted}: an input of it failed (its error is among its lines)"

@@ -44,12 +44,11 @@ pub(crate) const HEADER: &str = "# fastsum shard ";
 pub(crate) trait Inputs {
     /// How many inputs the run has.
     fn count(&self) -> usize;
-    /// The `i`-th input's name (an error's: what names it).
-    fn name(&self, i: usize) -> &[u8];
     /// The `i`-th input's size in bytes (0 for an error).
     fn size(&self, i: usize) -> u64;
-    /// Whether the `i`-th input is an error reported in its place.
-    fn is_error(&self, i: usize) -> bool;
+    /// Feed `hasher` what identifies the inputs: every name and size, in
+    /// order (parts of one whole feed the same).
+    fn identify(&self, hasher: &mut blake3::Hasher);
     /// The entries at `places` (ascending), in their order.
     fn entries(self, places: &[usize]) -> Vec<Entry>;
 }
@@ -81,17 +80,29 @@ impl Inputs for Walked {
     fn count(&self) -> usize {
         self.0.len()
     }
-    fn name(&self, i: usize) -> &[u8] {
-        match &self.0[i].0 {
-            Entry::Input(input) => input.name(),
-            Entry::Error(path, _) => path.as_os_str().as_encoded_bytes(),
-        }
-    }
     fn size(&self, i: usize) -> u64 {
         self.0[i].1
     }
-    fn is_error(&self, i: usize) -> bool {
-        matches!(self.0[i].0, Entry::Error(..))
+    fn identify(&self, hasher: &mut blake3::Hasher) {
+        // (gathered into blocks first: BLAKE3 is quickest fed in large
+        // pieces)
+        const BLOCK: usize = 1 << 16;
+        let mut block = Vec::with_capacity(BLOCK + 4096);
+        for (entry, size) in &self.0 {
+            let (name, error) = match entry {
+                Entry::Input(input) => (input.name(), false),
+                Entry::Error(path, _) => (path.as_os_str().as_encoded_bytes(), true),
+            };
+            block.extend_from_slice(&(name.len() as u64).to_le_bytes());
+            block.extend_from_slice(name);
+            block.extend_from_slice(&size.to_le_bytes());
+            block.push(u8::from(error));
+            if block.len() >= BLOCK {
+                hasher.update(&block);
+                block.clear();
+            }
+        }
+        hasher.update(&block);
     }
     fn entries(self, places: &[usize]) -> Vec<Entry> {
         let mut places = places.iter().peekable();
@@ -168,22 +179,8 @@ impl std::fmt::Display for Set {
 }
 
 fn set_id(inputs: &impl Inputs) -> Set {
-    // (gathered into blocks first: BLAKE3 is quickest fed in large pieces)
-    const BLOCK: usize = 1 << 16;
     let mut hasher = blake3::Hasher::new();
-    let mut block = Vec::with_capacity(BLOCK + 4096);
-    for i in 0..inputs.count() {
-        let name = inputs.name(i);
-        block.extend_from_slice(&(name.len() as u64).to_le_bytes());
-        block.extend_from_slice(name);
-        block.extend_from_slice(&inputs.size(i).to_le_bytes());
-        block.push(u8::from(inputs.is_error(i)));
-        if block.len() >= BLOCK {
-            hasher.update(&block);
-            block.clear();
-        }
-    }
-    hasher.update(&block);
+    inputs.identify(&mut hasher);
     let hex = hasher.finalize().to_hex();
     Set {
         inputs: inputs.count(),

@@ -1222,7 +1222,7 @@ mod tests {
             assert_eq!(fs::metadata(&path).unwrap().mode() & 0o7777, 0o640);
             assert!(names.is(&Input::Path(path)));
         }
-        let distinct: HashSet<&OsString> = made.iter().collect();
+        let distinct: std::collections::HashSet<&OsString> = made.iter().collect();
         assert_eq!(distinct.len(), made.len());
         assert!(!names.is(&Input::Path(sums)));
     }

@@ -82,14 +82,16 @@ impl Row {
     }
 }
 
+/// Each listed file (absolute), and what its `#meta` line records.
+type Listed = HashMap<Vec<u8>, Option<Meta>>;
+
 /// Which inputs an update hashes: not listed in SUMS (by their absolute
 /// names, as lines print them, from `cwd`) or listed with a `#meta` line
 /// they no longer match, not SUMS, not a temporary of it.
 struct Unlisted {
     own: CheckFiles,
     temps: TempNames,
-    /// Each listed file (absolute), and what its `#meta` line records.
-    listed: HashMap<Vec<u8>, Option<Meta>>,
+    listed: Listed,
     cwd: Option<Vec<u8>>,
 }
 
@@ -242,7 +244,7 @@ fn update(
     let cwd = cwd.as_ref().map(|c| printed_name(c.as_encoded_bytes()));
     let cwd = cwd.as_deref();
     // each listed file, and what its `#meta` line records
-    let listed: HashMap<Vec<u8>, Option<Meta>> = manifest
+    let listed: Listed = manifest
         .lines
         .iter()
         .filter_map(|l| Some((absolute(l.name.as_deref()?, cwd), l.meta)))
@@ -456,7 +458,7 @@ impl Added {
         manifest: &Manifest,
         added: &[u8],
         opts: &UpdateOptions,
-        (listed, cwd): (&HashMap<Vec<u8>, Option<Meta>>, Option<&[u8]>),
+        (listed, cwd): (&Listed, Option<&[u8]>),
     ) -> Added {
         let mut split = Added {
             again: HashMap::new(),

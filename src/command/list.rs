@@ -138,15 +138,17 @@ impl Iterator for Names {
     }
 }
 
-/// A `--list-sizes` list read whole, for `--shard`: its records, each
-/// one's size taken from it (no file looked at).
+/// A `--list-sizes` list read whole, for `--shard`: its records' sizes,
+/// taken from it (no file looked at); its names found again only for the
+/// share's own records.
 pub(crate) struct SizedList {
     list: OsString,
     from_stdin: bool,
     bytes: Vec<u8>,
-    /// Each record's place in `bytes` (its end excluded) and its size
-    /// (0 for a record that is no name: an error, reported in its place).
-    records: Vec<(usize, usize, u64)>,
+    end: u8,
+    /// Each record's size (0 for a record that is no name: an error,
+    /// reported in its place).
+    sizes: Vec<u64>,
 }
 
 impl SizedList {
@@ -160,35 +162,40 @@ impl SizedList {
             bytes = std::fs::read(crate::sys::file_path(&PathBuf::from(&list.path)))?;
         }
         let end = if list.zero { b'\0' } else { b'\n' };
-        let mut records = Vec::new();
-        let mut start = 0;
-        while start < bytes.len() {
-            let stop = memchr::memchr(end, &bytes[start..]).map_or(bytes.len(), |at| start + at);
-            let size = record(&bytes[start..stop], true, from_stdin).map_or(0, |(size, _)| size);
-            records.push((start, stop, size));
-            start = stop + 1;
-        }
-        Ok(SizedList {
+        let mut sized = SizedList {
             list: list.path.clone(),
             from_stdin,
             bytes,
-            records,
-        })
+            end,
+            sizes: Vec::new(),
+        };
+        // (a record is some 30 bytes: one allocation, most often)
+        let mut sizes = Vec::with_capacity(sized.bytes.len() / 16);
+        sizes.extend(
+            sized
+                .records()
+                .map(|bytes| record(bytes, true, from_stdin).map_or(0, |(size, _)| size)),
+        );
+        sized.sizes = sizes;
+        Ok(sized)
     }
 
-    /// The `i`-th record's bytes.
-    fn bytes_of(&self, i: usize) -> &[u8] {
-        let (start, stop, ..) = self.records[i];
-        &self.bytes[start..stop]
+    /// Each record's bytes, its end excluded (the last one may have none).
+    fn records(&self) -> impl Iterator<Item = &[u8]> {
+        let ends = memchr::memchr_iter(self.end, &self.bytes);
+        let last = (self.bytes.last().is_some_and(|&b| b != self.end)).then_some(self.bytes.len());
+        let mut start = 0;
+        ends.chain(last).map(move |stop| {
+            let bytes = &self.bytes[start..stop];
+            start = stop + 1;
+            bytes
+        })
     }
 }
 
 impl crate::command::shard::Inputs for SizedList {
-    fn count(&self) -> usize {
-        self.records.len()
-    }
-    fn size(&self, i: usize) -> u64 {
-        self.records[i].2
+    fn sizes(&self) -> &[u64] {
+        &self.sizes
     }
     fn identify(&self, hasher: &mut blake3::Hasher) {
         // (every name and size is in the list's bytes, and every part of
@@ -196,8 +203,8 @@ impl crate::command::shard::Inputs for SizedList {
         hasher.update(&self.bytes);
     }
     fn entries(self, places: &[usize]) -> Vec<Entry> {
-        let entry = |i: usize| {
-            let refused = match record(self.bytes_of(i), true, self.from_stdin) {
+        let entry = |i: usize, bytes: &[u8]| {
+            let refused = match record(bytes, true, self.from_stdin) {
                 Ok((_, name)) => match crate::sys::os_string(name.to_vec()) {
                     Some(name) => return Entry::Input(crate::input::Input::from_arg(name)),
                     None => "invalid file name (not UTF-8 nor WTF-8)",
@@ -206,7 +213,14 @@ impl crate::command::shard::Inputs for SizedList {
             };
             Entry::Error(place(&self.list, i + 1), io::Error::other(refused))
         };
-        places.iter().map(|&i| entry(i)).collect()
+        let mut places = places.iter().peekable();
+        let mut mine = Vec::with_capacity(places.len());
+        for (i, bytes) in self.records().enumerate() {
+            if places.next_if_eq(&&i).is_some() {
+                mine.push(entry(i, bytes));
+            }
+        }
+        mine
     }
 }
 

@@ -42,10 +42,8 @@ pub(crate) const HEADER: &str = "# fastsum shard ";
 /// The run's inputs as the shares are made of them, in the run's order:
 /// each one's name and size, and the entries of those a share takes.
 pub(crate) trait Inputs {
-    /// How many inputs the run has.
-    fn count(&self) -> usize;
-    /// The `i`-th input's size in bytes (0 for an error).
-    fn size(&self, i: usize) -> u64;
+    /// Each input's size in bytes (0 for an error), in order.
+    fn sizes(&self) -> &[u64];
     /// Feed `hasher` what identifies the inputs: every name and size, in
     /// order (parts of one whole feed the same).
     fn identify(&self, hasher: &mut blake3::Hasher);
@@ -55,40 +53,38 @@ pub(crate) trait Inputs {
 
 /// Inputs the walk (or a list of names alone) gave: each one looked at
 /// for its size.
-pub(crate) struct Walked(Vec<(Entry, u64)>);
+pub(crate) struct Walked {
+    entries: Vec<Entry>,
+    sizes: Vec<u64>,
+}
 
 impl Walked {
     /// Every entry, with its size from a `stat` (0 when it has none).
     pub(crate) fn stat(entries: impl Iterator<Item = Entry>) -> Walked {
-        Walked(
-            entries
-                .map(|entry| {
-                    let size = match &entry {
-                        Entry::Input(Input::Path(p)) => std::fs::metadata(crate::sys::file_path(p))
-                            .map(|m| m.len())
-                            .unwrap_or(0),
-                        _ => 0,
-                    };
-                    (entry, size)
-                })
-                .collect(),
-        )
+        let entries: Vec<Entry> = entries.collect();
+        let sizes = entries
+            .iter()
+            .map(|entry| match entry {
+                Entry::Input(Input::Path(p)) => std::fs::metadata(crate::sys::file_path(p))
+                    .map(|m| m.len())
+                    .unwrap_or(0),
+                _ => 0,
+            })
+            .collect();
+        Walked { entries, sizes }
     }
 }
 
 impl Inputs for Walked {
-    fn count(&self) -> usize {
-        self.0.len()
-    }
-    fn size(&self, i: usize) -> u64 {
-        self.0[i].1
+    fn sizes(&self) -> &[u64] {
+        &self.sizes
     }
     fn identify(&self, hasher: &mut blake3::Hasher) {
         // (gathered into blocks first: BLAKE3 is quickest fed in large
         // pieces)
         const BLOCK: usize = 1 << 16;
         let mut block = Vec::with_capacity(BLOCK + 4096);
-        for (entry, size) in &self.0 {
+        for (entry, size) in self.entries.iter().zip(&self.sizes) {
             let (name, error) = match entry {
                 Entry::Input(input) => (input.name(), false),
                 Entry::Error(path, _) => (path.as_os_str().as_encoded_bytes(), true),
@@ -107,7 +103,7 @@ impl Inputs for Walked {
     fn entries(self, places: &[usize]) -> Vec<Entry> {
         let mut places = places.iter().peekable();
         let mut mine = Vec::with_capacity(places.len());
-        for (i, (entry, _)) in self.0.into_iter().enumerate() {
+        for (i, entry) in self.entries.into_iter().enumerate() {
             if places.next_if_eq(&&i).is_some() {
                 mine.push(entry);
             }
@@ -125,8 +121,8 @@ pub(crate) fn share(
     inputs: impl Inputs,
     out: &mut dyn Write,
 ) -> io::Result<Vec<Entry>> {
-    let sizes: Vec<u64> = (0..inputs.count()).map(|i| inputs.size(i)).collect();
-    let owners = assign(&sizes, shard.n);
+    let sizes = inputs.sizes();
+    let owners = assign(sizes, shard.n);
     let set = set_id(&inputs);
     let places: Vec<usize> = (0..owners.len())
         .filter(|&i| owners[i] == shard.k)
@@ -183,7 +179,7 @@ fn set_id(inputs: &impl Inputs) -> Set {
     inputs.identify(&mut hasher);
     let hex = hasher.finalize().to_hex();
     Set {
-        inputs: inputs.count(),
+        inputs: inputs.sizes().len(),
         digest: hex[..32].to_string(),
     }
 }

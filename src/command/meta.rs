@@ -92,18 +92,23 @@ impl Meta {
     /// may add some).
     pub(crate) fn parse(line: &[u8]) -> Option<Meta> {
         let rest = line.strip_prefix(PREFIX)?;
-        let rest = std::str::from_utf8(rest)
-            .ok()?
-            .trim_end_matches(['\r', '\n']);
+        let rest = rest.strip_suffix(b"\n").unwrap_or(rest);
+        let rest = rest.strip_suffix(b"\r").unwrap_or(rest);
+        // (bytes, not text: every checksum line of a manifest may have one,
+        // and `-c` reads each)
+        fn number<T: std::str::FromStr>(v: &[u8]) -> Option<T> {
+            std::str::from_utf8(v).ok()?.parse().ok()
+        }
         let mut size = None;
         let mut mtime = None;
-        for field in rest.split(' ').filter(|f| !f.is_empty()) {
-            match field.split_once('=') {
-                Some(("size", v)) => size = Some(v.parse().ok()?),
-                Some(("mtime", v)) => mtime = Some(v.strip_suffix("ns")?.parse().ok()?),
-                _ => {}
+        for field in rest.split(|&b| b == b' ').filter(|f| !f.is_empty()) {
+            if let Some(v) = field.strip_prefix(b"size=") {
+                size = Some(number(v)?);
+            } else if let Some(v) = field.strip_prefix(b"mtime=") {
+                mtime = Some(number(v.strip_suffix(b"ns")?)?);
             }
         }
+        std::str::from_utf8(rest).ok()?;
         Some(Meta { size: size?, mtime })
     }
 }

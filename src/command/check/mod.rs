@@ -721,7 +721,9 @@ impl Feed<'_> {
                 None => return Step::Skip,
             },
         };
+        // (a `#meta` line is no block header: not asked)
         if self.infer
+            && !raw.starts_with(crate::command::meta::PREFIX)
             && let Some(algo) = infer::from_header(raw)
         {
             cur.block = Some(algo);

@@ -898,3 +898,21 @@ fn shares_of_a_skewed_list_are_within_a_tenth_of_the_mean_or_the_biggest_file() 
         }
     }
 }
+
+#[test]
+fn shards_with_meta_merge_into_one_run_with_its_meta_lines() {
+    let tmp = tempdir();
+    let dir = tmp.path();
+    random_tree(dir, 7);
+    for style in [&["-a", "md5,sha256"][..], &["--json"]] {
+        let opts = [&["-r", "--meta"], style].concat();
+        let want = ok(
+            "one run",
+            &run(fastsum().current_dir(dir).args(&opts).arg("t")),
+        );
+        for n in [2, 5] {
+            let names = parts(dir, &opts, &["t"], n);
+            assert_output("merged", &merge(dir, &names), &want, "", 0);
+        }
+    }
+}

@@ -225,6 +225,7 @@ fn merge_command(args: &Args) -> Result<Command, Conflict> {
         args.recursive.then_some("--recursive"),
         args.files_from.as_ref().map(|(_, z)| list_option(*z)),
         args.list_sizes.then_some("--list-sizes"),
+        args.meta.then_some("--meta"),
         args.shard.map(|_| "--shard"),
         args.update.as_ref().map(|_| "--update"),
         args.tree_digest.then_some("--tree-digest"),
@@ -303,6 +304,7 @@ fn run_words(args: &Args) -> String {
         (args.base64, "--base64"),
         (args.recursive, "--recursive"),
         (args.one_file_system, "--one-file-system"),
+        (args.meta, "--meta"),
     ];
     words.extend(flags.iter().filter(|f| f.0).map(|f| f.1.into()));
     words.extend(args.exclude.iter().map(|p| format!("--exclude={p}").into()));
@@ -369,11 +371,9 @@ fn refuse_not_hashing(args: &Args, inv: &Invocation) -> Result<(), Conflict> {
     {
         return Err(Conflict::JsonWith(flag));
     }
-    // (a shard's header counts one line per algorithm for each input)
     let meta_with = [
         args.zero.then_some("--zero"),
         args.raw_digest.then_some("--raw"),
-        args.shard.map(|_| "--shard"),
     ];
     if let Some(what) = meta_with.into_iter().flatten().next()
         && args.meta

@@ -32,7 +32,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::io::{self, Write};
 
-use crate::config::{Context, HashOptions, LineEnd, Shard};
+use crate::config::{Context, HashOptions, LineEnd, Shape, Shard};
 use crate::input::Input;
 use crate::walk::Entry;
 
@@ -134,13 +134,17 @@ pub(crate) fn share(
         .iter()
         .map(|a| a.tag().into_owned())
         .collect();
+    // (with --meta each line of text comes after its `#meta` line; JSON
+    // carries the record inside)
+    let meta = opts.meta && !matches!(opts.style.shape, Shape::Json);
+    let per = algos.len() * (1 + usize::from(meta));
     let mut header = format!(
         "{HEADER}{}/{} inputs={}/{} bytes={bytes} set={set} per={} run={},{} at=",
         shard.k,
         shard.n,
         places.len(),
         set.inputs,
-        algos.len(),
+        per,
         algos.join(","),
         shard.run,
     );

@@ -96,14 +96,25 @@ impl Meta {
         let rest = rest.strip_suffix(b"\r").unwrap_or(rest);
         // (bytes, not text: every checksum line of a manifest may have one,
         // and `-c` reads each)
-        fn number<T: std::str::FromStr>(v: &[u8]) -> Option<T> {
+        fn number(v: &[u8]) -> Option<i128> {
+            // (digits as bytes, without the general parse: most are)
+            let (minus, digits) = match v.strip_prefix(b"-") {
+                Some(digits) => (true, digits),
+                None => (false, v),
+            };
+            if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) {
+                let n = digits.iter().try_fold(0i128, |n, &d| {
+                    n.checked_mul(10)?.checked_add(i128::from(d - b'0'))
+                })?;
+                return Some(if minus { -n } else { n });
+            }
             std::str::from_utf8(v).ok()?.parse().ok()
         }
         let mut size = None;
         let mut mtime = None;
         for field in rest.split(|&b| b == b' ').filter(|f| !f.is_empty()) {
             if let Some(v) = field.strip_prefix(b"size=") {
-                size = Some(number(v)?);
+                size = Some(u64::try_from(number(v)?).ok()?);
             } else if let Some(v) = field.strip_prefix(b"mtime=") {
                 mtime = Some(number(v.strip_suffix(b"ns")?)?);
             }

@@ -102,10 +102,12 @@ impl Meta {
                 Some(digits) => (true, digits),
                 None => (false, v),
             };
-            if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) {
-                let n = digits.iter().try_fold(0i128, |n, &d| {
-                    n.checked_mul(10)?.checked_add(i128::from(d - b'0'))
-                })?;
+            // (19 digits at most fit in a u64, whose arithmetic is the CPU's)
+            if (1..=19).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
+                let n = digits
+                    .iter()
+                    .fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
+                let n = i128::from(n);
                 return Some(if minus { -n } else { n });
             }
             std::str::from_utf8(v).ok()?.parse().ok()

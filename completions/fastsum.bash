@@ -23,7 +23,7 @@ _fastsum() {
 
     case "${cmd}" in
         fastsum)
-            opts="-a -c -r -j -z -b -t -l -w -m -h -V --algorithm --part-size --check --recursive --exclude --exclude-from --max-depth --one-file-system --tree-digest --update --prune --meta --files0-from --files-from --shard --merge --output --jobs --tag --base64 --untagged --zero --binary --text --length --quiet --status --warn --strict --ignore-missing --verify-with --signature --audit --json --mode --chunk --readahead --pool --stats --progress --no-progress --help --version"
+            opts="-a -c -r -j -z -b -t -l -w -m -h -V --algorithm --part-size --check --recursive --exclude --exclude-from --max-depth --one-file-system --tree-digest --update --prune --meta --files0-from --files-from --list-sizes --shard --merge --output --jobs --tag --base64 --untagged --zero --binary --text --length --quiet --status --warn --strict --ignore-missing --verify-with --signature --audit --json --mode --chunk --readahead --pool --stats --progress --no-progress --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

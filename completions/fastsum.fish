@@ -45,6 +45,7 @@ complete -c fastsum -l one-file-system -d 'With -r, do not enter directories on 
 complete -c fastsum -l tree-digest -d 'With -r, print one digest per directory: of its whole manifest'
 complete -c fastsum -l prune -d 'With --update, also drop the lines of files under the FILEs that no longer exist'
 complete -c fastsum -l meta -d 'Record each file\'s size and mtime in a \'#meta\' line before its line'
+complete -c fastsum -l list-sizes -d 'Each name of the list follows its size in bytes and a space'
 complete -c fastsum -l merge -d 'Write the one manifest a run makes of the --shard parts given as FILEs'
 complete -c fastsum -l tag -d 'Create a BSD-style checksum line: MD5 (name) = hex'
 complete -c fastsum -l base64 -d 'Write digests in base64, as object stores show them'

@@ -184,6 +184,8 @@ pub(crate) struct List {
     pub(crate) path: OsString,
     /// Names end with a NUL (`--files0-from`), else with a newline.
     pub(crate) zero: bool,
+    /// Each name follows its size and a space (`--list-sizes`).
+    pub(crate) sizes: bool,
 }
 
 /// `--shard K/N`: which share, and what the run is (its header's words).

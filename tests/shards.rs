@@ -93,7 +93,9 @@ fn merged_shards_are_one_runs_output_byte_for_byte() {
         &["--json", "-a", "md5,blake3"],
         &["-a", "sha1", "-z", "--tag"],
     ];
-    for seed in 0..4u64 {
+    // benches/shards.sh identity runs this over 100 trees
+    let seeds = std::env::var("FASTSUM_SHARD_SEEDS").map_or(4, |s| s.parse().unwrap());
+    for seed in 0..seeds {
         let tmp = tempdir();
         random_tree(tmp.path(), seed);
         let style = styles[seed as usize % styles.len()];
@@ -102,7 +104,23 @@ fn merged_shards_are_one_runs_output_byte_for_byte() {
             "single run",
             &run(fastsum().current_dir(tmp.path()).args(&opts).arg("t")),
         );
-        for n in [1, 2, 3, 8] {
+        // the same shares of a list that find wrote with the sizes
+        let (sized, _) = sized_list(tmp.path());
+        std::fs::write(tmp.path().join("SIZED"), &sized).unwrap();
+        let listed = [style, &["--files0-from=SIZED", "--list-sizes"]].concat();
+        let one = ok(
+            "the sized list's run",
+            &run(fastsum().current_dir(tmp.path()).args(&listed)),
+        );
+        for n in [1, 2, 3, 8, 64] {
+            let names = parts(tmp.path(), &listed, &[], n);
+            let merged = ok("merge", &merge(tmp.path(), &names));
+            assert!(
+                merged == one,
+                "seed {seed}, {listed:?}, N={n}: merged differs"
+            );
+        }
+        for n in [1, 2, 3, 8, 64] {
             let names = parts(tmp.path(), &opts, &["t"], n);
             let merged = ok("merge", &merge(tmp.path(), &names));
             assert!(
@@ -747,4 +765,154 @@ fn output_is_never_written_over_what_is_no_regular_file() {
     assert_output("link", &o, "", "", 0);
     assert!(kinds("link").is_symlink());
     assert_eq!(std::fs::read(dir.join("real")).unwrap(), line);
+}
+
+/// `find t -type f -printf '%s %p\0'` of the tree under `dir` (its
+/// order), and the plain list of the same names.
+fn sized_list(dir: &Path) -> (Vec<u8>, Vec<u8>) {
+    let o = run(std::process::Command::new("find")
+        .current_dir(dir)
+        .args(["t", "-type", "f", "-printf", "%s %p\\0"]));
+    let sized = ok("find", &o);
+    let plain = sized
+        .split(|&b| b == 0)
+        .filter(|r| !r.is_empty())
+        .flat_map(|r| [&r[r.iter().position(|&b| b == b' ').unwrap() + 1..], b"\0"].concat())
+        .collect();
+    (sized, plain)
+}
+
+#[test]
+fn shards_of_a_sized_list_merge_into_the_list_s_run() {
+    let tmp = tempdir();
+    let dir = tmp.path();
+    random_tree(dir, 5);
+    let (sized, plain) = sized_list(dir);
+    std::fs::write(dir.join("SIZED"), &sized).unwrap();
+    std::fs::write(dir.join("PLAIN"), &plain).unwrap();
+    for style in [&["-a", "md5,sha256", "--tag"][..], &["--json"], &["-z"]] {
+        let want = ok(
+            "the plain list's run",
+            &run(fastsum()
+                .current_dir(dir)
+                .args(style)
+                .arg("--files0-from=PLAIN")),
+        );
+        let one = run(fastsum()
+            .current_dir(dir)
+            .args(style)
+            .args(["--files0-from=SIZED", "--list-sizes"]));
+        assert_output("the sized list's run", &one, &want, "", 0);
+        for n in [1, 3, 64] {
+            let opts = [style, &["--files0-from=SIZED", "--list-sizes"]].concat();
+            let names = parts(dir, &opts, &[], n);
+            assert_output("merged", &merge(dir, &names), &want, "", 0);
+        }
+    }
+}
+
+#[test]
+fn a_sized_list_s_shard_takes_its_sizes_and_looks_at_no_other_file() {
+    let tmp = tempdir();
+    let dir = tmp.path();
+    write_file(dir, "a", b"a");
+    write_file(dir, "b", b"bb");
+    // "gone" does not exist: the biggest by the list, it is share 0's
+    // alone; share 1 never looks at it, nor at the sizes on disk
+    std::fs::write(dir.join("L"), "1000000 gone\n7 a\n5 b\n").unwrap();
+    let o = run(fastsum()
+        .current_dir(dir)
+        .args(["--files-from=L", "--list-sizes", "--shard=1/2"]));
+    let out = ok("shard 1/2", &o);
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.starts_with("# fastsum shard 1/2 inputs=2/3 bytes=12 "),
+        "{text}"
+    );
+    assert!(
+        text.contains("  a\n") && text.ends_with("  b\n") && !text.contains("gone"),
+        "{text}"
+    );
+    let o = run(fastsum()
+        .current_dir(dir)
+        .args(["--files-from=L", "--list-sizes", "--shard=0/2"]));
+    assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(" bytes=1000000 "));
+    // a record without its size is reported in its place
+    std::fs::write(dir.join("L"), "a\n5 b\n").unwrap();
+    let o = run(fastsum()
+        .current_dir(dir)
+        .args(["--files-from=L", "--list-sizes"]));
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("L:1") && err.contains("no size before the name"),
+        "{err}"
+    );
+    // it reads a list, and walks nothing
+    for args in [
+        &["--list-sizes", "a"][..],
+        &["-r", "--files-from=L", "--list-sizes"],
+    ] {
+        let o = run(fastsum().current_dir(dir).args(args));
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", shown(&o));
+    }
+}
+
+#[test]
+fn shares_of_a_skewed_list_are_within_a_tenth_of_the_mean_or_the_biggest_file() {
+    let tmp = tempdir();
+    let dir = tmp.path();
+    // sizes only: the files do not exist (each shard's run fails on its
+    // own; its header is all that is read here)
+    let mut rng = Rng::new(44);
+    let mut list = String::new();
+    let mut sizes = Vec::new();
+    for i in 0..5000 {
+        let size = match rng.next_u64() % 1000 {
+            0 => rng.next_u64() % (1 << 30),
+            _ => rng.next_u64() % (1 << 14),
+        };
+        sizes.push(size);
+        list.push_str(&format!("{size} f{i}\n"));
+    }
+    std::fs::write(dir.join("L"), list).unwrap();
+    let total: u64 = sizes.iter().sum();
+    let biggest = *sizes.iter().max().unwrap();
+    for n in [3u32, 64] {
+        let mean = total / u64::from(n);
+        let bound = (mean + mean / 10 + 5000 / u64::from(n)).max(biggest);
+        for k in 0..n {
+            let o = run(fastsum()
+                .current_dir(dir)
+                .args(["--files-from=L", "--list-sizes"])
+                .arg(format!("--shard={k}/{n}")));
+            let head = String::from_utf8_lossy(&o.stdout).into_owned();
+            let bytes: u64 = head
+                .split(' ')
+                .find_map(|w| w.strip_prefix("bytes="))
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!(bytes <= bound, "{k}/{n}: {bytes} > {bound}");
+        }
+    }
+}
+
+#[test]
+fn shards_with_meta_merge_into_one_run_with_its_meta_lines() {
+    let tmp = tempdir();
+    let dir = tmp.path();
+    random_tree(dir, 7);
+    for style in [&["-a", "md5,sha256"][..], &["--json"]] {
+        let opts = [&["-r", "--meta"], style].concat();
+        let want = ok(
+            "one run",
+            &run(fastsum().current_dir(dir).args(&opts).arg("t")),
+        );
+        for n in [2, 5] {
+            let names = parts(dir, &opts, &["t"], n);
+            assert_output("merged", &merge(dir, &names), &want, "", 0);
+        }
+    }
 }

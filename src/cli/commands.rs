@@ -213,6 +213,8 @@ fn merge_command(args: &Args) -> Result<Command, Conflict> {
         args.binary.map(|b| if b { "--binary" } else { "--text" }),
         args.recursive.then_some("--recursive"),
         args.files_from.as_ref().map(|(_, z)| list_option(*z)),
+        args.list_sizes.then_some("--list-sizes"),
+        args.meta.then_some("--meta"),
         args.shard.map(|_| "--shard"),
         args.update.as_ref().map(|_| "--update"),
         args.tree_digest.then_some("--tree-digest"),
@@ -251,10 +253,22 @@ fn shares(args: &Args) -> Result<Shares, Conflict> {
     ) {
         return Err(Conflict::ShardWith(flag, what));
     }
+    if args.list_sizes {
+        if args.files_from.is_none() {
+            return Err(Conflict::ShardWith(
+                "--list-sizes",
+                "FILE operands (it reads a list)",
+            ));
+        }
+        if args.recursive {
+            return Err(Conflict::ShardWith("--list-sizes", "--recursive"));
+        }
+    }
     Ok(Shares {
         list: args.files_from.as_ref().map(|(path, zero)| List {
             path: path.clone(),
             zero: *zero,
+            sizes: args.list_sizes,
         }),
         shard: args.shard.map(|(k, n)| Shard {
             k,
@@ -279,6 +293,7 @@ fn run_words(args: &Args) -> String {
         (args.base64, "--base64"),
         (args.recursive, "--recursive"),
         (args.one_file_system, "--one-file-system"),
+        (args.meta, "--meta"),
     ];
     words.extend(flags.iter().filter(|f| f.0).map(|f| f.1.into()));
     words.extend(args.exclude.iter().map(|p| format!("--exclude={p}").into()));
@@ -287,6 +302,9 @@ fn run_words(args: &Args) -> String {
         let mut word = OsString::from(format!("{}=", list_option(*zero)));
         word.push(list);
         words.push(word);
+    }
+    if args.list_sizes {
+        words.push("--list-sizes".into());
     }
     words.push("--".into());
     words.extend(args.files.iter().cloned());
@@ -342,11 +360,9 @@ fn refuse_not_hashing(args: &Args, inv: &Invocation) -> Result<(), Conflict> {
     {
         return Err(Conflict::JsonWith(flag));
     }
-    // (a shard's header counts one line per algorithm for each input)
     let meta_with = [
         args.zero.then_some("--zero"),
         args.raw_digest.then_some("--raw"),
-        args.shard.map(|_| "--shard"),
     ];
     if let Some(what) = meta_with.into_iter().flatten().next()
         && args.meta

@@ -126,6 +126,8 @@ pub(crate) struct Args {
     /// `--files0-from` (`Some((LIST, true))`) or `--files-from` (`false`):
     /// the last given.
     pub(crate) files_from: Option<(OsString, bool)>,
+    /// `--list-sizes`.
+    pub(crate) list_sizes: bool,
     /// `--shard K/N`.
     pub(crate) shard: Option<(u32, u32)>,
     /// `--merge`.
@@ -213,6 +215,7 @@ impl Default for Args {
             tree_digest: false,
             audit: Vec::new(),
             files_from: None,
+            list_sizes: false,
             shard: None,
             merge: false,
             output: None,
@@ -1026,6 +1029,21 @@ pub(crate) static OPTIONS: &[Spec] = &[
          no escapes; a carriage return is part of the name). A name that holds a newline \
          cannot be listed so: use --files0-from.",
     ),
+    Spec::flag(
+        "list-sizes",
+        None,
+        |a| a.list_sizes = true,
+        "Each name of the list follows its size in bytes and a space",
+    )
+    .names(Names::FASTSUM)
+    .section(Section::Shards)
+    .more(
+        "As find DIR -type f -printf '%s %p\\0' writes them (with --files0-from; '%s %p\\n' \
+         with --files-from): one walk makes the list, and each --shard run over it takes \
+         every size from it and looks at no file but its own share's, so N shards cost about \
+         what one run does. The names are hashed as files, never walked (not with -r); a \
+         record without a size is reported in its place.",
+    ),
     Spec::value(
         "shard",
         None,
@@ -1039,10 +1057,13 @@ pub(crate) static OPTIONS: &[Spec] = &[
     .names(Names::FASTSUM)
     .section(Section::Shards)
     .more(
-        "Every input the run would hash (after the walk, or from the list) is put in one of \
-         N shares, the biggest first, each into the share with the fewest bytes so far (ties: \
-         by name, then the lowest K): the same shares on every host and every rerun, a file \
-         never split. Prints a '# fastsum shard K/N' line, then only the share's lines, in the \
+        "Every input the run would hash (after the walk, or from the list; its size from a \
+         stat, or from the list with --list-sizes) is put in one of N shares: the big ones \
+         (over a tenth of a share's mean) first, the biggest first, each into the share with \
+         the fewest bytes so far; the rest in the run's order, cut into N stretches that \
+         fill the shares to one level. The same shares on every host and every rerun, none \
+         above the mean by more than a tenth unless a file alone is bigger, a file never \
+         split. Prints a '# fastsum shard K/N' line, then only the share's lines, in the \
          order one run prints them (check files skip '#' lines: a shard is a check file). \
          --merge makes the whole of the N parts. Slurm: --shard $SLURM_ARRAY_TASK_ID/N \
          (N written out: a rerun of one task counts 1 task); Kubernetes: \

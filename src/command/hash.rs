@@ -104,7 +104,17 @@ fn hash_all(
     };
     match &opts.shares.shard {
         Some(shard) => {
-            let mine = shard::share(cx, opts, shard, entries, out)?;
+            let mine = match opts.shares.list.as_ref().filter(|list| list.sizes) {
+                Some(list) => match list::SizedList::read(list) {
+                    Ok(sized) => shard::share(cx, opts, shard, sized, out)?,
+                    Err(e) => {
+                        let name = quote_name(list.path.as_encoded_bytes());
+                        cx.rep.error(&format!("{name}: {}", error_text(&e)));
+                        return Ok(());
+                    }
+                },
+                None => shard::share(cx, opts, shard, shard::Walked::stat(entries), out)?,
+            };
             print_entries(cx, opts, mine.into_iter(), |_| true, out)?;
         }
         None => print_entries(cx, opts, entries, |_| true, out)?,

@@ -2,7 +2,10 @@
 //! a list as the run goes (one name in memory at a time), as GNU du and wc
 //! read `--files0-from`: each name ended by a NUL (or a newline), `-` for
 //! standard input, an empty name reported in its place as
-//! `LIST:N: invalid zero-length file name`.
+//! `LIST:N: invalid zero-length file name`. With `--list-sizes` each name
+//! follows its size in bytes and a space (`find -printf '%s %p\0'`): a
+//! `--shard` run reads such a list whole ([`SizedList`]) and takes every
+//! size from it, looking at no file but its own share's.
 
 use std::ffi::OsString;
 use std::io::{self, BufRead, BufReader};
@@ -24,6 +27,8 @@ pub(crate) struct Names {
     from_stdin: bool,
     /// How many names were read (the number messages give, from 1).
     number: usize,
+    /// Each name follows its size and a space (`--list-sizes`).
+    sized: bool,
 }
 
 /// The list's names; `Err` if it cannot be opened.
@@ -43,16 +48,55 @@ pub(crate) fn open(list: &List) -> io::Result<Names> {
         zero: list.zero,
         from_stdin,
         number: 0,
+        sized: list.sizes,
     })
+}
+
+/// What a record of a list is: its size (with `--list-sizes`) and its
+/// name, or why it is none.
+fn record(bytes: &[u8], sized: bool, from_stdin: bool) -> Result<(u64, &[u8]), &'static str> {
+    let (size, name) = if sized {
+        let (size, start) = size_first(bytes)
+            .ok_or("no size before the name (--list-sizes: the size, a space, the name)")?;
+        (size, &bytes[start..])
+    } else {
+        (0, bytes)
+    };
+    if name.is_empty() {
+        Err("invalid zero-length file name")
+    } else if from_stdin && name == b"-" {
+        Err("when reading file names from stdin, no file name of '-' allowed")
+    } else {
+        Ok((size, name))
+    }
+}
+
+/// A sized record's size (decimal digits, then a space) and where its name
+/// starts; `None` when it has none.
+fn size_first(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut size = 0u64;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'0'..=b'9' => size = size.checked_mul(10)?.checked_add(u64::from(b - b'0'))?,
+            b' ' if i > 0 => return Some((size, i + 1)),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// `LIST:N`: what GNU's messages call the `number`-th name of `list`.
+fn place(list: &OsString, number: usize) -> PathBuf {
+    let mut place = list.clone();
+    place.push(format!(":{number}"));
+    PathBuf::from(place)
 }
 
 impl Names {
     /// What GNU's messages call the list and the name's place in it:
     /// `LIST:N`.
     fn place(&self) -> PathBuf {
-        let mut place = self.list.clone();
-        place.push(format!(":{}", self.number));
-        PathBuf::from(place)
+        place(&self.list, self.number)
     }
 }
 
@@ -78,20 +122,105 @@ impl Iterator for Names {
         if name.last() == Some(&end) {
             name.pop();
         }
-        let refused = if name.is_empty() {
-            "invalid zero-length file name"
-        } else if self.from_stdin && name == b"-" {
-            "when reading file names from stdin, no file name of '-' allowed"
-        } else {
-            return Some(match crate::sys::os_string(name) {
-                Some(name) => Ok(name),
-                None => Err(Entry::Error(
-                    self.place(),
-                    io::Error::other("invalid file name (not UTF-8 nor WTF-8)"),
-                )),
-            });
+        let name = match record(&name, self.sized, self.from_stdin) {
+            Ok((_, name)) => name.to_vec(),
+            Err(refused) => {
+                return Some(Err(Entry::Error(self.place(), io::Error::other(refused))));
+            }
         };
-        Some(Err(Entry::Error(self.place(), io::Error::other(refused))))
+        Some(match crate::sys::os_string(name) {
+            Some(name) => Ok(name),
+            None => Err(Entry::Error(
+                self.place(),
+                io::Error::other("invalid file name (not UTF-8 nor WTF-8)"),
+            )),
+        })
+    }
+}
+
+/// A `--list-sizes` list read whole, for `--shard`: its records' sizes,
+/// taken from it (no file looked at); its names found again only for the
+/// share's own records.
+pub(crate) struct SizedList {
+    list: OsString,
+    from_stdin: bool,
+    bytes: Vec<u8>,
+    end: u8,
+    /// Each record's size (0 for a record that is no name: an error,
+    /// reported in its place).
+    sizes: Vec<u64>,
+}
+
+impl SizedList {
+    /// The list's records; `Err` if it cannot be read.
+    pub(crate) fn read(list: &List) -> io::Result<SizedList> {
+        let from_stdin = list.path.as_encoded_bytes() == b"-";
+        let mut bytes = Vec::new();
+        if from_stdin {
+            io::Read::read_to_end(&mut io::stdin().lock(), &mut bytes)?;
+        } else {
+            bytes = std::fs::read(crate::sys::file_path(&PathBuf::from(&list.path)))?;
+        }
+        let end = if list.zero { b'\0' } else { b'\n' };
+        let mut sized = SizedList {
+            list: list.path.clone(),
+            from_stdin,
+            bytes,
+            end,
+            sizes: Vec::new(),
+        };
+        // (a record is some 30 bytes: one allocation, most often)
+        let mut sizes = Vec::with_capacity(sized.bytes.len() / 16);
+        sizes.extend(
+            sized
+                .records()
+                .map(|bytes| record(bytes, true, from_stdin).map_or(0, |(size, _)| size)),
+        );
+        sized.sizes = sizes;
+        Ok(sized)
+    }
+
+    /// Each record's bytes, its end excluded (the last one may have none).
+    fn records(&self) -> impl Iterator<Item = &[u8]> {
+        let ends = memchr::memchr_iter(self.end, &self.bytes);
+        let last = (self.bytes.last().is_some_and(|&b| b != self.end)).then_some(self.bytes.len());
+        let mut start = 0;
+        ends.chain(last).map(move |stop| {
+            let bytes = &self.bytes[start..stop];
+            start = stop + 1;
+            bytes
+        })
+    }
+}
+
+impl crate::command::shard::Inputs for SizedList {
+    fn sizes(&self) -> &[u64] {
+        &self.sizes
+    }
+    fn identify(&self, hasher: &mut blake3::Hasher) {
+        // (every name and size is in the list's bytes, and every part of
+        // one whole reads the same list)
+        hasher.update(&self.bytes);
+    }
+    fn entries(self, places: &[usize]) -> Vec<Entry> {
+        let entry = |i: usize, bytes: &[u8]| {
+            let refused = match record(bytes, true, self.from_stdin) {
+                Ok((_, name)) => match crate::sys::os_string(name.to_vec()) {
+                    Some(name) => return Entry::Input(crate::input::Input::from_arg(name)),
+                    None => "invalid file name (not UTF-8 nor WTF-8)",
+                },
+                Err(refused) => refused,
+            };
+            Entry::Error(place(&self.list, i + 1), io::Error::other(refused))
+        };
+        let mut places = places.iter().peekable();
+        let mut mine = Vec::with_capacity(places.len());
+        for (i, bytes) in self.records().enumerate() {
+            if places.next_if_eq(&&i).is_some() {
+                mine.push(entry(i, bytes));
+            }
+        }
+        mine
     }
 }
 
@@ -100,12 +229,17 @@ mod tests {
     use super::*;
 
     fn names_of(bytes: &[u8], zero: bool) -> Vec<Result<OsString, String>> {
+        sized_names_of(bytes, zero, false)
+    }
+
+    fn sized_names_of(bytes: &[u8], zero: bool, sized: bool) -> Vec<Result<OsString, String>> {
         let names = Names {
             reader: Some(Box::new(io::Cursor::new(bytes.to_vec()))),
             list: "L".into(),
             zero,
             from_stdin: false,
             number: 0,
+            sized,
         };
         names
             .map(|n| {
@@ -131,5 +265,18 @@ mod tests {
         let got = names_of(b"a\0\0b\0", true);
         assert_eq!(got[1], Err("L:2: invalid zero-length file name".into()));
         assert_eq!(got[2], Ok("b".into()));
+    }
+
+    #[test]
+    fn a_sized_list_s_names_follow_their_size_and_a_space() {
+        let got = sized_names_of(b"12 a b\x000 \x00x y\x00 c\x00-3 d\x00", true, true);
+        assert_eq!(got[0], Ok("a b".into()));
+        assert_eq!(got[1], Err("L:2: invalid zero-length file name".into()));
+        for bad in &got[2..] {
+            assert!(
+                bad.as_ref()
+                    .is_err_and(|e| e.contains("no size before the name"))
+            );
+        }
     }
 }

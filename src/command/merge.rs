@@ -126,8 +126,9 @@ fn read_part(name: &OsString) -> Result<Part, String> {
         words: field("run")?.to_string(),
         end: bytes[end_at],
     };
-    let body = bytes[end_at + 1..].to_vec();
-    let lines = body.iter().filter(|&&b| b == run.end).count();
+    let mut body = bytes;
+    body.drain(..=end_at);
+    let lines = memchr::memchr_iter(run.end, &body).count();
     if body.last().is_some_and(|&b| b != run.end) || lines != count * per {
         return Err(format!(
             "{quoted}: cut short: {lines} whole lines, its header announces {}",
@@ -137,8 +138,7 @@ fn read_part(name: &OsString) -> Result<Part, String> {
     // --json writes an input that failed as a line too: its part is no
     // share of a run that succeeded
     let failed = br#"","error":""#;
-    if run.words.split(',').any(|w| w == "--json")
-        && body.windows(failed.len()).any(|w| w == failed)
+    if run.words.split(',').any(|w| w == "--json") && memchr::memmem::find(&body, failed).is_some()
     {
         return Err(format!(
             "{quoted}: an input of it failed (its error is among its lines)"
@@ -216,10 +216,7 @@ fn merge(parts: Vec<Part>) -> Result<Vec<u8>, String> {
         let i = place.ok_or("an input of the run is in no part")?;
         let (body, at) = (&parts[i].body, &mut cursors[i]);
         for _ in 0..run.per {
-            let len = body[*at..]
-                .iter()
-                .position(|&b| b == run.end)
-                .ok_or("a part is cut short")?;
+            let len = memchr::memchr(run.end, &body[*at..]).ok_or("a part is cut short")?;
             merged.extend_from_slice(&body[*at..=*at + len]);
             *at += len + 1;
         }

@@ -92,18 +92,36 @@ impl Meta {
     /// may add some).
     pub(crate) fn parse(line: &[u8]) -> Option<Meta> {
         let rest = line.strip_prefix(PREFIX)?;
-        let rest = std::str::from_utf8(rest)
-            .ok()?
-            .trim_end_matches(['\r', '\n']);
+        let rest = rest.strip_suffix(b"\n").unwrap_or(rest);
+        let rest = rest.strip_suffix(b"\r").unwrap_or(rest);
+        // (bytes, not text: every checksum line of a manifest may have one,
+        // and `-c` reads each)
+        fn number(v: &[u8]) -> Option<i128> {
+            // (digits as bytes, without the general parse: most are)
+            let (minus, digits) = match v.strip_prefix(b"-") {
+                Some(digits) => (true, digits),
+                None => (false, v),
+            };
+            // (19 digits at most fit in a u64, whose arithmetic is the CPU's)
+            if (1..=19).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
+                let n = digits
+                    .iter()
+                    .fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
+                let n = i128::from(n);
+                return Some(if minus { -n } else { n });
+            }
+            std::str::from_utf8(v).ok()?.parse().ok()
+        }
         let mut size = None;
         let mut mtime = None;
-        for field in rest.split(' ').filter(|f| !f.is_empty()) {
-            match field.split_once('=') {
-                Some(("size", v)) => size = Some(v.parse().ok()?),
-                Some(("mtime", v)) => mtime = Some(v.strip_suffix("ns")?.parse().ok()?),
-                _ => {}
+        for field in rest.split(|&b| b == b' ').filter(|f| !f.is_empty()) {
+            if let Some(v) = field.strip_prefix(b"size=") {
+                size = Some(u64::try_from(number(v)?).ok()?);
+            } else if let Some(v) = field.strip_prefix(b"mtime=") {
+                mtime = Some(number(v.strip_suffix(b"ns")?)?);
             }
         }
+        std::str::from_utf8(rest).ok()?;
         Some(Meta { size: size?, mtime })
     }
 }

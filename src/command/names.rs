@@ -15,6 +15,10 @@ use crate::sys::FileId;
 /// (on Windows `\` is `/`: `sys::printed_name`).
 pub(crate) fn normal(name: &[u8]) -> Vec<u8> {
     let printed = crate::sys::printed_name(name);
+    if is_normal(&printed) {
+        // (most names are: no part to drop, nothing to allocate but them)
+        return printed.into_owned();
+    }
     let name = &printed[..];
     let absolute = name.first() == Some(&b'/');
     let mut parts: Vec<&[u8]> = Vec::new();
@@ -46,6 +50,15 @@ pub(crate) fn normal(name: &[u8]) -> Vec<u8> {
         out.push(b'.');
     }
     out
+}
+
+/// Is `name` (as printed) its own normal form: no empty, `.` or `..` part?
+fn is_normal(name: &[u8]) -> bool {
+    let rest = name.strip_prefix(b"/").unwrap_or(name);
+    !rest.is_empty()
+        && rest
+            .split(|&b| b == b'/')
+            .all(|part| !matches!(part, b"" | b"." | b".."))
 }
 
 /// `name` in normal form, made absolute against `cwd` (the current

@@ -28,7 +28,7 @@
 //! header says the algorithm of the untagged lines below it, as to `-c`),
 //! and a CRLF manifest gets CRLF lines.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
@@ -82,14 +82,16 @@ impl Row {
     }
 }
 
+/// Each listed file (absolute), and what its `#meta` line records.
+type Listed = HashMap<Vec<u8>, Option<Meta>>;
+
 /// Which inputs an update hashes: not listed in SUMS (by their absolute
 /// names, as lines print them, from `cwd`) or listed with a `#meta` line
 /// they no longer match, not SUMS, not a temporary of it.
 struct Unlisted {
     own: CheckFiles,
     temps: TempNames,
-    /// Each listed file (absolute), and what its `#meta` line records.
-    listed: HashMap<Vec<u8>, Option<Meta>>,
+    listed: Listed,
     cwd: Option<Vec<u8>>,
 }
 
@@ -243,7 +245,7 @@ fn update(
     let cwd = cwd.as_ref().map(|c| printed_name(c.as_encoded_bytes()));
     let cwd = cwd.as_deref();
     // each listed file, and what its `#meta` line records
-    let listed: HashMap<Vec<u8>, Option<Meta>> = manifest
+    let listed: Listed = manifest
         .lines
         .iter()
         .filter_map(|l| Some((absolute(l.name.as_deref()?, cwd), l.meta)))
@@ -293,7 +295,7 @@ fn update(
         return Ok(None);
     }
     let prune = opts.prune.then_some(Prune { roots: &roots, cwd });
-    let added = Added::of(&manifest, &added, opts, cwd);
+    let added = Added::of(&manifest, &added, opts, (&unlisted.listed, cwd));
     let (new, counts) = merge(&manifest, added, prune, text.len(), cwd);
     if new == text && !locked.made {
         // nothing to change: SUMS is left alone (its time stamps too)
@@ -451,19 +453,20 @@ struct Added {
 }
 
 impl Added {
-    /// Split `added` (a checksum line each, after its `#meta` line if any).
-    fn of(manifest: &Manifest, added: &[u8], opts: &UpdateOptions, cwd: Option<&[u8]>) -> Added {
+    /// Split `added` (a checksum line each, after its `#meta` line if any)
+    /// by `listed`'s names (absolute, as names compare from `cwd`).
+    fn of(
+        manifest: &Manifest,
+        added: &[u8],
+        opts: &UpdateOptions,
+        (listed, cwd): (&Listed, Option<&[u8]>),
+    ) -> Added {
         let mut split = Added {
             again: HashMap::new(),
             new: Vec::with_capacity(added.len()),
             count: 0,
         };
         let first = Some((manifest.algo, manifest.format));
-        let listed: HashSet<Vec<u8>> = manifest
-            .lines
-            .iter()
-            .filter_map(|l| Some(absolute(l.name.as_deref()?, cwd)))
-            .collect();
         let mut text = Vec::new();
         for line in added.split_inclusive(|&b| b == b'\n') {
             match line.strip_suffix(b"\n") {
@@ -479,7 +482,7 @@ impl Added {
                 _ => Vec::new(),
             };
             let text = std::mem::take(&mut text);
-            if listed.contains(&name) {
+            if listed.contains_key(&name) {
                 split.again.insert(name, text);
             } else {
                 split.count += 1;
@@ -517,7 +520,12 @@ fn merge(
             counts.pruned += 1;
             continue;
         }
-        let text = match added.again.get(&absolute(named, cwd)) {
+        // (nothing hashed again: no name to compare)
+        let again = match added.again.is_empty() {
+            true => None,
+            false => added.again.get(&absolute(named, cwd)),
+        };
+        let text = match again {
             Some(again) if *again != line.text => {
                 counts.modified += 1;
                 again
@@ -606,15 +614,16 @@ fn read_manifest(
             manifest
                 .lines
                 .extend(pending.take().map(|(text, _)| Row::other(text)));
+            if let Some(meta) = Meta::parse(raw) {
+                pending = Some((kept, meta));
+                continue;
+            }
             if !opts.algorithm_chosen
                 && let Some(algo) = infer::from_header(raw)
             {
                 block = Some(algo);
             }
-            match Meta::parse(raw) {
-                Some(meta) => pending = Some((kept, meta)),
-                None => manifest.lines.push(Row::other(kept)),
-            }
+            manifest.lines.push(Row::other(kept));
             continue;
         };
         let said = block.or(named);
@@ -1216,7 +1225,7 @@ mod tests {
             assert_eq!(fs::metadata(&path).unwrap().mode() & 0o7777, 0o640);
             assert!(names.is(&Input::Path(path)));
         }
-        let distinct: HashSet<&OsString> = made.iter().collect();
+        let distinct: std::collections::HashSet<&OsString> = made.iter().collect();
         assert_eq!(distinct.len(), made.len());
         assert!(!names.is(&Input::Path(sums)));
     }

@@ -177,7 +177,9 @@ impl Grammar for Gnu {
                 None => return Step::Skip,
             },
         };
+        // (a `#meta` line is no block header: not asked)
         if self.infer
+            && !raw.starts_with(crate::command::meta::PREFIX)
             && let Some(algo) = infer::from_header(raw)
         {
             self.file.block = Some(algo);

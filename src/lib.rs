@@ -26,6 +26,7 @@ mod signature;
 mod size;
 mod stats;
 mod stdio;
+mod storage;
 mod sys;
 #[cfg(any(test, feature = "internals"))]
 mod testing;

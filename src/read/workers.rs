@@ -22,7 +22,7 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 use super::deliver::{Finished, hand_over, send_one};
 use super::mmap::Mapped;
 use super::opener::{JobSource, Opener, take_jobs};
-use super::route::{Next, Reads, Route, Router, Threads};
+use super::route::{Distance, Next, Reads, Route, Router, Threads};
 use super::sync::{buffer_len, hash_blocks, hash_bytewise, hash_chunks, hash_chunks_fanned, sized};
 use super::{Hashed, Job, Outcome, Sink, Task};
 use crate::algo::Hashers;
@@ -145,7 +145,7 @@ pub(super) fn hash_opened<T>(
 ) -> io::Result<Hashed> {
     let (algos, kind) = (task.algos, opened.kind());
     // (what follows an input decides nothing in these modes)
-    let Route { via, threads } = router.route(algos, kind, Next::Other);
+    let Route { via, threads } = router.route(algos, kind, Next::Other, Distance::of(&opened));
     let len = buffer_len(router.plan().chunk.get(), kind);
     // (a mapping checks the file once hashed; reads at their 0)
     let (reads, mut opened) = match Mapped::of_route(via, opened) {
@@ -169,10 +169,10 @@ pub(super) fn hash_opened<T>(
             hash_bytewise(&mut src, &mut hasher, stats)?;
             hasher.finalize()
         }
-        (Reads::Blocks | Reads::Chunks, Threads::Fanned(_)) => {
+        (Reads::Blocks | Reads::Chunks | Reads::Far, Threads::Fanned(_)) => {
             hash_chunks_fanned(&mut src, algos, threads.count(), len, stats)?
         }
-        (Reads::Blocks, Threads::One | Threads::Wide(_)) => {
+        (Reads::Blocks | Reads::Far, Threads::One | Threads::Wide(_)) => {
             let mut hasher = Hashers::new(algos);
             let plan = router.plan();
             let sizes = (len, plan.readahead.get().max(len), plan.pool);

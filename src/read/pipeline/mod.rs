@@ -51,6 +51,7 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 use super::deliver::{Finished, hand_over, send_one};
 use super::mmap::Mapped;
 use super::opener::{JobSource, Opener, take_jobs};
+use super::route::{FAR_READERS, far_max};
 use super::route::{Router, Threads};
 use super::workers::hash_opened;
 use super::{Job, Outcome, Plan, Task};
@@ -65,20 +66,15 @@ use hasher::{Helper, hasher_loop};
 use reader::pump;
 use reader::{Batch, Pool, Reader};
 
-/// The most far readers (`reader::Latency`) a run starts: requests in
-/// flight to storage with latency. Each holds one open file and a buffer
-/// no larger than its file (`reader::far_max`).
-const FAR_READERS: usize = 64;
-
 /// How many far readers a run may start: [`FAR_READERS`], or under a limit
 /// on the address space as many as fit in their share of it
 /// (`read::address_space_share`), a thread's stack and a buffer of
-/// `reader::far_max` bytes each; at least one.
+/// `route::far_max` bytes each; at least one.
 fn far_readers_max(plan: &Plan) -> usize {
     let Some(share) = crate::read::address_space_share() else {
         return FAR_READERS;
     };
-    let each = usize::try_from(reader::far_max(plan))
+    let each = usize::try_from(far_max(plan))
         .unwrap_or(usize::MAX)
         .saturating_add(crate::read::THREAD_STACK);
     (share / each).clamp(1, FAR_READERS)

@@ -224,8 +224,15 @@ impl Timer {
     /// cannot be told yet (the thread's first slow request: its run-queue
     /// delay before it is not known).
     pub(crate) fn waited(self) -> Option<Duration> {
+        self.waited_beyond(SLOW)
+    }
+
+    /// [`Timer::waited`], for a rule whose threshold is `floor`: a request
+    /// quicker than that is taken at its time, a slower one less what its
+    /// thread waited for a core.
+    pub(crate) fn waited_beyond(self, floor: Duration) -> Option<Duration> {
         let took = self.0.elapsed();
-        if took < SLOW {
+        if took < floor {
             return Some(took);
         }
         let Some(now) = crate::sys::run_queue_wait() else {

@@ -209,3 +209,94 @@ fn member<T, P, I: Iterator<Item = Job<T, P>>>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::{Algorithm, Algorithms};
+    use crate::read::Task;
+    use crate::read::opener::Queue;
+    use crossbeam_channel::bounded;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn task(input: Input, i: usize) -> Job<usize, usize> {
+        Job::Hash(Task {
+            input,
+            algos: Algorithms::one(Algorithm::Md5),
+            context: i,
+        })
+    }
+
+    fn queue<I: Iterator>(jobs: I) -> Arc<Mutex<Queue<I>>> {
+        Arc::new(Mutex::new(Queue {
+            jobs: jobs.enumerate().fuse(),
+            put_back: None,
+            taken: 0,
+            crewed: false,
+        }))
+    }
+
+    /// Files, missing ones and pass-throughs, opened by the crew: each
+    /// handed on once, in job order, failures where the file is missing.
+    #[test]
+    fn the_crew_hands_inputs_on_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = 300;
+        let jobs = (0..n).map(|i| {
+            if i % 7 == 0 {
+                return Job::Pass(i);
+            }
+            let path = dir.path().join(format!("f{i}"));
+            if i % 11 != 0 {
+                std::fs::write(&path, [i as u8]).unwrap();
+            }
+            task(Input::Path(path), i)
+        });
+        let cancel = AtomicBool::new(false);
+        let (tx, rx) = bounded(OPEN_AHEAD);
+        let q = queue(jobs);
+        std::thread::scope(|s| {
+            let got = s.spawn(move || rx.iter().collect::<Vec<Ready<usize, usize>>>());
+            assert!(run(s, &q, &cancel, tx, None).is_ok());
+            let got = got.join().unwrap();
+            assert_eq!(got.len(), n);
+            for (i, ready) in got.iter().enumerate() {
+                assert_eq!(ready.idx(), i);
+                match ready {
+                    Ready::Pass(..) => assert_eq!(i % 7, 0),
+                    Ready::Failed(..) => assert_eq!(i % 11, 0, "{i}"),
+                    Ready::Opened(..) => assert!(i % 7 != 0 && i % 11 != 0),
+                    Ready::Unprobed(..) => panic!("{i}: unprobed"),
+                }
+            }
+        });
+        assert!(q.lock().unwrap().crewed);
+    }
+
+    /// Over check files (a `resumed` channel), no job is taken after a
+    /// shared input (here /dev/null, a stream) until it has been handed on.
+    #[test]
+    fn the_crew_takes_no_job_after_a_shared_input_until_it_is_handed_on() {
+        let handed = AtomicUsize::new(0);
+        let jobs = (0..6).map(|i| {
+            assert_eq!(handed.load(Ordering::SeqCst), i, "job {i} taken too early");
+            task(Input::Path("/dev/null".into()), i)
+        });
+        let cancel = AtomicBool::new(false);
+        let (tx, rx) = bounded::<Ready<usize, usize>>(OPEN_AHEAD);
+        let (resume, resumed) = bounded(1);
+        let q = queue(jobs);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                for ready in rx {
+                    assert!(ready.is_shared());
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                    handed.fetch_add(1, Ordering::SeqCst);
+                    resume.send(()).unwrap();
+                }
+            });
+            assert!(run(s, &q, &cancel, tx, Some(&resumed)).is_ok());
+        });
+        assert_eq!(handed.load(Ordering::SeqCst), 6);
+    }
+}

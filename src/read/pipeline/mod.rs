@@ -42,15 +42,15 @@ use std::io;
 #[cfg(any(test, feature = "internals"))]
 use std::io::Read;
 use std::sync::Arc;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
+use super::Scheduled;
 use super::deliver::{Finished, hand_over, send_one};
 use super::mmap::Mapped;
-use super::opener::{JobSource, Opener, take_jobs};
+use super::opener::{Opener, take_jobs};
 use super::route::{FAR_READERS, far_max};
 use super::route::{Router, Threads};
 use super::workers::hash_opened;
@@ -220,18 +220,21 @@ fn start_hasher<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
 /// `-j`). An error when not even those two threads can be started.
 pub(super) fn spawn<'scope, 'env, T, P, I>(
     s: &'scope Scope<'scope, 'env>,
-    router: &'env Router,
-    stats: &'env Stats,
-    cancel: &'env AtomicBool,
-    jobs: &'env Mutex<Option<I>>,
-    source: JobSource,
-    done: Sender<Finished<T, P>>,
+    run: Scheduled<'env, T, P, I>,
 ) -> io::Result<()>
 where
     T: Send + 'scope,
     P: Send + 'scope,
     I: Iterator<Item = Job<T, P>> + Send + 'scope,
 {
+    let Scheduled {
+        router,
+        stats,
+        cancel,
+        jobs,
+        source,
+        done,
+    } = run;
     let plan = router.plan();
     let (work_tx, work_rx) = work_queues::<T>(plan);
     // The reader hashes batches in its waits while fewer than -j hashers
@@ -730,7 +733,7 @@ mod tests {
                 &p,
                 &Stats::default(),
                 jobs_iter,
-                JobSource::Operands,
+                crate::read::JobSource::Operands,
                 &mut got,
             )
             .unwrap();

@@ -126,10 +126,10 @@ pub enum Mode {
 /// A read that takes longer than this waited on the storage, not on a copy
 /// from the page cache (a copy of 64 KiB takes a few microseconds; a cold
 /// read of an NVMe drive about 100, a round trip to a file server or a
-/// disk's seek from a few hundred to thousands): the reading paths then
-/// keep more requests in flight (`pipeline::reader::Latency`,
-/// `sync::hash_blocks`).
-pub(crate) const SLOW_READ: std::time::Duration = std::time::Duration::from_micros(250);
+/// disk's seek from a few hundred to thousands): the storage observer's
+/// threshold (`crate::storage::SLOW`), which a big file's reads are judged
+/// by too (`ranges::worth`, `sync::hash_blocks`).
+pub(crate) const SLOW_READ: std::time::Duration = crate::storage::SLOW;
 
 /// Default `--chunk` (how it was chosen: docs/BENCHMARKS.md, "Defaults").
 pub(crate) const DEFAULT_CHUNK: Size = Size::kib(64);

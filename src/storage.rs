@@ -29,6 +29,10 @@ const SLOW_IN_A_ROW: u32 = 4;
 /// file system answering from its caches, or a fast local server).
 const FAST_IN_A_ROW: u32 = 64;
 
+/// The most reads in flight on a network or FUSE file system
+/// ([`Storage::reads_at_once`]): as many as the crew's opens.
+const REMOTE_READS: usize = 16;
+
 /// What a request asked of the storage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Request {
@@ -44,6 +48,8 @@ pub(crate) enum Request {
 #[derive(Debug)]
 struct Device {
     dev: u64,
+    /// Its file system is a network or FUSE one (the seed).
+    remote: bool,
     far: bool,
     slow: u32,
     fast: u32,
@@ -106,6 +112,7 @@ impl Storage {
             None => {
                 devices.push(Device {
                     dev,
+                    remote: false,
                     far: false,
                     slow: 0,
                     fast: 0,
@@ -135,6 +142,7 @@ impl Storage {
         self.with(dev, |d| {
             if d.slow == 0 && d.fast == 0 && !d.far && remote {
                 d.far = true;
+                d.remote = true;
                 d.slow = SLOW_IN_A_ROW;
             }
         });
@@ -168,6 +176,18 @@ impl Storage {
     /// Is device `dev` far: should its requests be many in flight?
     pub(crate) fn is_far(&self, dev: u64) -> bool {
         self.any_far.load(Relaxed) && self.with(dev, |d| d.far)
+    }
+
+    /// How many reads to keep in flight at most on device `dev`, if it
+    /// bounds them: a network or FUSE client's reads go through its page
+    /// cache and its own request queue (FUSE sends 12 in the background,
+    /// and past 9 drops the kernel's read-ahead, so that each page becomes
+    /// a request of its own): through sshfs at a 1 ms round trip, 64 far
+    /// readers took 2.3-3.0 s over 1,000 small files where 8-16 took
+    /// 0.9-1.3 s (docs/BENCHMARKS.md, issue 41). None: as many as pay.
+    pub(crate) fn reads_at_once(&self, dev: u64) -> Option<usize> {
+        let remote = self.any_far.load(Relaxed) && self.with(dev, |d| d.remote);
+        remote.then_some(REMOTE_READS)
     }
 
     /// Is any device far? (The opener asks before it knows where the next
@@ -287,6 +307,8 @@ mod tests {
         s.seed(7, true);
         s.seed(8, false);
         assert!(s.is_far(7) && !s.is_far(8));
+        assert_eq!(s.reads_at_once(7), Some(REMOTE_READS));
+        assert_eq!(s.reads_at_once(8), None);
         // the seed counts the first time only: observations decide after
         for _ in 0..FAST_IN_A_ROW {
             s.saw(7, Request::Open, QUICK);

@@ -390,7 +390,11 @@ impl<'scope, 'env, T: Send + 'scope, P: Send + 'scope> FarReaders<'scope, 'env, 
     /// Hand input `idx` to a far reader, starting one when none runs or
     /// work already waits (false when the run is being torn down).
     fn hand(&mut self, idx: usize, task: Task<T>, opened: Opened) -> bool {
-        if self.started < self.max
+        let at_once = opened
+            .device()
+            .and_then(|d| crate::storage::observer().reads_at_once(d));
+        let max = at_once.map_or(self.max, |n| self.max.min(n));
+        if self.started < max
             && (self.started == 0 || !self.tx.is_empty())
             && crate::read::workers::start_worker(
                 self.s,

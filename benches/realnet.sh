@@ -10,7 +10,8 @@
 # run's means, their spread from the two σ.
 #
 #   sudo benches/realnet.sh [RUNS] [MB/S] [RTT_MS]...   # defaults: 3, unlimited, 1 10
-#   FASTSUM=PATH runs that binary instead of building one;
+#   FASTSUM=PATH runs that binary instead of building one; BASE=PATH adds
+#   that binary's `*`, -c and -r (and 64 MiB) runs beside, as `base ...`;
 #   SSHD_PORT=2222 (the default) picks sshd's port; each round trip's
 #   rounds default to RUNS (RUNS_10=1 sets them for 10 ms, and so on)
 #
@@ -54,7 +55,14 @@ for rtt in "${rtts[@]}"; do
   mount_realnet "$rtt" "$mbs"
   echo "# sshfs, ${rtt} ms round trip${mbs:+, $mbs MB/s}, $n rounds, $(date -u +%H:%M) UTC"
   cd "$mnt/many"
-  side_by_side "many-$rtt" "$n" \
+  base_rows=()
+  if [ -n "${BASE:-}" ]; then
+    base=$(realpath "$BASE")
+    base_rows=(-n 'base *' "sh -c '$base f* >/dev/null'"
+      -n 'base -c --quiet' "$base --quiet -c ../many.md5"
+      -n 'base -r' "sh -c '$base -r . >/dev/null'")
+  fi
+  side_by_side "many-$rtt" "$n" "${base_rows[@]}" \
     -n 'md5sum *' "sh -c 'md5sum f* >/dev/null'" \
     -n 'ls | xargs -P16 -n 63 md5sum' "sh -c 'ls | xargs -P16 -n 63 md5sum >/dev/null'" \
     -n 'fastsum *' "sh -c '$fastsum f* >/dev/null'" \
@@ -77,5 +85,9 @@ for rtt in "${rtts[@]}"; do
   ratios "$work/rows-$rtt" 'fastsum *' 'ls | xargs -P16 -n 63 md5sum' 'fastsum *' 'md5sum *' \
     'fastsum -c --quiet' 'md5sum -c --quiet' 'fastsum -r' 'find | xargs -0 -P16 -n 63 md5sum' \
     'fastsum big' 'four dd of the quarters' 'fastsum big' 'md5sum big'
+  if [ -n "${BASE:-}" ]; then
+    ratios "$work/rows-$rtt" 'fastsum *' 'base *' 'fastsum -c --quiet' 'base -c --quiet' \
+      'fastsum -r' 'base -r'
+  fi
   unmount_realnet
 done

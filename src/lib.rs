@@ -30,6 +30,7 @@ mod signature;
 mod size;
 mod stats;
 mod stdio;
+mod storage;
 mod sys;
 #[cfg(any(test, feature = "internals"))]
 mod testing;

@@ -240,7 +240,7 @@ impl Stats {
     /// when there were any.
     fn slow_storage_lines(&self, program: &str) -> String {
         let mean_ms = |n: u64, ns: &AtomicU64| ns.load(Relaxed) as f64 / 1e6 / n.max(1) as f64;
-        let mut s = String::new();
+        let mut s = crate::storage::observer().report(program);
         let slow = self.slow_reads.load(Relaxed);
         if slow > 0 {
             s.push_str(&format!(

@@ -695,3 +695,51 @@ fn a_server_gone_mid_run_over_latency_gives_an_error_per_file() {
         let _ = m.child.kill();
     });
 }
+
+/// Where every request waits a round trip (`--profile sshfs` at 25 ms),
+/// opens are in flight as reads are (issue 41): 200 small files, each
+/// two round trips or more before its first read (lookup, open), took
+/// 10 s or more opened one at a time; many at once, a few seconds. Over
+/// operands (also under `ulimit -n 64`), `-c` and `-r`: md5sum's answers,
+/// well within that bound.
+#[test]
+fn opens_are_in_flight_where_each_waits_a_round_trip() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = small_tree(dir.path(), 200);
+    let want = run(gnu("md5sum").current_dir(&src).args(names(&src)));
+    assert!(want.status.success(), "{}", shown(&want));
+    let sums = dir.path().join("sums");
+    std::fs::write(&sums, &want.stdout).unwrap();
+    let bound = Duration::from_secs(6);
+    for (i, (what, script)) in [
+        ("operands", r#"exec "$FASTSUM" f*"#),
+        ("ulimit -n 64", r#"ulimit -n 64 && exec "$FASTSUM" f*"#),
+        ("-c", r#"exec "$FASTSUM" -c --quiet ../sums"#),
+        ("-r", r#"exec "$FASTSUM" -r ."#),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        // (a mount of its own each: nothing cached by an earlier run)
+        let mnt = dir.path().join(format!("mnt-{i}"));
+        let m = Mount::new(&bin, &src, &mnt, &["--latency", "25", "--profile", "sshfs"]);
+        let mut got = None;
+        let took = timed(|| got = Some(shell(&m.dir, 60, script)));
+        let got = got.unwrap();
+        assert_no_panic(what, &got);
+        let expected = match what {
+            "-c" => String::new(),
+            "-r" => String::from_utf8_lossy(&want.stdout).replace("  ", "  ./"),
+            _ => String::from_utf8_lossy(&want.stdout).into_owned(),
+        };
+        assert_eq!(
+            String::from_utf8_lossy(&got.stdout),
+            expected,
+            "{what}: {}",
+            shown(&got)
+        );
+        assert_eq!(got.status.code(), Some(0), "{what}: {}", shown(&got));
+        assert!(took < bound, "{what}: {took:?}, opens one at a time?");
+    }
+}

@@ -143,6 +143,10 @@ impl Input {
             Ok(m) if stamp.is_some() && !shared => attributes_cached(&file, m),
             _ => false,
         };
+        if let Some(stamp) = &stamp {
+            // a network file system's device starts far (its first open only)
+            crate::storage::observer().seed(stamp.device(), stale_size);
+        }
         Ok(Opened {
             file,
             kind,
@@ -177,6 +181,12 @@ pub(crate) struct Unprobed(descriptors::Counted);
 impl Opened {
     pub(crate) fn kind(&self) -> Kind {
         self.kind
+    }
+
+    /// The device a regular file with bytes is on, as the storage
+    /// observer knows it (None: a stream, or an empty file).
+    pub(crate) fn device(&self) -> Option<u64> {
+        self.stamp.as_ref().map(Stamp::device)
     }
 
     /// Is this input's read position shared with other readers (standard

@@ -126,10 +126,10 @@ pub enum Mode {
 /// A read that takes longer than this waited on the storage, not on a copy
 /// from the page cache (a copy of 64 KiB takes a few microseconds; a cold
 /// read of an NVMe drive about 100, a round trip to a file server or a
-/// disk's seek from a few hundred to thousands): the reading paths then
-/// keep more requests in flight (`pipeline::reader::Latency`,
-/// `sync::hash_blocks`).
-pub(crate) const SLOW_READ: std::time::Duration = std::time::Duration::from_micros(250);
+/// disk's seek from a few hundred to thousands): the storage observer's
+/// threshold (`crate::storage::SLOW`), which a big file's reads are judged
+/// by too (`ranges::worth`, `sync::hash_blocks`).
+pub(crate) const SLOW_READ: std::time::Duration = crate::storage::SLOW;
 
 /// Default `--chunk` (how it was chosen: docs/BENCHMARKS.md, "Defaults").
 pub(crate) const DEFAULT_CHUNK: Size = Size::kib(64);
@@ -299,6 +299,18 @@ fn one_thread_suffices(plan: &Plan, input: &Input, algos: Algorithms) -> bool {
     }
 }
 
+/// What either scheduler (`pipeline::spawn`, `workers::spawn`) starts
+/// with: the run's router and counters, the jobs, where they come from,
+/// the flag that tears the run down and where outcomes go.
+pub(crate) struct Scheduled<'env, T, P, I> {
+    pub(crate) router: &'env Router,
+    pub(crate) stats: &'env Stats,
+    pub(crate) cancel: &'env AtomicBool,
+    pub(crate) jobs: &'env Mutex<Option<I>>,
+    pub(crate) source: JobSource,
+    pub(crate) done: deliver::DoneTx<T, P>,
+}
+
 /// [`run`] on the threads of the plan's scheduler.
 fn run_threads<T, P, I, S>(
     router: &Router,
@@ -317,11 +329,17 @@ where
     let jobs = Mutex::new(Some(jobs));
     let delivered = std::thread::scope(|s| {
         let (done_tx, done_rx) = deliver::done_channel();
+        let run = Scheduled {
+            router,
+            stats,
+            cancel: &cancel,
+            jobs: &jobs,
+            source,
+            done: done_tx,
+        };
         let started = match router.plan().mode {
-            Mode::Threaded => pipeline::spawn(s, router, stats, &cancel, &jobs, source, done_tx),
-            Mode::Sync | Mode::Bytewise | Mode::Mmap => {
-                workers::spawn(s, router, stats, &cancel, &jobs, source, done_tx)
-            }
+            Mode::Threaded => pipeline::spawn(s, run),
+            Mode::Sync | Mode::Bytewise | Mode::Mmap => workers::spawn(s, run),
         };
         started.ok()?;
         let result = deliver::deliver_in_order(done_rx, sink);

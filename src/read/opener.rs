@@ -21,10 +21,13 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError, bounded};
 
+mod crew;
+
 use super::deliver::{Finished, IDLE_AFTER, send_one};
 use super::route::{Next, is_big};
 use super::{Job, Outcome, Task};
-use crate::input::{Opened, Unprobed, descriptors};
+use crate::input::{Input, Opened, Unprobed, descriptors};
+use crate::storage::{Request, Timer, observer};
 
 /// How many inputs the opener thread may open ahead of the taking thread.
 const OPEN_AHEAD: usize = 32;
@@ -82,10 +85,9 @@ enum Ready<T, P> {
     Failed(usize, Task<T>, io::Error),
     Opened(usize, Task<T>, Opened),
     /// Opened by the opener thread over operands, probed by the taking
-    /// thread as it hands the input on ([`Input::open_unprobed`]).
-    ///
-    /// [`Input::open_unprobed`]: crate::input::Input::open_unprobed
-    Unprobed(usize, Task<T>, Unprobed),
+    /// thread as it hands the input on ([`Input::open_unprobed`]), with
+    /// how long the open waited on the storage.
+    Unprobed(usize, Task<T>, Unprobed, Option<Duration>),
 }
 
 impl<T, P> Ready<T, P> {
@@ -103,8 +105,13 @@ impl<T, P> Ready<T, P> {
     /// becomes opened, or failed.
     fn probed(self) -> Ready<T, P> {
         match self {
-            Ready::Unprobed(idx, task, file) => match task.input.probe(file) {
-                Ok(opened) => Ready::Opened(idx, task, opened),
+            Ready::Unprobed(idx, task, file, waited) => match task.input.probe(file) {
+                Ok(opened) => {
+                    if let Some(dev) = opened.device() {
+                        observer().saw(dev, Request::Open, waited);
+                    }
+                    Ready::Opened(idx, task, opened)
+                }
                 Err(e) => Ready::Failed(idx, task, e),
             },
             other => other,
@@ -124,11 +131,25 @@ impl<T, P> Ready<T, P> {
 struct Queue<I: Iterator> {
     jobs: Fuse<Enumerate<I>>,
     put_back: Option<(usize, I::Item)>,
+    /// Jobs taken from `jobs`.
+    taken: usize,
+    /// A crew opens the jobs (storage judged far, [`crew`]): the taking
+    /// thread opens none.
+    crewed: bool,
 }
 
 impl<I: Iterator> Queue<I> {
     fn next(&mut self) -> Option<(usize, I::Item)> {
-        self.put_back.take().or_else(|| self.jobs.next())
+        self.put_back.take().or_else(|| {
+            let job = self.jobs.next();
+            self.taken += usize::from(job.is_some());
+            job
+        })
+    }
+
+    /// The position of the job `next` returns.
+    fn next_idx(&self) -> usize {
+        self.put_back.as_ref().map_or(self.taken, |(idx, _)| *idx)
     }
 }
 
@@ -191,6 +212,8 @@ where
         let queue = Arc::new(Mutex::new(Queue {
             jobs: jobs.enumerate().fuse(),
             put_back: None,
+            taken: 0,
+            crewed: false,
         }));
         let (policy, resumed) = Policy::of(source);
         let (tx, ahead) = bounded(OPEN_AHEAD);
@@ -205,6 +228,14 @@ where
             // inputs pile up, it is the slower: the fstat stays here.
             let may_leave_probe = matches!(policy, Policy::TakerHelps);
             move || loop {
+                // storage judged far: a crew opens many at once from now on
+                if observer().any_far() {
+                    let tx = match crew::run(s, &queue, cancel, tx, resumed.as_ref()) {
+                        Ok(()) => return,
+                        Err(tx) => tx,
+                    };
+                    return serial(&queue, cancel, &tx, resumed.as_ref());
+                }
                 let probe = if may_leave_probe && tx.len() < OPEN_AHEAD / 2 {
                     Probe::There
                 } else {
@@ -338,7 +369,7 @@ where
             return None;
         };
         let mut queue = self.queue.try_lock().ok()?;
-        if self.cancel.load(Ordering::Relaxed) {
+        if self.cancel.load(Ordering::Relaxed) || queue.crewed {
             return None;
         }
         let (idx, job) = queue.next()?;
@@ -350,7 +381,7 @@ where
         // meanwhile, so a job put back keeps its place in the order
         match job {
             Job::Pass(p) => Some(Ready::Pass(idx, p)),
-            Job::Hash(task) => match task.input.open() {
+            Job::Hash(task) => match open_timed(&task.input, Input::open) {
                 Ok(opened) => Some(Ready::Opened(idx, task, opened)),
                 Err(e) if descriptors::is_exhausted(&e) => {
                     queue.put_back = Some((idx, Job::Hash(task)));
@@ -390,17 +421,60 @@ fn take_and_open<T, P, I: Iterator<Item = Job<T, P>>>(
     let (idx, job) = lock(queue, cancel)?.next()?;
     Some(match job {
         Job::Pass(p) => Ready::Pass(idx, p),
-        Job::Hash(task) => match probe {
-            Probe::Here => match task.input.open_patiently() {
-                Ok(opened) => Ready::Opened(idx, task, opened),
-                Err(e) => Ready::Failed(idx, task, e),
-            },
-            Probe::There => match task.input.open_unprobed_patiently() {
-                Ok(file) => Ready::Unprobed(idx, task, file),
-                Err(e) => Ready::Failed(idx, task, e),
-            },
-        },
+        Job::Hash(task) => open_job(idx, task, probe),
     })
+}
+
+/// Open job `idx`'s input, waiting for a descriptor if none is left.
+fn open_job<T, P>(idx: usize, task: Task<T>, probe: Probe) -> Ready<T, P> {
+    match probe {
+        Probe::Here => match open_timed(&task.input, Input::open_patiently) {
+            Ok(opened) => Ready::Opened(idx, task, opened),
+            Err(e) => Ready::Failed(idx, task, e),
+        },
+        Probe::There => {
+            let timer = Timer::start();
+            match task.input.open_unprobed_patiently() {
+                Ok(file) => Ready::Unprobed(idx, task, file, timer.waited()),
+                Err(e) => Ready::Failed(idx, task, e),
+            }
+        }
+    }
+}
+
+/// `open` an input, telling the storage observer what it cost.
+fn open_timed(
+    input: &Input,
+    open: impl FnOnce(&Input) -> io::Result<Opened>,
+) -> io::Result<Opened> {
+    let timer = Timer::start();
+    let opened = open(input)?;
+    if let Some(dev) = opened.device() {
+        observer().saw(dev, Request::Open, timer.waited());
+    }
+    Ok(opened)
+}
+
+/// The opener thread's loop once no crew opens for it: one input at a
+/// time, probed here, pausing after a shared input as the policy says.
+fn serial<T, P, I: Iterator<Item = Job<T, P>>>(
+    queue: &Mutex<Queue<I>>,
+    cancel: &AtomicBool,
+    tx: &Sender<Ready<T, P>>,
+    resumed: Option<&Receiver<()>>,
+) {
+    while let Some(ready) = take_and_open(queue, cancel, Probe::Here) {
+        let shared = ready.is_shared();
+        if tx.send(ready).is_err() {
+            return;
+        }
+        if let Some(resumed) = resumed
+            && shared
+            && resumed.recv().is_err()
+        {
+            return;
+        }
+    }
 }
 
 /// The jobs, for the one thread that takes them (they stay with the caller

@@ -36,6 +36,44 @@ pub(crate) fn is_big(kind: Kind) -> bool {
     matches!(kind, Kind::Regular { len } if len >= BIG_MIN)
 }
 
+/// The most far readers a run starts (`pipeline::FarReaders`): requests
+/// in flight to storage judged far. Each holds one open file and a buffer
+/// no larger than its file ([`far_max`]).
+pub(crate) const FAR_READERS: usize = 64;
+
+/// Files smaller than this, on storage judged far, are read and hashed
+/// whole by a far reader ([`Reads::Far`]); larger ones are streamed by the
+/// reader. So that memory stays within the pool's (`--pool` ×
+/// `--readahead`) whatever they hold, a far reader's share of it: a far
+/// reader's buffer grows no larger than its file (`sync::hash_blocks`).
+pub(crate) fn far_max(plan: &Plan) -> u64 {
+    (plan.pool.saturating_mul(plan.readahead.get()) / FAR_READERS) as u64
+}
+
+/// Where an input is, as the storage observer judged its device when it
+/// was opened (`crate::storage`; a shared input is always near).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Distance {
+    /// Its requests are answered at once (the page cache, a local disk).
+    Near,
+    /// Each request waits a round trip: many should be in flight.
+    Far,
+}
+
+impl Distance {
+    /// The distance of `opened`, judged now (at its open).
+    pub(crate) fn of(opened: &crate::input::Opened) -> Distance {
+        let far = opened
+            .device()
+            .is_some_and(|d| crate::storage::observer().is_far(d));
+        if far && !opened.is_shared() {
+            Distance::Far
+        } else {
+            Distance::Near
+        }
+    }
+}
+
 /// What the opener has seen of the input after the one being routed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Next {
@@ -82,6 +120,10 @@ pub(crate) enum Reads {
     Blocks,
     /// `--chunk` bytes per read call into one buffer (`sync`).
     Chunks,
+    /// A small file on storage judged far, in the threaded mode: read,
+    /// hashed and closed by a far reader, many at once
+    /// (`pipeline::FarReaders`); where no pipeline runs, as `Blocks`.
+    Far,
     /// One hash update per byte (`sync::hash_bytewise`).
     Bytewise,
 }
@@ -162,7 +204,7 @@ impl Router {
     /// goes on to the next: several big files hash at once, where one
     /// reader feeding them in turn would hash one at a time (read, not
     /// mapped, when it is not cached: one sequential reader for a disk).
-    pub(crate) fn route(&self, algos: Algorithms, kind: Kind, next: Next) -> Route {
+    pub(crate) fn route(&self, algos: Algorithms, kind: Kind, next: Next, at: Distance) -> Route {
         let (len, fans) = match kind {
             Kind::Regular { len } => (len, len >= FAN_MIN),
             Kind::Stream => (0, true),
@@ -175,6 +217,12 @@ impl Router {
                 cached_only: false,
             },
             Mode::Mmap | Mode::Sync => Via::Read(Reads::Chunks),
+            Mode::Threaded
+                if at == Distance::Far
+                    && matches!(kind, Kind::Regular { len } if len < far_max(&self.plan)) =>
+            {
+                Via::Read(Reads::Far)
+            }
             Mode::Threaded if !several && algos.first().maps_wide(len) => Via::Map {
                 fallback: Reads::Blocks,
                 cached_only: false,
@@ -275,12 +323,12 @@ mod tests {
             (Sync, both, big, Via::Read(Chunks), 2),
             (Mode::Bytewise, both, big, Via::Read(Reads::Bytewise), 1),
         ] {
-            let route = router(mode, 4).route(algos, kind, Next::Other);
+            let route = router(mode, 4).route(algos, kind, Next::Other, Distance::Near);
             let what = format!("{mode:?} {algos:?} {kind:?}");
             assert_eq!(route.via, via, "{what}");
             assert_eq!(route.threads.count(), threads, "{what}");
             // -j 1: one thread, whatever the input
-            let one = router(mode, 1).route(algos, kind, Next::Other);
+            let one = router(mode, 1).route(algos, kind, Next::Other, Distance::Near);
             assert_eq!(one.threads.count(), 1);
         }
     }
@@ -317,18 +365,44 @@ mod tests {
             (Sync, 2, md5, big, false),
         ] {
             let r = router(mode, jobs);
-            let route = r.route(algos, kind, Next::Big);
+            let route = r.route(algos, kind, Next::Big, Distance::Near);
             let what = format!("{mode:?} -j {jobs} {algos:?} {kind:?}");
             assert_eq!(route.via == cached, mapped, "{what}: {route:?}");
             if mapped {
                 assert_eq!(route.threads.count(), 1, "{what}");
             } else {
-                let alone = r.route(algos, kind, Next::Other);
+                let alone = r.route(algos, kind, Next::Other, Distance::Near);
                 assert_eq!(route.via, alone.via, "{what}");
                 assert_eq!(route.threads.count(), alone.threads.count(), "{what}");
             }
             assert!(is_big(big) && !is_big(smaller) && !is_big(Kind::Stream));
         }
+    }
+
+    /// On storage judged far, a small regular file goes to a far reader in
+    /// the threaded mode; a larger one, a stream, or any in another mode is
+    /// routed as it would be near.
+    #[test]
+    fn a_small_file_on_far_storage_goes_to_a_far_reader() {
+        let md5 = Algorithms::one(Algorithm::Md5);
+        let r = router(Mode::Threaded, 4);
+        let max = far_max(r.plan());
+        let far = |r: &Router, kind| r.route(md5, kind, Next::Other, Distance::Far).via;
+        let near = |r: &Router, kind| r.route(md5, kind, Next::Other, Distance::Near).via;
+        assert_eq!(
+            far(&r, Kind::Regular { len: max - 1 }),
+            Via::Read(Reads::Far)
+        );
+        assert_eq!(
+            near(&r, Kind::Regular { len: max - 1 }),
+            Via::Read(Reads::Blocks)
+        );
+        for kind in [Kind::Regular { len: max }, Kind::Stream] {
+            assert_eq!(far(&r, kind), near(&r, kind), "{kind:?}");
+        }
+        let sync = router(Mode::Sync, 4);
+        let small = Kind::Regular { len: 10 };
+        assert_eq!(far(&sync, small), near(&sync, small));
     }
 
     /// The fan-out budget bounds the helper threads of all inputs hashed at
@@ -337,15 +411,20 @@ mod tests {
     fn inputs_share_the_fan_out_budget() {
         let all = Algorithms::new(Algorithm::ALL).unwrap();
         let r = router(Mode::Sync, 4);
-        let first = r.route(all, Kind::Stream, Next::Other);
-        let second = r.route(all, Kind::Stream, Next::Other);
+        let first = r.route(all, Kind::Stream, Next::Other, Distance::Near);
+        let second = r.route(all, Kind::Stream, Next::Other, Distance::Near);
         assert_eq!(first.threads.count(), 4);
         assert_eq!(second.threads.count(), 1);
         drop(first);
-        assert_eq!(r.route(all, Kind::Stream, Next::Other).threads.count(), 4);
+        assert_eq!(
+            r.route(all, Kind::Stream, Next::Other, Distance::Near)
+                .threads
+                .count(),
+            4
+        );
         let two = Algorithms::new([Algorithm::Sha1, Algorithm::Md5]).unwrap();
         let held: Vec<Route> = (0..4)
-            .map(|_| r.route(two, Kind::Stream, Next::Other))
+            .map(|_| r.route(two, Kind::Stream, Next::Other, Distance::Near))
             .collect();
         let counts: Vec<usize> = held.iter().map(|r| r.threads.count()).collect();
         assert_eq!(counts, [2, 2, 2, 1]);

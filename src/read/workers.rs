@@ -13,7 +13,6 @@
 //! the dispatching thread).
 
 use std::io;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::Scope;
 
@@ -21,10 +20,10 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 
 use super::deliver::{Finished, hand_over, send_one};
 use super::mmap::Mapped;
-use super::opener::{JobSource, Opener, take_jobs};
-use super::route::{Next, Reads, Route, Router, Threads};
+use super::opener::{Opener, take_jobs};
+use super::route::{Distance, Next, Reads, Route, Router, Threads};
 use super::sync::{buffer_len, hash_blocks, hash_bytewise, hash_chunks, hash_chunks_fanned, sized};
-use super::{Hashed, Job, Outcome, Sink, Task};
+use super::{Hashed, Job, Outcome, Scheduled, Sink, Task};
 use crate::algo::Hashers;
 use crate::input::Opened;
 use crate::stats::Stats;
@@ -35,18 +34,21 @@ pub(super) type Work<T> = (usize, Task<T>, Opened);
 /// Start the dispatching thread (which starts workers as needed).
 pub(super) fn spawn<'scope, 'env, T, P, I>(
     s: &'scope Scope<'scope, 'env>,
-    router: &'env Router,
-    stats: &'env Stats,
-    cancel: &'env AtomicBool,
-    jobs: &'env Mutex<Option<I>>,
-    source: JobSource,
-    done: Sender<Finished<T, P>>,
+    run: Scheduled<'env, T, P, I>,
 ) -> io::Result<()>
 where
     T: Send + 'scope,
     P: Send + 'scope,
     I: Iterator<Item = Job<T, P>> + Send + 'scope,
 {
+    let Scheduled {
+        router,
+        stats,
+        cancel,
+        jobs,
+        source,
+        done,
+    } = run;
     let jobs_at_once = router.plan().jobs;
     super::spawn_thread(s, "dispatcher", move || {
         let (work_tx, work_rx) = bounded::<Work<T>>(jobs_at_once);
@@ -145,7 +147,7 @@ pub(super) fn hash_opened<T>(
 ) -> io::Result<Hashed> {
     let (algos, kind) = (task.algos, opened.kind());
     // (what follows an input decides nothing in these modes)
-    let Route { via, threads } = router.route(algos, kind, Next::Other);
+    let Route { via, threads } = router.route(algos, kind, Next::Other, Distance::of(&opened));
     let len = buffer_len(router.plan().chunk.get(), kind);
     // (a mapping checks the file once hashed; reads at their 0)
     let (reads, mut opened) = match Mapped::of_route(via, opened) {
@@ -169,10 +171,10 @@ pub(super) fn hash_opened<T>(
             hash_bytewise(&mut src, &mut hasher, stats)?;
             hasher.finalize()
         }
-        (Reads::Blocks | Reads::Chunks, Threads::Fanned(_)) => {
+        (Reads::Blocks | Reads::Chunks | Reads::Far, Threads::Fanned(_)) => {
             hash_chunks_fanned(&mut src, algos, threads.count(), len, stats)?
         }
-        (Reads::Blocks, Threads::One | Threads::Wide(_)) => {
+        (Reads::Blocks | Reads::Far, Threads::One | Threads::Wide(_)) => {
             let mut hasher = Hashers::new(algos);
             let plan = router.plan();
             let sizes = (len, plan.readahead.get().max(len), plan.pool);

@@ -17,6 +17,9 @@
 //! | read-ahead hint ([`prefetch`]) | `posix_fadvise` | FreeBSD: `posix_fadvise`; macOS: `F_RDADVISE` | `FILE_FLAG_SEQUENTIAL_SCAN` at open ([`open_input`]); no prefetch |
 //! | no access-time update when prefetching | `O_NOATIME` | none | none |
 //! | a new file with no name yet ([`unnamed_file`]) | `O_TMPFILE` | none: `--update` writes a named temporary file | none: a named temporary file |
+//! | how long this thread waited for a core ([`run_queue_wait`]; the storage observer's "busy CPU, not slow storage") | `/proc/thread-self/schedstat` | cannot tell | cannot tell |
+//! | the limit on open descriptors ([`open_files_limit`]) | `getrlimit(RLIMIT_NOFILE)` | `getrlimit(RLIMIT_NOFILE)` | none |
+//! | a file's device ([`device`]) | `st_dev` | `st_dev` | one for all |
 //! | CPUs this process may use ([`affinity_cpus`]) | `sched_getaffinity` | std's count | std's count |
 //! | one allocator arena ([`one_malloc_arena`]) | glibc's `mallopt` | none | none |
 //! | huge pages for a block filled by pinning ([`Region::advise_huge`]) | `madvise(MADV_HUGEPAGE)` | none (small pages) | none (small pages) |

@@ -317,6 +317,11 @@ impl Stamp {
         self.len
     }
 
+    /// The device the file is on.
+    pub(crate) fn device(&self) -> u64 {
+        self.dev
+    }
+
     /// Was the file last changed (its status-change time, by the clock of
     /// whoever changed it) before `t`?
     pub(crate) fn changed_before(&self, t: std::time::SystemTime) -> bool {
@@ -696,6 +701,39 @@ pub(crate) fn address_space_limit() -> Option<usize> {
     let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0;
     (ok && r.rlim_cur != libc::RLIM_INFINITY)
         .then(|| usize::try_from(r.rlim_cur).unwrap_or(usize::MAX))
+}
+
+/// The soft limit on this process's open descriptors (`ulimit -n`), if any.
+pub(crate) fn open_files_limit() -> Option<u64> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit, which `r` is.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut r) } == 0;
+    #[allow(clippy::unnecessary_cast)] // (its type differs by target)
+    (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur as u64)
+}
+
+/// How long the calling thread has waited, runnable, for a core since it
+/// started (Linux: `/proc/thread-self/schedstat`, its second field); None
+/// where the system does not say.
+pub(crate) fn run_queue_wait() -> Option<std::time::Duration> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        let text = std::fs::read("/proc/thread-self/schedstat").ok()?;
+        let field = text.split(|b| b.is_ascii_whitespace()).nth(1)?;
+        let ns: u64 = std::str::from_utf8(field).ok()?.parse().ok()?;
+        Some(std::time::Duration::from_nanos(ns))
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    None
+}
+
+/// The device a file is on (its `st_dev`).
+pub(crate) fn device(meta: &std::fs::Metadata) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    meta.dev()
 }
 
 /// One allocator arena for all threads (glibc; elsewhere nothing): each

@@ -373,6 +373,11 @@ impl Stamp {
         self.len
     }
 
+    /// The device the file is on: one for all (see [`device`]).
+    pub(crate) fn device(&self) -> u64 {
+        0
+    }
+
     /// Was the file last written before `t`?
     pub(crate) fn changed_before(&self, t: std::time::SystemTime) -> bool {
         self.modified.is_some_and(|m| m < t)
@@ -457,6 +462,22 @@ pub(crate) fn printed_name(name: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 }
 
 // ----- the process ---------------------------------------------------------
+
+/// No limit on open handles that matters here.
+pub(crate) fn open_files_limit() -> Option<u64> {
+    None
+}
+
+/// Windows does not say how long a thread waited for a core: None.
+pub(crate) fn run_queue_wait() -> Option<std::time::Duration> {
+    None
+}
+
+/// One device for every file (the volume's serial is not in std's
+/// metadata): the storage is judged as one.
+pub(crate) fn device(_meta: &Metadata) -> u64 {
+    0
+}
 
 /// No `ulimit -v` on Windows.
 pub(crate) fn address_space_limit() -> Option<usize> {

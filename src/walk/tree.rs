@@ -9,6 +9,7 @@ use super::listing::{Ancestors, Child, Key, Listing, Rules, child_key};
 use super::readers::Readers;
 use super::{Entry, Walk};
 use crate::input::Input;
+use crate::storage::{Request, Timer, observer};
 
 /// When a walk starts its readers.
 #[derive(Clone, Copy, Debug)]
@@ -19,11 +20,23 @@ pub(super) enum Start {
     /// Once `after` directories have been listed here, if they took more
     /// than `each` on average: a warm tree is listed faster than threads
     /// hand listings over on 2 busy cores, a cold one waits on the disk
-    /// (docs/BENCHMARKS.md, "Walking a tree in parallel").
+    /// (docs/BENCHMARKS.md, "Walking a tree in parallel"). At once, on a
+    /// device the storage observer judges far (`crate::storage`: a network
+    /// file system, where each listing is round trips).
     WhenSlow { after: u32, each: Duration },
 }
 
 impl Start {
+    /// The time a listing must wait on the disk to count as slow (none:
+    /// listings are not judged).
+    fn each(self) -> Duration {
+        match self {
+            #[cfg(test)]
+            Start::Eager => Duration::MAX,
+            Start::WhenSlow { each, .. } => each,
+        }
+    }
+
     /// A warm directory of this tree lists in ~25 µs, a cold one in ~110.
     pub(super) const WHEN_SLOW: Start = Start::WhenSlow {
         after: 16,
@@ -55,6 +68,9 @@ pub(super) struct Tree {
     /// Directories listed here so far, and the time it took.
     listed: u32,
     spent: Duration,
+    /// The device of the operand (the storage observer's judgement of it
+    /// starts the readers at once when far); None: not known.
+    dev: Option<u64>,
 }
 
 impl Tree {
@@ -73,6 +89,8 @@ impl Tree {
             device: *device.as_ref().unwrap_or(&None),
             no_prefetch: walk.no_prefetch,
         });
+        let dev = seed(&root);
+        let timer = Timer::start();
         let began = Instant::now();
         // depth 0: the operand is not entered
         let listing = device.and_then(|_| match rules.max_depth {
@@ -82,6 +100,9 @@ impl Tree {
             }),
             _ => rules.enter(&root, 0, &Ancestors::default()),
         });
+        if let (Some(dev), Ok(_)) = (dev, &listing) {
+            observer().saw(dev, Request::Listing, timer.waited());
+        }
         let listing = listing.unwrap_or_else(|e| Listing {
             children: vec![Child::Error(root.clone(), e)],
             ancestors: Ancestors::default(),
@@ -102,6 +123,7 @@ impl Tree {
             start,
             listed: 1,
             spent: began.elapsed(),
+            dev,
         };
         tree.maybe_start_readers();
         tree
@@ -117,7 +139,8 @@ impl Tree {
             #[cfg(test)]
             Start::Eager => {}
             Start::WhenSlow { after, each } => {
-                if self.listed < after || self.spent < each * self.listed {
+                let far = self.dev.is_some_and(|d| observer().is_far(d));
+                if !far && (self.listed < after || self.spent < each * self.listed) {
                     return;
                 }
             }
@@ -148,6 +171,16 @@ impl Tree {
     }
 }
 
+/// The device of directory `root`, seeded in the storage observer by what
+/// its file system is (None: it cannot be opened or asked).
+fn seed(root: &std::path::Path) -> Option<u64> {
+    let dir = std::fs::File::open(root).ok()?;
+    let meta = dir.metadata().ok()?;
+    let dev = crate::sys::device(&meta);
+    observer().seed(dev, crate::sys::attributes_cached(&dir, &meta));
+    Some(dev)
+}
+
 impl Iterator for Tree {
     type Item = Entry;
 
@@ -170,10 +203,16 @@ impl Iterator for Tree {
                     let listing = match &self.readers {
                         Some(readers) => readers.take(&key),
                         None => {
-                            let began = Instant::now();
+                            let timer = Timer::start();
                             let listing = self.rules.enter(&dir, depth, &frame.ancestors);
                             self.listed += 1;
-                            self.spent += began.elapsed();
+                            // (what it waited on the disk: a busy CPU is not
+                            // a cold tree)
+                            let waited = timer.waited_beyond(self.start.each());
+                            self.spent += waited.unwrap_or_default();
+                            if let Some(dev) = self.dev {
+                                observer().saw(dev, Request::Listing, waited);
+                            }
                             listing
                         }
                     };

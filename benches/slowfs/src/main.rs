@@ -83,8 +83,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 use fuser::{
     Config, Errno, FileAttr, FileHandle, FileType, Filesystem, FopenFlags, Generation, INodeNo,
-    KernelConfig, LockOwner, MountOption, OpenFlags, ReplyAttr, ReplyData, ReplyDirectory,
-    ReplyEmpty, ReplyEntry, ReplyOpen, Request, SessionACL,
+    InitFlags, KernelConfig, LockOwner, MountOption, OpenFlags, ReplyAttr, ReplyData,
+    ReplyDirectory, ReplyEmpty, ReplyEntry, ReplyOpen, Request, SessionACL,
 };
 
 /// How long the kernel may keep names and attributes: the tree is not
@@ -502,6 +502,10 @@ impl SlowFs {
 
 impl Filesystem for SlowFs {
     fn init(&mut self, _req: &Request, config: &mut KernelConfig) -> std::io::Result<()> {
+        // lookups in one directory at once, as libfuse 3 (sshfs) asks by
+        // default: else the kernel sends them one at a time, and a charged
+        // lookup serialises every client's opens there
+        let _ = config.add_capabilities(InitFlags::FUSE_PARALLEL_DIROPS);
         if let Some(bytes) = self.profile.readahead {
             // 0 is refused; 1 byte is a window of 0 pages to the kernel
             if let Err(max) = config.set_max_readahead(bytes.max(1)) {

@@ -42,15 +42,16 @@ use std::io;
 #[cfg(any(test, feature = "internals"))]
 use std::io::Read;
 use std::sync::Arc;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::Scope;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 
+use super::Scheduled;
 use super::deliver::{Finished, hand_over, send_one};
 use super::mmap::Mapped;
-use super::opener::{JobSource, Opener, take_jobs};
+use super::opener::{Opener, take_jobs};
+use super::route::{FAR_READERS, far_max};
 use super::route::{Router, Threads};
 use super::workers::hash_opened;
 use super::{Job, Outcome, Plan, Task};
@@ -65,20 +66,15 @@ use hasher::{Helper, hasher_loop};
 use reader::pump;
 use reader::{Batch, Pool, Reader};
 
-/// The most far readers (`reader::Latency`) a run starts: requests in
-/// flight to storage with latency. Each holds one open file and a buffer
-/// no larger than its file (`reader::far_max`).
-const FAR_READERS: usize = 64;
-
 /// How many far readers a run may start: [`FAR_READERS`], or under a limit
 /// on the address space as many as fit in their share of it
 /// (`read::address_space_share`), a thread's stack and a buffer of
-/// `reader::far_max` bytes each; at least one.
+/// `route::far_max` bytes each; at least one.
 fn far_readers_max(plan: &Plan) -> usize {
     let Some(share) = crate::read::address_space_share() else {
         return FAR_READERS;
     };
-    let each = usize::try_from(reader::far_max(plan))
+    let each = usize::try_from(far_max(plan))
         .unwrap_or(usize::MAX)
         .saturating_add(crate::read::THREAD_STACK);
     (share / each).clamp(1, FAR_READERS)
@@ -224,18 +220,21 @@ fn start_hasher<'scope, 'env, T: Send + 'scope, P: Send + 'scope>(
 /// `-j`). An error when not even those two threads can be started.
 pub(super) fn spawn<'scope, 'env, T, P, I>(
     s: &'scope Scope<'scope, 'env>,
-    router: &'env Router,
-    stats: &'env Stats,
-    cancel: &'env AtomicBool,
-    jobs: &'env Mutex<Option<I>>,
-    source: JobSource,
-    done: Sender<Finished<T, P>>,
+    run: Scheduled<'env, T, P, I>,
 ) -> io::Result<()>
 where
     T: Send + 'scope,
     P: Send + 'scope,
     I: Iterator<Item = Job<T, P>> + Send + 'scope,
 {
+    let Scheduled {
+        router,
+        stats,
+        cancel,
+        jobs,
+        source,
+        done,
+    } = run;
     let plan = router.plan();
     let (work_tx, work_rx) = work_queues::<T>(plan);
     // The reader hashes batches in its waits while fewer than -j hashers
@@ -391,7 +390,11 @@ impl<'scope, 'env, T: Send + 'scope, P: Send + 'scope> FarReaders<'scope, 'env, 
     /// Hand input `idx` to a far reader, starting one when none runs or
     /// work already waits (false when the run is being torn down).
     fn hand(&mut self, idx: usize, task: Task<T>, opened: Opened) -> bool {
-        if self.started < self.max
+        let at_once = opened
+            .device()
+            .and_then(|d| crate::storage::observer().reads_at_once(d));
+        let max = at_once.map_or(self.max, |n| self.max.min(n));
+        if self.started < max
             && (self.started == 0 || !self.tx.is_empty())
             && crate::read::workers::start_worker(
                 self.s,
@@ -732,7 +735,7 @@ mod tests {
                 &p,
                 &Stats::default(),
                 jobs_iter,
-                JobSource::Operands,
+                crate::read::JobSource::Operands,
                 &mut got,
             )
             .unwrap();

@@ -15,9 +15,10 @@ use crate::read::deliver::{Finished, send_one};
 use crate::read::mmap::Mapped;
 use crate::read::opener::TakeOpened;
 use crate::read::ranges::{self, Ranged};
-use crate::read::route::{Next, Route, Router, Threads};
+use crate::read::route::{Distance, Next, Reads, Route, Router, Threads, Via};
 use crate::read::{Outcome, Plan, Task};
 use crate::stats::Stats;
+use crate::storage::{Request, Timer, observer};
 
 /// The most inputs packed into one batch: bounds the latency of a line and
 /// keeps every hasher busy when a tree is all tiny files.
@@ -412,53 +413,29 @@ pub(super) struct Reader<'a, T, P> {
     /// Hands a small input to the far readers (false when the run is
     /// being torn down).
     pub(super) far: &'a mut dyn FnMut(usize, Task<T>, Opened) -> bool,
-    /// What the reader has seen of its small files' reads.
+    /// Which of its small files' reads the reader times.
     pub(super) latency: Latency,
 }
-
-/// This many slow reads in a row of the small files timed turn the far
-/// readers on.
-const SLOW_READS: u32 = 4;
 
 /// One small file in this many is timed (two clock reads each).
 const TIME_EVERY: u32 = 4;
 
-/// Files smaller than this go to the far readers once they are on; larger
-/// ones are streamed by the reader. So that memory stays within the pool's
-/// (`--pool` × `--readahead`) whatever they hold, a far reader's share of it:
-/// a far reader's buffer grows no larger than its file
-/// (`sync::hash_blocks`).
-pub(super) fn far_max(plan: &Plan) -> u64 {
-    (plan.pool.saturating_mul(plan.readahead.get()) / super::FAR_READERS) as u64
-}
-
-/// Whether the storage makes the reader wait: on storage with latency (a
-/// network file system, a cold disk) one reader keeps one request in
-/// flight, so small files are then handed to the far readers, which read
-/// and hash many at once (as many as keep work waiting for them, see
-/// `pipeline::spawn`).
+/// Which small files' reads tell the storage observer (`crate::storage`)
+/// what a read costs: one in [`TIME_EVERY`] of those on storage not judged
+/// far. Whether the storage is far is the observer's to say (the route's
+/// [`Reads::Far`]); on far storage one reader keeps one request in flight,
+/// so small files go to the far readers, which read and hash many at once
+/// (as many as keep work waiting for them, see `pipeline::spawn`).
 #[derive(Debug, Default)]
 pub(super) struct Latency {
     seen: u32,
-    slow: u32,
-    on: bool,
 }
 
 impl Latency {
     /// Time this small file's reads?
     fn times(&mut self) -> bool {
         self.seen = self.seen.wrapping_add(1);
-        !self.on && self.seen.is_multiple_of(TIME_EVERY)
-    }
-
-    /// A timed small file took `took` to read.
-    fn saw(&mut self, took: Duration) {
-        if took >= crate::read::SLOW_READ {
-            self.slow += 1;
-            self.on |= self.slow >= SLOW_READS;
-        } else {
-            self.slow = 0;
-        }
+        self.seen.is_multiple_of(TIME_EVERY)
     }
 }
 
@@ -497,7 +474,8 @@ impl<T, P> Reader<'_, T, P> {
     /// (on the route's threads). False when the run is being torn down.
     pub(super) fn read(&mut self, idx: usize, task: Task<T>, src: Opened, next: Next) -> bool {
         let kind = src.kind();
-        let Route { via, threads } = self.router.route(task.algos, kind, next);
+        let at = Distance::of(&src);
+        let Route { via, threads } = self.router.route(task.algos, kind, next, at);
         let mut src = match Mapped::of_route(via, src) {
             Ok(map) => {
                 let work = Work::Mapped {
@@ -510,12 +488,9 @@ impl<T, P> Reader<'_, T, P> {
             }
             Err((_, src)) => src,
         };
-        // On storage that makes each read wait, a small file goes to the far
-        // readers, many of which wait at once.
-        if self.latency.on
-            && !src.is_shared()
-            && matches!(kind, Kind::Regular { len } if len < far_max(self.router.plan()))
-        {
+        // On storage judged far, a small file goes to the far readers, many
+        // of which wait at once.
+        if via == Via::Read(Reads::Far) {
             self.stats.add_far_file();
             return self.flush() && (self.far)(idx, task, src);
         }
@@ -544,16 +519,17 @@ impl<T, P> Reader<'_, T, P> {
         // A file of several ranges that will not fit is streamed: its first
         // read, of one range, is timed, and tells whether to read the rest
         // in ranges at once (`pump`), before a whole block waited alone.
-        let sampled = self.latency.times();
+        let sampled = at == Distance::Near && self.latency.times();
         let ranges = matches!(kind, Kind::Regular { len }
             if len >= 2 * ranges::RANGE as u64 && len >= batch.room() as u64 && !src.is_shared());
+        let timer = sampled.then(Timer::start);
         let timed = (sampled || ranges).then(Instant::now);
         let limit = if ranges { ranges::RANGE } else { usize::MAX };
         let step = self.pool.step;
         let packed = batch.pack(idx, task, &mut src, (step, limit), self.stats);
         let took = timed.map(|t| t.elapsed());
-        if let (true, Some(took), Ok(())) = (sampled, took, &packed) {
-            self.latency.saw(took);
+        if let (Some(timer), Some(dev), Ok(())) = (timer, src.device(), &packed) {
+            observer().saw(dev, Request::Read, timer.waited());
         }
         match packed {
             Ok(()) => {
@@ -696,25 +672,12 @@ mod tests {
         );
     }
 
-    /// The far readers turn on after SLOW_READS slow timed reads in a row,
-    /// one file in TIME_EVERY timed; a fast one starts the count again;
-    /// once on, nothing is timed.
+    /// One small file in TIME_EVERY is timed for the storage observer.
     #[test]
-    fn far_readers_turn_on_after_slow_reads_in_a_row() {
-        let (slow, fast) = (crate::read::SLOW_READ, crate::read::SLOW_READ / 10);
+    fn one_small_file_in_time_every_is_timed() {
         let mut l = Latency::default();
-        let timed: Vec<bool> = (0..8).map(|_| l.times()).collect();
-        assert_eq!(
-            timed.iter().filter(|&&t| t).count(),
-            8 / TIME_EVERY as usize
-        );
-        for took in [slow, slow, slow, fast, slow, slow, slow] {
-            l.saw(took);
-            assert!(!l.on);
-        }
-        l.saw(slow);
-        assert!(l.on);
-        assert!((0..16).all(|_| !l.times()));
+        let timed = (0..8).filter(|_| l.times()).count();
+        assert_eq!(timed, 8 / TIME_EVERY as usize);
     }
 
     /// Returns at most `step` bytes per read, from `data`.

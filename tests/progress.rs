@@ -396,7 +396,7 @@ fn check_audit_and_update_count_files_with_an_eta() {
 
 /// The line is redrawn once a tick (10 times a second) at most however
 /// much a run writes to a file: the lines of a check go around the bar
-/// only when stdout is a terminal (each 32 KiB of `OK` lines written to a
+/// only when stdout is a terminal (each buffer of `OK` lines written to a
 /// file erased and redrew it). The manifest lists one empty file 20,000
 /// times under a long name: 4 MiB of output from a short run.
 #[test]

@@ -7,7 +7,7 @@
 //! messages through [`write_stderr`], so a progress bar is erased before any
 //! line reaches the terminal and redrawn after.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
@@ -97,13 +97,18 @@ impl<W: Write> Write for CheckedWriter<W> {
 pub(crate) struct Stdout {
     inner: io::StdoutLock<'static>,
     closed: bool,
+    /// Is it a terminal, where the status line must be out of the way of
+    /// each write? (Written to a file or a pipe, the line stays drawn.)
+    terminal: bool,
 }
 
 impl Stdout {
     /// Lock stdout and note whether descriptor 1 is open.
     pub(crate) fn new() -> Stdout {
+        let inner = io::stdout().lock();
         Stdout {
-            inner: io::stdout().lock(),
+            terminal: inner.is_terminal(),
+            inner,
             closed: STD_FDS_CLOSED.load(Ordering::Relaxed) & 2 != 0,
         }
     }
@@ -114,7 +119,11 @@ impl Write for Stdout {
         if self.closed {
             return Err(crate::sys::closed_descriptor());
         }
-        with_status_hidden(|| self.inner.write(buf))
+        if self.terminal {
+            with_status_hidden(|| self.inner.write(buf))
+        } else {
+            self.inner.write(buf)
+        }
     }
 
     fn flush(&mut self) -> io::Result<()> {

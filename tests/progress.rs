@@ -394,6 +394,31 @@ fn check_audit_and_update_count_files_with_an_eta() {
     );
 }
 
+/// The line is redrawn once a tick (10 times a second) at most however
+/// much a run writes to a file: the lines of a check go around the bar
+/// only when stdout is a terminal (each buffer of `OK` lines written to a
+/// file erased and redrew it). The manifest lists one empty file 20,000
+/// times under a long name: 4 MiB of output from a short run.
+#[test]
+fn writes_to_a_file_do_not_redraw_the_line() {
+    if !require_tool("script") {
+        return;
+    }
+    let t = tempdir();
+    let d = t.path();
+    let name = "n".repeat(200);
+    std::fs::write(d.join(&name), b"").unwrap();
+    let line = format!("d41d8cd98f00b204e9800998ecf8427e  {name}\n");
+    std::fs::write(d.join("SUMS"), line.repeat(20_000)).unwrap();
+    let (raw, wall) = in_pty(d, 120, "$F --progress -c SUMS > out");
+    let out = std::fs::read(d.join("out")).unwrap();
+    assert_eq!(out.len(), 20_000 * (name.len() + 5), "{raw:?}");
+    // one erase a frame, one at the end; a frame at the start, then a tick
+    let erases = raw.matches(ERASE).count() as u128;
+    let most = wall.as_millis() / 100 + 2;
+    assert!(erases <= most, "{erases} erases in {wall:?}: {raw:?}");
+}
+
 /// An error message is never appended to the bar's line: the bar is erased
 /// first, the message starts the line, and the bar comes back on the line
 /// after it.

@@ -188,6 +188,10 @@ impl Wine {
         })
         .current_dir(dir)
         .env("WINEPREFIX", &self.prefix)
+        // Wine reads Unix file names in the locale's character set: UTF-8,
+        // whatever the test's (in the C locale of a machine with no locale
+        // set, `été` has no Windows name)
+        .env("LC_ALL", "C.UTF-8")
         .env("WINEDEBUG", "-all")
         .env("WINEDLLOVERRIDES", "mscoree,mshtml=")
         .env_remove("DISPLAY")

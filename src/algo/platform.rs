@@ -10,30 +10,57 @@ use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::sync::OnceLock;
 
+/// Test-only: the environment variable that makes the probes below take
+/// the CPU features it lists (`avx2,avx512f`) as absent, so the tests see
+/// what fastsum does on a CPU without them. Read only in a build with the
+/// `internals` feature (the tests'): a user's build has no such variable.
+#[cfg(all(feature = "internals", target_arch = "x86_64"))]
+const HIDE_CPU_ENV: &str = "FASTSUM_TEST_HIDE_CPU";
+
+/// Is `feature` listed in [`HIDE_CPU_ENV`] (read once per process)?
+#[cfg(all(feature = "internals", target_arch = "x86_64"))]
+fn hidden(feature: &str) -> bool {
+    static HIDDEN: OnceLock<Vec<String>> = OnceLock::new();
+    HIDDEN
+        .get_or_init(|| match std::env::var(HIDE_CPU_ENV) {
+            Ok(list) => list.split(',').map(str::to_string).collect(),
+            Err(_) => Vec::new(),
+        })
+        .iter()
+        .any(|f| f == feature)
+}
+
+/// Without the `internals` feature no feature is hidden.
+#[cfg(all(not(feature = "internals"), target_arch = "x86_64"))]
+#[inline(always)]
+fn hidden(_feature: &str) -> bool {
+    false
+}
+
 /// Does the CPU have AVX2 (MD5's 8- and 16-lane paths)?
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn avx2() -> bool {
-    std::arch::is_x86_feature_detected!("avx2")
+    !hidden("avx2") && std::arch::is_x86_feature_detected!("avx2")
 }
 
 /// Does the CPU have AVX-512F (MD5's 16- and 32-lane paths)?
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn avx512f() -> bool {
-    std::arch::is_x86_feature_detected!("avx512f")
+    !hidden("avx512f") && std::arch::is_x86_feature_detected!("avx512f")
 }
 
 /// Does the CPU have AVX-512F and AVX-512BW (SHA's 16-lane kernels)?
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn avx512bw() -> bool {
-    std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512bw")
+    avx512f() && !hidden("avx512bw") && std::arch::is_x86_feature_detected!("avx512bw")
 }
 
 /// Does the CPU have the SHA-NI kernels' instructions (SHA, SSE4.1,
 /// SSSE3)?
 pub(crate) fn sha_ni() -> bool {
     #[cfg(target_arch = "x86_64")]
-    return std::arch::is_x86_feature_detected!("sha")
+    return !hidden("sha")
+        && std::arch::is_x86_feature_detected!("sha")
         && std::arch::is_x86_feature_detected!("sse4.1")
         && std::arch::is_x86_feature_detected!("ssse3");
     #[cfg(not(target_arch = "x86_64"))]

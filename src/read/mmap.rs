@@ -187,6 +187,9 @@ impl Mapped {
     /// whole loop goes to the pool once (`on_threads`), not once a window.
     fn hash_into(&self, hasher: &mut Hashers, threads: usize, stats: &Stats) -> io::Result<()> {
         let wide = hasher.is_wide(self.map.len().min(WINDOW), threads);
+        if !wide && threads > 1 && self.map.len() > WINDOW {
+            return self.hash_ahead(hasher, stats);
+        }
         let threads = if wide { threads } else { 1 };
         crate::algo::on_threads(threads, |threads| {
             // (the bytes hashed and not yet released)
@@ -200,6 +203,35 @@ impl Mapped {
                     release();
                     hash();
                 }
+                stats.add_bytes(window.len());
+                behind = i * WINDOW..i * WINDOW + window.len();
+            }
+            self.release(behind.start, behind.len());
+        });
+        self.check()
+    }
+
+    /// Hash the whole mapping into `hasher` on this thread (one stream that
+    /// cannot be split, as XXH3's) while a second thread makes the pages of
+    /// the next window ([`crate::sys::populate_pages`], one call a window)
+    /// and releases those of the last: the hashing thread then reads memory
+    /// and takes no page fault, and the kernel's part of the work, which
+    /// for an algorithm as fast as a copy is the larger, runs beside it
+    /// (docs/BENCHMARKS.md, "BLAKE3, XXH3 and one call per file").
+    fn hash_ahead(&self, hasher: &mut Hashers, stats: &Stats) -> io::Result<()> {
+        let len = self.map.len();
+        crate::algo::on_threads(2, |_| {
+            crate::sys::populate_pages(&self.map, 0, len.min(WINDOW));
+            let mut behind = 0..0;
+            for (i, window) in self.map.chunks(WINDOW).enumerate() {
+                let next = (i + 1) * WINDOW;
+                let ahead = || {
+                    self.release(behind.start, behind.len());
+                    if next < len {
+                        crate::sys::populate_pages(&self.map, next, (len - next).min(WINDOW));
+                    }
+                };
+                rayon_core::join(|| hasher.update_wide(window, 1), ahead);
                 stats.add_bytes(window.len());
                 behind = i * WINDOW..i * WINDOW + window.len();
             }
@@ -281,14 +313,21 @@ mod tests {
     }
 
     /// Mapped files of one window or less, of two, and of three (each
-    /// released while the next is hashed), on one thread and on several.
+    /// released while the next is hashed), on one thread and on several
+    /// (an algorithm that cannot split, as SHA-256 or XXH3, with its pages
+    /// made ahead by the other thread: `hash_ahead`).
     #[test]
     fn mapped_and_read_files_hash_as_bytes() {
         for len in [1, 4096, 1 << 20, WINDOW + 4097, 2 * WINDOW + 1] {
             let bytes = data(len);
             let mut f = tempfile::NamedTempFile::new().unwrap();
             f.write_all(&bytes).unwrap();
-            for algo in [Algorithm::Sha256, Algorithm::Blake3, Algorithm::Crc] {
+            for algo in [
+                Algorithm::Sha256,
+                Algorithm::Blake3,
+                Algorithm::Crc,
+                Algorithm::Xxh3,
+            ] {
                 let want = hash_bytes(algo, &bytes);
                 for threads in [1, 2, 3] {
                     let got = hash_file_on(algo, f.path(), threads).unwrap();
@@ -326,6 +365,27 @@ mod tests {
             let want = hash_bytes(algo, &data(4 << 20)[..100_000]);
             assert_eq!(hash_file(algo, f.path()).unwrap(), want);
         }
+    }
+
+    /// The same through `hash_ahead` (more than a window, an algorithm
+    /// that cannot split, two threads): the thread that makes the pages
+    /// ahead meets the cut as an error of its own call, not a signal, and
+    /// the hashing thread's fault past the end is reported.
+    #[test]
+    fn truncated_while_mapped_ahead_is_an_error() {
+        let f = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(f.path(), data(2 * WINDOW + 1)).unwrap();
+        let mapped = map(f.path());
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(f.path())
+            .unwrap()
+            .set_len(WINDOW as u64 + 100_000)
+            .unwrap();
+        let mut h = Hashers::new(crate::algo::Algorithms::one(Algorithm::Xxh3));
+        let e = mapped.hash_into(&mut h, 2, &Stats::default()).unwrap_err();
+        assert_eq!(e.to_string(), "file changed as we read it");
+        assert!(mapped.guard.faulted());
     }
 
     /// A file rewritten in place (same size) after it was opened and

@@ -264,3 +264,54 @@ fn the_cores_are_asked_for_once_not_per_window() {
     let (one, many) = (asked("one"), asked("many"));
     assert_eq!(many, one, "(sched_getaffinity calls, cgroup opens)");
 }
+
+/// A big file in the page cache hashed with one algorithm as fast as a
+/// copy (XXH3, cksum's CRC) is mapped in the default mode under `-j 2` (a
+/// second thread makes its pages ahead of the hashing one): no read call
+/// for its bytes, and the line the reads give (`-m sync`, `-j 1`). A
+/// file of 40 MiB is more than one window of the mapping (32 MiB), so the
+/// pages of the second are made while the first is hashed.
+#[test]
+fn a_cached_big_file_at_memory_speed_is_mapped() {
+    let dir = tempdir();
+    write_file(dir.path(), "big", &random_bytes((40 << 20) + 3, 45));
+    let run_stats = |args: &[&str]| {
+        let o = fastsum()
+            .current_dir(dir.path())
+            .arg("--stats")
+            .args(args)
+            .arg("big")
+            .bounded_output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        let stderr = String::from_utf8(o.stderr).unwrap();
+        let reads: u64 = stderr
+            .lines()
+            .find_map(|l| l.strip_prefix("fastsum: stats: read calls: "))
+            .unwrap_or_else(|| panic!("no read-call count in {stderr:?}"))
+            .parse()
+            .unwrap();
+        (String::from_utf8(o.stdout).unwrap(), reads)
+    };
+    for algo in ["xxh3", "crc"] {
+        let (want, read) = run_stats(&["-a", algo, "-m", "sync"]);
+        assert!(read > 0, "{algo}: -m sync reads");
+        let (alone, read) = run_stats(&["-a", algo, "-j", "1"]);
+        assert_eq!(alone, want, "{algo} -j 1");
+        assert!(read > 0, "{algo}: -j 1 reads");
+        // (the page cache may drop an idle page of a loaded machine's file
+        // between the write and the run: then it is read; one run of three
+        // must map it)
+        let runs: Vec<(String, u64)> = (0..3)
+            .map(|_| run_stats(&["-a", algo, "-j", "2"]))
+            .collect();
+        for (line, _) in &runs {
+            assert_eq!(line, &want, "{algo} -j 2");
+        }
+        assert!(
+            runs.iter().any(|(_, reads)| *reads == 0),
+            "{algo}: read calls under -j 2: {:?}",
+            runs.iter().map(|r| r.1).collect::<Vec<_>>()
+        );
+    }
+}

@@ -266,3 +266,15 @@ fn short_help_fits_a_screen_and_long_help_puts_common_options_first() {
     assert!(at("--check") < at("--mode") && at("--jobs") < at("--chunk"));
     assert!(at("--version") < at("Examples:") && at("Examples:") < at("Reading modes:"));
 }
+
+/// On Linux with glibc the binary is position-dependent (build.rs links it
+/// `-no-pie`): an ELF of type EXEC, not DYN, so that the loader applies no
+/// relocations of its own at each start.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn the_binary_is_linked_position_dependent() {
+    let elf = std::fs::read(crate::util::fastsum_path()).unwrap();
+    assert_eq!(&elf[..4], b"\x7fELF");
+    // e_type, little-endian at byte 16: 2 EXEC, 3 DYN (PIE)
+    assert_eq!(u16::from_le_bytes([elf[16], elf[17]]), 2, "e_type");
+}

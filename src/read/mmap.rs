@@ -45,6 +45,11 @@ const PIECE: usize = 1 << 20;
 /// MiB of the mapping are resident at once.
 const QUEUE: usize = 8;
 
+/// The block `Mapped::hash_split` reads, half on each of two threads:
+/// twice a core's share of the last-level cache at most, so that the
+/// hashing thread finds it there.
+const SPLIT_BLOCK: usize = 4 << 20;
+
 /// Is every page of `map` in the page cache (`mincore`)? False when it
 /// cannot tell.
 fn is_cached(map: &Mmap) -> bool {
@@ -102,6 +107,10 @@ pub(crate) struct Mapped {
     guard: Guard,
     map: Mmap,
     source: Opened,
+    /// Where in the file the mapping starts.
+    start: u64,
+    /// Read in halves, not through the mapping (`Via::Halves`).
+    halves: bool,
 }
 
 impl Mapped {
@@ -134,6 +143,8 @@ impl Mapped {
             guard,
             map,
             source: opened,
+            start,
+            halves: false,
         })
     }
 
@@ -146,6 +157,12 @@ impl Mapped {
                 fallback,
                 cached_only,
             } => Mapped::of(opened, cached_only).map_err(|opened| (fallback, opened)),
+            Via::Halves { fallback } => Mapped::of(opened, true)
+                .map(|map| Mapped {
+                    halves: true,
+                    ..map
+                })
+                .map_err(|opened| (fallback, opened)),
             Via::Read(reads) => Err((reads, opened)),
         }
     }
@@ -173,7 +190,11 @@ impl Mapped {
             return Ok(digests);
         }
         let mut hasher = Hashers::new(algos);
-        self.hash_into(&mut hasher, threads.count(), stats)?;
+        if self.halves && threads.count() > 1 {
+            self.hash_split(&mut hasher, stats)?;
+        } else {
+            self.hash_into(&mut hasher, threads.count(), stats)?;
+        }
         Ok(hasher.finalize())
     }
 
@@ -187,9 +208,6 @@ impl Mapped {
     /// whole loop goes to the pool once (`on_threads`), not once a window.
     fn hash_into(&self, hasher: &mut Hashers, threads: usize, stats: &Stats) -> io::Result<()> {
         let wide = hasher.is_wide(self.map.len().min(WINDOW), threads);
-        if !wide && threads > 1 && self.map.len() > WINDOW {
-            return self.hash_ahead(hasher, stats);
-        }
         let threads = if wide { threads } else { 1 };
         crate::algo::on_threads(threads, |threads| {
             // (the bytes hashed and not yet released)
@@ -211,32 +229,44 @@ impl Mapped {
         self.check()
     }
 
-    /// Hash the whole mapping into `hasher` on this thread (one stream that
-    /// cannot be split, as XXH3's) while a second thread makes the pages of
-    /// the next window ([`crate::sys::populate_pages`], one call a window)
-    /// and releases those of the last: the hashing thread then reads memory
-    /// and takes no page fault, and the kernel's part of the work, which
-    /// for an algorithm as fast as a copy is the larger, runs beside it
-    /// (docs/BENCHMARKS.md, "BLAKE3, XXH3 and one call per file").
-    fn hash_ahead(&self, hasher: &mut Hashers, stats: &Stats) -> io::Result<()> {
+    /// Hash the mapped bytes into `hasher` on this thread (one stream that
+    /// cannot be split, as XXH3's), read not through the mapping but with
+    /// `pread`, [`SPLIT_BLOCK`] bytes at a time, each half of a block by
+    /// one of two threads at once. For an algorithm as fast as a copy the
+    /// kernel's copy from the page cache is most of the work: split in
+    /// two, it runs on both cores, and the hashing thread reads the block
+    /// from the cache the copies left it in. A mapping would cost more:
+    /// each page mapped, then unmapped, and every byte read from memory by
+    /// the hashing thread (docs/BENCHMARKS.md, "BLAKE3, XXH3 and one call
+    /// per file"). When no other thread takes its half in time (a busy
+    /// machine), this thread reads it itself, as one thread would. The
+    /// mapping is the file's span as opened and tells that it is cached.
+    fn hash_split(&self, hasher: &mut Hashers, stats: &Stats) -> io::Result<()> {
         let len = self.map.len();
-        crate::algo::on_threads(2, |_| {
-            crate::sys::populate_pages(&self.map, 0, len.min(WINDOW));
-            let mut behind = 0..0;
-            for (i, window) in self.map.chunks(WINDOW).enumerate() {
-                let next = (i + 1) * WINDOW;
-                let ahead = || {
-                    self.release(behind.start, behind.len());
-                    if next < len {
-                        crate::sys::populate_pages(&self.map, next, (len - next).min(WINDOW));
-                    }
-                };
-                rayon_core::join(|| hasher.update_wide(window, 1), ahead);
-                stats.add_bytes(window.len());
-                behind = i * WINDOW..i * WINDOW + window.len();
+        let Some(mut buf) = super::zeroed(SPLIT_BLOCK) else {
+            return Err(io::ErrorKind::OutOfMemory.into());
+        };
+        let file = self.source.file();
+        let read_at = |buf: &mut [u8], at: u64| match crate::sys::read_exact_at(file, buf, at) {
+            // (the file ends before the span it had when opened)
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Err(crate::input::changed()),
+            r => r,
+        };
+        crate::algo::on_threads(2, |_| -> io::Result<()> {
+            for at in (0..len).step_by(SPLIT_BLOCK) {
+                let n = SPLIT_BLOCK.min(len - at);
+                let (a, b) = buf[..n].split_at_mut(n / 2);
+                let pos = self.start + at as u64;
+                let second = pos + a.len() as u64;
+                let (ra, rb) = rayon_core::join(|| read_at(a, pos), || read_at(b, second));
+                stats.add_read_call();
+                stats.add_read_call();
+                ra.and(rb)?;
+                hasher.update(&buf[..n]);
+                stats.add_bytes(n);
             }
-            self.release(behind.start, behind.len());
-        });
+            Ok(())
+        })?;
         self.check()
     }
 
@@ -313,9 +343,7 @@ mod tests {
     }
 
     /// Mapped files of one window or less, of two, and of three (each
-    /// released while the next is hashed), on one thread and on several
-    /// (an algorithm that cannot split, as SHA-256 or XXH3, with its pages
-    /// made ahead by the other thread: `hash_ahead`).
+    /// released while the next is hashed), on one thread and on several.
     #[test]
     fn mapped_and_read_files_hash_as_bytes() {
         for len in [1, 4096, 1 << 20, WINDOW + 4097, 2 * WINDOW + 1] {
@@ -367,25 +395,53 @@ mod tests {
         }
     }
 
-    /// The same through `hash_ahead` (more than a window, an algorithm
-    /// that cannot split, two threads): the thread that makes the pages
-    /// ahead meets the cut as an error of its own call, not a signal, and
-    /// the hashing thread's fault past the end is reported.
+    /// A mapping read in halves (`Via::Halves`): files of less than a
+    /// block, of one, and of several with a short last one, on two
+    /// threads, hash as their bytes do.
     #[test]
-    fn truncated_while_mapped_ahead_is_an_error() {
+    fn read_in_halves_hashes_as_bytes() {
+        let b = SPLIT_BLOCK;
+        for len in [1, 4097, b - 1, b, b + 1, 3 * b + 4099] {
+            let bytes = data(len);
+            let mut f = tempfile::NamedTempFile::new().unwrap();
+            f.write_all(&bytes).unwrap();
+            for algo in [Algorithm::Xxh3, Algorithm::Xxh64, Algorithm::Md5] {
+                let halves = Mapped {
+                    halves: true,
+                    ..map(f.path())
+                };
+                let one = crate::algo::Algorithms::one(algo);
+                let got = halves
+                    .hash(one, &Threads::Wide(2), &Stats::default())
+                    .unwrap();
+                assert_eq!(got[0], hash_bytes(algo, &bytes), "{algo:?} len {len}");
+            }
+        }
+    }
+
+    /// A file cut short after it was opened and mapped, then read in
+    /// halves: the reads end early, which is reported as the file changed
+    /// (no digest), and nothing touched the mapping.
+    #[test]
+    fn truncated_while_read_in_halves_is_an_error() {
         let f = tempfile::NamedTempFile::new().unwrap();
-        std::fs::write(f.path(), data(2 * WINDOW + 1)).unwrap();
-        let mapped = map(f.path());
+        std::fs::write(f.path(), data(3 * SPLIT_BLOCK + 1)).unwrap();
+        let halves = Mapped {
+            halves: true,
+            ..map(f.path())
+        };
         std::fs::OpenOptions::new()
             .write(true)
             .open(f.path())
             .unwrap()
-            .set_len(WINDOW as u64 + 100_000)
+            .set_len(SPLIT_BLOCK as u64 + 100_000)
             .unwrap();
-        let mut h = Hashers::new(crate::algo::Algorithms::one(Algorithm::Xxh3));
-        let e = mapped.hash_into(&mut h, 2, &Stats::default()).unwrap_err();
+        let one = crate::algo::Algorithms::one(Algorithm::Xxh3);
+        let e = halves
+            .hash(one, &Threads::Wide(2), &Stats::default())
+            .unwrap_err();
         assert_eq!(e.to_string(), "file changed as we read it");
-        assert!(mapped.guard.faulted());
+        assert!(!halves.guard.faulted());
     }
 
     /// A file rewritten in place (same size) after it was opened and

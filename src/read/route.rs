@@ -47,13 +47,24 @@ pub(crate) enum Next {
 
 /// Does `algo` hash faster than a read copies from the page cache (the
 /// CRCs, the sums, xxHash)? Then one such file is hashed on the calling
-/// thread: handing blocks to another costs more than it overlaps. A big
-/// one all in the page cache is mapped, and a second thread makes its
-/// pages ahead of the hashing one (`Mapped::hash_ahead`: a mapping faulted
-/// page by page by the hashing thread alone cost twice the reads,
-/// docs/BENCHMARKS.md, "The checksum family"); any other is read.
+/// thread: handing blocks to another costs more than it overlaps. (Not
+/// mapped and hashed from the mapping: a mapping of a freshly written file
+/// faults page by page and costs twice the reads; docs/BENCHMARKS.md, "The
+/// checksum family".)
 pub(super) fn outruns_copy(algo: Algorithm) -> bool {
     algo.cost() <= 1
+}
+
+/// Is one big file hashed with `algos` alone read in halves by two
+/// threads when it is all in the page cache (`Mapped::hash_split`)? For
+/// xxHash, which hashes several times faster than the kernel copies, so
+/// that the copy is most of the work and splits over the cores. (The
+/// CRCs and the sums, as fast, keep their reads: cksum's CRC splits over
+/// threads itself when mapped, and S3's composite CRCs are hashed part by
+/// part.)
+fn splits_reads(algos: Algorithms) -> bool {
+    use Algorithm::{Xxh3, Xxh32, Xxh64, Xxh128};
+    algos.len() == 1 && matches!(algos.first(), Xxh32 | Xxh64 | Xxh3 | Xxh128)
 }
 
 /// How one input is read and on how many threads.
@@ -72,6 +83,11 @@ pub(crate) enum Via {
     /// be mapped, or `cached_only` and some of it is not in the page
     /// cache, read it with `fallback` (`Mapped::of_route`).
     Map { fallback: Reads, cached_only: bool },
+    /// If it is all in the page cache (a mapping tells, and holds its span
+    /// as opened), read it a block at a time, each half of a block by one
+    /// of two threads at once, and hash it on one (`Mapped::hash_split`);
+    /// else read it with `fallback`.
+    Halves { fallback: Reads },
     /// Read it.
     Read(Reads),
 }
@@ -163,19 +179,15 @@ impl Router {
     /// goes on to the next: several big files hash at once, where one
     /// reader feeding them in turn would hash one at a time (read, not
     /// mapped, when it is not cached: one sequential reader for a disk).
-    /// A big file hashed with one algorithm as fast as the read's copy
-    /// ([`outruns_copy`]) is mapped too if it is all cached, whatever
-    /// follows, on two threads: one hashes, one makes the pages ahead.
+    /// A big file hashed with xxHash alone ([`splits_reads`]), whatever
+    /// follows, is read in halves by two threads if it is all cached
+    /// (`Via::Halves`).
     pub(crate) fn route(&self, algos: Algorithms, kind: Kind, next: Next) -> Route {
         let (len, fans) = match kind {
             Kind::Regular { len } => (len, len >= FAN_MIN),
             Kind::Stream => (0, true),
         };
         let several = algos.len() > 1;
-        // (one algorithm as fast as the read's copy: a big cached file is
-        // mapped and hashed on this thread while another maps in its pages
-        // ahead, `Mapped::hash_ahead`, rather than copied by read calls)
-        let ahead = !several && outruns_copy(algos.first());
         let via = match self.plan.mode {
             Mode::Bytewise => Via::Read(Reads::Bytewise),
             Mode::Mmap if len >= MMAP_MIN => Via::Map {
@@ -196,8 +208,16 @@ impl Router {
                 fallback: Reads::Blocks,
                 cached_only: false,
             },
+            Mode::Threaded if self.plan.jobs > 1 && is_big(kind) && splits_reads(algos) => {
+                Via::Halves {
+                    fallback: Reads::Blocks,
+                }
+            }
             Mode::Threaded
-                if self.plan.jobs > 1 && is_big(kind) && (next == Next::Big || ahead) =>
+                if next == Next::Big
+                    && self.plan.jobs > 1
+                    && is_big(kind)
+                    && !outruns_copy(algos.first()) =>
             {
                 Via::Map {
                     fallback: Reads::Blocks,
@@ -214,7 +234,8 @@ impl Router {
             // (one of several big files: the others have the other threads)
             Via::Map {
                 cached_only: true, ..
-            } if !ahead => Threads::One,
+            } => Threads::One,
+            Via::Halves { .. } => Threads::Wide(2),
             Via::Map { .. } => Threads::Wide(width),
             Via::Read(_) => Threads::One,
         };
@@ -269,9 +290,8 @@ mod tests {
             fallback,
             cached_only: false,
         };
-        let cached = |fallback| Via::Map {
-            fallback,
-            cached_only: true,
+        let halves = Via::Halves {
+            fallback: Reads::Blocks,
         };
         use Mode::{Mmap, Sync, Threaded};
         use Reads::{Blocks, Chunks};
@@ -279,11 +299,10 @@ mod tests {
             (Threaded, md5, big, Via::Read(Blocks), 1),
             (Threaded, blake3, big, map(Blocks), 4),
             (Threaded, blake3, small, Via::Read(Blocks), 1),
-            // an algorithm faster than the read's copy: a big file mapped
-            // if cached, hashed on one thread while another maps its pages
-            // in ahead (`Mapped::hash_ahead`; CRC splits over them all)
-            (Threaded, crc, big, cached(Blocks), 4),
-            (Threaded, xxh3, big, cached(Blocks), 4),
+            // an algorithm faster than the read's copy: read; xxHash's big
+            // file, if cached, read in halves by two threads
+            (Threaded, crc, big, Via::Read(Blocks), 1),
+            (Threaded, xxh3, big, halves, 2),
             (Threaded, xxh3, small, Via::Read(Blocks), 1),
             // several algorithms: a big file mapped and fanned out, a
             // stream fanned out, a small file on one thread
@@ -310,10 +329,8 @@ mod tests {
 
     /// A big file followed by another is mapped, if cached, and hashed on
     /// one thread (a hasher of its own), in the threaded mode under `-j 2`
-    /// or more, for an algorithm slower than the read's copy; one as fast
-    /// as the copy (XXH3) is mapped whatever follows, with a second thread
-    /// to map its pages in ahead; every other route is what it is with
-    /// nothing after it.
+    /// or more, for an algorithm slower than the read's copy; every other
+    /// route is what it is with nothing after it.
     #[test]
     fn a_big_file_before_another_is_mapped_if_cached() {
         let big = Kind::Regular { len: BIG_MIN };
@@ -331,24 +348,22 @@ mod tests {
         };
         use Mode::{Mmap, Sync, Threaded};
         for (mode, jobs, algos, kind, mapped) in [
-            (Threaded, 2, md5, big, Some(1)),
-            (Threaded, 4, sha256, big, Some(1)),
-            (Threaded, 1, md5, big, None),
-            (Threaded, 2, md5, smaller, None),
-            (Threaded, 2, md5, Kind::Stream, None),
-            (Threaded, 2, xxh3, big, Some(2)),
-            (Threaded, 1, xxh3, big, None),
-            (Threaded, 2, xxh3, smaller, None),
-            (Threaded, 2, blake3, big, None),
-            (Mmap, 2, md5, big, None),
-            (Sync, 2, md5, big, None),
+            (Threaded, 2, md5, big, true),
+            (Threaded, 4, sha256, big, true),
+            (Threaded, 1, md5, big, false),
+            (Threaded, 2, md5, smaller, false),
+            (Threaded, 2, md5, Kind::Stream, false),
+            (Threaded, 2, xxh3, big, false),
+            (Threaded, 2, blake3, big, false),
+            (Mmap, 2, md5, big, false),
+            (Sync, 2, md5, big, false),
         ] {
             let r = router(mode, jobs);
             let route = r.route(algos, kind, Next::Big);
             let what = format!("{mode:?} -j {jobs} {algos:?} {kind:?}");
-            assert_eq!(route.via == cached, mapped.is_some(), "{what}: {route:?}");
-            if let Some(threads) = mapped {
-                assert_eq!(route.threads.count(), threads, "{what}");
+            assert_eq!(route.via == cached, mapped, "{what}: {route:?}");
+            if mapped {
+                assert_eq!(route.threads.count(), 1, "{what}");
             } else {
                 let alone = r.route(algos, kind, Next::Other);
                 assert_eq!(route.via, alone.via, "{what}");

@@ -19,7 +19,6 @@
 //! | a new file with no name yet ([`unnamed_file`]) | `O_TMPFILE` | none: `--update` writes a named temporary file | none: a named temporary file |
 //! | CPUs this process may use ([`affinity_cpus`]) | `sched_getaffinity` | std's count | std's count |
 //! | one allocator arena ([`one_malloc_arena`]) | glibc's `mallopt` | none | none |
-//! | a mapping's pages made before they are read ([`populate_pages`]) | `madvise(MADV_POPULATE_READ)` | none (faulted as read) | none (faulted as read) |
 //! | huge pages for a block filled by pinning ([`Region::advise_huge`]) | `madvise(MADV_HUGEPAGE)` | none (small pages) | none (small pages) |
 //! | a name opened as the file of that name ([`file_path`]) | the name | the name | its verbatim path (`\\?\C:\…`): never a device (`NUL`, `aux.txt`) |
 //! | a file's identity ([`FileId`]; the walk's loop guard) | device and inode | device and inode | volume serial and file index |

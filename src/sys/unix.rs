@@ -754,18 +754,6 @@ pub(crate) fn advise_sequential(map: &memmap2::Mmap) {
     let _ = map.advise(memmap2::Advice::Sequential);
 }
 
-/// Map in the pages of `len` bytes at `start` of `map` now, all in one
-/// call, so that reading them later takes no page fault: Linux's
-/// `MADV_POPULATE_READ` (5.14 on); elsewhere, or when it fails (an older
-/// kernel, a file cut short: the reader then faults as it would have, and
-/// the SIGBUS guard reports a cut), nothing. Advisory only.
-pub(crate) fn populate_pages(map: &memmap2::Mmap, start: usize, len: usize) {
-    #[cfg(target_os = "linux")]
-    let _ = map.advise_range(memmap2::Advice::PopulateRead, start, len);
-    #[cfg(not(target_os = "linux"))]
-    let _ = (map, start, len);
-}
-
 /// Drop the pages of `len` bytes at `start` of `map` (they stay in the
 /// page cache, not in fastsum's RSS). The caller promises those bytes are
 /// hashed and never read again.

@@ -527,7 +527,3 @@ pub(crate) fn advise_sequential(_map: &memmap2::Mmap) {}
 /// Drop hashed pages of a mapping from the working set: nothing on Windows,
 /// whose memory manager trims a working set itself.
 pub(crate) fn release_pages(_map: &memmap2::Mmap, _start: usize, _len: usize) {}
-
-/// Pages of a mapping made in advance: not on Windows (the reader faults
-/// them in as it goes).
-pub(crate) fn populate_pages(_map: &memmap2::Mmap, _start: usize, _len: usize) {}

@@ -45,11 +45,6 @@ const PIECE: usize = 1 << 20;
 /// MiB of the mapping are resident at once.
 const QUEUE: usize = 8;
 
-/// The block `Mapped::hash_split` reads, half on each of two threads:
-/// twice a core's share of the last-level cache at most, so that the
-/// hashing thread finds it there.
-const SPLIT_BLOCK: usize = 4 << 20;
-
 /// Is every page of `map` in the page cache (`mincore`)? False when it
 /// cannot tell.
 fn is_cached(map: &Mmap) -> bool {
@@ -107,10 +102,6 @@ pub(crate) struct Mapped {
     guard: Guard,
     map: Mmap,
     source: Opened,
-    /// Where in the file the mapping starts.
-    start: u64,
-    /// Read in halves, not through the mapping (`Via::Halves`).
-    halves: bool,
 }
 
 impl Mapped {
@@ -143,8 +134,6 @@ impl Mapped {
             guard,
             map,
             source: opened,
-            start,
-            halves: false,
         })
     }
 
@@ -157,12 +146,6 @@ impl Mapped {
                 fallback,
                 cached_only,
             } => Mapped::of(opened, cached_only).map_err(|opened| (fallback, opened)),
-            Via::Halves { fallback } => Mapped::of(opened, true)
-                .map(|map| Mapped {
-                    halves: true,
-                    ..map
-                })
-                .map_err(|opened| (fallback, opened)),
             Via::Read(reads) => Err((reads, opened)),
         }
     }
@@ -190,11 +173,7 @@ impl Mapped {
             return Ok(digests);
         }
         let mut hasher = Hashers::new(algos);
-        if self.halves && threads.count() > 1 {
-            self.hash_split(&mut hasher, stats)?;
-        } else {
-            self.hash_into(&mut hasher, threads.count(), stats)?;
-        }
+        self.hash_into(&mut hasher, threads.count(), stats)?;
         Ok(hasher.finalize())
     }
 
@@ -226,47 +205,6 @@ impl Mapped {
             }
             self.release(behind.start, behind.len());
         });
-        self.check()
-    }
-
-    /// Hash the mapped bytes into `hasher` on this thread (one stream that
-    /// cannot be split, as XXH3's), read not through the mapping but with
-    /// `pread`, [`SPLIT_BLOCK`] bytes at a time, each half of a block by
-    /// one of two threads at once. For an algorithm as fast as a copy the
-    /// kernel's copy from the page cache is most of the work: split in
-    /// two, it runs on both cores, and the hashing thread reads the block
-    /// from the cache the copies left it in. A mapping would cost more:
-    /// each page mapped, then unmapped, and every byte read from memory by
-    /// the hashing thread (docs/BENCHMARKS.md, "BLAKE3, XXH3 and one call
-    /// per file"). When no other thread takes its half in time (a busy
-    /// machine), this thread reads it itself, as one thread would. The
-    /// mapping is the file's span as opened and tells that it is cached.
-    fn hash_split(&self, hasher: &mut Hashers, stats: &Stats) -> io::Result<()> {
-        let len = self.map.len();
-        let Some(mut buf) = super::zeroed(SPLIT_BLOCK) else {
-            return Err(io::ErrorKind::OutOfMemory.into());
-        };
-        let file = self.source.file();
-        let read_at = |buf: &mut [u8], at: u64| match crate::sys::read_exact_at(file, buf, at) {
-            // (the file ends before the span it had when opened)
-            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Err(crate::input::changed()),
-            r => r,
-        };
-        crate::algo::on_threads(2, |_| -> io::Result<()> {
-            for at in (0..len).step_by(SPLIT_BLOCK) {
-                let n = SPLIT_BLOCK.min(len - at);
-                let (a, b) = buf[..n].split_at_mut(n / 2);
-                let pos = self.start + at as u64;
-                let second = pos + a.len() as u64;
-                let (ra, rb) = rayon_core::join(|| read_at(a, pos), || read_at(b, second));
-                stats.add_read_call();
-                stats.add_read_call();
-                ra.and(rb)?;
-                hasher.update(&buf[..n]);
-                stats.add_bytes(n);
-            }
-            Ok(())
-        })?;
         self.check()
     }
 
@@ -350,12 +288,7 @@ mod tests {
             let bytes = data(len);
             let mut f = tempfile::NamedTempFile::new().unwrap();
             f.write_all(&bytes).unwrap();
-            for algo in [
-                Algorithm::Sha256,
-                Algorithm::Blake3,
-                Algorithm::Crc,
-                Algorithm::Xxh3,
-            ] {
+            for algo in [Algorithm::Sha256, Algorithm::Blake3, Algorithm::Crc] {
                 let want = hash_bytes(algo, &bytes);
                 for threads in [1, 2, 3] {
                     let got = hash_file_on(algo, f.path(), threads).unwrap();
@@ -393,55 +326,6 @@ mod tests {
             let want = hash_bytes(algo, &data(4 << 20)[..100_000]);
             assert_eq!(hash_file(algo, f.path()).unwrap(), want);
         }
-    }
-
-    /// A mapping read in halves (`Via::Halves`): files of less than a
-    /// block, of one, and of several with a short last one, on two
-    /// threads, hash as their bytes do.
-    #[test]
-    fn read_in_halves_hashes_as_bytes() {
-        let b = SPLIT_BLOCK;
-        for len in [1, 4097, b - 1, b, b + 1, 3 * b + 4099] {
-            let bytes = data(len);
-            let mut f = tempfile::NamedTempFile::new().unwrap();
-            f.write_all(&bytes).unwrap();
-            for algo in [Algorithm::Xxh3, Algorithm::Xxh64, Algorithm::Md5] {
-                let halves = Mapped {
-                    halves: true,
-                    ..map(f.path())
-                };
-                let one = crate::algo::Algorithms::one(algo);
-                let got = halves
-                    .hash(one, &Threads::Wide(2), &Stats::default())
-                    .unwrap();
-                assert_eq!(got[0], hash_bytes(algo, &bytes), "{algo:?} len {len}");
-            }
-        }
-    }
-
-    /// A file cut short after it was opened and mapped, then read in
-    /// halves: the reads end early, which is reported as the file changed
-    /// (no digest), and nothing touched the mapping.
-    #[test]
-    fn truncated_while_read_in_halves_is_an_error() {
-        let f = tempfile::NamedTempFile::new().unwrap();
-        std::fs::write(f.path(), data(3 * SPLIT_BLOCK + 1)).unwrap();
-        let halves = Mapped {
-            halves: true,
-            ..map(f.path())
-        };
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(f.path())
-            .unwrap()
-            .set_len(SPLIT_BLOCK as u64 + 100_000)
-            .unwrap();
-        let one = crate::algo::Algorithms::one(Algorithm::Xxh3);
-        let e = halves
-            .hash(one, &Threads::Wide(2), &Stats::default())
-            .unwrap_err();
-        assert_eq!(e.to_string(), "file changed as we read it");
-        assert!(!halves.guard.faulted());
     }
 
     /// A file rewritten in place (same size) after it was opened and

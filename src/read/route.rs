@@ -46,25 +46,12 @@ pub(crate) enum Next {
 }
 
 /// Does `algo` hash faster than a read copies from the page cache (the
-/// CRCs, the sums, xxHash)? Then one such file is hashed on the calling
+/// CRCs, the sums, xxHash)? Then one such file is read on the calling
 /// thread: handing blocks to another costs more than it overlaps. (Not
-/// mapped and hashed from the mapping: a mapping of a freshly written file
-/// faults page by page and costs twice the reads; docs/BENCHMARKS.md, "The
-/// checksum family".)
+/// mapped: a mapping of a freshly written file faults page by page and
+/// costs twice the reads; docs/BENCHMARKS.md, "The checksum family".)
 pub(super) fn outruns_copy(algo: Algorithm) -> bool {
     algo.cost() <= 1
-}
-
-/// Is one big file hashed with `algos` alone read in halves by two
-/// threads when it is all in the page cache (`Mapped::hash_split`)? For
-/// xxHash, which hashes several times faster than the kernel copies, so
-/// that the copy is most of the work and splits over the cores. (The
-/// CRCs and the sums, as fast, keep their reads: cksum's CRC splits over
-/// threads itself when mapped, and S3's composite CRCs are hashed part by
-/// part.)
-fn splits_reads(algos: Algorithms) -> bool {
-    use Algorithm::{Xxh3, Xxh32, Xxh64, Xxh128};
-    algos.len() == 1 && matches!(algos.first(), Xxh32 | Xxh64 | Xxh3 | Xxh128)
 }
 
 /// How one input is read and on how many threads.
@@ -83,11 +70,6 @@ pub(crate) enum Via {
     /// be mapped, or `cached_only` and some of it is not in the page
     /// cache, read it with `fallback` (`Mapped::of_route`).
     Map { fallback: Reads, cached_only: bool },
-    /// If it is all in the page cache (a mapping tells, and holds its span
-    /// as opened), read it a block at a time, each half of a block by one
-    /// of two threads at once, and hash it on one (`Mapped::hash_split`);
-    /// else read it with `fallback`.
-    Halves { fallback: Reads },
     /// Read it.
     Read(Reads),
 }
@@ -179,9 +161,6 @@ impl Router {
     /// goes on to the next: several big files hash at once, where one
     /// reader feeding them in turn would hash one at a time (read, not
     /// mapped, when it is not cached: one sequential reader for a disk).
-    /// A big file hashed with xxHash alone ([`splits_reads`]), whatever
-    /// follows, is read in halves by two threads if it is all cached
-    /// (`Via::Halves`).
     pub(crate) fn route(&self, algos: Algorithms, kind: Kind, next: Next) -> Route {
         let (len, fans) = match kind {
             Kind::Regular { len } => (len, len >= FAN_MIN),
@@ -208,11 +187,6 @@ impl Router {
                 fallback: Reads::Blocks,
                 cached_only: false,
             },
-            Mode::Threaded if self.plan.jobs > 1 && is_big(kind) && splits_reads(algos) => {
-                Via::Halves {
-                    fallback: Reads::Blocks,
-                }
-            }
             Mode::Threaded
                 if next == Next::Big
                     && self.plan.jobs > 1
@@ -235,7 +209,6 @@ impl Router {
             Via::Map {
                 cached_only: true, ..
             } => Threads::One,
-            Via::Halves { .. } => Threads::Wide(2),
             Via::Map { .. } => Threads::Wide(width),
             Via::Read(_) => Threads::One,
         };
@@ -278,20 +251,12 @@ mod tests {
         let big = Kind::Regular { len: 1 << 30 };
         let small = Kind::Regular { len: 10 };
         let stream = Kind::Stream;
-        let [md5, blake3, crc, xxh3] = [
-            Algorithm::Md5,
-            Algorithm::Blake3,
-            Algorithm::Crc,
-            Algorithm::Xxh3,
-        ]
-        .map(Algorithms::one);
+        let [md5, blake3, crc] =
+            [Algorithm::Md5, Algorithm::Blake3, Algorithm::Crc].map(Algorithms::one);
         let both = Algorithms::new([Algorithm::Blake3, Algorithm::Md5]).unwrap();
         let map = |fallback| Via::Map {
             fallback,
             cached_only: false,
-        };
-        let halves = Via::Halves {
-            fallback: Reads::Blocks,
         };
         use Mode::{Mmap, Sync, Threaded};
         use Reads::{Blocks, Chunks};
@@ -299,11 +264,8 @@ mod tests {
             (Threaded, md5, big, Via::Read(Blocks), 1),
             (Threaded, blake3, big, map(Blocks), 4),
             (Threaded, blake3, small, Via::Read(Blocks), 1),
-            // an algorithm faster than the read's copy: read; xxHash's big
-            // file, if cached, read in halves by two threads
+            // an algorithm faster than the read's copy: read
             (Threaded, crc, big, Via::Read(Blocks), 1),
-            (Threaded, xxh3, big, halves, 2),
-            (Threaded, xxh3, small, Via::Read(Blocks), 1),
             // several algorithms: a big file mapped and fanned out, a
             // stream fanned out, a small file on one thread
             (Threaded, both, big, map(Blocks), 2),

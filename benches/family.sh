@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The algorithms of issue #20 against their reference tools, side by side
 # in one hyperfine run, on one warm file (a 1 GiB random file in /dev/shm
-# by default): BLAKE2b-512 vs b2sum, SM3 vs `cksum -a sm3`, SHA3-256 vs
+# by default): BLAKE3 vs b3sum, BLAKE2b-512 vs b2sum, SM3 vs `cksum -a sm3`, SHA3-256 vs
 # `openssl dgst -sha3-256`, XXH3/XXH128/XXH32/XXH64 vs xxhsum, and fastsum
 # linked as cksum and sum against GNU's cksum, sum -r and sum -s. Prints a
 # markdown table: median wall time, CPU (user + sys), and fastsum's ratio
@@ -9,7 +9,7 @@
 #
 #   benches/family.sh [MIB, default 1024] [RUNS, default 7]
 #
-# Needs the release build (cargo build --release), hyperfine, b2sum and
+# Needs the release build (cargo build --release), hyperfine, b3sum, b2sum and
 # cksum (GNU coreutils 9.1+), openssl, xxhsum, python3.
 
 set -euo pipefail
@@ -32,7 +32,11 @@ ln -s "$fastsum" "$bin/sum"
 f=$dir/data
 head -c "$((mib * 1024 * 1024))" /dev/urandom > "$f"
 
+# b3sum: 1.8.7 as CI installs it when there, else the one on PATH
+b3sum=$HOME/.cache/fastsum-ci/b3sum-1.8.7/bin/b3sum
+[ -x "$b3sum" ] || b3sum=$(command -v b3sum)
 pairs=(
+  "BLAKE3|$fastsum -a blake3 $f|$b3sum $f"
   "BLAKE2b-512|$fastsum -a blake2b $f|b2sum $f"
   "SM3|$fastsum -a sm3 $f|cksum -a sm3 $f"
   "SHA3-256|$fastsum -a sha3 -l 256 $f|openssl dgst -sha3-256 $f"

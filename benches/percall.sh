@@ -5,7 +5,8 @@
 #
 #   benches/percall.sh [--baseline PATH] [--static]
 #
-# 1. one small file, one call: `perf stat -r 200` (task-clock and elapsed);
+# 1. one small file, one call: `perf stat -r 500` (task-clock and page
+#    faults) and `hyperfine -N -r 500` (elapsed: mean and median);
 # 2. a shell loop calling the tool once for each of 300 small files:
 #    hyperfine, idle machine, then again with both cores kept busy.
 # --baseline PATH adds an older fastsum; --static adds a statically linked
@@ -52,16 +53,17 @@ echo "## One call per file ($(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -
 echo
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
 echo
-echo "| tool | one small file: CPU ms | elapsed ms |"
-echo "|---|---:|---:|"
+echo "| tool | one small file: CPU ms | page faults | elapsed ms: mean | median |"
+echo "|---|---:|---:|---:|---:|"
 for t in "${tools[@]}"; do
   # shellcheck disable=SC2046
-  perf stat -r 200 -x, -e task-clock -o "$work/stat" $(cmd "$t") "$work/one" >/dev/null
-  cpu=$(awk -F, '/task-clock/ {printf "%.2f", $1}' "$work/stat")
+  perf stat -r 500 -x, -e task-clock,page-faults -o "$work/stat" $(cmd "$t") "$work/one" >/dev/null
+  cpu=$(awk -F, '/task-clock/ {printf "%.3f", $1}' "$work/stat")
+  faults=$(awk -F, '/page-faults/ {printf "%.0f", $1}' "$work/stat")
   # elapsed: perf -x prints no wall time, so time the same runs with hyperfine
-  wall=$(hyperfine -N -w 20 -r 200 --export-json "$work/h.json" "$(cmd "$t") $work/one" >/dev/null 2>&1 &&
-    python3 -c "import json;print('%.2f'%(json.load(open('$work/h.json'))['results'][0]['mean']*1000))")
-  echo "| $(label "$t") | $cpu | $wall |"
+  wall=$(hyperfine -N -w 20 -r 500 --export-json "$work/h.json" "$(cmd "$t") $work/one" >/dev/null 2>&1 &&
+    python3 -c "import json;r=json.load(open('$work/h.json'))['results'][0];print('%.3f | %.3f'%(r['mean']*1000,r['median']*1000))")
+  echo "| $(label "$t") | $cpu | $faults | $wall |"
 done
 
 loop() { printf 'for f in %q/files/*; do %s "$f"; done >/dev/null' "$work" "$(cmd "$1")"; }

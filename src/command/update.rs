@@ -96,6 +96,26 @@ struct Unlisted {
 }
 
 impl Unlisted {
+    /// What a run over the locked `sums` (holding `manifest`) hashes, names
+    /// made absolute against `cwd`: each listed file, and what its `#meta`
+    /// line records, is hashed again only if changed.
+    fn of(locked: &Locked, sums: &Path, manifest: &Manifest, cwd: Option<&[u8]>) -> Unlisted {
+        let listed: Listed = manifest
+            .lines
+            .iter()
+            .filter_map(|l| Some((absolute(l.name.as_deref()?, cwd), l.meta)))
+            .collect();
+        Unlisted {
+            own: CheckFiles::of(&[
+                sums.as_os_str().to_owned(),
+                locked.target.as_os_str().to_owned(),
+            ]),
+            temps: TempNames::of(&locked.target),
+            listed,
+            cwd: cwd.map(<[u8]>::to_vec),
+        }
+    }
+
     /// Is `input` one to hash: not listed, or listed with a `#meta` line
     /// its file no longer matches?
     fn has(&self, input: &Input) -> bool {
@@ -209,34 +229,17 @@ pub(crate) fn run(cx: Context<'_>, opts: &UpdateOptions, files: Vec<OsString>) -
 
 /// The update of a locked SUMS: what it did, or `None` when it failed (and
 /// said why).
-#[expect(clippy::too_many_lines, reason = "over 80 lines: to split (issue 42)")]
 fn update(
     locked: &Locked,
     cx: Context<'_>,
     opts: &UpdateOptions,
     files: Vec<OsString>,
 ) -> io::Result<Option<Counts>> {
-    let Context { algos, rep, .. } = cx;
-    let sums = &opts.sums;
-    let name = quote_name(sums.as_os_str().as_encoded_bytes());
+    let rep = cx.rep;
+    let name = quote_name(opts.sums.as_os_str().as_encoded_bytes());
     let mut text = Vec::new();
-    // SHA256SUMS is of SHA-256 (fastsum's own name without -a), as -c
-    // reads it (command/check/infer.rs)
-    let named = opts
-        .by_name
-        .then(|| infer::from_name(sums.as_os_str().as_encoded_bytes()))
-        .flatten();
-    let asked = named.unwrap_or(algos.first());
-    let manifest = match locked.read_to_end(&mut text) {
-        Ok(_) => read_manifest(&text, asked, named, opts),
-        Err(e) => Err(Refusal::Read(e)),
-    };
-    let manifest = match manifest {
-        Ok(m) => m,
-        Err(refusal) => {
-            rep.error(&refusal.message(&name, asked));
-            return Ok(None);
-        }
+    let Some(manifest) = read_locked(locked, cx.algos, opts, &mut text, &name, rep) else {
+        return Ok(None);
     };
     // names compare in normal form, absolute: `./d/a`, `d//a` and `/cwd/d/a`
     // list the file the walk names `d/a`; and as lines print them (on
@@ -244,26 +247,12 @@ fn update(
     let cwd = std::env::current_dir().ok().map(PathBuf::into_os_string);
     let cwd = cwd.as_ref().map(|c| printed_name(c.as_encoded_bytes()));
     let cwd = cwd.as_deref();
-    // each listed file, and what its `#meta` line records
-    let listed: Listed = manifest
-        .lines
-        .iter()
-        .filter_map(|l| Some((absolute(l.name.as_deref()?, cwd), l.meta)))
-        .collect();
     let roots: Vec<Vec<u8>> = files
         .iter()
         .filter(|f| *f != "-")
         .map(|f| absolute(&printed_name(f.as_encoded_bytes()), cwd))
         .collect();
-    let unlisted = Arc::new(Unlisted {
-        own: CheckFiles::of(&[
-            sums.as_os_str().to_owned(),
-            locked.target.as_os_str().to_owned(),
-        ]),
-        temps: TempNames::of(&locked.target),
-        listed,
-        cwd: cwd.map(<[u8]>::to_vec),
-    });
+    let unlisted = Arc::new(Unlisted::of(locked, &opts.sums, &manifest, cwd));
     let mut hash_opts = opts.hash.clone();
     hash_opts.style = hash_opts.style.with_format(manifest.format);
     // (the checkpoint needs each file's `#meta` line: a manifest without
@@ -307,6 +296,31 @@ fn update(
         checkpoint.remove();
     }
     Ok(written.then_some(counts))
+}
+
+/// The manifest a locked SUMS holds, read into `text`, of the algorithm
+/// asked (`-a`, or SHA256SUMS's own under fastsum's own name, as -c reads
+/// it: command/check/infer.rs); `None` when it cannot be (and said why).
+fn read_locked(
+    locked: &Locked,
+    algos: Algorithms,
+    opts: &UpdateOptions,
+    text: &mut Vec<u8>,
+    name: &str,
+    rep: &Reporter,
+) -> Option<Manifest> {
+    let named = opts
+        .by_name
+        .then(|| infer::from_name(opts.sums.as_os_str().as_encoded_bytes()))
+        .flatten();
+    let asked = named.unwrap_or(algos.first());
+    let manifest = match locked.read_to_end(text) {
+        Ok(_) => read_manifest(text, asked, named, opts),
+        Err(e) => Err(Refusal::Read(e)),
+    };
+    manifest
+        .map_err(|refusal| rep.error(&refusal.message(name, asked)))
+        .ok()
 }
 
 /// Hash the inputs of `files` that `unlisted` has, as `hash_opts` say

@@ -125,7 +125,7 @@ pub(crate) enum Event {
     Signed {
         /// The check file.
         file: FileName,
-        /// Who signed, as [`Verified::signer`] says.
+        /// Who signed, as [`crate::signature::Verified::signer`] says.
         signer: String,
     },
     /// The check file's signature does not hold, or cannot be verified:

@@ -9,6 +9,8 @@
 //! algorithms on shared blocks), so a part boundary may fall anywhere in
 //! an update: the update is split there.
 
+pub(crate) mod lanes;
+
 use crate::algo::{Digest, Hasher, Parts};
 
 /// A running digest over parts.

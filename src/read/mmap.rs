@@ -165,6 +165,15 @@ impl Mapped {
         threads: &Threads,
         stats: &Stats,
     ) -> io::Result<Vec<Digest>> {
+        if super::parts::all_in_lanes(algos, self.len()) {
+            // parts side by side, a window's worth of stretches resident
+            let release = |start, len| self.release(start, len);
+            let src = super::parts::Source::Mapped(&self.map, &release);
+            let digests =
+                super::parts::hash(&src, self.len(), algos, (threads.count(), WINDOW), stats)?;
+            self.check()?;
+            return Ok(digests);
+        }
         if let Threads::Fanned(_) = threads {
             let digests = self.hash_fanned(algos, threads.count(), stats)?;
             // (the groups may still have been hashing when the last piece

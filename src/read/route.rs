@@ -162,6 +162,9 @@ impl Router {
     /// reader feeding them in turn would hash one at a time (read, not
     /// mapped, when it is not cached: one sequential reader for a disk).
     pub(crate) fn route(&self, algos: Algorithms, kind: Kind, next: Next) -> Route {
+        if let Some(route) = self.parts_route(algos, kind) {
+            return route;
+        }
         let (len, fans) = match kind {
             Kind::Regular { len } => (len, len >= FAN_MIN),
             Kind::Stream => (0, true),
@@ -213,6 +216,39 @@ impl Router {
             Via::Read(_) => Threads::One,
         };
         Route { via, threads }
+    }
+
+    /// An input of more than one part, every algorithm composed in lanes
+    /// (`read::parts`): its parts side by side, on as many threads as the
+    /// budget gives (`Wide`). Mapped in the mmap mode, and in the threaded
+    /// mode if it is all in the page cache; read at offsets in the sync
+    /// mode (and where a mapping fails). The threaded mode reads an
+    /// uncached one from start to end, as any input: one sequential reader
+    /// for a disk, ranges in flight on storage with latency.
+    fn parts_route(&self, algos: Algorithms, kind: Kind) -> Option<Route> {
+        let Kind::Regular { len } = kind else {
+            return None;
+        };
+        if !super::parts::all_in_lanes(algos, len) {
+            return None;
+        }
+        let via = match self.plan.mode {
+            Mode::Bytewise => return None,
+            Mode::Threaded => Via::Map {
+                fallback: Reads::Blocks,
+                cached_only: true,
+            },
+            Mode::Mmap if len >= MMAP_MIN => Via::Map {
+                fallback: Reads::Chunks,
+                cached_only: false,
+            },
+            Mode::Mmap | Mode::Sync => Via::Read(Reads::Chunks),
+        };
+        let threads = match self.plan.fan_out() {
+            0 | 1 => Threads::One,
+            n => Threads::Wide(n),
+        };
+        Some(Route { via, threads })
     }
 
     /// Up to `want` helper threads from the budget: as many as are spare.

@@ -1,0 +1,318 @@
+//! An input hashed over parts (`-a md5@8M`, `--part-size`, a bare ETag's
+//! candidates) with its parts side by side: the full parts in groups of
+//! the lane engines' width (`algo::parts::lanes`), the groups spread over
+//! the route's threads, and the short last part, if any, on its own.
+//!
+//! No part is ever read whole: each group reads its parts' next stretches,
+//! as long as the memory of `--pool` × `--readahead` allows over the
+//! threads and lanes (a mapping's stretches are released as hashed, so it
+//! keeps no more resident), and its lanes advance by them.
+//! [`super::route`] decides when: a regular file of more than one part,
+//! mapped where the route maps it, else read at offsets where its size
+//! is exact (`Opened::size_may_be_stale` false) and it is no shared input;
+//! anything else is read from start to end through `algo::parts::Composer`.
+
+use std::fs::File;
+use std::io;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use super::Hashed;
+use crate::algo::parts::lanes::{Group, compose, width};
+use crate::algo::{Algorithm, Algorithms, Digest, Hasher, Parts};
+use crate::input::{Kind, Opened};
+use crate::stats::Stats;
+
+/// Where the parts' bytes are.
+pub(crate) enum Source<'a> {
+    /// A mapping of the input, and how to release a range of it once hashed.
+    Mapped(&'a [u8], &'a (dyn Fn(usize, usize) + Sync)),
+    /// A regular file, read at offsets from this start.
+    File(&'a File, u64),
+}
+
+impl Source<'_> {
+    /// The `n` bytes at each offset of `at`: in place, or read into `buf`
+    /// (`at.len()` × `n` bytes at least). A file that ends before them
+    /// changed since it was opened.
+    fn stretches<'b>(
+        &'b self,
+        at: &[u64],
+        n: usize,
+        buf: &'b mut [u8],
+    ) -> io::Result<Vec<&'b [u8]>> {
+        match self {
+            Source::Mapped(map, _) => Ok(at
+                .iter()
+                .map(|&a| {
+                    let a = usize::try_from(a).unwrap_or(usize::MAX).min(map.len());
+                    &map[a..(a + n).min(map.len())]
+                })
+                .collect()),
+            Source::File(file, start) => {
+                for (chunk, &a) in buf.chunks_mut(n).zip(at) {
+                    crate::sys::read_exact_at(file, chunk, start + a).map_err(|e| {
+                        if e.kind() == io::ErrorKind::UnexpectedEof {
+                            crate::input::changed()
+                        } else {
+                            e
+                        }
+                    })?;
+                }
+                Ok(buf.chunks(n).take(at.len()).collect())
+            }
+        }
+    }
+
+    /// The `n` bytes at each offset of `at` are hashed.
+    fn done(&self, at: &[u64], n: usize) {
+        if let Source::Mapped(_, release) = self {
+            for &a in at {
+                release(usize::try_from(a).unwrap_or(usize::MAX), n);
+            }
+        }
+    }
+}
+
+/// The parts `algo` composes in lanes, if it does, over an input of `len`
+/// bytes: more than one part (one is a single PUT, its plain digest).
+fn in_lanes(algo: Algorithm, len: u64) -> Option<Parts> {
+    match algo {
+        Algorithm::Parts(p) if width(p.of).is_some() && len > p.size.bytes() => Some(p),
+        _ => None,
+    }
+}
+
+/// Are all of `algos` composed in lanes over an input of `len` bytes?
+pub(crate) fn all_in_lanes(algos: Algorithms, len: u64) -> bool {
+    algos.as_slice().iter().all(|&a| in_lanes(a, len).is_some())
+}
+
+/// Hash the `len` bytes of `src` with each of `algos` (all in lanes: see
+/// [`all_in_lanes`]), one after the other, on up to `threads` threads,
+/// with `budget` bytes of buffers at most.
+pub(crate) fn hash(
+    src: &Source<'_>,
+    len: u64,
+    algos: Algorithms,
+    (threads, budget): (usize, usize),
+    stats: &Stats,
+) -> io::Result<Vec<Digest>> {
+    let mut digests = Vec::with_capacity(algos.len());
+    for (i, &algo) in algos.as_slice().iter().enumerate() {
+        let parts = in_lanes(algo, len).ok_or_else(|| io::Error::other("not in lanes"))?;
+        // (the bytes are counted once, however many part sizes)
+        let counted = Counted {
+            stats,
+            bytes: i == 0,
+        };
+        digests.push(hash_parts(src, len, parts, (threads, budget), counted)?);
+    }
+    Ok(digests)
+}
+
+/// What is counted for `--stats`: the groups, and the bytes if this is
+/// the input's first algorithm.
+#[derive(Clone, Copy)]
+struct Counted<'s> {
+    stats: &'s Stats,
+    bytes: bool,
+}
+
+/// What one thread takes at a time.
+#[derive(Clone, Copy, Debug)]
+enum Item {
+    /// `k` full parts from the `first`.
+    Group { first: u64, k: usize },
+    /// The last part, shorter than the others.
+    Tail,
+}
+
+/// The plan of one input over parts: which groups, which stretch.
+struct Layout {
+    parts: Parts,
+    size: u64,
+    full: u64,
+    len: u64,
+    items: Vec<Item>,
+    /// Bytes of each part's stretch (whole blocks).
+    stretch: usize,
+    /// Threads that take items.
+    workers: usize,
+}
+
+impl Layout {
+    /// The full parts in as many groups as fill the lanes, a multiple of the
+    /// threads, so that each thread has as many; the stretch as long as
+    /// `budget` allows every thread's lanes (whole blocks, at least one).
+    fn new(parts: Parts, len: u64, threads: usize, budget: usize) -> Layout {
+        let size = parts.size.bytes();
+        let full = len / size;
+        let lanes = width(parts.of).unwrap_or(1).max(1) as u64;
+        let threads = threads.max(1) as u64;
+        let groups = full
+            .div_ceil(lanes)
+            .next_multiple_of(threads)
+            .min(full)
+            .max(1);
+        let per = full.div_ceil(groups).max(1);
+        let mut items: Vec<Item> = (0..full)
+            .step_by(per as usize)
+            .map(|first| Item::Group {
+                first,
+                k: per.min(full - first) as usize,
+            })
+            .collect();
+        if !len.is_multiple_of(size) {
+            items.push(Item::Tail);
+        }
+        let workers = (threads as usize).min(items.len()).max(1);
+        let per_lane = budget / workers / per as usize;
+        let stretch = (per_lane / 64 * 64).clamp(64, usize::try_from(size).unwrap_or(usize::MAX));
+        Layout {
+            parts,
+            size,
+            full,
+            len,
+            items,
+            stretch,
+            workers,
+        }
+    }
+}
+
+/// One algorithm over parts, in lanes.
+fn hash_parts(
+    src: &Source<'_>,
+    len: u64,
+    parts: Parts,
+    (threads, budget): (usize, usize),
+    stats: Counted<'_>,
+) -> io::Result<Digest> {
+    let layout = Layout::new(parts, len, threads, budget);
+    let count = layout.full + u64::from(!len.is_multiple_of(layout.size));
+    let digests: Mutex<Vec<Option<Digest>>> = Mutex::new(vec![None; count as usize]);
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let error: Mutex<Option<io::Error>> = Mutex::new(None);
+    let work = || {
+        let mut buf = Vec::new();
+        while !failed.load(Ordering::Relaxed) {
+            let Some(&item) = layout.items.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                return;
+            };
+            match hash_item(src, &layout, item, &mut buf, stats) {
+                Ok((first, ds)) => {
+                    let mut all = digests.lock().unwrap_or_else(|p| p.into_inner());
+                    for (slot, d) in all.iter_mut().skip(first as usize).zip(ds) {
+                        *slot = Some(d);
+                    }
+                }
+                Err(e) => {
+                    failed.store(true, Ordering::Relaxed);
+                    error
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .get_or_insert(e);
+                }
+            }
+        }
+    };
+    crate::algo::on_threads(layout.workers, |n| {
+        rayon_core::scope(|s| {
+            for _ in 1..n {
+                s.spawn(|_| work());
+            }
+            work();
+        });
+    });
+    if let Some(e) = error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    let digests: Option<Vec<Digest>> = digests
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .into_iter()
+        .collect();
+    let digests = digests.ok_or_else(|| io::Error::other("a part was not hashed"))?;
+    Ok(compose(parts.of, &digests))
+}
+
+/// Hash one item: its first part's number and its parts' digests.
+fn hash_item(
+    src: &Source<'_>,
+    layout: &Layout,
+    item: Item,
+    buf: &mut Vec<u8>,
+    stats: Counted<'_>,
+) -> io::Result<(u64, Vec<Digest>)> {
+    let (first, k, part_len) = match item {
+        Item::Group { first, k } => (first, k, layout.size),
+        Item::Tail => (layout.full, 1, layout.len - layout.full * layout.size),
+    };
+    if matches!(src, Source::File(..)) && buf.len() < k * layout.stretch {
+        *buf = super::zeroed(k * layout.stretch).ok_or(io::ErrorKind::OutOfMemory)?;
+    }
+    let mut group = match item {
+        Item::Group { .. } => Some(
+            Group::new(layout.parts.of, k)
+                .ok_or_else(|| io::Error::other("no lanes compose it"))?,
+        ),
+        Item::Tail => None,
+    };
+    let mut tail = Hasher::new(layout.parts.of.algorithm());
+    let mut at: Vec<u64> = (first..first + k as u64).map(|p| p * layout.size).collect();
+    let mut off = 0u64;
+    while off < part_len {
+        let n = (part_len - off).min(layout.stretch as u64) as usize;
+        let stretches = src.stretches(&at, n, buf)?;
+        match &mut group {
+            Some(g) => g.update(&stretches),
+            None => stretches.iter().for_each(|s| tail.update(s)),
+        }
+        src.done(&at, n);
+        if stats.bytes {
+            stats.stats.add_bytes(n * k);
+        }
+        at.iter_mut().for_each(|a| *a += n as u64);
+        off += n as u64;
+    }
+    let digests = match group {
+        Some(g) => {
+            stats.stats.add_lane_group(k);
+            g.finish(part_len)
+        }
+        None => vec![tail.finalize()],
+    };
+    Ok((first, digests))
+}
+
+/// Hash `opened` over parts in lanes, read at offsets, if it can be
+/// (a regular file of its own, of an exact size, every algorithm composed
+/// in lanes over it): its digests and size once its end is proved
+/// unchanged; `None` if not (the caller reads it from start to end).
+pub(crate) fn hash_read(
+    opened: &mut Opened,
+    algos: Algorithms,
+    (threads, budget): (usize, usize),
+    stats: &Stats,
+) -> Option<io::Result<Hashed>> {
+    let Kind::Regular { len } = opened.kind() else {
+        return None;
+    };
+    if opened.is_shared() || opened.size_may_be_stale() || !all_in_lanes(algos, len) {
+        return None;
+    }
+    let hashed = (|| {
+        let (start, len) = opened.span()?;
+        let src = Source::File(opened.file(), start);
+        let digests = hash(&src, len, algos, (threads, budget), stats)?;
+        // (what a read that returns 0 proves on the other routes)
+        opened.skip_to(start + len)?;
+        if !opened.ends_here()? {
+            return Err(crate::input::changed());
+        }
+        Ok(Hashed { digests, size: len })
+    })();
+    Some(hashed)
+}

@@ -271,6 +271,9 @@ fn hash_item(
             None => stretches.iter().for_each(|s| tail.update(s)),
         }
         src.done(&at, n);
+        if let Source::File(..) = src {
+            (0..k).for_each(|_| stats.stats.add_read_call());
+        }
         if stats.bytes {
             stats.stats.add_bytes(n * k);
         }
@@ -315,4 +318,60 @@ pub(crate) fn hash_read(
         Ok(Hashed { digests, size: len })
     })();
     Some(hashed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::{Composed, PartSize};
+
+    /// The stretches of every thread's lanes fit in the budget (a block's
+    /// worth each at least), are whole blocks, and no longer than a part;
+    /// the groups take every full part once, as many for each thread.
+    #[test]
+    fn stretches_fit_the_budget_and_groups_take_every_part_once() {
+        for of in [Composed::Md5, Composed::Sha1, Composed::Sha256] {
+            let lanes = width(of).unwrap_or(1);
+            for (kib, parts, tail, threads, budget) in [
+                (1, 1, 1, 1, 4096),
+                (8 << 10, 16, 0, 2, 16 << 20),
+                (8 << 10, 128, 0, 2, 16 << 20),
+                (8 << 10, 33, 1, 2, 4096),
+                (64, 17, 1, 3, 1 << 20),
+                (1, 15, 0, 4, 64),
+            ] {
+                let Some(size) = PartSize::new(kib << 10) else {
+                    panic!("{kib} KiB");
+                };
+                let p = Parts::new(of, size);
+                let len = parts * size.bytes() + tail;
+                let l = Layout::new(p, len, threads, budget);
+                let what = format!("{of:?} {parts} parts of {kib} KiB + {tail}, -j {threads}");
+                assert!(
+                    l.stretch.is_multiple_of(64) && l.stretch as u64 <= size.bytes(),
+                    "{what}"
+                );
+                let mut next = 0;
+                let mut widest = 0;
+                for item in &l.items {
+                    if let Item::Group { first, k } = *item {
+                        assert_eq!(first, next, "{what}");
+                        assert!(k >= 1 && k <= lanes, "{what}");
+                        (next, widest) = (first + k as u64, widest.max(k));
+                    }
+                }
+                assert_eq!(next, parts, "{what}");
+                assert_eq!(
+                    matches!(l.items.last(), Some(Item::Tail)),
+                    tail > 0,
+                    "{what}"
+                );
+                let memory = l.workers * widest * l.stretch;
+                assert!(
+                    memory <= budget.max(l.workers * widest * 64),
+                    "{what}: {memory}"
+                );
+            }
+        }
+    }
 }

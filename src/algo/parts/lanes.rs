@@ -100,7 +100,10 @@ impl Md5Group {
             Some(n) if k <= n.width() => n,
             _ => selected,
         };
-        let lanes = path != md5_lanes::Path::Off && k >= path.min_busy() && k <= path.width();
+        let lanes = path != md5_lanes::Path::Off
+            && path.is_available()
+            && k >= path.min_busy()
+            && k <= path.width();
         let mut state = [[0; LANES]; 4];
         for (w, init) in state.iter_mut().zip(crate::algo::md5::INIT) {
             w.fill(init);

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::Hashed;
 use crate::algo::parts::lanes::{Group, compose, width};
-use crate::algo::{Algorithm, Algorithms, Digest, Hasher, Parts};
+use crate::algo::{Algorithm, Algorithms, Digest, Hasher, Hashers, Parts};
 use crate::input::{Kind, Opened};
 use crate::stats::Stats;
 
@@ -83,30 +83,49 @@ fn in_lanes(algo: Algorithm, len: u64) -> Option<Parts> {
     }
 }
 
-/// Are all of `algos` composed in lanes over an input of `len` bytes?
-pub(crate) fn all_in_lanes(algos: Algorithms, len: u64) -> bool {
-    algos.as_slice().iter().all(|&a| in_lanes(a, len).is_some())
+/// Is any of `algos` composed in lanes over an input of `len` bytes?
+pub(crate) fn any_in_lanes(algos: Algorithms, len: u64) -> bool {
+    algos.as_slice().iter().any(|&a| in_lanes(a, len).is_some())
 }
 
-/// Hash the `len` bytes of `src` with each of `algos` (all in lanes: see
-/// [`all_in_lanes`]), one after the other, on up to `threads` threads,
-/// with `budget` bytes of buffers at most.
+/// Hashers of those of `algos` not composed in lanes over `len` bytes,
+/// each with its position in `algos`; `None` if there are none.
+pub(crate) fn rest(algos: Algorithms, len: u64) -> Option<Hashers> {
+    let list = algos.as_slice();
+    let at: Vec<usize> = (0..list.len())
+        .filter(|&i| in_lanes(list[i], len).is_none())
+        .collect();
+    (!at.is_empty()).then(|| Hashers::of(algos, at))
+}
+
+/// Digests with their positions, in the order of the positions.
+pub(crate) fn in_order(mut digests: Vec<(usize, Digest)>) -> Vec<Digest> {
+    digests.sort_by_key(|(i, _)| *i);
+    digests.into_iter().map(|(_, d)| d).collect()
+}
+
+/// Hash the `len` bytes of `src` with those of `algos` composed in lanes,
+/// one after the other, on up to `threads` threads, with `budget` bytes of
+/// buffers at most: their digests with their positions in `algos`.
+/// `bytes`: count the bytes for `--stats` (once, however many part
+/// sizes; not if the others count them).
 pub(crate) fn hash(
     src: &Source<'_>,
     len: u64,
     algos: Algorithms,
     (threads, budget): (usize, usize),
-    stats: &Stats,
-) -> io::Result<Vec<Digest>> {
+    (stats, bytes): (&Stats, bool),
+) -> io::Result<Vec<(usize, Digest)>> {
     let mut digests = Vec::with_capacity(algos.len());
     for (i, &algo) in algos.as_slice().iter().enumerate() {
-        let parts = in_lanes(algo, len).ok_or_else(|| io::Error::other("not in lanes"))?;
-        // (the bytes are counted once, however many part sizes)
+        let Some(parts) = in_lanes(algo, len) else {
+            continue;
+        };
         let counted = Counted {
             stats,
-            bytes: i == 0,
+            bytes: bytes && digests.is_empty(),
         };
-        digests.push(hash_parts(src, len, parts, (threads, budget), counted)?);
+        digests.push((i, hash_parts(src, len, parts, (threads, budget), counted)?));
     }
     Ok(digests)
 }
@@ -290,10 +309,11 @@ fn hash_item(
     Ok((first, digests))
 }
 
-/// Hash `opened` over parts in lanes, read at offsets, if it can be
-/// (a regular file of its own, of an exact size, every algorithm composed
-/// in lanes over it): its digests and size once its end is proved
-/// unchanged; `None` if not (the caller reads it from start to end).
+/// Hash `opened` with its parts in lanes, read at offsets, if it can be
+/// (a regular file of its own, of an exact size, an algorithm composed in
+/// lanes over it; the others then read it from start to end, at offsets
+/// too): its digests and size once its end is proved unchanged; `None` if
+/// not (the caller reads it from start to end).
 pub(crate) fn hash_read(
     opened: &mut Opened,
     algos: Algorithms,
@@ -303,21 +323,53 @@ pub(crate) fn hash_read(
     let Kind::Regular { len } = opened.kind() else {
         return None;
     };
-    if opened.is_shared() || opened.size_may_be_stale() || !all_in_lanes(algos, len) {
+    if opened.is_shared() || opened.size_may_be_stale() || !any_in_lanes(algos, len) {
         return None;
     }
     let hashed = (|| {
         let (start, len) = opened.span()?;
         let src = Source::File(opened.file(), start);
-        let digests = hash(&src, len, algos, (threads, budget), stats)?;
+        let rest = rest(algos, len);
+        let mut digests = hash(&src, len, algos, (threads, budget), (stats, rest.is_none()))?;
+        if let Some(mut rest) = rest {
+            read_whole(opened.file(), (start, len), &mut rest, budget, stats)?;
+            digests.extend(rest.finalize_at());
+        }
         // (what a read that returns 0 proves on the other routes)
         opened.skip_to(start + len)?;
         if !opened.ends_here()? {
             return Err(crate::input::changed());
         }
-        Ok(Hashed { digests, size: len })
+        Ok(Hashed {
+            digests: in_order(digests),
+            size: len,
+        })
     })();
     Some(hashed)
+}
+
+/// Feed the `len` bytes of `file` at `start` to `hashers`, read at offsets
+/// into one buffer of at most `budget` bytes (a MiB at most).
+fn read_whole(
+    file: &File,
+    (start, len): (u64, u64),
+    hashers: &mut Hashers,
+    budget: usize,
+    stats: &Stats,
+) -> io::Result<()> {
+    let size = budget.clamp(4096, 1 << 20);
+    let mut buf = super::zeroed(size).ok_or(io::ErrorKind::OutOfMemory)?;
+    let src = Source::File(file, start);
+    let mut at = 0u64;
+    while at < len {
+        let n = (len - at).min(size as u64) as usize;
+        let stretch = src.stretches(&[at], n, &mut buf)?;
+        stretch.iter().for_each(|s| hashers.update(s));
+        stats.add_read_call();
+        stats.add_bytes(n);
+        at += n as u64;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

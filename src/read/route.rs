@@ -218,9 +218,10 @@ impl Router {
         Route { via, threads }
     }
 
-    /// An input of more than one part, every algorithm composed in lanes
+    /// An input of more than one part, an algorithm composed in lanes
     /// (`read::parts`): its parts side by side, on as many threads as the
-    /// budget gives (`Wide`). Mapped in the mmap mode, and in the threaded
+    /// budget gives (`Wide`), then the other algorithms, if any, over the
+    /// whole input. Mapped in the mmap mode, and in the threaded
     /// mode if it is all in the page cache; read at offsets in the sync
     /// mode (and where a mapping fails). The threaded mode reads an
     /// uncached one from start to end, as any input: one sequential reader
@@ -229,7 +230,7 @@ impl Router {
         let Kind::Regular { len } = kind else {
             return None;
         };
-        if !super::parts::all_in_lanes(algos, len) {
+        if !super::parts::any_in_lanes(algos, len) {
             return None;
         }
         let via = match self.plan.mode {

@@ -862,3 +862,36 @@ fn a_bare_etag_is_checked_with_its_parts_side_by_side() {
         );
     }
 }
+
+/// Over storage with latency (benches/slowfs, FUSE: a size that may be
+/// stale, so neither mapped nor read at offsets), a file of 17 parts and a
+/// last byte is read from start to end, in ranges several at once, and its
+/// digests over parts are S3's in every mode.
+#[test]
+fn parts_over_latency_match_the_oracles() {
+    let Some(bin) = crate::slowfs::slowfs() else {
+        return;
+    };
+    if !require_tool("python3") {
+        return;
+    }
+    let dir = tempdir();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let names = files_of_sizes(&src, &[17 * (64 << 10) + 1, 33 * 1024], 48);
+    let o = run(Command::new("python3")
+        .current_dir(&src)
+        .args(["-c", LANES_ORACLE, "65536"])
+        .args(&names));
+    assert!(o.status.success(), "oracle: {o:?}");
+    let want: Vec<String> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let m = crate::slowfs::Mount::new(&bin, &src, &dir.path().join("mnt"), &["--latency", "1"]);
+    for mode in ["threaded", "mmap", "sync"] {
+        let (got, _) = lanes_ours(&m.dir, "64K", &names, &["-m", mode], &[]);
+        assert_eq!(got, want, "{mode}");
+    }
+}

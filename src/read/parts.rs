@@ -1,16 +1,18 @@
 //! An input hashed over parts (`-a md5@8M`, `--part-size`, a bare ETag's
 //! candidates) with its parts side by side: the full parts in groups of
 //! the lane engines' width (`algo::parts::lanes`), the groups spread over
-//! the route's threads, and the short last part, if any, on its own.
+//! the route's threads, and the short last part, if any, on its own; the
+//! run's other algorithms, if any, then over the whole input.
 //!
 //! No part is ever read whole: each group reads its parts' next stretches,
 //! as long as the memory of `--pool` × `--readahead` allows over the
-//! threads and lanes (a mapping's stretches are released as hashed, so it
-//! keeps no more resident), and its lanes advance by them.
-//! [`super::route`] decides when: a regular file of more than one part,
-//! mapped where the route maps it, else read at offsets where its size
-//! is exact (`Opened::size_may_be_stale` false) and it is no shared input;
-//! anything else is read from start to end through `algo::parts::Composer`.
+//! threads and lanes (a mapping's, in place, are released as hashed, at
+//! most a mapping window resident), and its lanes advance by them. The
+//! route decides when (`Router::parts_route`): a regular file of more than
+//! one part, mapped where the route maps it, else read at offsets where
+//! its size is exact (`Opened::size_may_be_stale` false) and it is no
+//! shared input; anything else is read from start to end through
+//! `algo::parts::Composer`.
 
 use std::fs::File;
 use std::io;

@@ -796,6 +796,41 @@ fn parts_side_by_side_match_the_oracles() {
     }
 }
 
+/// Files of a MiB or more have their groups of parts spread over the
+/// threads (`-j`): 16, 17 and 33 parts of 64 KiB, and a last byte, over 2
+/// and 3 threads, on each route, against S3's definitions.
+#[test]
+fn parts_side_by_side_over_threads_match_the_oracles() {
+    if !require_tool("python3") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    const P: usize = 64 << 10;
+    let sizes = [16 * P, 17 * P, 33 * P + 1];
+    let names = files_of_sizes(d, &sizes, 49);
+    let o = run(Command::new("python3")
+        .current_dir(d)
+        .args(["-c", LANES_ORACLE, &P.to_string()])
+        .args(&names));
+    assert!(o.status.success(), "oracle: {o:?}");
+    let want: Vec<String> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    for mode in ["threaded", "mmap", "sync"] {
+        for jobs in ["2", "3"] {
+            let opts = ["-m", mode, "-j", jobs];
+            let (got, stats) = lanes_ours(d, "64K", &names, &opts, &[]);
+            assert_eq!(got, want, "{opts:?}");
+            if mode != "threaded" {
+                assert!(stats.contains("side by side: 198 in"), "{opts:?}: {stats}");
+            }
+        }
+    }
+}
+
 /// A file of many parts under `--pool 1 --readahead 4K` is read in
 /// stretches of the parts side by side, never whole parts: its digests as
 /// S3's, with more read calls than parts.

@@ -202,7 +202,43 @@ impl Layout {
     }
 }
 
-/// One algorithm over parts, in lanes.
+/// One item on its way: its hash so far, and how far it is.
+struct Progress {
+    /// The group's lanes, or the last part's hasher (taken at its end).
+    lanes: Option<Lanes>,
+    /// Offset in each part of the next stretch.
+    off: u64,
+    /// Its digests are in (or it failed).
+    done: bool,
+}
+
+/// What an item's bytes go to.
+enum Lanes {
+    Group(Box<Group>),
+    Tail(Box<Hasher>),
+}
+
+impl Progress {
+    fn new(layout: &Layout, item: Item) -> io::Result<Progress> {
+        let lanes = match item {
+            Item::Group { k, .. } => Lanes::Group(Box::new(
+                Group::new(layout.parts.of, k)
+                    .ok_or_else(|| io::Error::other("no lanes compose it"))?,
+            )),
+            Item::Tail => Lanes::Tail(Box::new(Hasher::new(layout.parts.of.algorithm()))),
+        };
+        Ok(Progress {
+            lanes: Some(lanes),
+            off: 0,
+            done: false,
+        })
+    }
+}
+
+/// One algorithm over parts, in lanes. The threads take rounds, not
+/// items: a round is one stretch of every part of an item not being
+/// advanced by another thread, so that a thread the scheduler holds back
+/// (a loaded machine) holds back one round, not a quarter of the file.
 fn hash_parts(
     src: &Source<'_>,
     len: u64,
@@ -213,23 +249,42 @@ fn hash_parts(
     let layout = Layout::new(parts, len, threads, budget);
     let count = layout.full + u64::from(!len.is_multiple_of(layout.size));
     let digests: Mutex<Vec<Option<Digest>>> = Mutex::new(vec![None; count as usize]);
-    let next = AtomicUsize::new(0);
+    let items = layout
+        .items
+        .iter()
+        .map(|&item| Progress::new(&layout, item));
+    let progress: Vec<Mutex<Progress>> = items
+        .map(|p| p.map(Mutex::new))
+        .collect::<io::Result<_>>()?;
     let failed = AtomicBool::new(false);
     let error: Mutex<Option<io::Error>> = Mutex::new(None);
+    let next = AtomicUsize::new(0);
     let work = || {
         let mut buf = Vec::new();
+        // (each thread starts at another item)
+        let mut i = next.fetch_add(1, Ordering::Relaxed);
         while !failed.load(Ordering::Relaxed) {
-            let Some(&item) = layout.items.get(next.fetch_add(1, Ordering::Relaxed)) else {
+            // the next item no other thread advances, after the last one
+            let n = progress.len();
+            let Some((at, mut p)) = (0..n).map(|j| (i + j) % n).find_map(|j| {
+                let p = progress[j].try_lock().ok()?;
+                (!p.done).then_some((j, p))
+            }) else {
+                // every item left is another thread's now
                 return;
             };
-            match hash_item(src, &layout, item, &mut buf, stats) {
-                Ok((first, ds)) => {
+            let round = round(src, &layout, layout.items[at], &mut p, &mut buf, stats);
+            match round {
+                Ok(Some((first, ds))) => {
+                    p.done = true;
                     let mut all = digests.lock().unwrap_or_else(|p| p.into_inner());
                     for (slot, d) in all.iter_mut().skip(first as usize).zip(ds) {
                         *slot = Some(d);
                     }
                 }
+                Ok(None) => {}
                 Err(e) => {
+                    p.done = true;
                     failed.store(true, Ordering::Relaxed);
                     error
                         .lock()
@@ -237,6 +292,7 @@ fn hash_parts(
                         .get_or_insert(e);
                 }
             }
+            i = at + 1;
         }
     };
     crate::algo::on_threads(layout.workers, |n| {
@@ -259,14 +315,16 @@ fn hash_parts(
     Ok(compose(parts.of, &digests))
 }
 
-/// Hash one item: its first part's number and its parts' digests.
-fn hash_item(
+/// One round of `item`: the next stretch of each of its parts into its
+/// lanes; at its end, its first part's number and its parts' digests.
+fn round(
     src: &Source<'_>,
     layout: &Layout,
     item: Item,
+    p: &mut Progress,
     buf: &mut Vec<u8>,
     stats: Counted<'_>,
-) -> io::Result<(u64, Vec<Digest>)> {
+) -> io::Result<Option<(u64, Vec<Digest>)>> {
     let (first, k, part_len) = match item {
         Item::Group { first, k } => (first, k, layout.size),
         Item::Tail => (layout.full, 1, layout.len - layout.full * layout.size),
@@ -274,41 +332,36 @@ fn hash_item(
     if matches!(src, Source::File(..)) && buf.len() < k * layout.stretch {
         *buf = super::zeroed(k * layout.stretch).ok_or(io::ErrorKind::OutOfMemory)?;
     }
-    let mut group = match item {
-        Item::Group { .. } => Some(
-            Group::new(layout.parts.of, k)
-                .ok_or_else(|| io::Error::other("no lanes compose it"))?,
-        ),
-        Item::Tail => None,
-    };
-    let mut tail = Hasher::new(layout.parts.of.algorithm());
-    let mut at: Vec<u64> = (first..first + k as u64).map(|p| p * layout.size).collect();
-    let mut off = 0u64;
-    while off < part_len {
-        let n = (part_len - off).min(layout.stretch as u64) as usize;
-        let stretches = src.stretches(&at, n, buf)?;
-        match &mut group {
-            Some(g) => g.update(&stretches),
-            None => stretches.iter().for_each(|s| tail.update(s)),
-        }
-        src.done(&at, n);
-        if let Source::File(..) = src {
-            (0..k).for_each(|_| stats.stats.add_read_call());
-        }
-        if stats.bytes {
-            stats.stats.add_bytes(n * k);
-        }
-        at.iter_mut().for_each(|a| *a += n as u64);
-        off += n as u64;
+    let n = (part_len - p.off).min(layout.stretch as u64) as usize;
+    let at: Vec<u64> = (first..first + k as u64)
+        .map(|part| part * layout.size + p.off)
+        .collect();
+    let stretches = src.stretches(&at, n, buf)?;
+    match &mut p.lanes {
+        Some(Lanes::Group(g)) => g.update(&stretches),
+        Some(Lanes::Tail(h)) => stretches.iter().for_each(|s| h.update(s)),
+        None => return Err(io::Error::other("an item hashed twice")),
     }
-    let digests = match group {
-        Some(g) => {
+    src.done(&at, n);
+    if let Source::File(..) = src {
+        (0..k).for_each(|_| stats.stats.add_read_call());
+    }
+    if stats.bytes {
+        stats.stats.add_bytes(n * k);
+    }
+    p.off += n as u64;
+    if p.off < part_len {
+        return Ok(None);
+    }
+    let digests = match p.lanes.take() {
+        Some(Lanes::Group(g)) => {
             stats.stats.add_lane_group(k);
             g.finish(part_len)
         }
-        None => vec![tail.finalize()],
+        Some(Lanes::Tail(h)) => vec![h.finalize()],
+        None => return Err(io::Error::other("an item hashed twice")),
     };
-    Ok((first, digests))
+    Ok(Some((first, digests)))
 }
 
 /// Hash `opened` with its parts in lanes, read at offsets, if it can be

@@ -27,6 +27,10 @@ pub struct Stats {
     /// Small files handed to the far readers, and how many of those ran.
     far_files: AtomicU64,
     far_readers: AtomicU64,
+    /// Parts of inputs hashed side by side (`read::parts`), and the
+    /// groups of lanes they were hashed in.
+    lane_parts: AtomicU64,
+    lane_groups: AtomicU64,
     /// Files read in ranges several at once (`read::ranges`), the ranges
     /// read, their total time and the most in flight at once.
     ranged_files: AtomicU64,
@@ -119,6 +123,11 @@ impl Stats {
         self.slow_reads.fetch_add(1, Relaxed);
         self.slow_read_ns.fetch_add(d.as_nanos() as u64, Relaxed);
     }
+    /// Count a group of `parts` parts of one input hashed side by side.
+    pub(crate) fn add_lane_group(&self, parts: usize) {
+        self.lane_parts.fetch_add(parts as u64, Relaxed);
+        self.lane_groups.fetch_add(1, Relaxed);
+    }
     /// Count one far reader started.
     pub(crate) fn add_far_reader(&self) {
         self.far_readers.fetch_add(1, Relaxed);
@@ -182,6 +191,13 @@ impl Stats {
             s.push_str(&self.pipeline_lines(program));
         }
         s.push_str(&self.slow_storage_lines(program));
+        let parts = self.lane_parts.load(Relaxed);
+        if parts > 0 {
+            s.push_str(&format!(
+                "{program}: stats: parts hashed side by side: {parts} in {} groups of lanes\n",
+                self.lane_groups.load(Relaxed),
+            ));
+        }
         if md5 {
             s.push_str(&self.md5_lines(program));
         }

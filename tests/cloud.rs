@@ -665,3 +665,268 @@ fn part_size_limits_blanks_and_untagged_options() {
     let o = fs(&["--tag", "-b", "--part-size", "8M", "f"]);
     assert_eq!(o.stdout, plain.stdout, "{o:?}");
 }
+
+/// S3's ETag and composite SHA-1 and SHA-256 of each file over parts of
+/// `argv[1]` bytes, by their definitions (hashlib): one line per file.
+const LANES_ORACLE: &str = r#"
+import base64, hashlib, sys
+part = int(sys.argv[1])
+for name in sys.argv[2:]:
+    d = open(name, 'rb').read()
+    ps = [d[i:i + part] for i in range(0, len(d), part)]
+    def composed(n, text):
+        h = lambda b: hashlib.new(n, b).digest()
+        if len(ps) <= 1:
+            return text(h(d))
+        return text(h(b''.join(h(p) for p in ps))) + '-%d' % len(ps)
+    b64 = lambda b: base64.b64encode(b).decode()
+    print(composed('md5', bytes.hex), composed('sha1', b64), composed('sha256', b64))
+"#;
+
+/// fastsum's ETag and composite SHA-1 and SHA-256 over parts of `part`,
+/// one line per file, and its `--stats` (stderr), run with `env`.
+fn lanes_ours(
+    dir: &std::path::Path,
+    part: &str,
+    names: &[String],
+    opts: &[&str],
+    env: &[(&str, &str)],
+) -> (Vec<String>, String) {
+    let o = run(fastsum()
+        .current_dir(dir)
+        .envs(env.iter().copied())
+        .args(["--stats", "-a"])
+        .arg(format!("md5@{part},sha1@{part},sha256@{part}"))
+        .args(opts)
+        .args(names));
+    assert!(o.status.success(), "{opts:?} {env:?}: {o:?}");
+    let text = String::from_utf8(o.stdout).unwrap();
+    let values: Vec<&str> = text
+        .lines()
+        .map(|l| l.rsplit_once(" = ").unwrap().1)
+        .collect();
+    let lines = values.chunks(3).map(|c| c.join(" ")).collect();
+    (lines, String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+/// The parts of one file hashed side by side (issue 45) against S3's
+/// definitions: 1, 15, 16, 17 and 33 parts, a last part of 1 byte, on
+/// every route that takes them in lanes (the threaded mode maps a cached
+/// file; mmap; sync reads each part's stretches at offsets, a few bytes
+/// at a time under a tiny pool) and the one that does not (bytewise), on
+/// one thread and two, on every lane path of this CPU (lanes filled,
+/// under-filled, the narrow kernels, none).
+#[test]
+fn parts_side_by_side_match_the_oracles() {
+    if !require_tool("python3") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    const K: usize = 1024;
+    let sizes = [
+        K,
+        15 * K,
+        16 * K,
+        17 * K,
+        33 * K,
+        16 * K + 1,
+        32 * K + 1,
+        64 * K + 1,
+        97 * K + 500,
+    ];
+    let names = files_of_sizes(d, &sizes, 45);
+    let o = run(Command::new("python3")
+        .current_dir(d)
+        .args(["-c", LANES_ORACLE, "1024"])
+        .args(&names));
+    assert!(o.status.success(), "oracle: {o:?}");
+    let want: Vec<String> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let runs: [&[&str]; 7] = [
+        &["-m", "threaded"],
+        &["-m", "threaded", "-j", "1"],
+        &["-m", "mmap", "-j", "2"],
+        &["-m", "sync", "-j", "2"],
+        &["-m", "sync", "-j", "2", "--pool", "1", "--readahead", "4K"],
+        &["-m", "sync", "-j", "1", "--chunk", "4097"],
+        &["-m", "bytewise"],
+    ];
+    let paths: [&[(&str, &str)]; 5] = [
+        &[],
+        &[
+            ("FASTSUM_MD5_LANES", "avx512-16"),
+            ("FASTSUM_SHA_LANES", "sha-ni-4"),
+        ],
+        &[
+            ("FASTSUM_MD5_LANES", "avx2-8"),
+            ("FASTSUM_SHA_LANES", "sha-ni-2"),
+        ],
+        &[
+            ("FASTSUM_MD5_LANES", "scalar"),
+            ("FASTSUM_SHA_LANES", "sha-ni-1"),
+        ],
+        &[("FASTSUM_MD5_LANES", "off"), ("FASTSUM_SHA_LANES", "off")],
+    ];
+    for env in paths {
+        // (a path this CPU does not run is refused: nothing to test)
+        let probe = run(fastsum()
+            .envs(env.iter().copied())
+            .args(["-a", "md5", "/dev/null"]));
+        if !probe.status.success() {
+            continue;
+        }
+        for opts in runs {
+            let (got, stats) = lanes_ours(d, "1K", &names, opts, env);
+            assert_eq!(got, want, "{opts:?} {env:?}");
+            // every file of more than one part in lanes (3 algorithms),
+            // mapped or read at offsets; never byte by byte (the threaded
+            // mode maps only files all in the page cache: not asked)
+            let parts: usize = sizes.iter().map(|s| s / K).filter(|&p| p > 1).sum();
+            let line = format!("parts hashed side by side: {} in", 3 * parts);
+            match opts[1] {
+                "threaded" => {}
+                "bytewise" => assert!(!stats.contains("side by side"), "{opts:?}: {stats}"),
+                _ => assert!(stats.contains(&line), "{opts:?}: {stats}"),
+            }
+        }
+    }
+}
+
+/// Files of a MiB or more have their groups of parts spread over the
+/// threads (`-j`): 16, 17 and 33 parts of 64 KiB, and a last byte, over 2
+/// and 3 threads, on each route, against S3's definitions.
+#[test]
+fn parts_side_by_side_over_threads_match_the_oracles() {
+    if !require_tool("python3") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    const P: usize = 64 << 10;
+    let sizes = [16 * P, 17 * P, 33 * P + 1];
+    let names = files_of_sizes(d, &sizes, 49);
+    let o = run(Command::new("python3")
+        .current_dir(d)
+        .args(["-c", LANES_ORACLE, &P.to_string()])
+        .args(&names));
+    assert!(o.status.success(), "oracle: {o:?}");
+    let want: Vec<String> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    for mode in ["threaded", "mmap", "sync"] {
+        for jobs in ["2", "3"] {
+            let opts = ["-m", mode, "-j", jobs];
+            let (got, stats) = lanes_ours(d, "64K", &names, &opts, &[]);
+            assert_eq!(got, want, "{opts:?}");
+            if mode != "threaded" {
+                assert!(stats.contains("side by side: 198 in"), "{opts:?}: {stats}");
+            }
+        }
+    }
+}
+
+/// A file of many parts under `--pool 1 --readahead 4K` is read in
+/// stretches of the parts side by side, never whole parts: its digests as
+/// S3's, with more read calls than parts.
+#[test]
+fn parts_side_by_side_read_stretches_not_whole_parts() {
+    if !require_tool("python3") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    let names = files_of_sizes(d, &[(1 << 20) * 17 / 16 + 1], 46);
+    let o = run(Command::new("python3")
+        .current_dir(d)
+        .args(["-c", LANES_ORACLE, "65536"])
+        .args(&names));
+    assert!(o.status.success(), "oracle: {o:?}");
+    let want: Vec<String> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let opts = ["-m", "sync", "--pool", "1", "--readahead", "4K"];
+    let (got, stats) = lanes_ours(d, "64K", &names, &opts, &[]);
+    assert_eq!(got, want);
+    assert!(
+        stats.contains("parts hashed side by side: 51 in"),
+        "{stats}"
+    );
+    let calls: u64 = stats
+        .lines()
+        .find_map(|l| l.split_once("stats: read calls: ").map(|(_, n)| n.trim()))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    // 4 KiB over two threads' 9 lanes: stretches of 192 bytes, each read
+    assert!(calls > 3 * 17 * 64, "{calls} read calls\n{stats}");
+}
+
+/// A bare ETag check line (`HEX-N  NAME`) is checked with its parts side
+/// by side.
+#[test]
+fn a_bare_etag_is_checked_with_its_parts_side_by_side() {
+    if !require_tool("python3") {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    let names = files_of_sizes(d, &[(10 << 20) + 1], 47);
+    let sums = etag_line(d, &names[0], "5", "");
+    let sums_file = crate::util::write_file(d, "SUMS", &sums);
+    for mode in ["mmap", "sync"] {
+        let o = run(fastsum()
+            .current_dir(d)
+            .args(["--stats", "-m", mode, "-c"])
+            .arg(&sums_file));
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout),
+            format!("{}: OK (S3 ETag of 5M parts)\n", names[0]),
+            "{mode}: {o:?}"
+        );
+        let stats = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            stats.contains("parts hashed side by side: "),
+            "{mode}: {stats}"
+        );
+    }
+}
+
+/// Over storage with latency (benches/slowfs, FUSE: a size that may be
+/// stale, so neither mapped nor read at offsets), a file of 17 parts and a
+/// last byte is read from start to end, in ranges several at once, and its
+/// digests over parts are S3's in every mode.
+#[test]
+fn parts_over_latency_match_the_oracles() {
+    let Some(bin) = crate::slowfs::slowfs() else {
+        return;
+    };
+    if !require_tool("python3") {
+        return;
+    }
+    let dir = tempdir();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let names = files_of_sizes(&src, &[17 * (64 << 10) + 1, 33 * 1024], 48);
+    let o = run(Command::new("python3")
+        .current_dir(&src)
+        .args(["-c", LANES_ORACLE, "65536"])
+        .args(&names));
+    assert!(o.status.success(), "oracle: {o:?}");
+    let want: Vec<String> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let m = crate::slowfs::Mount::new(&bin, &src, &dir.path().join("mnt"), &["--latency", "1"]);
+    for mode in ["threaded", "mmap", "sync"] {
+        let (got, _) = lanes_ours(&m.dir, "64K", &names, &["-m", mode], &[]);
+        assert_eq!(got, want, "{mode}");
+    }
+}

@@ -21,7 +21,7 @@ use crate::util::{
 };
 
 /// The slowfs binary, if the tests can mount it here.
-fn slowfs() -> Option<PathBuf> {
+pub(crate) fn slowfs() -> Option<PathBuf> {
     let bin = std::env::var_os("FASTSUM_TEST_SLOWFS").map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/slowfs/target/release/slowfs"),
         PathBuf::from,
@@ -51,15 +51,15 @@ fn slowfs() -> Option<PathBuf> {
 }
 
 /// A mounted slowfs, unmounted when dropped.
-struct Mount {
+pub(crate) struct Mount {
     child: Child,
-    dir: PathBuf,
+    pub(crate) dir: PathBuf,
 }
 
 impl Mount {
     /// Serve `source` at `dir` with slowfs's `args` (a test failure when
     /// it does not mount within 10 s).
-    fn new(bin: &Path, source: &Path, dir: &Path, args: &[&str]) -> Mount {
+    pub(crate) fn new(bin: &Path, source: &Path, dir: &Path, args: &[&str]) -> Mount {
         std::fs::create_dir_all(dir).unwrap();
         let child = Command::new(bin)
             .arg(source)

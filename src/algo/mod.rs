@@ -15,7 +15,7 @@ pub(crate) mod legacy;
 #[cfg(feature = "openssl")]
 mod libcrypto;
 pub(crate) mod md5;
-mod parts;
+pub(crate) mod parts;
 pub(crate) mod platform;
 pub(crate) mod sha;
 pub(crate) mod sha3;

@@ -8,6 +8,13 @@
 //! hasher is, by every read route (blocks, chunks, a mapping, several
 //! algorithms on shared blocks), so a part boundary may fall anywhere in
 //! an update: the update is split there.
+//!
+//! That is how an input read from start to end is hashed. Where the parts
+//! of one input can be read side by side (a mapping, reads at offsets:
+//! `read::parts`), its full parts go instead through the lane engines,
+//! several at once ([`lanes`]), and are composed as here.
+
+pub(crate) mod lanes;
 
 use crate::algo::{Digest, Hasher, Parts};
 

@@ -25,6 +25,7 @@ use memmap2::{Mmap, MmapOptions};
 
 use std::sync::Arc;
 
+use super::parts;
 use super::route::{Reads, Threads, Via};
 use crate::algo::{Algorithms, Digest, Hashers};
 use crate::input::{Kind, Opened};
@@ -165,6 +166,22 @@ impl Mapped {
         threads: &Threads,
         stats: &Stats,
     ) -> io::Result<Vec<Digest>> {
+        if parts::any_in_lanes(algos, self.len()) {
+            // parts side by side, a window's worth of stretches resident;
+            // then the other algorithms over the whole mapping
+            let release = |start, len| self.release(start, len);
+            let src = parts::Source::Mapped(&self.map, &release);
+            let (n, len) = (threads.count(), self.len());
+            let rest = parts::rest(algos, len);
+            let count = (stats, rest.is_none());
+            let mut digests = parts::hash(&src, len, algos, (n, WINDOW), count)?;
+            if let Some(mut rest) = rest {
+                self.hash_into(&mut rest, n, stats)?;
+                digests.extend(rest.finalize_at());
+            }
+            self.check()?;
+            return Ok(parts::in_order(digests));
+        }
         if let Threads::Fanned(_) = threads {
             let digests = self.hash_fanned(algos, threads.count(), stats)?;
             // (the groups may still have been hashing when the last piece

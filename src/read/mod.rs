@@ -21,6 +21,7 @@ mod deliver;
 pub(crate) mod fanout;
 pub(crate) mod mmap;
 mod opener;
+pub(crate) mod parts;
 pub(crate) mod pipeline;
 pub(crate) mod ranges;
 pub(crate) mod route;

@@ -134,7 +134,8 @@ pub(crate) enum Threads {
     /// The thread that reads it.
     One,
     /// Up to this many threads where the algorithm can split one stream of
-    /// bytes (BLAKE3 over a mapping, on rayon's threads); one elsewhere.
+    /// bytes (BLAKE3 over a mapping, on rayon's threads) or the input's
+    /// parts are hashed side by side (`read::parts`); one elsewhere.
     Wide(usize),
     /// The algorithms in groups (`fanout`): the reading thread and
     /// the helper threads lent by the run's fan-out budget.
@@ -205,6 +206,9 @@ impl Router {
     /// reader feeding them in turn would hash one at a time (read, not
     /// mapped, when it is not cached: one sequential reader for a disk).
     pub(crate) fn route(&self, algos: Algorithms, kind: Kind, next: Next, at: Distance) -> Route {
+        if let Some(route) = self.parts_route(algos, kind) {
+            return route;
+        }
         let (len, fans) = match kind {
             Kind::Regular { len } => (len, len >= FAN_MIN),
             Kind::Stream => (0, true),
@@ -257,6 +261,41 @@ impl Router {
             Via::Read(_) => Threads::One,
         };
         Route { via, threads }
+    }
+
+    /// An input of more than one part, an algorithm composed in lanes
+    /// (`read::parts`): its parts side by side, on as many threads as the
+    /// budget gives (`Wide`), then the other algorithms, if any, over the
+    /// whole input. Mapped in the mmap mode, and in the threaded
+    /// mode if it is all in the page cache; read at offsets in the sync
+    /// mode (and where a mapping fails). The threaded mode reads an
+    /// uncached one from start to end, as any input: one sequential reader
+    /// for a disk, ranges in flight on storage with latency.
+    fn parts_route(&self, algos: Algorithms, kind: Kind) -> Option<Route> {
+        let Kind::Regular { len } = kind else {
+            return None;
+        };
+        if !super::parts::any_in_lanes(algos, len) {
+            return None;
+        }
+        let via = match self.plan.mode {
+            Mode::Bytewise => return None,
+            Mode::Threaded => Via::Map {
+                fallback: Reads::Blocks,
+                cached_only: true,
+            },
+            Mode::Mmap if len >= MMAP_MIN => Via::Map {
+                fallback: Reads::Chunks,
+                cached_only: false,
+            },
+            Mode::Mmap | Mode::Sync => Via::Read(Reads::Chunks),
+        };
+        // (a small file's groups on one thread: see FAN_MIN)
+        let threads = match self.plan.fan_out() {
+            n if n > 1 && len >= FAN_MIN => Threads::Wide(n),
+            _ => Threads::One,
+        };
+        Some(Route { via, threads })
     }
 
     /// Up to `want` helper threads from the budget: as many as are spare.
@@ -330,6 +369,59 @@ mod tests {
             // -j 1: one thread, whatever the input
             let one = router(mode, 1).route(algos, kind, Next::Other, Distance::Near);
             assert_eq!(one.threads.count(), 1);
+        }
+    }
+
+    /// An input of more than one part, an algorithm a lane engine composes
+    /// among its algorithms: mapped if all cached (threaded) or in mmap
+    /// mode, read at offsets in sync mode, on the budget's threads when big;
+    /// one part, a CRC over parts, bytewise: the other rules.
+    #[test]
+    fn parts_in_lanes_are_mapped_or_read_at_offsets() {
+        use crate::algo::{Composed, PartSize, Parts};
+        let mib = |n| PartSize::mib(n).map(|s| Parts::new(Composed::Md5, s));
+        let (Some(one), Some(crc)) = (mib(1), PartSize::mib(1)) else {
+            panic!("1 MiB parts");
+        };
+        let md5 = Algorithms::one(Algorithm::Parts(one));
+        let mixed = Algorithms::new([Algorithm::Parts(one), Algorithm::Crc64Nvme]).unwrap();
+        let crc = Algorithms::one(Algorithm::Parts(Parts::new(Composed::Crc32c, crc)));
+        let Some(kib64) = PartSize::new(64 << 10) else {
+            panic!("64 KiB parts");
+        };
+        let md5_64k = Algorithms::one(Algorithm::Parts(Parts::new(Composed::Md5, kib64)));
+        let big = Kind::Regular { len: 64 << 20 };
+        let small = Kind::Regular { len: 200 << 10 };
+        let cached = Via::Map {
+            fallback: Reads::Blocks,
+            cached_only: true,
+        };
+        let map = Via::Map {
+            fallback: Reads::Chunks,
+            cached_only: false,
+        };
+        use Mode::{Mmap, Sync, Threaded};
+        for (mode, algos, kind, via, threads) in [
+            (Threaded, md5, big, cached, 4),
+            (Threaded, mixed, big, cached, 4),
+            (Mmap, md5, big, map, 4),
+            (Sync, md5, big, Via::Read(Reads::Chunks), 4),
+            (Threaded, md5_64k, small, cached, 1),
+            (Mode::Bytewise, md5, big, Via::Read(Reads::Bytewise), 1),
+            // one part: a single PUT, the plain digest's route
+            (
+                Threaded,
+                md5,
+                Kind::Regular { len: 1 << 20 },
+                Via::Read(Reads::Blocks),
+                1,
+            ),
+            (Threaded, crc, big, Via::Read(Reads::Blocks), 1),
+        ] {
+            let route = router(mode, 4).route(algos, kind, Next::Other, Distance::Near);
+            let what = format!("{mode:?} {algos:?} {kind:?}");
+            assert_eq!(route.via, via, "{what}");
+            assert_eq!(route.threads.count(), threads, "{what}");
         }
     }
 

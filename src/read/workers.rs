@@ -161,6 +161,15 @@ pub(super) fn hash_opened<T>(
         }
         Err(fallback) => fallback,
     };
+    let plan = router.plan();
+    let budget = plan.pool.saturating_mul(plan.readahead.get());
+    if reads != Reads::Bytewise
+        && let Some(r) =
+            super::parts::hash_read(&mut opened, algos, (threads.count(), budget), stats)
+    {
+        stats.add_file();
+        return r;
+    }
     let mut src = Counted {
         inner: &mut opened,
         bytes: 0,
@@ -176,7 +185,6 @@ pub(super) fn hash_opened<T>(
         }
         (Reads::Blocks | Reads::Far, Threads::One | Threads::Wide(_)) => {
             let mut hasher = Hashers::new(algos);
-            let plan = router.plan();
             let sizes = (len, plan.readahead.get().max(len), plan.pool);
             src.bytes = hash_blocks(&mut *src.inner, &mut hasher, buf, sizes, stats)?;
             hasher.finalize()

@@ -44,7 +44,7 @@ const S: [[u32; 4]; 4] = [
 ];
 
 /// The initial chaining value.
-const INIT: [u32; 4] = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476];
+pub(crate) const INIT: [u32; 4] = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476];
 
 /// An MD5 block function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -555,10 +555,10 @@ pub(crate) fn digests(path: Path, messages: &[&[u8]]) -> Option<Vec<[u8; 16]>> {
     Some(out)
 }
 
-/// One raw block call on `path`, without the engine (for benchmarks):
+/// One raw block call on `path`, without the engine (for benchmarks, and
+/// the parts of one input: `algo::parts::lanes`):
 /// lane `l` of `state` (`state[w][l]`, words a, b, c, d) advanced by
 /// `blocks[l]`. `None` (nothing done) if this CPU cannot run `path`.
-#[cfg(any(test, feature = "internals"))]
 pub fn compress_lanes(
     path: Path,
     state: &mut [[u32; LANES]; 4],

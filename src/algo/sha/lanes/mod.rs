@@ -82,7 +82,7 @@ pub trait Sha: sealed::Sealed + Copy + fmt::Debug + 'static {
     /// The chaining value.
     type State: Copy + fmt::Debug;
     /// The digest bytes.
-    type Digest: Copy + fmt::Debug + Eq;
+    type Digest: Copy + fmt::Debug + Eq + AsRef<[u8]>;
     /// The initial chaining value (FIPS 180-4, 5.3).
     const INIT: Self::State;
     /// The digest of a final chaining value (words big-endian, truncated).

@@ -683,6 +683,21 @@ for name in sys.argv[2:]:
     print(composed('md5', bytes.hex), composed('sha1', b64), composed('sha256', b64))
 "#;
 
+/// What the oracle ([`LANES_ORACLE`]) says of `names` in `d`, over parts
+/// of `part` bytes: one line each.
+fn lanes_oracle(d: &std::path::Path, part: &str, names: &[String]) -> Vec<String> {
+    let o = run(Command::new("python3")
+        .current_dir(d)
+        .args(["-c", LANES_ORACLE, part])
+        .args(names));
+    assert!(o.status.success(), "oracle: {o:?}");
+    String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
 /// fastsum's ETag and composite SHA-1 and SHA-256 over parts of `part`,
 /// one line per file, and its `--stats` (stderr), run with `env`.
 fn lanes_ours(
@@ -736,16 +751,7 @@ fn parts_side_by_side_match_the_oracles() {
         97 * K + 500,
     ];
     let names = files_of_sizes(d, &sizes, 45);
-    let o = run(Command::new("python3")
-        .current_dir(d)
-        .args(["-c", LANES_ORACLE, "1024"])
-        .args(&names));
-    assert!(o.status.success(), "oracle: {o:?}");
-    let want: Vec<String> = String::from_utf8(o.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
+    let want = lanes_oracle(d, "1024", &names);
     let runs: [&[&str]; 7] = [
         &["-m", "threaded"],
         &["-m", "threaded", "-j", "1"],
@@ -809,16 +815,7 @@ fn parts_side_by_side_over_threads_match_the_oracles() {
     const P: usize = 64 << 10;
     let sizes = [16 * P, 17 * P, 33 * P + 1];
     let names = files_of_sizes(d, &sizes, 49);
-    let o = run(Command::new("python3")
-        .current_dir(d)
-        .args(["-c", LANES_ORACLE, &P.to_string()])
-        .args(&names));
-    assert!(o.status.success(), "oracle: {o:?}");
-    let want: Vec<String> = String::from_utf8(o.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
+    let want = lanes_oracle(d, &P.to_string(), &names);
     for mode in ["threaded", "mmap", "sync"] {
         for jobs in ["2", "3"] {
             let opts = ["-m", mode, "-j", jobs];
@@ -842,16 +839,7 @@ fn parts_side_by_side_read_stretches_not_whole_parts() {
     let dir = tempdir();
     let d = dir.path();
     let names = files_of_sizes(d, &[(1 << 20) * 17 / 16 + 1], 46);
-    let o = run(Command::new("python3")
-        .current_dir(d)
-        .args(["-c", LANES_ORACLE, "65536"])
-        .args(&names));
-    assert!(o.status.success(), "oracle: {o:?}");
-    let want: Vec<String> = String::from_utf8(o.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
+    let want = lanes_oracle(d, "65536", &names);
     let opts = ["-m", "sync", "--pool", "1", "--readahead", "4K"];
     let (got, stats) = lanes_ours(d, "64K", &names, &opts, &[]);
     assert_eq!(got, want);

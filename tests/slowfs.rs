@@ -279,27 +279,33 @@ fn errors_and_short_reads_over_latency_match_md5sum() {
 /// another.
 #[test]
 fn a_file_that_shrinks_over_latency_is_reported() {
+    changed_over_latency_is_reported(&["--shrink", "big:10000000"], 24 << 20, 5, false);
+}
+
+/// A file `big` of `len` random bytes (from `seed`) behind slowfs with
+/// `fault` (which changes it while read; it is put back before each run,
+/// and stat'ed first through the mount when `stat_first`): every route
+/// prints no digest, says it changed, and exits 1.
+fn changed_over_latency_is_reported(fault: &[&str], len: usize, seed: u64, stat_first: bool) {
     let Some(bin) = slowfs() else { return };
     let dir = tempdir();
     let src = dir.path().join("src");
     std::fs::create_dir_all(&src).unwrap();
-    let data = random_bytes(24 << 20, 5);
+    let data = random_bytes(len, seed);
     write_file(&src, "big", &data);
     let mnt = dir.path().join("mnt");
-    let m = Mount::new(
-        &bin,
-        &src,
-        &mnt,
-        &["--latency", "1", "--shrink", "big:10000000"],
-    );
+    let m = Mount::new(&bin, &src, &mnt, &[&["--latency", "1"][..], fault].concat());
     for opts in [
         &["-a", "md5"][..],
         &["-a", "xxh3"][..],
         &["-a", "sha256", "-m", "sync"][..],
         &["-a", "md5", "-m", "mmap"][..],
     ] {
-        // (each run shrinks it: it is whole again first)
+        // (each run changes it: it is as it was first)
         write_file(&src, "big", &data);
+        if stat_first {
+            std::fs::metadata(m.dir.join("big")).unwrap();
+        }
         let got = run(fastsum().current_dir(&m.dir).args(opts).arg("big"));
         assert_eq!(
             normal(&got, "fastsum"),
@@ -521,39 +527,7 @@ fn small_files_behind_stale_sizes_are_hashed_right() {
 /// ranges printed a digest of neither version).
 #[test]
 fn a_file_rewritten_while_read_over_latency_is_reported() {
-    let Some(bin) = slowfs() else { return };
-    let dir = tempdir();
-    let src = dir.path().join("src");
-    std::fs::create_dir_all(&src).unwrap();
-    let data = random_bytes(48 << 20, 13);
-    write_file(&src, "big", &data);
-    let mnt = dir.path().join("mnt");
-    let m = Mount::new(
-        &bin,
-        &src,
-        &mnt,
-        &["--latency", "1", "--rewrite", "big:30000000"],
-    );
-    for opts in [
-        &["-a", "md5"][..],
-        &["-a", "xxh3"][..],
-        &["-a", "sha256", "-m", "sync"][..],
-        &["-a", "md5", "-m", "mmap"][..],
-    ] {
-        // (each run rewrites it: it is as it was first)
-        write_file(&src, "big", &data);
-        std::fs::metadata(m.dir.join("big")).unwrap();
-        let got = run(fastsum().current_dir(&m.dir).args(opts).arg("big"));
-        assert_eq!(
-            normal(&got, "fastsum"),
-            (
-                String::new(),
-                "PROG: big: file changed as we read it\n".to_string(),
-                Some(1)
-            ),
-            "fastsum {opts:?}"
-        );
-    }
+    changed_over_latency_is_reported(&["--rewrite", "big:30000000"], 48 << 20, 13, true);
 }
 
 /// How long `f` takes.

@@ -22,31 +22,20 @@ pub(crate) enum Verbosity {
     Warn,
 }
 
-/// Whose check-line grammar a run reads check files by, where GNU's,
-/// b3sum's and xxhsum's differ: chosen once by the name (`cli/commands.rs`
-/// `dialect`, `cli/xxhsum.rs` `resolve`), as the output [`Style`] is, and
-/// turned into its grammar by `check::grammar::of` (one file each in
-/// `src/command/check/grammar/`, which states the dialect's rules).
+/// What a run's check-line grammar reads by, from the command line: the
+/// grammar itself is the name's, named by its flavour's row
+/// (`cli/name.rs`) and built by `check::grammar`'s file of it (one each in
+/// `src/command/check/grammar/`, which states the dialect's rules), as
+/// the output [`Style`] is decided once in `cli`. No variant per tool:
+/// each grammar takes what it reads by from here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Dialect {
-    /// GNU's (`check/grammar/gnu.rs`): blank and `#` lines are skipped,
-    /// malformed ones counted and warned about (failing only with
-    /// `--strict`); a listed file that cannot be read is `FAILED open or
-    /// read` after a message.
-    Gnu(GnuRules),
-    /// b3sum's (`check/grammar/b3sum.rs`, under its name): every line must
-    /// be a checksum line, any other (blank, `#`, malformed, another
-    /// algorithm's) is reported and fails the run; an unreadable file is
-    /// `FAILED (reason)`; both count with the checksums that did not match.
-    B3sum,
-    /// xxhsum 0.8.1's (`check/grammar/xxhsum.rs`, under its names): its
-    /// line syntax (no comments, no blank lines), `stdin` for standard
-    /// input, its own words for what fails, and the counts on stdout after
-    /// each check file.
-    Xxhsum {
-        /// `--little-endian`: untagged lines hold reversed digests.
-        little_endian: bool,
-    },
+pub(crate) struct Dialect {
+    /// What GNU's grammar (`check/grammar/gnu.rs`) reads by: how tags are
+    /// read, whether the algorithm was chosen, base64, fastsum's own rules.
+    pub(crate) gnu: GnuRules,
+    /// xxhsum's `--little-endian` (`check/grammar/xxhsum.rs`): untagged
+    /// lines hold reversed digests.
+    pub(crate) little_endian: bool,
 }
 
 /// How GNU's grammar reads a name's check lines (GNU's tools differ), and
@@ -103,8 +92,8 @@ pub(crate) struct CheckOptions {
     pub(crate) strict: bool,
     /// `--ignore-missing`: missing files are not failures.
     pub(crate) ignore_missing: bool,
-    /// GNU's rules, b3sum's or xxhsum's: how check lines are read and
-    /// what passes.
+    /// What the name's grammar reads check lines by (the grammar itself
+    /// is the flavour's: `cli/name.rs`).
     pub(crate) dialect: Dialect,
     /// How each verified line is written (GNU's `name: OK`, b3sum's
     /// wording, or `--json`'s objects).
@@ -122,12 +111,15 @@ impl CheckOptions {
             verbosity: Verbosity::Normal,
             strict: false,
             ignore_missing: false,
-            dialect: Dialect::Gnu(GnuRules {
-                tags: Tags::Exact,
-                algorithm_chosen: false,
-                base64: false,
-                own_rules: false,
-            }),
+            dialect: Dialect {
+                gnu: GnuRules {
+                    tags: Tags::Exact,
+                    algorithm_chosen: false,
+                    base64: false,
+                    own_rules: false,
+                },
+                little_endian: false,
+            },
             style: Style {
                 shape: Shape::Gnu(LineFormat::Gnu { binary: false }),
                 encoding: Encoding::Hex,

@@ -43,6 +43,7 @@ use std::time::Instant;
 pub use report::Exit;
 pub use stdio::prepare_process;
 
+use crate::command::check::grammar::Make;
 use crate::command::{check, hash, merge, update};
 use crate::config::{Command, Config, Context};
 use crate::report::{Reporter, error_text};
@@ -78,7 +79,7 @@ pub mod internals {
 pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
     read::install_sigbus_handler();
     read::adapt_to_limits();
-    let (program, parsed) = cli::parse(argv.into_iter().collect());
+    let (program, grammar, parsed) = cli::parse(argv.into_iter().collect());
     let rep = Reporter::new(program);
     let mut cfg = match parsed {
         Ok(cfg) => cfg,
@@ -105,7 +106,7 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
         io::BufWriter::with_capacity(64 * 1024, CheckedWriter::new(Stdout::new(), policy));
     let names_stdin = cfg.files.iter().any(|f| f == "-");
     let files = std::mem::take(&mut cfg.files);
-    let result = dispatch(&cfg, files, &rep, &stats, &mut out);
+    let result = dispatch(&cfg, grammar, files, &rep, &stats, &mut out);
     // what a failed write left in the buffer is dropped, never retried
     let (mut stdout, _unwritten) = out.into_parts();
     let stdout_error = stdout.take_error();
@@ -142,9 +143,11 @@ pub fn run(argv: impl IntoIterator<Item = OsString>) -> Exit {
 }
 
 /// Run the command of `cfg` over `files`, with the progress display if
-/// wanted: the one place that builds the commands' [`Context`].
+/// wanted: the one place that builds the commands' [`Context`]. `-c`
+/// reads check files by the grammar `grammar` builds (the name's).
 fn dispatch(
     cfg: &Config,
+    grammar: Make,
     files: Vec<OsString>,
     rep: &Reporter,
     stats: &Stats,
@@ -176,8 +179,8 @@ fn dispatch(
         };
         let result = match &cfg.command {
             Command::Hash(opts) => hash::run(cx, opts.clone(), files, out),
-            Command::Check(opts) => check::run(cx, opts.clone(), &files, out),
-            Command::Audit(opts) => check::audit::run(cx, opts, &files, out),
+            Command::Check(opts) => check::run(cx, opts.clone(), grammar, &files, out),
+            Command::Audit(opts) => check::audit::run(cx, opts, grammar, &files, out),
             Command::Update(opts) => update::run(cx, opts, files),
             Command::Merge(output) => merge::run(cx, &files, output.as_deref(), out),
         };

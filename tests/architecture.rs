@@ -253,10 +253,11 @@ fn only_the_cli_knows_clap() {
 }
 
 /// A check dialect is told from another in one room, as an output style
-/// is: `cli` chooses the `config::Dialect` (defined in `config.rs`), and
-/// only `check::grammar::of` and the grammars beside it name its
-/// variants; the `Feed`, the `Verifier`, the summary and the writers follow
-/// the grammar's rules.
+/// is: a flavour's row in `cli/name.rs` names its grammar, and what the
+/// grammar reads by (`config::Dialect`, a struct: no variant per tool) is
+/// chosen in `cli`; the `Feed`, the `Verifier`, the summary and the
+/// writers follow the grammar's rules. No `Dialect::` outside `cli/`,
+/// `config.rs` and the grammars, should it grow variants again.
 #[test]
 fn only_the_cli_and_the_grammars_tell_dialects_apart() {
     for (m, code) in modules() {
@@ -270,6 +271,54 @@ fn only_the_cli_and_the_grammars_tell_dialects_apart() {
              (src/command/check/grammar/) may",
             m.join("::")
         );
+    }
+}
+
+/// A tool's grammar is named in one place, its flavour's row: each file of
+/// `src/command/check/grammar/` has a `make` (its `grammar::Make`), which
+/// `cli/name.rs` names and no other module outside the grammars does, so
+/// a new tool name with a grammar of its own is its row, its grammar's
+/// file (declared in `grammar/mod.rs`) and its tests: no arm in a match
+/// elsewhere (docs/ARCHITECTURE.md, "Adding a tool name").
+#[test]
+fn only_the_flavour_rows_name_a_grammar() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let folder = src.join("command/check/grammar");
+    let grammars: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .filter(|stem| stem != "mod")
+        .collect();
+    assert!(
+        grammars.len() >= 3,
+        "GNU's, b3sum's, xxhsum's: {grammars:?}"
+    );
+    let rows = code_of(&std::fs::read_to_string(src.join("cli/name.rs")).unwrap());
+    for g in &grammars {
+        let text = std::fs::read_to_string(folder.join(format!("{g}.rs"))).unwrap();
+        assert!(
+            text.contains("pub(crate) fn make("),
+            "check/grammar/{g}.rs has no `make` (a grammar::Make) for a flavour's row"
+        );
+        assert!(
+            rows.contains(&format!("grammar::{g}::make")),
+            "no flavour's row (cli/name.rs) names check/grammar/{g}.rs's grammar"
+        );
+    }
+    for (m, code) in modules() {
+        let allowed = matches!(
+            m.iter().map(String::as_str).collect::<Vec<_>>()[..],
+            ["cli", "name"] | ["command", "check", "grammar", ..]
+        );
+        for g in &grammars {
+            assert!(
+                allowed || !code.contains(&format!("{g}::make")),
+                "{} names the grammar {g}: only a flavour's row (cli/name.rs) may",
+                m.join("::")
+            );
+        }
     }
 }
 

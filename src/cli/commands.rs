@@ -14,7 +14,6 @@ use crate::walk::{Exclude, Walk};
 
 use super::name::{Flavour, Invocation};
 use super::options::{self, Args};
-use super::style;
 use super::usage::{Conflict, UsageError};
 
 /// What every command refuses, before its own: b3sum's clap's refusals
@@ -109,8 +108,8 @@ pub(super) fn check_command(args: &Args, inv: &Invocation) -> Result<Command, Us
         verbosity: args.verbosity.unwrap_or(Verbosity::Normal),
         strict: args.strict,
         ignore_missing: args.ignore_missing,
-        dialect: dialect(args, inv, cksum),
-        style: style::check(args, inv),
+        dialect: dialect(args, inv),
+        style: (inv.row().style.check)(args, inv),
         signed: args.verify_with.as_ref().map(|key| Signed {
             key: key.into(),
             signature: args.signature.as_ref().map(Into::into),
@@ -176,7 +175,7 @@ pub(super) fn hash_command(
     };
     let shares = shares(args).map_err(UsageError::Conflict)?;
     let hash = HashOptions {
-        style: style::hash(args, inv, xof),
+        style: (inv.row().style.hash)(args, inv, xof),
         walk,
         tree_digest: args.tree_digest,
         shares,
@@ -477,21 +476,23 @@ fn b3sum_validation(args: &Args) -> Option<Conflict> {
     None
 }
 
-/// Whose grammar `-c` reads check lines by under a name (xxhsum's names
-/// have their own resolver, `cli/xxhsum.rs`).
-fn dialect(args: &Args, inv: &Invocation, cksum: bool) -> Dialect {
-    if inv.flavour() == Flavour::B3sum {
-        return Dialect::B3sum;
+/// What `-c` reads check lines by under a name, for whichever grammar its
+/// row names (GNU's reads by the `GnuRules`, xxhsum's by its
+/// `--little-endian`, b3sum's by nothing).
+pub(super) fn dialect(args: &Args, inv: &Invocation) -> Dialect {
+    let cksum = inv.flavour() == Flavour::Cksum;
+    Dialect {
+        gnu: GnuRules {
+            tags: tags(inv.flavour(), &args.algorithms),
+            // (cksum's default, the CRC, chooses nothing: its -c takes any tag)
+            algorithm_chosen: !args.algorithms.is_empty()
+                || (inv.default_algorithm.is_some() && !cksum),
+            // (fastsum reads the lines its --base64 writes)
+            base64: cksum || inv.flavour() == Flavour::Fastsum,
+            own_rules: inv.flavour() == Flavour::Fastsum,
+        },
+        little_endian: args.little_endian,
     }
-    Dialect::Gnu(GnuRules {
-        tags: tags(inv.flavour(), &args.algorithms),
-        // (cksum's default, the CRC, chooses nothing: its -c takes any tag)
-        algorithm_chosen: !args.algorithms.is_empty()
-            || (inv.default_algorithm.is_some() && !cksum),
-        // (fastsum reads the lines its --base64 writes)
-        base64: cksum || inv.flavour() == Flavour::Fastsum,
-        own_rules: inv.flavour() == Flavour::Fastsum,
-    })
 }
 
 /// How `-c` reads tags under a name (GNU's tools differ), with the `-a`

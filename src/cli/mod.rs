@@ -19,6 +19,7 @@
 
 use std::ffi::OsString;
 
+use crate::command::check::grammar::Make;
 use crate::config::{Config, Progress};
 use crate::read::{MAX_COUNT, MAX_IN_FLIGHT, Mode, Plan, default_jobs};
 
@@ -47,8 +48,9 @@ use options::Args;
 use usage::{Conflict, UsageError};
 
 /// Parse `argv` (`argv[0]` included) under the name it gives: the program
-/// name messages use, and the resolved run or why there is none.
-pub(crate) fn parse(argv: Vec<OsString>) -> (&'static str, Result<Config, Stop>) {
+/// name messages use, the grammar its `-c` reads check files by (its
+/// flavour's row's), and the resolved run or why there is none.
+pub(crate) fn parse(argv: Vec<OsString>) -> (&'static str, Make, Result<Config, Stop>) {
     let inv = Invocation::from_argv0(argv.first());
     let usage = |error| Stop::Usage {
         error,
@@ -56,7 +58,7 @@ pub(crate) fn parse(argv: Vec<OsString>) -> (&'static str, Result<Config, Stop>)
         flavour: inv.flavour(),
     };
     let config = parse_args(&inv, argv).and_then(|args| resolve(args, &inv).map_err(usage));
-    (inv.program, config)
+    (inv.program, inv.row().grammar, config)
 }
 
 /// Resolve `args` under the invocation's name: defaults, multi-call
@@ -154,7 +156,7 @@ mod tests {
 
     /// The run `argv` resolves to, or the text of why it does not.
     fn config(argv: &[&str]) -> Result<Config, Stop> {
-        parse(argv.iter().map(OsString::from).collect()).1
+        parse(argv.iter().map(OsString::from).collect()).2
     }
 
     #[test]

@@ -459,8 +459,10 @@ impl Names {
         Names(self.0 | Names::of(&[flavour]).0)
     }
 
+    /// Whether `flavour` has the option: its row says whose options it
+    /// has (its own, or another flavour's).
     fn has(self, flavour: Flavour) -> bool {
-        self.0 & (1 << flavour as u8) != 0
+        self.0 & (1 << flavour.row().options as u8) != 0
     }
 }
 

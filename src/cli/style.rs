@@ -1,7 +1,8 @@
 //! The one place a run's output style is decided: what the options and the
 //! name ask for becomes a `config::Style` (which writer, encoding, line
 //! end, name policy), which `output::writer` writes; nothing below `cli`
-//! asks which tool it is to know how a line looks.
+//! asks which tool it is to know how a line looks. A flavour's row
+//! (`cli/name.rs`) names its [`Styles`]: [`GNU`], [`B3SUM`] or [`XXHSUM`].
 
 use crate::algo::Algorithm;
 use crate::command::check::infer;
@@ -10,12 +11,35 @@ use crate::config::{Encoding, LineEnd, LineFormat, Names, Shape, Style, XofOutpu
 use super::options::Args;
 use super::{Flavour, Invocation};
 
-/// The style of hash lines under `inv`'s name (`xof`: b3sum's
-/// `--length`/`--raw`/`--no-names`, when given).
-pub(super) fn hash(args: &Args, inv: &Invocation, xof: Option<XofOutput>) -> Style {
+/// A name's style: how its hash lines look (`xof`: b3sum's
+/// `--length`/`--raw`/`--no-names`, when given), and `-c`'s (and
+/// `--audit`'s) status lines.
+#[derive(Clone, Copy)]
+pub(super) struct Styles {
+    pub(super) hash: fn(&Args, &Invocation, Option<XofOutput>) -> Style,
+    pub(super) check: fn(&Args, &Invocation) -> Style,
+}
+
+/// GNU's (and fastsum's, cksum's CRC and sum's, `--json`, `--raw`).
+pub(super) const GNU: Styles = Styles { hash, check };
+
+/// b3sum's.
+pub(super) const B3SUM: Styles = Styles {
+    hash: |args, inv, xof| b3sum(format(args, inv), xof),
+    check: |_, _| b3sum(LineFormat::Gnu { binary: false }, None),
+};
+
+/// xxhsum's, for the algorithm the run hashes with.
+pub(super) const XXHSUM: Styles = Styles {
+    hash: |args, inv, _| xxhsum(args, xxhsum_algorithm(args, inv)),
+    check: |args, inv| xxhsum(args, xxhsum_algorithm(args, inv)),
+};
+
+/// How hash lines are laid out under `inv`'s name.
+fn format(args: &Args, inv: &Invocation) -> LineFormat {
     let cksum = inv.flavour() == Flavour::Cksum;
     // some algorithms' lines are always tagged (`Algorithm::tagged_only`)
-    let format = if args.tag
+    if args.tag
         || (cksum && !args.untagged)
         || args.algorithms.len() > 1
         || args.algorithms.iter().any(|a| a.tagged_only())
@@ -26,10 +50,12 @@ pub(super) fn hash(args: &Args, inv: &Invocation, xof: Option<XofOutput>) -> Sty
         LineFormat::Gnu {
             binary: args.binary == Some(true),
         }
-    };
-    if inv.flavour() == Flavour::B3sum {
-        return b3sum(format, xof);
     }
+}
+
+/// GNU's hash lines under `inv`'s name.
+fn hash(args: &Args, inv: &Invocation, _: Option<XofOutput>) -> Style {
+    let format = format(args, inv);
     // cksum's CRC and sum's checksums print their own lines (`cli::resolve`
     // refuses them beside another algorithm)
     let legacy = match args.algorithms.as_slice() {
@@ -92,17 +118,13 @@ fn unreadable_untagged(args: &Args, inv: &Invocation) -> bool {
         && !infer::reads_back(algo)
 }
 
-/// The style of `-c`'s (and `--audit`'s) status lines under `inv`'s name.
-pub(super) fn check(args: &Args, inv: &Invocation) -> Style {
-    let untagged = LineFormat::Gnu { binary: false };
-    if inv.flavour() == Flavour::B3sum {
-        return b3sum(untagged, None);
-    }
+/// GNU's `-c` (and `--audit`) status lines.
+fn check(args: &Args, _: &Invocation) -> Style {
     Style {
         shape: if args.json {
             Shape::Json
         } else {
-            Shape::Gnu(untagged)
+            Shape::Gnu(LineFormat::Gnu { binary: false })
         },
         encoding: Encoding::Hex,
         end: LineEnd::Newline,
@@ -120,8 +142,18 @@ fn b3sum(format: LineFormat, xof: Option<XofOutput>) -> Style {
     }
 }
 
+/// The algorithm a run under an xxhsum name hashes with: `-H`'s, the
+/// name's, else XXH64.
+pub(super) fn xxhsum_algorithm(args: &Args, inv: &Invocation) -> Algorithm {
+    args.algorithms
+        .first()
+        .copied()
+        .or(inv.default_algorithm)
+        .unwrap_or(Algorithm::Xxh64)
+}
+
 /// The style of hash lines under an xxhsum name, hashing with `algo`.
-pub(super) fn xxhsum(args: &Args, algo: Algorithm) -> Style {
+fn xxhsum(args: &Args, algo: Algorithm) -> Style {
     let format = if args.tag || algo.tagged_only() {
         LineFormat::Tagged
     } else {
@@ -149,7 +181,7 @@ mod tests {
 
     /// The style `argv` resolves to (hashing, checking or auditing).
     fn style(argv: &[&str]) -> Style {
-        let (_, config) = super::super::parse(argv.iter().map(OsString::from).collect());
+        let (_, _, config) = super::super::parse(argv.iter().map(OsString::from).collect());
         match config.map(|c| c.command) {
             Ok(Command::Hash(h)) => h.style,
             Ok(Command::Check(c)) => c.style,

@@ -17,8 +17,8 @@ use std::io::IsTerminal;
 use super::options::Args;
 use super::usage::{Conflict, UsageError};
 use super::{Invocation, plan};
-use crate::algo::{Algorithm, Algorithms};
-use crate::config::{CheckOptions, Command, Config, Dialect, HashOptions, Progress, Verbosity};
+use crate::algo::Algorithms;
+use crate::config::{CheckOptions, Command, Config, HashOptions, Progress, Verbosity};
 use crate::walk::Walk;
 
 /// The run `args` ask for under an xxhsum name. It refuses only to read a
@@ -28,12 +28,8 @@ pub(super) fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError
     if args.files.is_empty() && !args.stdin_named && std::io::stdin().is_terminal() {
         return Err(UsageError::Conflict(Conflict::NoInputButTerminal));
     }
-    let algo = args
-        .algorithms
-        .first()
-        .copied()
-        .or(inv.default_algorithm)
-        .unwrap_or(Algorithm::Xxh64);
+    let algo = super::style::xxhsum_algorithm(&args, inv);
+    let style = inv.row().style;
     let command = if args.check {
         Command::Check(CheckOptions {
             signed: None,
@@ -46,14 +42,12 @@ pub(super) fn resolve(args: Args, inv: &Invocation) -> Result<Config, UsageError
             },
             strict: args.strict,
             ignore_missing: false,
-            dialect: Dialect::Xxhsum {
-                little_endian: args.little_endian,
-            },
-            style: super::style::xxhsum(&args, algo),
+            dialect: super::commands::dialect(&args, inv),
+            style: (style.check)(&args, inv),
         })
     } else {
         Command::Hash(HashOptions {
-            style: super::style::xxhsum(&args, algo),
+            style: (style.hash)(&args, inv, None),
             walk: Walk {
                 recursive: args.recursive,
                 ..Walk::default()

@@ -18,6 +18,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::grammar::Make;
 use super::parse::Expected;
 use super::verify::{NO_DIGEST, Verifier};
 use super::{CheckJob, Event, Status, reading};
@@ -495,17 +496,19 @@ impl New {
     }
 }
 
-/// Audit the trees of `opts.dirs` against the checksum files `files`.
+/// Audit the trees of `opts.dirs` against the checksum files `files`,
+/// read by the grammar `make` builds (the name's).
 pub(crate) fn run(
     cx: Context<'_>,
     opts: &AuditOptions,
+    make: Make,
     files: &[OsString],
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let Ok(signing) = super::signed::signing(&opts.check, cx.rep) else {
         return Ok(());
     };
-    let (feed, verifier) = reading(&opts.check, cx.algos, files, signing);
+    let (feed, verifier) = reading(&opts.check, make, cx.algos, files, signing);
     let (listed, names) = one_job_a_file(feed);
     let mut found = None::<Algorithms>;
     for job in &listed {

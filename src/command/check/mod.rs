@@ -12,9 +12,10 @@
 //! so the [`verify::Verifier`] sees one ordered stream of outcomes and
 //! prints each in order.
 //!
-//! Where the tools differ, the run's dialect (`config::Dialect`, chosen
-//! once in `cli`) is a [`grammar::Grammar`], one file each in
-//! `check/grammar/`:
+//! Where the tools differ, the name's grammar (a [`grammar::Grammar`],
+//! chosen once in `cli`: its flavour's row names its [`grammar::Make`],
+//! which builds it from what the command line says, `config::Dialect`) is
+//! one file each in `check/grammar/`:
 //!
 //! * `gnu.rs`: GNU's (and fastsum's own rules on top of it), over the line
 //!   syntax of [`parse`] (and, without `-a`, [`infer`]);
@@ -51,6 +52,7 @@ use crate::output::quote_name;
 use crate::printer::print_all;
 use crate::read::{Job, JobSource};
 use feed::Feed;
+use grammar::Make;
 use parse::Expected;
 use signed::Signing;
 use verify::Verifier;
@@ -183,15 +185,17 @@ pub(crate) fn display_name(arg: &OsStr) -> FileName {
     name.into_bytes().into()
 }
 
-/// The jobs of checking `files` by the dialect `opts` names, and what
-/// prints their outcomes (`--audit` takes them too).
+/// The jobs of checking `files` by the grammar `make` builds (the name's,
+/// reading by `opts.dialect`), and what prints their outcomes (`--audit`
+/// takes them too).
 fn reading<'a>(
     opts: &CheckOptions,
+    make: Make,
     algos: Algorithms,
     files: &'a [OsString],
     signing: Option<Signing>,
 ) -> (Feed<'a>, Verifier) {
-    let grammar = grammar::of(opts, algos);
+    let grammar = make(&opts.dialect, algos);
     let rules = grammar.rules();
     (
         Feed::new(grammar, files, signing),
@@ -199,17 +203,19 @@ fn reading<'a>(
     )
 }
 
-/// Verify every checksum file in `files`, printing to `out`.
+/// Verify every checksum file in `files`, read by the grammar `make`
+/// builds (the name's), printing to `out`.
 pub(crate) fn run(
     cx: Context<'_>,
     opts: CheckOptions,
+    make: Make,
     files: &[OsString],
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let Ok(signing) = signed::signing(&opts, cx.rep) else {
         return Ok(());
     };
-    let (feed, verifier) = reading(&opts, cx.algos, files, signing);
+    let (feed, verifier) = reading(&opts, make, cx.algos, files, signing);
     print_all(cx, feed, JobSource::CheckFiles, verifier, out)
 }
 

@@ -25,8 +25,14 @@ use super::super::parse::Expected;
 use super::super::{Event, Listed, Step};
 use super::{At, FileErrors, Grammar, Passes, Rules};
 use crate::algo::{Algorithm, Algorithms};
+use crate::config::Dialect;
 use crate::input::Input;
 use crate::read::{Job, Task};
+
+/// b3sum's grammar (which reads by nothing the command line says).
+pub(crate) fn make(_: &Dialect, _: Algorithms) -> Box<dyn Grammar> {
+    Box::new(B3sum)
+}
 
 /// b3sum's grammar.
 pub(crate) struct B3sum;

@@ -26,7 +26,7 @@ use super::super::{CheckJob, Event, Listed, Step};
 use super::{At, Grammar, Rules};
 use crate::algo::{Algorithm, Algorithms};
 use crate::command::meta::Meta;
-use crate::config::GnuRules;
+use crate::config::{Dialect, GnuRules};
 use crate::input::Input;
 use crate::read::{Job, Task};
 use crate::signature::Armour;
@@ -86,6 +86,11 @@ struct ThisFile {
     bare: Option<(Vec<u8>, Algorithm)>,
     /// The `#meta` line just read, for the line after it.
     meta: Option<Box<Meta>>,
+}
+
+/// GNU's grammar, by the rules the name and `-a` give (`Dialect::gnu`).
+pub(crate) fn make(dialect: &Dialect, algos: Algorithms) -> Box<dyn Grammar> {
+    Box::new(Gnu::new(dialect.gnu, algos))
 }
 
 /// GNU's grammar, with fastsum's own rules when they apply.

@@ -1,26 +1,25 @@
 //! A check dialect's grammar: how a check file's raw lines become jobs,
 //! and the rules that differ between GNU's tools, b3sum and xxhsum beyond
-//! a line's syntax. The reading-side mirror of the output `Style`: the
-//! dialect is a value (`config::Dialect`), chosen once by the name in
-//! `cli` (`cli/commands.rs` `dialect`, `cli/xxhsum.rs` `resolve`), and
-//! [`of`] turns it into its [`Grammar`], one file each in this folder:
-//! [`gnu`], [`b3sum`], [`xxhsum`]. The `Feed` that reads check files
-//! and the `Verifier` that judges what comes of their lines follow the
-//! grammar and its [`Rules`], never asking which tool runs.
+//! a line's syntax. The reading-side mirror of the output `Style`: a
+//! name's grammar is chosen once in `cli`, where its flavour's row
+//! (`cli/name.rs` `Flavour::row`) names the [`Make`] of one file of this
+//! folder ([`gnu::make`], [`b3sum::make`], [`xxhsum::make`]), which builds
+//! it from what the command line says it reads by (`config::Dialect`).
+//! The `Feed` that reads check files and the `Verifier` that judges what
+//! comes of their lines follow the grammar and its [`Rules`], never asking
+//! which tool runs. A new grammar is a file here, declared below, whose
+//! `make` a flavour's row names: no arm to add anywhere.
 
 use std::ffi::OsStr;
 
 pub(crate) mod b3sum;
-mod gnu;
-mod xxhsum;
+pub(crate) mod gnu;
+pub(crate) mod xxhsum;
 
 use super::{FileName, Step, display_name};
 use crate::algo::Algorithms;
-use crate::config::{CheckOptions, Dialect};
+use crate::config::Dialect;
 use crate::input::Input;
-use b3sum::B3sum;
-use gnu::Gnu;
-use xxhsum::Xxhsum;
 
 /// Where a line stands: its check file, as messages name it, and its
 /// number (every line counts, comments and blanks too).
@@ -119,46 +118,40 @@ impl Rules {
     };
 }
 
-/// The grammar of the run's dialect, reading untagged lines (GNU's) by
-/// `algos`: the one place a dialect is told from another.
-pub(crate) fn of(opts: &CheckOptions, algos: Algorithms) -> Box<dyn Grammar> {
-    match opts.dialect {
-        Dialect::Gnu(rules) => Box::new(Gnu::new(rules, algos)),
-        Dialect::B3sum => Box::new(B3sum),
-        Dialect::Xxhsum { little_endian } => Box::new(Xxhsum { little_endian }),
-    }
-}
+/// How a grammar is built: from what the command line says it reads by,
+/// reading untagged lines (GNU's) by the run's algorithms. Each grammar's
+/// file has one (`make`), which the flavours' rows name (`cli/name.rs`).
+pub(crate) type Make = fn(&Dialect, Algorithms) -> Box<dyn Grammar>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::algo::Algorithm;
-    use crate::config::{GnuRules, Tags};
+    use crate::config::{CheckOptions, GnuRules, Tags};
 
-    /// The grammar of `dialect`, by `of`.
-    fn grammar(dialect: Dialect) -> Box<dyn Grammar> {
-        let opts = CheckOptions {
-            dialect,
-            ..CheckOptions::gnu()
+    /// The grammar `make` builds reading by `gnu`.
+    fn grammar(make: Make, gnu: GnuRules) -> Box<dyn Grammar> {
+        let dialect = Dialect {
+            gnu,
+            ..CheckOptions::gnu().dialect
         };
-        of(&opts, Algorithms::one(Algorithm::Md5))
+        make(&dialect, Algorithms::one(Algorithm::Md5))
     }
 
     #[test]
     fn each_dialect_states_its_rules() {
-        let gnu = grammar(Dialect::Gnu(GnuRules {
+        let own = GnuRules {
             tags: Tags::Any,
             algorithm_chosen: false,
             base64: true,
             own_rules: true,
-        }));
+        };
+        let gnu = grammar(gnu::make, own);
         assert_eq!(gnu.rules(), Rules::GNU);
-        let b3sum = grammar(Dialect::B3sum).rules();
+        let b3sum = grammar(b3sum::make, own).rules();
         assert_eq!(b3sum.file_errors, FileErrors::EndTheRun);
         assert!(b3sum.run_counts && b3sum.unreadable_mismatches && b3sum.groups);
-        let xxhsum = grammar(Dialect::Xxhsum {
-            little_endian: false,
-        });
+        let xxhsum = grammar(xxhsum::make, own);
         let rules = xxhsum.rules();
         assert_eq!(rules.file_errors, FileErrors::ReadEnds);
         assert_eq!(rules.passes, Passes::NothingFailed);
@@ -183,26 +176,21 @@ mod tests {
             own_rules: false,
         };
         let md5 = b"d41d8cd98f00b204e9800998ecf8427e  a\n";
-        let hashes = |d: Dialect, line: &[u8]| {
+        let hashes = |make: Make, line: &[u8]| {
             matches!(
-                grammar(d).line(line, at),
+                grammar(make, gnu).line(line, at),
                 Step::Job(crate::read::Job::Hash(_))
             )
         };
-        assert!(hashes(Dialect::Gnu(gnu), md5));
+        assert!(hashes(gnu::make, md5));
         // b3sum's lines are BLAKE3's only; a comment is no line to GNU
-        assert!(!hashes(Dialect::B3sum, md5));
+        assert!(!hashes(b3sum::make, md5));
         assert!(matches!(
-            grammar(Dialect::Gnu(gnu)).line(b"# c\n", at),
+            grammar(gnu::make, gnu).line(b"# c\n", at),
             Step::Skip
         ));
         let xxh = b"e4c191d091bd8853  h1\n";
-        assert!(hashes(
-            Dialect::Xxhsum {
-                little_endian: false
-            },
-            xxh
-        ));
-        assert!(!hashes(Dialect::Gnu(gnu), xxh));
+        assert!(hashes(xxhsum::make, xxh));
+        assert!(!hashes(gnu::make, xxh));
     }
 }

@@ -10,9 +10,17 @@ use super::super::parse::xxhsum_line;
 use super::super::{Event, FileName, Listed, Step};
 use super::{At, FileErrors, Grammar, Passes, Rules};
 use crate::algo::Algorithms;
+use crate::config::Dialect;
 use crate::input::Input;
 use crate::output::xxhsum_name;
 use crate::read::{Job, Task};
+
+/// xxhsum's grammar, by its `--little-endian`.
+pub(crate) fn make(dialect: &Dialect, _: Algorithms) -> Box<dyn Grammar> {
+    Box::new(Xxhsum {
+        little_endian: dialect.little_endian,
+    })
+}
 
 /// xxhsum's grammar.
 pub(crate) struct Xxhsum {

@@ -88,7 +88,7 @@ struct ThisFile {
     meta: Option<Box<Meta>>,
 }
 
-/// GNU's grammar, by the rules the name and `-a` give (`Dialect::gnu`).
+/// GNU's grammar, by the rules the name and `-a` give (`Dialect`'s `gnu`).
 pub(crate) fn make(dialect: &Dialect, algos: Algorithms) -> Box<dyn Grammar> {
     Box::new(Gnu::new(dialect.gnu, algos))
 }

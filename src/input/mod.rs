@@ -14,6 +14,7 @@ use crate::stdio::stdin_was_closed;
 use crate::sys::Stamp;
 
 pub(crate) mod descriptors;
+mod listing;
 
 /// One thing to hash.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -238,9 +239,22 @@ impl Beside {
         [&self.listed, &self.there]
     }
 
-    /// Which of the two files the name is ([`Input::settle`]).
+    /// Which of the two files the name is ([`Input::settle`]). On far
+    /// storage, a name its directory's listing does not hold is not looked
+    /// up ([`listing`]: that directory's lookups may be made one at a time).
     fn which(&self) -> &Path {
-        let here = |id| crate::sys::FileId::of_link(&self.listed).is_ok_and(|h| h == id);
+        let absent = |p: &Path| match (p.parent(), p.file_name()) {
+            (Some(dir), Some(name)) => listing::surely_absent(dir, name),
+            _ => false,
+        };
+        // (asked first: a listing of here's directory also readies the
+        // lookup of the open that follows)
+        let not_here = absent(&self.listed);
+        if absent(&self.there) {
+            return &self.listed;
+        }
+        let here =
+            |id| !not_here && crate::sys::FileId::of_link(&self.listed).is_ok_and(|h| h == id);
         match crate::sys::FileId::of_link(&self.there) {
             Ok(id) if !here(id) => &self.there,
             _ => &self.listed,

@@ -11,7 +11,7 @@ use std::time::SystemTime;
 
 use crate::stdio::stdin_was_closed;
 // what tells that a regular file changed, or is not the one opened
-use crate::sys::Stamp;
+use crate::sys::{FileId, Stamp};
 
 pub(crate) mod descriptors;
 mod listing;
@@ -23,22 +23,23 @@ pub enum Input {
     Stdin,
     /// A file by path.
     Path(PathBuf),
-    /// A relative name listed in a check file named with a directory
-    /// (`fastsum -c dl/SHA256SUMS`): the file beside the check file or the
-    /// one here, not yet settled ([`Input::listed_beside`]). Whoever opens
-    /// it settles it first ([`Input::settle`]), so that where each lookup
-    /// waits a round trip (sshfs, NFS) they are in flight with the opens,
-    /// not made one by one as the check file is read.
-    Beside(Box<Beside>),
+    /// A name a check file lists, not yet settled ([`Input::listed`]):
+    /// the file here, or, for a relative name in a check file named with a
+    /// directory (`fastsum -c dl/SHA256SUMS`), perhaps the one beside the
+    /// check file. Whoever opens it settles it first ([`Input::settle`]), so
+    /// that where each lookup waits a round trip (sshfs, NFS) they are in
+    /// flight with the opens, not made one by one as the check file is read.
+    Listed(Box<ListedName>),
 }
 
-/// The two files a name listed beside a check file may be.
+/// The files a name a check file lists may be.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Beside {
-    /// The name as listed: relative to here.
+pub struct ListedName {
+    /// The name as listed: relative to here, or absolute.
     listed: PathBuf,
-    /// The name joined to the check file's directory.
-    there: PathBuf,
+    /// The name joined to the check file's directory, when the name is
+    /// looked for there first.
+    there: Option<PathBuf>,
 }
 
 /// What an open input turned out to be.
@@ -93,23 +94,25 @@ impl Input {
         }
     }
 
-    /// The file `name` listed in a check file of the directory `dir`, under
-    /// fastsum's own rules (`check/grammar/gnu.rs`): a relative name found
-    /// beside the check file is that one, as rhash reads it, even when one
-    /// of that name is here too (a stale `./tool.tar.gz` is not what
-    /// `dl/SHA256SUMS` lists: issue 40 §12); a name found only here is
-    /// here's. Which is settled at open ([`Input::settle`]); an absolute
-    /// name, and `-`, are what they are.
-    pub(crate) fn listed_beside(dir: &Path, name: OsString) -> Input {
+    /// The file `name` a check file lists (`-`: standard input). With
+    /// `beside`, the check file's directory, under fastsum's own rules
+    /// (`check/grammar/gnu.rs`): a relative name found beside the check
+    /// file is that one, as rhash reads it, even when one of that name is
+    /// here too (a stale `./tool.tar.gz` is not what `dl/SHA256SUMS` lists:
+    /// issue 40 §12); a name found only here is here's. Which is settled at
+    /// open ([`Input::settle`]).
+    pub(crate) fn listed(beside: Option<&Path>, name: OsString) -> Input {
         let listed = PathBuf::from(name);
-        if listed.is_absolute() || listed.as_os_str() == "-" {
-            return Input::from_arg(listed.into_os_string());
+        if listed.as_os_str() == "-" {
+            return Input::Stdin;
         }
-        let there = dir.join(&listed);
-        Input::Beside(Box::new(Beside { listed, there }))
+        let there = beside
+            .filter(|_| listed.is_relative())
+            .map(|dir| dir.join(&listed));
+        Input::Listed(Box::new(ListedName { listed, there }))
     }
 
-    /// Settle which file an [`Input::Beside`] is, as [`Input::listed_beside`]
+    /// Settle which file an [`Input::Listed`] is, as [`Input::listed`]
     /// says: beside the check file if a file (or a link) of that name is
     /// there, shown as opened (`dl/tool.tar.gz: OK`), unless it is the very
     /// file the name reaches from here (the check file's directory is this
@@ -117,7 +120,7 @@ impl Input {
     /// here. One or two `lstat`s, made by whoever opens the input. Any
     /// other input is settled already.
     pub(crate) fn settle(&mut self) {
-        if let Input::Beside(b) = self {
+        if let Input::Listed(b) = self {
             *self = Input::Path(b.which().to_path_buf());
         }
     }
@@ -128,7 +131,7 @@ impl Input {
         match self {
             Input::Stdin => b"-",
             Input::Path(p) => p.as_os_str().as_encoded_bytes(),
-            Input::Beside(b) => b.listed.as_os_str().as_encoded_bytes(),
+            Input::Listed(b) => b.listed.as_os_str().as_encoded_bytes(),
         }
     }
 
@@ -138,7 +141,7 @@ impl Input {
         match self {
             Input::Stdin => None,
             Input::Path(p) => Some(p),
-            Input::Beside(b) => Some(&b.listed),
+            Input::Listed(b) => Some(&b.listed),
         }
     }
 
@@ -161,7 +164,7 @@ impl Input {
             // yet does not block the thread that opens inputs in order)
             Input::Path(p) => crate::sys::open_input(p),
             // (settled where it is opened; here only if a caller did not)
-            Input::Beside(b) => crate::sys::open_input(b.which()),
+            Input::Listed(b) => crate::sys::open_input(b.which()),
         })
         .map(Unprobed)
     }
@@ -174,7 +177,7 @@ impl Input {
             Ok(m) if m.is_file() => {
                 let start = match self {
                     Input::Stdin => (&*file).stream_position()?,
-                    Input::Path(_) | Input::Beside(_) => 0,
+                    Input::Path(_) | Input::Listed(_) => 0,
                 };
                 let len = m.len().saturating_sub(start);
                 (Kind::Regular { len }, start)
@@ -233,10 +236,10 @@ impl Input {
     }
 }
 
-impl Beside {
-    /// The two files it may be: here, and beside the check file.
-    pub(crate) fn candidates(&self) -> [&Path; 2] {
-        [&self.listed, &self.there]
+impl ListedName {
+    /// The files it may be: here, and beside the check file.
+    pub(crate) fn candidates(&self) -> impl Iterator<Item = &Path> {
+        std::iter::once(self.listed.as_path()).chain(self.there.as_deref())
     }
 
     /// Which of the two files the name is ([`Input::settle`]). On far
@@ -247,16 +250,15 @@ impl Beside {
             (Some(dir), Some(name)) => listing::surely_absent(dir, name),
             _ => false,
         };
-        // (asked first: a listing of here's directory also readies the
-        // lookup of the open that follows)
+        // (asked of every name: the listing of a directory many listed
+        // names are in also readies the lookups of their opens)
         let not_here = absent(&self.listed);
-        if absent(&self.there) {
+        let Some(there) = self.there.as_deref().filter(|t| !absent(t)) else {
             return &self.listed;
-        }
-        let here =
-            |id| !not_here && crate::sys::FileId::of_link(&self.listed).is_ok_and(|h| h == id);
-        match crate::sys::FileId::of_link(&self.there) {
-            Ok(id) if !here(id) => &self.there,
+        };
+        let here = |id| !not_here && FileId::of_link(&self.listed).is_ok_and(|h| h == id);
+        match FileId::of_link(there) {
+            Ok(id) if !here(id) => there,
             _ => &self.listed,
         }
     }
@@ -273,7 +275,7 @@ const SETTLED_AT_ONCE: usize = 16;
 pub(crate) fn settle_all<'a>(inputs: impl IntoIterator<Item = &'a mut Input>) {
     let unsettled: Vec<&mut Input> = inputs
         .into_iter()
-        .filter(|i| matches!(i, Input::Beside(_)))
+        .filter(|i| matches!(i, Input::Listed(_)))
         .collect();
     let threads = SETTLED_AT_ONCE.min(unsettled.len().div_ceil(8));
     let work = std::sync::Mutex::new(unsettled.into_iter());

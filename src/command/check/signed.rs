@@ -56,7 +56,7 @@ pub(super) fn verified(
         (None, _) if signature::embedded(&bytes) => None,
         (None, Input::Path(p)) => signature::beside(p).find_map(|c| read(&c).ok()),
         // (a check file is a named file or stdin: never a listed name)
-        (None, Input::Stdin | Input::Beside(_)) => None,
+        (None, Input::Stdin | Input::Listed(_)) => None,
     };
     signature::verify(&bytes, detached.as_deref(), &signing.key).map_err(|e| e.to_string())
 }

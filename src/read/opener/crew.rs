@@ -84,7 +84,7 @@ fn may_share(input: &Input) -> bool {
         Input::Stdin => true,
         Input::Path(p) => special(p),
         // (either file it may be: `-c /dev/fd/63` lists names beside it)
-        Input::Beside(b) => b.candidates().into_iter().any(special),
+        Input::Listed(b) => b.candidates().any(special),
     }
 }
 

@@ -12,7 +12,7 @@
 //! fastsum's own rules (`GnuRules::own_rules`) add: an OpenPGP
 //! clear-signed file's armour is skipped (`signature::Armour`), a listed
 //! name found beside the check file is that one ([`beside`]: settled where
-//! it is opened, `Input::listed_beside`), a `#meta` line is tied to the line after it, a file
+//! it is opened, `Input::listed`), a `#meta` line is tied to the line after it, a file
 //! holding only a digest checks the file its name names, and without `-a`
 //! an untagged line's algorithm is inferred (`infer.rs`).
 
@@ -327,13 +327,10 @@ fn bare_job(
 /// fastsum's own rules, when the check file was named with a directory
 /// (`dir`: `fastsum -c dl/SHA256SUMS`), the file beside the check file if
 /// there is one, else here's, settled where it is opened (the rule:
-/// `Input::listed_beside`). Its status line shows the path opened
+/// `Input::listed`). Its status line shows the path opened
 /// (`dl/tool.tar.gz: OK`).
 fn beside(dir: Option<&Path>, name: OsString) -> Input {
-    match dir {
-        Some(dir) => Input::listed_beside(dir, name),
-        None => Input::from_arg(name),
-    }
+    Input::listed(dir, name)
 }
 
 #[cfg(test)]

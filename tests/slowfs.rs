@@ -672,6 +672,21 @@ fn a_server_gone_mid_run_over_latency_gives_an_error_per_file() {
     });
 }
 
+/// `script`'s output, run in `src` served by slowfs with `args` at
+/// `dir/mnt-i` (a mount of its own: nothing cached by an earlier run), and
+/// how long it took.
+fn on_a_mount_of_its_own(
+    bin: &Path,
+    (src, dir, i): (&Path, &Path, usize),
+    args: &[&str],
+    script: &str,
+) -> (Output, Duration) {
+    let m = Mount::new(bin, src, &dir.join(format!("mnt-{i}")), args);
+    let mut got = None;
+    let took = timed(|| got = Some(shell(&m.dir, 60, script)));
+    (got.unwrap(), took)
+}
+
 /// Where every request waits a round trip (`--profile sshfs` at 25 ms),
 /// opens are in flight as reads are (issue 41): 200 small files, each
 /// two round trips or more before its first read (lookup, open), took
@@ -697,12 +712,8 @@ fn opens_are_in_flight_where_each_waits_a_round_trip() {
     .into_iter()
     .enumerate()
     {
-        // (a mount of its own each: nothing cached by an earlier run)
-        let mnt = dir.path().join(format!("mnt-{i}"));
-        let m = Mount::new(&bin, &src, &mnt, &["--latency", "25", "--profile", "sshfs"]);
-        let mut got = None;
-        let took = timed(|| got = Some(shell(&m.dir, 60, script)));
-        let got = got.unwrap();
+        let args = ["--latency", "25", "--profile", "sshfs"];
+        let (got, took) = on_a_mount_of_its_own(&bin, (&src, dir.path(), i), &args, script);
         assert_no_panic(what, &got);
         let expected = match what {
             "-c" => String::new(),
@@ -764,12 +775,8 @@ fn a_check_files_names_are_looked_up_in_flight() {
     .into_iter()
     .enumerate()
     {
-        // (a mount of its own each: nothing cached by an earlier run)
-        let mnt = dir.path().join(format!("mnt-{i}"));
-        let m = Mount::new(&bin, &src, &mnt, &["--latency", "20", "--profile", "sshfs"]);
-        let mut got = None;
-        let took = timed(|| got = Some(shell(&m.dir, 60, script)));
-        let got = got.unwrap();
+        let args = ["--latency", "20", "--profile", "sshfs"];
+        let (got, took) = on_a_mount_of_its_own(&bin, (&src, dir.path(), i), &args, script);
         assert_no_panic(what, &got);
         let (want, err, code) = match what {
             "-c" => (shown.clone(), String::new(), 0),

@@ -117,8 +117,9 @@ impl Input {
     /// there, shown as opened (`dl/tool.tar.gz: OK`), unless it is the very
     /// file the name reaches from here (the check file's directory is this
     /// one by another path: its name as listed, as GNU shows it); else
-    /// here. One or two `lstat`s, made by whoever opens the input. Any
-    /// other input is settled already.
+    /// here. Up to two `lstat`s (on far storage, a directory's listing may
+    /// answer them: `listing`), made by whoever opens the input. Any other
+    /// input is settled already.
     pub(crate) fn settle(&mut self) {
         if let Input::Listed(b) = self {
             *self = Input::Path(b.which().to_path_buf());
@@ -242,7 +243,7 @@ impl ListedName {
         std::iter::once(self.listed.as_path()).chain(self.there.as_deref())
     }
 
-    /// Which of the two files the name is ([`Input::settle`]). On far
+    /// Which file the name is ([`Input::settle`]). On far
     /// storage, a name its directory's listing does not hold is not looked
     /// up ([`listing`]: that directory's lookups may be made one at a time).
     fn which(&self) -> &Path {
@@ -289,7 +290,7 @@ pub(crate) fn settle_all<'a>(inputs: impl IntoIterator<Item = &'a mut Input>) {
             // (a thread that cannot be had leaves its share to the others)
             let _ = std::thread::Builder::new()
                 .name("settle".into())
-                .stack_size(64 * 1024)
+                .stack_size(256 * 1024)
                 .spawn_scoped(s, settle);
         }
         settle();

@@ -311,10 +311,7 @@ impl Render<(), WalkError> for TreeLines<'_> {
     fn render(&mut self, outcome: Outcome<(), WalkError>, p: &mut Printer<'_>) -> io::Result<()> {
         match outcome {
             Outcome::Hashed(task, Ok(Hashed { digests, .. })) => {
-                let path = match &task.input {
-                    Input::Path(path) => path.as_path(),
-                    Input::Stdin => std::path::Path::new("-"),
-                };
+                let path = task.input.path().unwrap_or(std::path::Path::new("-"));
                 let rel = path.strip_prefix(self.root).unwrap_or(path);
                 let name = [b"./", rel.as_os_str().as_encoded_bytes()].concat();
                 let mut line = Vec::new();

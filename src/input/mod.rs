@@ -1,17 +1,20 @@
 //! What is hashed: a named file or standard input; opening one tells, once,
 //! what it is (a regular file of a known length, or a stream read to its end).
+//! A name a check file lists may be one of two files, beside the check file
+//! or here: which one is settled where it is opened ([`Input::settle`]).
 
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Read, Seek};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use crate::stdio::stdin_was_closed;
 // what tells that a regular file changed, or is not the one opened
-use crate::sys::Stamp;
+use crate::sys::{FileId, Stamp};
 
 pub(crate) mod descriptors;
+mod listing;
 
 /// One thing to hash.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,6 +23,23 @@ pub enum Input {
     Stdin,
     /// A file by path.
     Path(PathBuf),
+    /// A name a check file lists, not yet settled ([`Input::listed`]):
+    /// the file here, or, for a relative name in a check file named with a
+    /// directory (`fastsum -c dl/SHA256SUMS`), perhaps the one beside the
+    /// check file. Whoever opens it settles it first ([`Input::settle`]), so
+    /// that where each lookup waits a round trip (sshfs, NFS) they are in
+    /// flight with the opens, not made one by one as the check file is read.
+    Listed(Box<ListedName>),
+}
+
+/// The files a name a check file lists may be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListedName {
+    /// The name as listed: relative to here, or absolute.
+    listed: PathBuf,
+    /// The name joined to the check file's directory, when the name is
+    /// looked for there first.
+    there: Option<PathBuf>,
 }
 
 /// What an open input turned out to be.
@@ -74,11 +94,55 @@ impl Input {
         }
     }
 
-    /// The name as printed in checksum lines: raw bytes, never lossy.
+    /// The file `name` a check file lists (`-`: standard input). With
+    /// `beside`, the check file's directory, under fastsum's own rules
+    /// (`check/grammar/gnu.rs`): a relative name found beside the check
+    /// file is that one, as rhash reads it, even when one of that name is
+    /// here too (a stale `./tool.tar.gz` is not what `dl/SHA256SUMS` lists:
+    /// issue 40 §12); a name found only here is here's. Which is settled at
+    /// open ([`Input::settle`]).
+    pub(crate) fn listed(beside: Option<&Path>, name: OsString) -> Input {
+        let listed = PathBuf::from(name);
+        if listed.as_os_str() == "-" {
+            return Input::Stdin;
+        }
+        let there = beside
+            .filter(|_| listed.is_relative())
+            .map(|dir| dir.join(&listed));
+        Input::Listed(Box::new(ListedName { listed, there }))
+    }
+
+    /// Settle which file an [`Input::Listed`] is, as [`Input::listed`]
+    /// says: beside the check file if a file (or a link) of that name is
+    /// there, shown as opened (`dl/tool.tar.gz: OK`), unless it is the very
+    /// file the name reaches from here (the check file's directory is this
+    /// one by another path: its name as listed, as GNU shows it); else
+    /// here. Up to two `lstat`s (on far storage, a directory's listing may
+    /// answer them: `listing`), made by whoever opens the input. Any other
+    /// input is settled already.
+    pub(crate) fn settle(&mut self) {
+        if let Input::Listed(b) = self {
+            *self = Input::Path(b.which().to_path_buf());
+        }
+    }
+
+    /// The name as printed in checksum lines: raw bytes, never lossy (of
+    /// an input not settled yet, the name as listed).
     pub(crate) fn name(&self) -> &[u8] {
         match self {
             Input::Stdin => b"-",
             Input::Path(p) => p.as_os_str().as_encoded_bytes(),
+            Input::Listed(b) => b.listed.as_os_str().as_encoded_bytes(),
+        }
+    }
+
+    /// The path this input names (None: standard input); of an input not
+    /// settled yet, the name as listed.
+    pub(crate) fn path(&self) -> Option<&Path> {
+        match self {
+            Input::Stdin => None,
+            Input::Path(p) => Some(p),
+            Input::Listed(b) => Some(&b.listed),
         }
     }
 
@@ -100,6 +164,8 @@ impl Input {
             // (Unix: non-blocking, so that opening a FIFO nobody writes to
             // yet does not block the thread that opens inputs in order)
             Input::Path(p) => crate::sys::open_input(p),
+            // (settled where it is opened; here only if a caller did not)
+            Input::Listed(b) => crate::sys::open_input(b.which()),
         })
         .map(Unprobed)
     }
@@ -112,7 +178,7 @@ impl Input {
             Ok(m) if m.is_file() => {
                 let start = match self {
                     Input::Stdin => (&*file).stream_position()?,
-                    Input::Path(_) => 0,
+                    Input::Path(_) | Input::Listed(_) => 0,
                 };
                 let len = m.len().saturating_sub(start);
                 (Kind::Regular { len }, start)
@@ -120,9 +186,7 @@ impl Input {
             _ => (Kind::Stream, 0),
         };
         let mut fifo_wait = false;
-        if let Input::Path(_) = self
-            && kind == Kind::Stream
-        {
+        if *self != Input::Stdin && kind == Kind::Stream {
             if meta
                 .as_ref()
                 .is_ok_and(|m| crate::sys::is_fifo(&m.file_type()))
@@ -171,6 +235,66 @@ impl Input {
     pub(crate) fn open_unprobed_patiently(&self) -> io::Result<Unprobed> {
         descriptors::retry_when_closed(|| self.open_unprobed())
     }
+}
+
+impl ListedName {
+    /// The files it may be: here, and beside the check file.
+    pub(crate) fn candidates(&self) -> impl Iterator<Item = &Path> {
+        std::iter::once(self.listed.as_path()).chain(self.there.as_deref())
+    }
+
+    /// Which file the name is ([`Input::settle`]). On far
+    /// storage, a name its directory's listing does not hold is not looked
+    /// up ([`listing`]: that directory's lookups may be made one at a time).
+    fn which(&self) -> &Path {
+        let absent = |p: &Path| match (p.parent(), p.file_name()) {
+            (Some(dir), Some(name)) => listing::surely_absent(dir, name),
+            _ => false,
+        };
+        // (asked of every name: the listing of a directory many listed
+        // names are in also readies the lookups of their opens)
+        let not_here = absent(&self.listed);
+        let Some(there) = self.there.as_deref().filter(|t| !absent(t)) else {
+            return &self.listed;
+        };
+        let here = |id| !not_here && FileId::of_link(&self.listed).is_ok_and(|h| h == id);
+        match FileId::of_link(there) {
+            Ok(id) if !here(id) => there,
+            _ => &self.listed,
+        }
+    }
+}
+
+/// How many names [`settle_all`] looks up at once: as many as the opener's
+/// crew opens on far storage.
+const SETTLED_AT_ONCE: usize = 16;
+
+/// Settle every input of `inputs` ([`Input::settle`]), their lookups many
+/// at once (a thread for every 8 names not settled, 16 at most), for a
+/// command that must know each file's name before any is opened
+/// (`--audit` matches the names listed against its walk's).
+pub(crate) fn settle_all<'a>(inputs: impl IntoIterator<Item = &'a mut Input>) {
+    let unsettled: Vec<&mut Input> = inputs
+        .into_iter()
+        .filter(|i| matches!(i, Input::Listed(_)))
+        .collect();
+    let threads = SETTLED_AT_ONCE.min(unsettled.len().div_ceil(8));
+    let work = std::sync::Mutex::new(unsettled.into_iter());
+    let settle = || {
+        while let Some(input) = work.lock().ok().and_then(|mut w| w.next()) {
+            input.settle();
+        }
+    };
+    std::thread::scope(|s| {
+        for _ in 1..threads {
+            // (a thread that cannot be had leaves its share to the others)
+            let _ = std::thread::Builder::new()
+                .name("settle".into())
+                .stack_size(256 * 1024)
+                .spawn_scoped(s, settle);
+        }
+        settle();
+    });
 }
 
 /// An input's descriptor, opened but not yet probed ([`Input::probe`]

@@ -30,7 +30,7 @@ const BLANK_OUT: &[u8] =
 pub(crate) fn xxhsum_name(input: &Input) -> &[u8] {
     match input {
         Input::Stdin => b"stdin",
-        Input::Path(path) => path.as_os_str().as_encoded_bytes(),
+        _ => input.name(),
     }
 }
 

@@ -296,7 +296,7 @@ fn one_thread_suffices(plan: &Plan, input: &Input, algos: Algorithms) -> bool {
         (Mode::Sync | Mode::Bytewise | Mode::Mmap, _) => true,
         (Mode::Threaded, Input::Path(p)) => std::fs::metadata(crate::sys::file_path(p))
             .is_ok_and(|m| m.is_file() && (memory_speed || m.len() <= plan.readahead.get() as u64)),
-        (Mode::Threaded, Input::Stdin) => false,
+        (Mode::Threaded, Input::Stdin | Input::Listed(_)) => false,
     }
 }
 

@@ -381,14 +381,17 @@ where
         // meanwhile, so a job put back keeps its place in the order
         match job {
             Job::Pass(p) => Some(Ready::Pass(idx, p)),
-            Job::Hash(task) => match open_timed(&task.input, Input::open) {
-                Ok(opened) => Some(Ready::Opened(idx, task, opened)),
-                Err(e) if descriptors::is_exhausted(&e) => {
-                    queue.put_back = Some((idx, Job::Hash(task)));
-                    None
+            Job::Hash(mut task) => {
+                task.input.settle();
+                match open_timed(&task.input, Input::open) {
+                    Ok(opened) => Some(Ready::Opened(idx, task, opened)),
+                    Err(e) if descriptors::is_exhausted(&e) => {
+                        queue.put_back = Some((idx, Job::Hash(task)));
+                        None
+                    }
+                    Err(e) => Some(Ready::Failed(idx, task, e)),
                 }
-                Err(e) => Some(Ready::Failed(idx, task, e)),
-            },
+            }
         }
     }
 }
@@ -425,8 +428,11 @@ fn take_and_open<T, P, I: Iterator<Item = Job<T, P>>>(
     })
 }
 
-/// Open job `idx`'s input, waiting for a descriptor if none is left.
-fn open_job<T, P>(idx: usize, task: Task<T>, probe: Probe) -> Ready<T, P> {
+/// Open job `idx`'s input, waiting for a descriptor if none is left; a
+/// name listed beside a check file is settled first (`Input::settle`), on
+/// the thread that opens it: on far storage, in flight with the others.
+fn open_job<T, P>(idx: usize, mut task: Task<T>, probe: Probe) -> Ready<T, P> {
+    task.input.settle();
     match probe {
         Probe::Here => match open_timed(&task.input, Input::open_patiently) {
             Ok(opened) => Ready::Opened(idx, task, opened),

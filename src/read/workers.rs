@@ -96,7 +96,8 @@ where
     for job in jobs {
         let outcome = match job {
             Job::Pass(p) => Outcome::Passed(p),
-            Job::Hash(task) => {
+            Job::Hash(mut task) => {
+                task.input.settle();
                 let r = task
                     .input
                     .open_patiently()

@@ -509,7 +509,14 @@ pub(crate) fn run(
         return Ok(());
     };
     let (feed, verifier) = reading(&opts.check, make, cx.algos, files, signing);
-    let (listed, names) = one_job_a_file(feed);
+    // the names listed beside the check file or here, settled now (many
+    // lookups at once): the walk is matched against them
+    let mut lines: Vec<CheckJob> = feed.collect();
+    crate::input::settle_all(lines.iter_mut().filter_map(|job| match job {
+        Job::Hash(task) => Some(&mut task.input),
+        Job::Pass(_) => None,
+    }));
+    let (listed, names) = one_job_a_file(lines.into_iter());
     let mut found = None::<Algorithms>;
     for job in &listed {
         if let Job::Hash(task) = job {

@@ -55,7 +55,8 @@ pub(super) fn verified(
         (Some(p), _) => Some(read(p)?),
         (None, _) if signature::embedded(&bytes) => None,
         (None, Input::Path(p)) => signature::beside(p).find_map(|c| read(&c).ok()),
-        (None, Input::Stdin) => None,
+        // (a check file is a named file or stdin: never a listed name)
+        (None, Input::Stdin | Input::Listed(_)) => None,
     };
     signature::verify(&bytes, detached.as_deref(), &signing.key).map_err(|e| e.to_string())
 }

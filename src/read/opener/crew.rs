@@ -16,6 +16,7 @@
 //! it has been handed on (as `Policy::OpenerAlone` pauses).
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::Scope;
@@ -78,9 +79,12 @@ impl Gate {
 /// Might this input share its stream with the check file being read (so
 /// that no line may be read while it is hashed)?
 fn may_share(input: &Input) -> bool {
+    let special = |p: &Path| p.starts_with("/dev") || p.starts_with("/proc");
     match input {
         Input::Stdin => true,
-        Input::Path(p) => p.starts_with("/dev") || p.starts_with("/proc"),
+        Input::Path(p) => special(p),
+        // (either file it may be: `-c /dev/fd/63` lists names beside it)
+        Input::Listed(b) => b.candidates().any(special),
     }
 }
 

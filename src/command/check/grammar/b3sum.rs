@@ -53,8 +53,9 @@ impl Grammar for B3sum {
             Err(()) => Job::Pass(Event::Abort(NOT_UTF8.into())),
             Ok(Err(why)) => Job::Pass(Event::Refused(why)),
             Ok(Ok(line)) => Job::Hash(Task {
-                // (b3sum's names are UTF-8: a name on every OS)
-                input: Input::from_arg(crate::sys::os_string(line.name).unwrap_or_default()),
+                // (b3sum's names are UTF-8: a name on every OS; looked up
+                // where it is opened, as GNU's grammar's)
+                input: Input::listed(None, crate::sys::os_string(line.name).unwrap_or_default()),
                 algos: Algorithms::one(Algorithm::Blake3),
                 context: Listed {
                     expected: vec![line.expected],

@@ -11,8 +11,8 @@
 //!
 //! fastsum's own rules (`GnuRules::own_rules`) add: an OpenPGP
 //! clear-signed file's armour is skipped (`signature::Armour`), a listed
-//! name not found from here is looked for beside the check file
-//! ([`beside`]), a `#meta` line is tied to the line after it, a file
+//! name found beside the check file is that one ([`beside`]: settled where
+//! it is opened, `Input::listed`), a `#meta` line is tied to the line after it, a file
 //! holding only a digest checks the file its name names, and without `-a`
 //! an untagged line's algorithm is inferred (`infer.rs`).
 
@@ -291,17 +291,20 @@ fn listed(expected: Vec<parse::Expected>, etag: bool) -> Listed {
     }
 }
 
-/// Hash the file `name` as `line` asks: with its algorithm, or a bare S3
+/// Hash the file `input` as `line` asks: with its algorithm, or a bare S3
 /// ETag's every candidate part size in one read.
-fn hash_job(name: OsString, line: &CheckLine<'_>) -> CheckJob {
+fn hash_job(mut input: Input, line: &CheckLine<'_>) -> CheckJob {
     let etag = line.algo.parts().is_none() && line.expected.parts() > 0;
     let algos = if etag {
-        etag_candidates(&name, line.expected.parts())
+        // (its candidates are sized by the file: settled here, as read)
+        input.settle();
+        let name = input.path().unwrap_or(Path::new("-"));
+        etag_candidates(name.as_os_str(), line.expected.parts())
     } else {
         Algorithms::one(line.algo)
     };
     Job::Hash(Task {
-        input: Input::from_arg(name),
+        input,
         algos,
         context: listed(vec![line.expected; algos.len()], etag),
     })
@@ -317,9 +320,9 @@ fn bare_job(
     syntax: &Syntax,
 ) -> Option<CheckJob> {
     let (algo, expected) = parse::bare_digest(body, algo, syntax.digits)?;
-    let name = beside(dir, crate::sys::os_string(name.to_vec())?);
+    let input = beside(dir, crate::sys::os_string(name.to_vec())?);
     Some(Job::Hash(Task {
-        input: Input::from_arg(name),
+        input,
         algos: Algorithms::one(algo),
         context: listed(vec![expected], false),
     }))
@@ -327,27 +330,12 @@ fn bare_job(
 
 /// The file a line's `name` means: as GNU has it, relative to here; under
 /// fastsum's own rules, when the check file was named with a directory
-/// (`dir`: `fastsum -c dl/SHA256SUMS`), a relative name found beside the
-/// check file is that one, as rhash reads it, even when one of that name
-/// is here too (a stale `./tool.tar.gz` is not what `dl/SHA256SUMS` lists:
-/// issue 40 §12); a name found only here is here's. Its status line shows
-/// the path opened (`dl/tool.tar.gz: OK`).
-fn beside(dir: Option<&Path>, name: OsString) -> OsString {
-    let Some(dir) = dir else {
-        return name;
-    };
-    let listed = Path::new(&name);
-    if listed.is_absolute() || name == "-" {
-        return name;
-    }
-    let there = dir.join(listed);
-    match crate::sys::FileId::of_link(&there) {
-        // (the same file here, as when the check file's directory is
-        // this one by another path: its name as listed, as GNU shows it)
-        Ok(id) if crate::sys::FileId::of_link(listed).is_ok_and(|here| here == id) => name,
-        Ok(_) => there.into_os_string(),
-        Err(_) => name,
-    }
+/// (`dir`: `fastsum -c dl/SHA256SUMS`), the file beside the check file if
+/// there is one, else here's, settled where it is opened (the rule:
+/// `Input::listed`). Its status line shows the path opened
+/// (`dl/tool.tar.gz: OK`).
+fn beside(dir: Option<&Path>, name: OsString) -> Input {
+    Input::listed(dir, name)
 }
 
 #[cfg(test)]

@@ -341,66 +341,85 @@ pub(crate) fn read(
         stats.add_copied_file(depth.now);
     }
     // (the blocks outlive the crew, which writes into them: see `Job`)
-    let ended = std::thread::scope(|s| {
-        let (jobs, job_rx) = unbounded::<Job>();
-        let (done_tx, done) = unbounded::<Done>();
-        let mut crew = 0;
-        let ended = loop {
-            if let Some(ended) = flights.hand_on(lender) {
-                break ended;
-            }
-            // ask for more while fewer ranges than the depth are out
+    let ended = std::thread::scope(|s| fly(s, serving, &mut flights, &mut depth, lender, stats));
+    for f in flights.queue {
+        lender.give_back(f.block);
+    }
+    ended
+}
+
+/// [`read`]'s crew at work in `s`: ranges asked for while fewer than the
+/// depth are out, blocks handed on as they complete, until it ends; then
+/// every range out waited for (their blocks are written until then).
+fn fly<'scope>(
+    s: &'scope std::thread::Scope<'scope, '_>,
+    serving: Serving<'scope>,
+    flights: &mut Flights,
+    depth: &mut Depth,
+    lender: &mut dyn Lender,
+    stats: &Stats,
+) -> io::Result<Ended> {
+    let (jobs, job_rx) = unbounded::<Job>();
+    let (done_tx, done) = unbounded::<Done>();
+    let mut crew = 0;
+    let ask =
+        |flights: &mut Flights, lender: &mut dyn Lender, depth: &mut Depth, crew: &mut usize| {
             while flights.out < depth.now && flights.next < flights.end {
                 let Some(job) = flights.next_range(lender) else {
                     depth.starved = true;
-                    break;
+                    return;
                 };
-                if crew < depth.now
+                if *crew < depth.now
                     && crate::read::spawn_thread(s, "range", {
                         let (job_rx, done_tx) = (job_rx.clone(), done_tx.clone());
                         move || serve(serving, &job_rx, &done_tx)
                     })
                     .is_ok()
                 {
-                    crew += 1;
+                    *crew += 1;
                 }
                 // (no thread could be started: this one reads it, below)
                 let _ = jobs.send(job);
-                if !copiers {
+                if !flights.copiers {
                     stats.note_ranges(flights.out);
                 }
             }
-            if flights.out == 0 {
-                // no block to read into, and none out: the lender said stop
-                break Ok(Ended::Stopped);
-            }
-            let got = if crew == 0 {
-                job_rx.try_recv().ok().map(|job| serve_one(serving, job))
-            } else {
-                done.recv().ok()
-            };
-            let Some((id, len, r, took)) = got else {
-                break Err(io::Error::other("range readers gone"));
-            };
-            stats.add_read_call();
-            if !copiers {
-                stats.add_range(took);
-            }
-            if flights.returned(id, r) {
-                depth.arrived(len);
-            }
         };
-        // let the crew go, and wait for every range out (their blocks are
-        // written until then)
-        stop.store(true, Ordering::Relaxed);
-        drop(jobs);
-        for _ in 0..flights.out {
-            let _ = done.recv();
+    let ended = loop {
+        // (copiers: the next block asked for before the one copied is
+        // hashed, which would leave its copier idle meanwhile)
+        if flights.copiers {
+            ask(flights, &mut *lender, depth, &mut crew);
         }
-        ended
-    });
-    for f in flights.queue {
-        lender.give_back(f.block);
+        if let Some(ended) = flights.hand_on(&mut *lender) {
+            break ended;
+        }
+        ask(flights, &mut *lender, depth, &mut crew);
+        if flights.out == 0 {
+            // no block to read into, and none out: the lender said stop
+            break Ok(Ended::Stopped);
+        }
+        let got = if crew == 0 {
+            job_rx.try_recv().ok().map(|job| serve_one(serving, job))
+        } else {
+            done.recv().ok()
+        };
+        let Some((id, len, r, took)) = got else {
+            break Err(io::Error::other("range readers gone"));
+        };
+        stats.add_read_call();
+        if !flights.copiers {
+            stats.add_range(took);
+        }
+        if flights.returned(id, r) {
+            depth.arrived(len);
+        }
+    };
+    // let the crew go, and wait for every range out
+    serving.stop.store(true, Ordering::Relaxed);
+    drop(jobs);
+    for _ in 0..flights.out {
+        let _ = done.recv();
     }
     ended
 }

@@ -30,10 +30,7 @@ runs=${3:-3}
 fastsum=$PWD/target/release/fastsum
 [ -x "$fastsum" ] || { echo "no $fastsum (cargo build --release)" >&2; exit 2; }
 base=${CLOUD_DIR:-/dev/shm}
-dir=$(mktemp -d "$base/fastsum-cloud.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-f=$dir/data
-head -c "$((mib * 1024 * 1024))" /dev/urandom > "$f"
+random_data "$base" fastsum-cloud "$mib"
 
 # a bare ETag check line, by S3's definition (hashlib)
 python3 - "$f" > "$dir/etag" <<'EOF'

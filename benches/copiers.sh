@@ -22,17 +22,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . benches/lib.sh
-mib=${1:-1024}
-rounds=${2:-5}
-runs=${3:-5}
 fastsum=$PWD/target/release/fastsum
-b3sum=${B3SUM:-b3sum}
 [ -x "$fastsum" ] || { echo "no $fastsum (cargo build --release)" >&2; exit 2; }
+b3sum=${B3SUM:-b3sum}
 base=${COPIERS_DIR:-/dev/shm}
-dir=$(mktemp -d "$base/fastsum-copiers.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-f=$dir/data
-head -c "$((mib * 1024 * 1024))" /dev/urandom > "$f"
+mib=${1:-1024} rounds=${2:-5} runs=${3:-5}
+random_data "$base" fastsum-copiers "$mib"
 cat "$f" > /dev/null
 "$fastsum" --stats -a xxh3 "$f" 2>&1 | sed 's/^/  /'
 

@@ -15,6 +15,9 @@
 #                         (64 MiB)
 #   locked CMD...         run CMD holding /tmp/fastsum-bench.lock, so timed
 #                         runs of different benchmarks never overlap
+#   random_data BASE PREFIX MIB
+#                         a temporary $dir in BASE (removed at exit) with
+#                         $f, MIB MiB of random bytes
 #   alternate DIR ROUNDS RUNS PREPARE CMD...
 #                         hyperfine, locked, in ROUNDS rounds of RUNS runs
 #                         of every CMD (PREPARE before each run), each round
@@ -159,6 +162,13 @@ side_by_side() {
     locked hyperfine -N --runs 1 --export-json "${jsons[-1]}" "$@" >/dev/null
   done
   python3 "$benches/rounds.py" "$name" "${jsons[@]}"
+}
+
+random_data() {
+  dir=$(mktemp -d "$1/$2.XXXXXX")
+  trap 'rm -rf "$dir"' EXIT
+  f=$dir/data
+  head -c "$(($3 * 1024 * 1024))" /dev/urandom > "$f"
 }
 
 alternate() {

@@ -25,6 +25,7 @@ cd "$(dirname "$0")/.."
 fastsum=$PWD/target/release/fastsum
 [ -x "$fastsum" ] || { echo "no $fastsum (cargo build --release)" >&2; exit 2; }
 b3sum=${B3SUM:-b3sum}
+need hyperfine python3 xxhsum "$b3sum"
 base=${COPIERS_DIR:-/dev/shm}
 mib=${1:-1024} rounds=${2:-5} runs=${3:-5}
 random_data "$base" fastsum-copiers "$mib"

@@ -181,6 +181,6 @@ alternate() {
     for i in "${!cmds[@]}"; do order+=("${cmds[$(((i + r) % ${#cmds[@]}))]}"); done
     flock -o /tmp/fastsum-bench.lock "${rt[@]}" \
       hyperfine -N -w 1 -r "$runs" --prepare "$prepare" --export-json "$dir/r$r.json" \
-      "${order[@]}" > /dev/null 2>> "$dir/warnings"
+      "${order[@]}" > /dev/null 2>> "$dir/warnings" || { cat "$dir/warnings" >&2; return 1; }
   done
 }

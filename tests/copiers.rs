@@ -6,7 +6,9 @@
 //! and the pipeline's (several); a file out of the page cache is read by
 //! one reader from its first byte not cached; a copier's read error fails
 //! the file (named, no digest, exit 1), and a read that would wait on the
-//! storage is read again by one reader.
+//! storage is read again by one reader. (Linux: reads of cached bytes
+//! only, `RWF_NOWAIT`, are Linux's.)
+#![cfg(target_os = "linux")]
 
 use std::fs::File;
 use std::os::fd::AsRawFd;

@@ -247,10 +247,12 @@ fn a_file_rewritten_while_hashed_gets_no_digest_on_any_route() {
             "mid",
             vec!["small"],
         ),
-        // a big file copied out of the page cache by several readers
-        ("copiers", vec!["-j2", "-a", "xxh3", "big"], "big", vec![]),
+        // a big file copied out of the page cache by several readers (in
+        // the pipeline: one operand alone runs on one thread, whose stop
+        // at the probe's syscall entry this harness cannot tell from the
+        // injected one)
         (
-            "copiers, the pipeline's",
+            "copiers",
             vec!["-j2", "-a", "crc32c", "big", "small"],
             "big",
             vec!["small"],

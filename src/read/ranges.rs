@@ -42,7 +42,6 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 
 use super::Buffer;
 use crate::stats::Stats;
-use crate::sys::CachedRead;
 
 /// Bytes per range: NFS's usual `rsize` (one request), a few FUSE requests
 /// (128 KiB each unless the server raises `max_pages`); more ranges in
@@ -574,12 +573,10 @@ fn serve_one(serving: Serving<'_>, job: Job) -> Done {
             Reading::Waiting => read_exact_at(serving.file, buf, job.at),
             Reading::CachedOnly => {
                 match crate::sys::read_exact_cached_at(serving.file, buf, job.at) {
-                    Ok(CachedRead::Read) => Ok(()),
-                    // (cannot tell now, though it could at the start: as if it
-                    // would wait, and one reader reads on)
-                    Ok(CachedRead::Waits | CachedRead::CannotTell) => {
-                        Err(io::ErrorKind::WouldBlock.into())
-                    }
+                    Ok(Some(true)) => Ok(()),
+                    // (would wait; or cannot tell now, though it could at
+                    // the start: as if it would wait, one reader reads on)
+                    Ok(Some(false) | None) => Err(io::ErrorKind::WouldBlock.into()),
                     Err(e) => Err(e),
                 }
             }

@@ -51,16 +51,3 @@ mod names;
 mod windows;
 #[cfg(windows)]
 pub(crate) use windows::*;
-
-/// How a read of bytes wanted only from the page cache went
-/// ([`read_exact_cached_at`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CachedRead {
-    /// Every byte was read.
-    Read,
-    /// Some are not in the page cache: reading them would wait on the
-    /// storage (what the buffer holds counts for nothing).
-    Waits,
-    /// The OS or the file system cannot say: nothing was read.
-    CannotTell,
-}

@@ -9,8 +9,6 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::ptr;
 
-use super::CachedRead;
-
 // ----- signals -------------------------------------------------------------
 
 /// Ignore SIGPIPE: writing to a closed pipe then fails with EPIPE, which
@@ -549,12 +547,16 @@ pub(crate) fn cached(file: &File, at: u64) -> Option<bool> {
 
 /// `buf.len()` bytes of `file` at `at`, read only if every one of them is
 /// in the page cache: a read that must not wait for the storage
-/// (`RWF_NOWAIT`), repeated past short reads; [`CachedRead::Waits`] at the
-/// first that would wait (its bytes, and those before it, count for
-/// nothing), [`CachedRead::CannotTell`] where it cannot be asked (another
-/// OS, a file system without the flag, as tmpfs, an old kernel).
-/// `UnexpectedEof` when the file ends before them.
-pub(crate) fn read_exact_cached_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<CachedRead> {
+/// (`RWF_NOWAIT`), repeated past short reads. `Some(true)`: all read;
+/// `Some(false)`: one would wait (what `buf` holds counts for nothing);
+/// `None` where it cannot be asked (another OS, a file system without the
+/// flag, as tmpfs, an old kernel), nothing read. `UnexpectedEof` when the
+/// file ends before them.
+pub(crate) fn read_exact_cached_at(
+    file: &File,
+    buf: &mut [u8],
+    at: u64,
+) -> io::Result<Option<bool>> {
     #[cfg(target_os = "linux")]
     {
         let mut done = 0;
@@ -578,21 +580,21 @@ pub(crate) fn read_exact_cached_at(file: &File, buf: &mut [u8], at: u64) -> io::
                     let e = io::Error::last_os_error();
                     match e.raw_os_error() {
                         Some(libc::EINTR) => {}
-                        Some(libc::EAGAIN) => return Ok(CachedRead::Waits),
+                        Some(libc::EAGAIN) => return Ok(Some(false)),
                         Some(libc::EOPNOTSUPP | libc::ENOSYS | libc::EINVAL) if done == 0 => {
-                            return Ok(CachedRead::CannotTell);
+                            return Ok(None);
                         }
                         _ => return Err(e),
                     }
                 }
             }
         }
-        Ok(CachedRead::Read)
+        Ok(Some(true))
     }
     #[cfg(not(target_os = "linux"))]
     {
         let _ = (file, buf, at);
-        Ok(CachedRead::CannotTell)
+        Ok(None)
     }
 }
 

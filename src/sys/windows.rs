@@ -310,8 +310,8 @@ pub(crate) fn read_exact_cached_at(
     _file: &File,
     _buf: &mut [u8],
     _at: u64,
-) -> io::Result<super::CachedRead> {
-    Ok(super::CachedRead::CannotTell)
+) -> io::Result<Option<bool>> {
+    Ok(None)
 }
 
 /// Cannot tell: false.

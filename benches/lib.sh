@@ -15,6 +15,14 @@
 #                         (64 MiB)
 #   locked CMD...         run CMD holding /tmp/fastsum-bench.lock, so timed
 #                         runs of different benchmarks never overlap
+#   random_data BASE PREFIX MIB
+#                         a temporary $dir in BASE (removed at exit) with
+#                         $f, MIB MiB of random bytes
+#   alternate DIR ROUNDS RUNS PREPARE CMD...
+#                         hyperfine, locked, in ROUNDS rounds of RUNS runs
+#                         of every CMD (PREPARE before each run), each round
+#                         starting one command later: DIR/rN.json, for
+#                         benches/sides.py; under `chrt -f 10` when RT=1
 
 need() {
   local tool
@@ -154,4 +162,25 @@ side_by_side() {
     locked hyperfine -N --runs 1 --export-json "${jsons[-1]}" "$@" >/dev/null
   done
   python3 "$benches/rounds.py" "$name" "${jsons[@]}"
+}
+
+random_data() {
+  dir=$(mktemp -d "$1/$2.XXXXXX")
+  trap 'rm -rf "$dir"' EXIT
+  f=$dir/data
+  head -c "$(($3 * 1024 * 1024))" /dev/urandom > "$f"
+}
+
+alternate() {
+  local dir=$1 rounds=$2 runs=$3 prepare=$4 r i
+  shift 4
+  local cmds=("$@") order rt=()
+  [ "${RT:-0}" = 1 ] && rt=(chrt -f 10)
+  for r in $(seq "$rounds"); do
+    order=()
+    for i in "${!cmds[@]}"; do order+=("${cmds[$(((i + r) % ${#cmds[@]}))]}"); done
+    flock -o /tmp/fastsum-bench.lock "${rt[@]}" \
+      hyperfine -N -w 1 -r "$runs" --prepare "$prepare" --export-json "$dir/r$r.json" \
+      "${order[@]}" > /dev/null 2>> "$dir/warnings" || { cat "$dir/warnings" >&2; return 1; }
+  done
 }

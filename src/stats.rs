@@ -37,6 +37,10 @@ pub struct Stats {
     ranges: AtomicU64,
     range_ns: AtomicU64,
     ranges_at_once: AtomicU64,
+    /// Files in the page cache copied by several readers at once
+    /// (`read::ranges`, its copiers), and the most readers one had.
+    copied_files: AtomicU64,
+    copiers: AtomicU64,
     /// Reads that waited on the storage (`read::SLOW_READ` or more) and
     /// their total time.
     slow_reads: AtomicU64,
@@ -108,6 +112,11 @@ impl Stats {
     /// Count one file read in ranges several at once.
     pub(crate) fn add_ranged_file(&self) {
         self.ranged_files.fetch_add(1, Relaxed);
+    }
+    /// Count one file copied out of the page cache by `readers` at once.
+    pub(crate) fn add_copied_file(&self, readers: usize) {
+        self.copied_files.fetch_add(1, Relaxed);
+        self.copiers.fetch_max(readers as u64, Relaxed);
     }
     /// Count one range read, which took `d`.
     pub(crate) fn add_range(&self, d: Duration) {
@@ -191,6 +200,14 @@ impl Stats {
             s.push_str(&self.pipeline_lines(program));
         }
         s.push_str(&self.slow_storage_lines(program));
+        let copied = self.copied_files.load(Relaxed);
+        if copied > 0 {
+            s.push_str(&format!(
+                "{program}: stats: files copied by several readers at once (page cache): \
+                 {copied}, up to {} readers\n",
+                self.copiers.load(Relaxed),
+            ));
+        }
         let parts = self.lane_parts.load(Relaxed);
         if parts > 0 {
             s.push_str(&format!(
@@ -330,6 +347,15 @@ mod tests {
         assert!(r.contains("read calls: 1\n"), "{r}");
         assert!(r.contains("hasher waited for data: 3.0 ms\n"), "{r}");
         assert!(r.contains("reader waited for a free buffer"), "{r}");
+        assert!(!r.contains("copied by several readers"), "{r}");
+        s.add_copied_file(2);
+        let r = s.report("fastsum", Duration::from_secs(1), false, false, false);
+        assert!(
+            r.contains(
+                "files copied by several readers at once (page cache): 1, up to 2 readers\n"
+            ),
+            "{r}"
+        );
         let sync = s.report("fastsum", Duration::from_secs(1), false, false, false);
         assert!(!sync.contains("hasher waited"), "{sync}");
     }

@@ -247,6 +247,16 @@ fn a_file_rewritten_while_hashed_gets_no_digest_on_any_route() {
             "mid",
             vec!["small"],
         ),
+        // a big file copied out of the page cache by several readers (in
+        // the pipeline: one operand alone runs on one thread, whose stop
+        // at the probe's syscall entry this harness cannot tell from the
+        // injected one)
+        (
+            "copiers",
+            vec!["-j2", "-a", "crc32c", "big", "small"],
+            "big",
+            vec!["small"],
+        ),
     ];
     // small files packed into a batch: lanes (MD5, SHA-256), several
     // algorithms, one without lanes; the file in the middle of the batch

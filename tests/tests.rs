@@ -13,6 +13,7 @@ mod check;
 mod cksum_sum;
 mod cli;
 mod cloud;
+mod copiers;
 mod dialects;
 mod errors;
 mod family;

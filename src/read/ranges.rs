@@ -18,6 +18,15 @@
 //! the page cache and local disks, whose kernel read-ahead already keeps
 //! requests in flight, do not see it.
 //!
+//! The same crew shares the copy of a big file in the page cache
+//! ([`Crew::Copiers`]): a read out of the page cache is a copy that runs
+//! at one core's speed, slower than the fastest hashes (xxHash, the CRCs);
+//! a few readers, each copying a whole block at its offset, feed one
+//! hashing thread faster than one reader can. Their reads are made only
+//! of cached bytes (`sys::read_exact_cached_at`): the first that would
+//! wait on the storage ends the crew ([`Ended::Uncached`]), and the caller
+//! reads on from there with one reader, as it reads a disk.
+//!
 //! Reading stops at the length the file had when opened, or at the first
 //! range that comes up short; the caller then reads on from there until
 //! the file's end is proven (`Ranged::ends_here`: the size at open may
@@ -137,12 +146,55 @@ pub(crate) trait Lender {
     fn give_back(&mut self, block: Buffer);
 }
 
+/// Who reads a file's ranges, and how many at once.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Crew {
+    /// Storage whose every request waits: ranges of [`RANGE`] bytes, as
+    /// many in flight as pays, searched from what the read that waited
+    /// brought (its bytes, and bytes a second).
+    Measured((usize, f64)),
+    /// A file in the page cache: this many readers at once, each copying a
+    /// whole block, only of bytes the page cache holds.
+    Copiers(usize),
+}
+
+/// How a crew's reads are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reading {
+    /// Read calls that wait on the storage if they must.
+    Waiting,
+    /// Reads of cached bytes only: one that would wait fails with
+    /// `WouldBlock` (which ends the crew: [`Ended::Uncached`]).
+    CachedOnly,
+}
+
+impl Crew {
+    /// How this crew reads `file` from `at`: `None` when copiers are not
+    /// for it (the byte at `at` is not in the page cache, or that cannot
+    /// be told of a file system not held in memory).
+    fn reading(self, file: &File, at: u64) -> Option<Reading> {
+        match self {
+            Crew::Measured(_) => Some(Reading::Waiting),
+            Crew::Copiers(_) => match cached(file, at) {
+                Some(true) => Some(Reading::CachedOnly),
+                Some(false) => None,
+                // (tmpfs cannot be asked; its every byte is in memory)
+                None => crate::sys::in_memory(file).then_some(Reading::Waiting),
+            },
+        }
+    }
+}
+
 /// How reading a file's ranges ended.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Ended {
     /// Every byte up to this offset was delivered: the file's length at
     /// open, or less where a range came up short (the file is shorter).
     Done(u64),
+    /// Copiers only: every byte up to this offset was delivered, and the
+    /// next is not in the page cache (or reading it would have waited):
+    /// read on from there with one reader.
+    Uncached(u64),
     /// The lender said stop, or had no block.
     Stopped,
 }
@@ -215,6 +267,22 @@ impl Depth {
         }
     }
 
+    /// The depth of `crew`: searched on slow storage, as many ranges as
+    /// copiers in the page cache (where more in flight wait for a core,
+    /// not for the storage).
+    fn of(crew: Crew) -> Depth {
+        match crew {
+            Crew::Measured(seen) => Depth::new(MAX_RANGES, seen),
+            Crew::Copiers(n) => {
+                let n = n.clamp(1, MAX_RANGES);
+                Depth {
+                    settled: true,
+                    ..Depth::new(n, (0, 0.0))
+                }
+            }
+        }
+    }
+
     /// `n` more bytes arrived: after a round at this depth (as many ranges
     /// as are in flight) that the storage set the pace of, double it if it
     /// paid, else stay. (Never
@@ -242,91 +310,115 @@ impl Depth {
 }
 
 /// Read `file` from `at` to `end` (its length at open) into blocks from
-/// `lender`, several ranges at once, delivering them in order. `seen`: the
-/// bytes of the read that waited and how many a second it brought (the
-/// depth search starts from it).
+/// `lender`, several ranges at once by `crew`, delivering them in order.
 /// A read error, or the end of the file before `end` (a block with a range
 /// that came up short is not delivered: [`Ended::Done`] at its start), is
-/// returned once every block before it was delivered; blocks not delivered
-/// go back to the lender.
+/// returned once every block before it was delivered, and so is, for
+/// copiers, a byte not in the page cache ([`Ended::Uncached`], at once if
+/// it is the first); blocks not delivered go back to the lender.
 pub(crate) fn read(
     file: &File,
     at: u64,
     end: u64,
-    seen: (usize, f64),
+    crew: Crew,
     lender: &mut dyn Lender,
     stats: &Stats,
 ) -> io::Result<Ended> {
-    let stop = AtomicBool::new(false);
-    let mut flights = Flights {
-        queue: VecDeque::new(),
-        first: 0,
-        delivered: at,
-        next: at,
-        end,
-        out: 0,
+    let Some(reading) = crew.reading(file, at) else {
+        return Ok(Ended::Uncached(at));
     };
+    let copiers = matches!(crew, Crew::Copiers(_));
+    let stop = AtomicBool::new(false);
+    let serving = Serving {
+        file,
+        reading,
+        stop: &stop,
+    };
+    let mut flights = Flights::new(at, end, copiers);
+    let mut depth = Depth::of(crew);
+    if copiers {
+        stats.add_copied_file(depth.now);
+    }
     // (the blocks outlive the crew, which writes into them: see `Job`)
-    let ended = std::thread::scope(|s| {
-        let (jobs, job_rx) = unbounded::<Job>();
-        let (done_tx, done) = unbounded::<Done>();
-        let mut crew = 0;
-        let mut depth = Depth::new(MAX_RANGES, seen);
-        let ended = loop {
-            if let Some(ended) = flights.hand_on(lender) {
-                break ended;
-            }
-            // ask for more while fewer ranges than the depth are out
+    let ended = std::thread::scope(|s| fly(s, serving, &mut flights, &mut depth, lender, stats));
+    for f in flights.queue {
+        lender.give_back(f.block);
+    }
+    ended
+}
+
+/// [`read`]'s crew at work in `s`: ranges asked for while fewer than the
+/// depth are out, blocks handed on as they complete, until it ends; then
+/// every range out waited for (their blocks are written until then).
+fn fly<'scope>(
+    s: &'scope std::thread::Scope<'scope, '_>,
+    serving: Serving<'scope>,
+    flights: &mut Flights,
+    depth: &mut Depth,
+    lender: &mut dyn Lender,
+    stats: &Stats,
+) -> io::Result<Ended> {
+    let (jobs, job_rx) = unbounded::<Job>();
+    let (done_tx, done) = unbounded::<Done>();
+    let mut crew = 0;
+    let ask =
+        |flights: &mut Flights, lender: &mut dyn Lender, depth: &mut Depth, crew: &mut usize| {
             while flights.out < depth.now && flights.next < flights.end {
                 let Some(job) = flights.next_range(lender) else {
                     depth.starved = true;
-                    break;
+                    return;
                 };
-                if crew < depth.now
+                if *crew < depth.now
                     && crate::read::spawn_thread(s, "range", {
-                        let (job_rx, done_tx, stop) = (job_rx.clone(), done_tx.clone(), &stop);
-                        move || serve(file, &job_rx, &done_tx, stop)
+                        let (job_rx, done_tx) = (job_rx.clone(), done_tx.clone());
+                        move || serve(serving, &job_rx, &done_tx)
                     })
                     .is_ok()
                 {
-                    crew += 1;
+                    *crew += 1;
                 }
                 // (no thread could be started: this one reads it, below)
                 let _ = jobs.send(job);
-                stats.note_ranges(flights.out);
-            }
-            if flights.out == 0 {
-                // no block to read into, and none out: the lender said stop
-                break Ok(Ended::Stopped);
-            }
-            let got = if crew == 0 {
-                job_rx
-                    .try_recv()
-                    .ok()
-                    .map(|job| serve_one(file, job, &stop))
-            } else {
-                done.recv().ok()
-            };
-            let Some((id, len, r, took)) = got else {
-                break Err(io::Error::other("range readers gone"));
-            };
-            stats.add_read_call();
-            stats.add_range(took);
-            if flights.returned(id, r) {
-                depth.arrived(len);
+                if !flights.copiers {
+                    stats.note_ranges(flights.out);
+                }
             }
         };
-        // let the crew go, and wait for every range out (their blocks are
-        // written until then)
-        stop.store(true, Ordering::Relaxed);
-        drop(jobs);
-        for _ in 0..flights.out {
-            let _ = done.recv();
+    let ended = loop {
+        // (copiers: the next block asked for before the one copied is
+        // hashed, which would leave its copier idle meanwhile)
+        if flights.copiers {
+            ask(flights, &mut *lender, depth, &mut crew);
         }
-        ended
-    });
-    for f in flights.queue {
-        lender.give_back(f.block);
+        if let Some(ended) = flights.hand_on(&mut *lender) {
+            break ended;
+        }
+        ask(flights, &mut *lender, depth, &mut crew);
+        if flights.out == 0 {
+            // no block to read into, and none out: the lender said stop
+            break Ok(Ended::Stopped);
+        }
+        let got = if crew == 0 {
+            job_rx.try_recv().ok().map(|job| serve_one(serving, job))
+        } else {
+            done.recv().ok()
+        };
+        let Some((id, len, r, took)) = got else {
+            break Err(io::Error::other("range readers gone"));
+        };
+        stats.add_read_call();
+        if !flights.copiers {
+            stats.add_range(took);
+        }
+        if flights.returned(id, r) {
+            depth.arrived(len);
+        }
+    };
+    // let the crew go, and wait for every range out
+    serving.stop.store(true, Ordering::Relaxed);
+    drop(jobs);
+    for _ in 0..flights.out {
+        let _ = done.recv();
     }
     ended
 }
@@ -345,9 +437,28 @@ struct Flights {
     end: u64,
     /// Ranges out with the crew.
     out: usize,
+    /// The most bytes a range asks for.
+    range: usize,
+    /// Is the crew copiers (a range that would wait ends it)?
+    copiers: bool,
 }
 
 impl Flights {
+    /// None yet, from `at` to `end`; for `copiers` or not.
+    fn new(at: u64, end: u64, copiers: bool) -> Flights {
+        Flights {
+            queue: VecDeque::new(),
+            first: 0,
+            delivered: at,
+            next: at,
+            end,
+            out: 0,
+            // (a copier copies a whole block: one read call, one hand-over)
+            range: if copiers { usize::MAX } else { RANGE },
+            copiers,
+        }
+    }
+
     /// Hand on every block whose ranges are all back, in order: how the
     /// read ends, when it ends here (an error, the lender's stop, or every
     /// byte delivered).
@@ -359,6 +470,9 @@ impl Flights {
                 lender.give_back(f.block);
                 return Some(match e.kind() {
                     io::ErrorKind::UnexpectedEof => Ok(Ended::Done(self.delivered)),
+                    io::ErrorKind::WouldBlock if self.copiers => {
+                        Ok(Ended::Uncached(self.delivered))
+                    }
                     _ => Err(e),
                 });
             }
@@ -396,7 +510,7 @@ impl Flights {
         let flight = self.first + self.queue.len() as u64 - 1;
         // (never `None`: a flight is in the queue now)
         let f = self.queue.back_mut()?;
-        let len = RANGE.min(f.len - f.issued);
+        let len = self.range.min(f.len - f.issued);
         // SAFETY: `issued + len <= f.len <= block.len()`: the range is
         // inside the block, disjoint from every other range.
         let ptr = unsafe { f.block.as_mut_ptr().add(f.issued) };
@@ -428,26 +542,45 @@ impl Flights {
     }
 }
 
+/// What a crew thread reads, how, and whether reading was stopped.
+#[derive(Clone, Copy)]
+struct Serving<'a> {
+    file: &'a File,
+    reading: Reading,
+    stop: &'a AtomicBool,
+}
+
 /// A crew thread: read each range asked for, until the jobs end.
-fn serve(file: &File, jobs: &Receiver<Job>, done: &Sender<Done>, stop: &AtomicBool) {
+fn serve(serving: Serving<'_>, jobs: &Receiver<Job>, done: &Sender<Done>) {
     for job in jobs {
-        if done.send(serve_one(file, job, stop)).is_err() {
+        if done.send(serve_one(serving, job)).is_err() {
             return;
         }
     }
 }
 
 /// Read one range (unless reading was stopped).
-fn serve_one(file: &File, job: Job, stop: &AtomicBool) -> Done {
+fn serve_one(serving: Serving<'_>, job: Job) -> Done {
     let t = Instant::now();
-    let r = if stop.load(Ordering::Relaxed) {
+    let r = if serving.stop.load(Ordering::Relaxed) {
         Err(io::Error::other("stopped"))
     } else {
         // SAFETY: the block behind `ptr` stays alive and untouched by any
         // other thread until this job's result is received, and `len`
         // bytes from `ptr` are this job's alone.
         let buf = unsafe { std::slice::from_raw_parts_mut(job.ptr, job.len) };
-        read_exact_at(file, buf, job.at)
+        match serving.reading {
+            Reading::Waiting => read_exact_at(serving.file, buf, job.at),
+            Reading::CachedOnly => {
+                match crate::sys::read_exact_cached_at(serving.file, buf, job.at) {
+                    Ok(Some(true)) => Ok(()),
+                    // (would wait; or cannot tell now, though it could at
+                    // the start: as if it would wait, one reader reads on)
+                    Ok(Some(false) | None) => Err(io::ErrorKind::WouldBlock.into()),
+                    Err(e) => Err(e),
+                }
+            }
+        }
     };
     (job.flight, job.len, r, t.elapsed())
 }
@@ -556,7 +689,15 @@ mod tests {
             };
             let stats = Stats::default();
             let end = data.len() as u64;
-            let r = read(&file, at, end, (4 << 20, 1e8), &mut keep, &stats).unwrap();
+            let r = read(
+                &file,
+                at,
+                end,
+                Crew::Measured((4 << 20, 1e8)),
+                &mut keep,
+                &stats,
+            )
+            .unwrap();
             assert_eq!(r, Ended::Done(end), "{size} {max}");
             assert!(keep.got == data[at as usize..], "{size} {max} {at}");
             assert!(keep.made <= max);
@@ -579,10 +720,54 @@ mod tests {
             got: Vec::new(),
         };
         let end = 5 * RANGE as u64;
-        let r = read(&file, 0, end, (RANGE, 1e8), &mut keep, &Stats::default()).unwrap();
+        let r = read(
+            &file,
+            0,
+            end,
+            Crew::Measured((RANGE, 1e8)),
+            &mut keep,
+            &Stats::default(),
+        )
+        .unwrap();
         assert_eq!(r, Ended::Done(3 * RANGE as u64));
         assert_eq!(keep.got, data);
         assert_eq!(keep.free.len(), keep.made, "every block back");
+    }
+
+    /// Copiers copy a file in the page cache whole block by whole block
+    /// (one read call each), every byte once and in order, within the
+    /// blocks lent; where the page cache cannot be asked of the file
+    /// system, they stop before reading (one reader reads it; a file out
+    /// of the page cache: tests/copiers.rs).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn copiers_copy_what_is_cached_and_leave_the_rest() {
+        let data: Vec<u8> = (0..(5 * RANGE + 999))
+            .map(|i| (i * 7 % 253) as u8)
+            .collect();
+        let (_f, file) = file_of(&data);
+        let keep = || Keep {
+            size: 2 * RANGE,
+            made: 0,
+            max: 3,
+            free: Vec::new(),
+            got: Vec::new(),
+        };
+        let end = data.len() as u64;
+        let (mut k, stats) = (keep(), Stats::default());
+        let told = cached(&file, 0).is_some() || crate::sys::in_memory(&file);
+        match read(&file, 100, end, Crew::Copiers(2), &mut k, &stats).unwrap() {
+            Ended::Done(to) => {
+                assert_eq!(to, end);
+                assert!(k.got == data[100..]);
+                assert_eq!(stats.read_calls(), 3, "a read call a block");
+                assert_eq!(k.free.len(), k.made, "every block back");
+            }
+            ended => {
+                assert!(!told, "{ended:?}");
+                assert_eq!(ended, Ended::Uncached(100));
+            }
+        }
     }
 
     /// The depth starts from twice what the slow read had in flight,

@@ -92,6 +92,11 @@ pub(super) fn outruns_copy(algo: Algorithm) -> bool {
     algo.cost() <= 1
 }
 
+/// The most readers that share the copy of one file out of the page cache
+/// ([`Reads::Copiers`]): past a few, the one thread that hashes what they
+/// copy, not the copy, sets the pace, even for the fastest hash.
+const MAX_COPIERS: u8 = 4;
+
 /// How one input is read and on how many threads.
 #[derive(Debug)]
 pub(crate) struct Route {
@@ -118,6 +123,12 @@ pub(crate) enum Reads {
     /// The pipeline's reader fills pool blocks (`threaded`); run on one
     /// thread with no pipeline (`workers::run_here`), `--chunk` reads.
     Blocks,
+    /// As `Blocks`, each block copied out of the page cache by one of this
+    /// many readers at once, at its offset, and hashed in file order by
+    /// one thread (`ranges::Crew::Copiers`): a big regular file hashed
+    /// faster than one core copies it. Where a byte is not in the page
+    /// cache, read on from it as `Blocks`.
+    Copiers(u8),
     /// `--chunk` bytes per read call into one buffer (`sync`).
     Chunks,
     /// A small file on storage judged far, in the threaded mode: read,
@@ -246,7 +257,10 @@ impl Router {
                     cached_only: true,
                 }
             }
-            Mode::Threaded => Via::Read(Reads::Blocks),
+            Mode::Threaded => match self.copiers(algos, kind, at) {
+                n if n > 1 => Via::Read(Reads::Copiers(n)),
+                _ => Via::Read(Reads::Blocks),
+            },
         };
         let width = self.plan.fan_out();
         let threads = match via {
@@ -298,6 +312,22 @@ impl Router {
         Some(Route { via, threads })
     }
 
+    /// How many readers share the copy of an input of `kind` hashed with
+    /// `algos`, `at` (in the threaded mode): a big regular file near,
+    /// hashed with one algorithm faster than a copy out of the page cache
+    /// runs on one core (the copy, not the hash, would set the pace), on as
+    /// many of the budget's threads as pay ([`MAX_COPIERS`]); one for
+    /// anything else. (Not mapped instead: mapping and unmapping every page
+    /// costs more than copying it, docs/BENCHMARKS.md, "Copiers".)
+    fn copiers(&self, algos: Algorithms, kind: Kind, at: Distance) -> u8 {
+        let fits = algos.len() == 1 && is_big(kind) && outruns_copy(algos.first());
+        if fits && at == Distance::Near {
+            u8::try_from(self.plan.fan_out()).map_or(MAX_COPIERS, |n| n.min(MAX_COPIERS))
+        } else {
+            1
+        }
+    }
+
     /// Up to `want` helper threads from the budget: as many as are spare.
     fn lend(&self, want: usize) -> Threads {
         let got = self
@@ -347,8 +377,10 @@ mod tests {
             (Threaded, md5, big, Via::Read(Blocks), 1),
             (Threaded, blake3, big, map(Blocks), 4),
             (Threaded, blake3, small, Via::Read(Blocks), 1),
-            // an algorithm faster than the read's copy: read
-            (Threaded, crc, big, Via::Read(Blocks), 1),
+            // an algorithm faster than the read's copy: read, the copy
+            // shared by readers
+            (Threaded, crc, big, Via::Read(Reads::Copiers(4)), 1),
+            (Threaded, crc, small, Via::Read(Blocks), 1),
             // several algorithms: a big file mapped and fanned out, a
             // stream fanned out, a small file on one thread
             (Threaded, both, big, map(Blocks), 2),
@@ -369,6 +401,63 @@ mod tests {
             // -j 1: one thread, whatever the input
             let one = router(mode, 1).route(algos, kind, Next::Other, Distance::Near);
             assert_eq!(one.threads.count(), 1);
+            assert!(!matches!(one.via, Via::Read(Reads::Copiers(_))), "{what}");
+        }
+    }
+
+    /// A big regular file hashed with one algorithm faster than a copy, in
+    /// the threaded mode, near: its copy shared by as many readers as the
+    /// budget has threads, at most `MAX_COPIERS`; one thread hashes.
+    /// Anything else (a small file, a stream, a slower algorithm, two
+    /// algorithms, far storage, another mode, `-j 1`): no copiers.
+    #[test]
+    fn a_big_file_faster_to_hash_than_to_copy_has_copiers() {
+        let big = Kind::Regular { len: BIG_MIN };
+        let [xxh3, xxh32, crc32c, md5, blake3] = [
+            Algorithm::Xxh3,
+            Algorithm::Xxh32,
+            Algorithm::Crc32c,
+            Algorithm::Md5,
+            Algorithm::Blake3,
+        ]
+        .map(Algorithms::one);
+        let two = Algorithms::new([Algorithm::Xxh3, Algorithm::Crc32c]).unwrap();
+        let copiers = |mode, jobs, algos, kind, at| {
+            let route = router(mode, jobs).route(algos, kind, Next::Other, at);
+            match route.via {
+                Via::Read(Reads::Copiers(n)) => {
+                    assert_eq!(route.threads.count(), 1);
+                    n
+                }
+                _ => 1,
+            }
+        };
+        use Distance::{Far, Near};
+        use Mode::{Mmap, Sync, Threaded};
+        for (mode, jobs, algos, kind, at, want) in [
+            (Threaded, 2, xxh3, big, Near, 2),
+            (Threaded, 2, xxh32, big, Near, 2),
+            (Threaded, 3, crc32c, big, Near, 3),
+            (Threaded, 64, xxh3, big, Near, MAX_COPIERS),
+            (Threaded, 1, xxh3, big, Near, 1),
+            (
+                Threaded,
+                2,
+                xxh3,
+                Kind::Regular { len: BIG_MIN - 1 },
+                Near,
+                1,
+            ),
+            (Threaded, 2, xxh3, Kind::Stream, Near, 1),
+            (Threaded, 2, xxh3, big, Far, 1),
+            (Threaded, 2, md5, big, Near, 1),
+            (Threaded, 2, blake3, big, Near, 1),
+            (Threaded, 2, two, big, Near, 1),
+            (Sync, 2, xxh3, big, Near, 1),
+            (Mmap, 2, xxh3, big, Near, 1),
+        ] {
+            let what = format!("{mode:?} -j {jobs} {algos:?} {kind:?} {at:?}");
+            assert_eq!(copiers(mode, jobs, algos, kind, at), want, "{what}");
         }
     }
 
@@ -416,7 +505,8 @@ mod tests {
                 Via::Read(Reads::Blocks),
                 1,
             ),
-            (Threaded, crc, big, Via::Read(Reads::Blocks), 1),
+            // (a CRC over parts: one stream, its copy shared)
+            (Threaded, crc, big, Via::Read(Reads::Copiers(4)), 1),
         ] {
             let route = router(mode, 4).route(algos, kind, Next::Other, Distance::Near);
             let what = format!("{mode:?} {algos:?} {kind:?}");

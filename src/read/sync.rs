@@ -9,7 +9,7 @@ use crossbeam_channel::bounded;
 
 use super::Buffer;
 use super::fanout::{SharedBuf, hash_fanned};
-use super::ranges::{self, Ended, Lender, Ranged};
+use super::ranges::{self, Crew, Ended, Lender, Ranged};
 use crate::algo::{Algorithms, Digest, Hashers};
 use crate::input::{Kind, read_retry};
 use crate::stats::Stats;
@@ -92,16 +92,21 @@ pub(crate) fn hash_chunks(
 /// requests in flight where a `--chunk` read is one round trip, and, for a
 /// regular file with ranges left to read, ranges read several at once
 /// ([`ranges`], into at most `pool` buffers of `block` bytes), then reads
-/// from where they ended. A regular file of known length may end when the
-/// bytes read reach it with a read that returned less than asked, which
-/// saves the read that would return 0 (a round trip, on such storage): its
-/// end is then proven as that read would have (`Ranged::ends_here`), or it
-/// is read on. Returns the number of bytes hashed.
+/// from where they ended. With `copiers` (more than one: the route's
+/// `Reads::Copiers`), a regular file of two blocks or more is first copied
+/// out of the page cache by that many readers at once, into the same
+/// buffers, as far as its bytes are cached. A regular file of known length
+/// may end when the bytes read reach it with a read that returned less
+/// than asked, which saves the read that would return 0 (a round trip, on
+/// such storage): its end is then proven as that read would have
+/// (`Ranged::ends_here`), or it is read on. Returns the number of bytes
+/// hashed.
 pub(crate) fn hash_blocks(
     src: &mut (impl Read + Ranged),
     hasher: &mut Hashers,
     buf: &mut Vec<u8>,
     (chunk, block, pool): (usize, usize, usize),
+    copiers: usize,
     stats: &Stats,
 ) -> io::Result<u64> {
     let mut len = chunk;
@@ -109,6 +114,18 @@ pub(crate) fn hash_blocks(
     // (the reads after the ranges find the end; ranges again only to the
     // length a stale size hid)
     let (mut ranged, mut counted) = (false, false);
+    let sizes = (block, pool);
+    if copiers > 1
+        && src
+            .ranged()
+            .is_some_and(|(_, _, end)| end >= 2 * block as u64)
+    {
+        let crew = Crew::Copiers(copiers);
+        (total, ranged) = in_ranges(src, hasher, buf, sizes, crew, 0, stats)?;
+        if total > 0 {
+            len = block;
+        }
+    }
     loop {
         let piece = sized(buf, len)?;
         let start = Instant::now();
@@ -135,32 +152,10 @@ pub(crate) fn hash_blocks(
             if !std::mem::replace(&mut counted, true) {
                 stats.add_ranged_file();
             }
-            let mut lender = Hashing {
-                hasher: &mut *hasher,
-                stats,
-                free: vec![Buffer::from(std::mem::take(buf))],
-                made: 1,
-                max: pool,
-                size: block,
-            };
-            let seen = (n, n as f64 / took.as_secs_f64());
-            let ended = ranges::read(file, at + total, at + end, seen, &mut lender, stats);
-            *buf = lender
-                .free
-                .pop()
-                .and_then(Buffer::into_heap)
-                .unwrap_or_default();
-            match ended? {
-                // (on to the read that proves the end)
-                Ended::Done(to) => {
-                    src.skip_to(to)?;
-                    total = to - at;
-                    len = block;
-                    ranged = !src.grown()?;
-                    continue;
-                }
-                Ended::Stopped => return Err(io::ErrorKind::OutOfMemory.into()),
-            }
+            let crew = Crew::Measured((n, n as f64 / took.as_secs_f64()));
+            (total, ranged) = in_ranges(src, hasher, buf, sizes, crew, total, stats)?;
+            len = block;
+            continue;
         }
         if len < block && took >= super::SLOW_READ {
             // (no larger than what is left of a file of known length, and
@@ -170,6 +165,59 @@ pub(crate) fn hash_blocks(
                 .min(usize::try_from(left).unwrap_or(usize::MAX))
                 .max(len);
         }
+    }
+}
+
+/// Hash the bytes of `src` from `total` on as `crew` reads them in ranges,
+/// into at most `pool` buffers of `block` bytes (on slow storage `buf`
+/// the first: it holds a block already). Where the reads go on from: the
+/// bytes hashed by then, and whether ranges are done with (the length at
+/// open was reached and the file did not grow since; copiers that met a
+/// byte not cached leave it to the reads, and to the slow storage's ranges
+/// if they wait).
+fn in_ranges(
+    src: &mut (impl Read + Ranged),
+    hasher: &mut Hashers,
+    buf: &mut Vec<u8>,
+    (block, pool): (usize, usize),
+    crew: Crew,
+    total: u64,
+    stats: &Stats,
+) -> io::Result<(u64, bool)> {
+    let Some((file, at, end)) = src.ranged() else {
+        return Ok((total, false));
+    };
+    let free = match crew {
+        Crew::Measured(_) => vec![Buffer::from(std::mem::take(buf))],
+        Crew::Copiers(_) => Vec::new(),
+    };
+    let mut lender = Hashing {
+        hasher,
+        stats,
+        made: free.len(),
+        free,
+        max: pool,
+        size: block,
+    };
+    let ended = ranges::read(file, at + total, at + end, crew, &mut lender, stats);
+    if buf.is_empty() {
+        *buf = lender
+            .free
+            .pop()
+            .and_then(Buffer::into_heap)
+            .unwrap_or_default();
+    }
+    match ended? {
+        // (on to the read that proves the end)
+        Ended::Done(to) => {
+            src.skip_to(to)?;
+            Ok((to - at, !src.grown()?))
+        }
+        Ended::Uncached(to) => {
+            src.skip_to(to)?;
+            Ok((to - at, false))
+        }
+        Ended::Stopped => Err(io::ErrorKind::OutOfMemory.into()),
     }
 }
 

@@ -181,13 +181,17 @@ pub(super) fn hash_opened<T>(
             hash_bytewise(&mut src, &mut hasher, stats)?;
             hasher.finalize()
         }
-        (Reads::Blocks | Reads::Chunks | Reads::Far, Threads::Fanned(_)) => {
+        (Reads::Blocks | Reads::Copiers(_) | Reads::Chunks | Reads::Far, Threads::Fanned(_)) => {
             hash_chunks_fanned(&mut src, algos, threads.count(), len, stats)?
         }
-        (Reads::Blocks | Reads::Far, Threads::One | Threads::Wide(_)) => {
+        (Reads::Blocks | Reads::Copiers(_) | Reads::Far, Threads::One | Threads::Wide(_)) => {
             let mut hasher = Hashers::new(algos);
             let sizes = (len, plan.readahead.get().max(len), plan.pool);
-            src.bytes = hash_blocks(&mut *src.inner, &mut hasher, buf, sizes, stats)?;
+            let copiers = match reads {
+                Reads::Copiers(n) => usize::from(n),
+                _ => 1,
+            };
+            src.bytes = hash_blocks(&mut *src.inner, &mut hasher, buf, sizes, copiers, stats)?;
             hasher.finalize()
         }
         (Reads::Chunks, Threads::One | Threads::Wide(_)) => {

@@ -12,6 +12,8 @@
 //! |---|---|---|---|
 //! | is a byte in the page cache ([`cached`]) | `preadv2(RWF_NOWAIT)` | cannot tell | cannot tell |
 //! | are a mapping's pages resident ([`resident`]) | `mincore` | `mincore` | cannot tell (no mapping of cached files only) |
+//! | read bytes only if cached ([`read_exact_cached_at`]) | `preadv2(RWF_NOWAIT)` | cannot tell | cannot tell |
+//! | a file system in memory ([`in_memory`]) | `fstatfs` magic (tmpfs, ramfs) | cannot tell | cannot tell |
 //! | does the client cache attributes ([`attributes_cached`]) | `fstatfs` magic, once per device | `fstatfs` type name, once per device | cannot tell |
 //! | a file's stamp as the server says it now ([`fresh_stamp`]) | `statx(AT_STATX_FORCE_SYNC)`, then `fstat` | `fstat` | its metadata (no cache to pass) |
 //! | read-ahead hint ([`prefetch`]) | `posix_fadvise` | FreeBSD: `posix_fadvise`; macOS: `F_RDADVISE` | `FILE_FLAG_SEQUENTIAL_SCAN` at open ([`open_input`]); no prefetch |

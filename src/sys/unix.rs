@@ -545,6 +545,85 @@ pub(crate) fn cached(file: &File, at: u64) -> Option<bool> {
     }
 }
 
+/// `buf.len()` bytes of `file` at `at`, read only if every one of them is
+/// in the page cache: a read that must not wait for the storage
+/// (`RWF_NOWAIT`), repeated past short reads. `Some(true)`: all read;
+/// `Some(false)`: one would wait (what `buf` holds counts for nothing);
+/// `None` where it cannot be asked (another OS, a file system without the
+/// flag, as tmpfs, an old kernel), nothing read. `UnexpectedEof` when the
+/// file ends before them.
+pub(crate) fn read_exact_cached_at(
+    file: &File,
+    buf: &mut [u8],
+    at: u64,
+) -> io::Result<Option<bool>> {
+    #[cfg(target_os = "linux")]
+    {
+        let mut done = 0;
+        while done < buf.len() {
+            let rest = &mut buf[done..];
+            let iov = libc::iovec {
+                iov_base: rest.as_mut_ptr().cast(),
+                iov_len: rest.len(),
+            };
+            let off = at
+                .checked_add(done as u64)
+                .and_then(|o| libc::off_t::try_from(o).ok())
+                .ok_or_else(|| io::Error::from(io::ErrorKind::InvalidInput))?;
+            // SAFETY: one iovec over the rest of `buf`, ours; the descriptor
+            // is open for the life of `file`.
+            let n = unsafe { libc::preadv2(file.as_raw_fd(), &iov, 1, off, libc::RWF_NOWAIT) };
+            match usize::try_from(n) {
+                Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+                Ok(n) => done += n,
+                Err(_) => {
+                    let e = io::Error::last_os_error();
+                    match e.raw_os_error() {
+                        Some(libc::EINTR) => {}
+                        Some(libc::EAGAIN) => return Ok(Some(false)),
+                        Some(libc::EOPNOTSUPP | libc::ENOSYS | libc::EINVAL) if done == 0 => {
+                            return Ok(None);
+                        }
+                        _ => return Err(e),
+                    }
+                }
+            }
+        }
+        Ok(Some(true))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (file, buf, at);
+        Ok(None)
+    }
+}
+
+/// Is `file` on a file system that holds its files in memory (tmpfs,
+/// ramfs), whose every read is a copy out of the page cache? False where
+/// it cannot tell.
+pub(crate) fn in_memory(file: &File) -> bool {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        const MEMORY: [i64; 2] = [
+            0x0102_1994, // tmpfs
+            0x8584_58f6, // ramfs
+        ];
+        // SAFETY: a zeroed statfs is a valid buffer, filled by the call.
+        let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
+        // SAFETY: the descriptor is open for the life of `file`; `fs` is ours.
+        if unsafe { libc::fstatfs(file.as_raw_fd(), &mut fs) } == 0 {
+            #[allow(clippy::unnecessary_cast)] // (its type differs by target)
+            return MEMORY.contains(&(fs.f_type as i64));
+        }
+        false
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        let _ = file;
+        false
+    }
+}
+
 /// Is every page of the `len` bytes mapped at `start` resident (`mincore`)?
 /// False when it cannot tell. `start` must be page-aligned and the range
 /// one mapping of ours.

@@ -305,6 +305,20 @@ pub(crate) fn cached(_file: &File, _at: u64) -> Option<bool> {
     None
 }
 
+/// Cannot tell: nothing is read (the caller reads with one reader).
+pub(crate) fn read_exact_cached_at(
+    _file: &File,
+    _buf: &mut [u8],
+    _at: u64,
+) -> io::Result<Option<bool>> {
+    Ok(None)
+}
+
+/// Cannot tell: false.
+pub(crate) fn in_memory(_file: &File) -> bool {
+    false
+}
+
 /// Cannot tell: false, so a mapping meant only for cached files is not
 /// made and the file is read instead.
 pub(crate) fn resident(_start: *const u8, _len: usize, _page: usize) -> bool {

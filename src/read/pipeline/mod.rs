@@ -447,7 +447,12 @@ fn pipe_reader<R: Read + Send>(
     let (btx, brx) = bounded(pool.max_blocks() + 1);
     std::thread::scope(|s| {
         s.spawn(|| {
-            pump(InOrder(src), &mut pool, &btx, stats, &cancel, (0, None));
+            let from = reader::Resume {
+                read: 0,
+                seen: None,
+                copiers: 1,
+            };
+            pump(InOrder(src), &mut pool, &btx, stats, &cancel, from);
             drop(btx);
         });
         match for_each_piece(&brx, plan.chunk.get(), &returns, stats, update) {
@@ -644,7 +649,11 @@ mod tests {
                     &btx,
                     &stats,
                     &cancel,
-                    (0, None)
+                    reader::Resume {
+                        read: 0,
+                        seen: None,
+                        copiers: 1,
+                    }
                 ));
                 // at most pool blocks may ever be queued
                 assert!(btx.len() <= 3);

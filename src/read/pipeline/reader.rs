@@ -14,7 +14,7 @@ use crate::read::Buffer;
 use crate::read::deliver::{Finished, send_one};
 use crate::read::mmap::Mapped;
 use crate::read::opener::TakeOpened;
-use crate::read::ranges::{self, Ranged};
+use crate::read::ranges::{self, Crew, Ranged};
 use crate::read::route::{Distance, Next, Reads, Route, Router, Threads, Via};
 use crate::read::{Outcome, Plan, Task};
 use crate::stats::Stats;
@@ -203,47 +203,60 @@ fn fill(
     Ok((filled, false))
 }
 
+/// Where [`pump`] takes an input up: the bytes read before, how long the
+/// last of those reads took and how many bytes it brought (if timed), and
+/// how many readers share the copy of a file in the page cache (the
+/// route's `Reads::Copiers`; one: no copiers).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Resume {
+    pub(super) read: u64,
+    pub(super) seen: Option<(usize, Duration)>,
+    pub(super) copiers: usize,
+}
+
 /// Read the rest of `src` into pool blocks sent down `blocks`, then `End`,
 /// or `Err` in place of the rest on a read error. False when the run is
-/// being torn down. `read` bytes of it were read before; `seen`, if
-/// timed, how long the last of those reads took and how many bytes it
-/// brought. A regular file of its own whose reads wait on the storage
-/// goes on in ranges read several at once ([`ranges`]).
+/// being torn down. A regular file of its own goes on in ranges read
+/// several at once ([`ranges`]): by copiers if `from` has them, as far as
+/// it is in the page cache; where its reads wait on the storage.
 pub(super) fn pump(
     mut src: impl Read + Ranged,
     pool: &mut Pool<'_>,
     blocks: &Sender<Block>,
     stats: &Stats,
     cancel: &AtomicBool,
-    (mut read, mut seen): (u64, Option<(usize, Duration)>),
+    from: Resume,
 ) -> bool {
+    let Resume {
+        mut read,
+        mut seen,
+        copiers,
+    } = from;
+    let mut copy = (copiers > 1).then_some(Crew::Copiers(copiers));
     // (the reads after the ranges find the end; ranges again only to the
     // length a stale size hid)
     let (mut ranged, mut counted) = (false, false);
     loop {
-        if let (Some(seen), Some((file, start, len))) = (seen, src.ranged())
-            && !ranged
-            && ranges::worth(file, start + read, seen, len.saturating_sub(read))
-        {
-            let (n, took) = seen;
-            if !std::mem::replace(&mut counted, true) {
+        let crew = copy.take().filter(|_| src.ranged().is_some()).or_else(|| {
+            let (n, took) = seen?;
+            let (file, start, len) = src.ranged()?;
+            (!ranged && ranges::worth(file, start + read, (n, took), len.saturating_sub(read)))
+                .then(|| Crew::Measured((n, n as f64 / took.as_secs_f64())))
+        });
+        if let Some(crew) = crew {
+            if matches!(crew, Crew::Measured(_)) && !std::mem::replace(&mut counted, true) {
                 stats.add_ranged_file();
             }
-            let rate = (n, n as f64 / took.as_secs_f64());
             let mut lender = PoolLender {
                 pool: &mut *pool,
                 blocks,
                 stats,
                 cancel,
             };
-            match ranges::read(file, start + read, start + len, rate, &mut lender, stats) {
-                // (on to the read that proves the end)
-                Ok(ranges::Ended::Done(to)) => match src.skip_to(to).and_then(|()| src.grown()) {
-                    Ok(grown) => (read, ranged) = (to - start, !grown),
-                    Err(e) => return blocks.send(Block::Err(e)).is_ok(),
-                },
-                Ok(ranges::Ended::Stopped) => return false,
-                Err(e) => return blocks.send(Block::Err(e)).is_ok(),
+            match in_ranges(&mut src, &mut lender, crew, read, stats) {
+                Some(Ok(goes_on)) => (read, ranged) = goes_on,
+                Some(Err(e)) => return blocks.send(Block::Err(e)).is_ok(),
+                None => return false,
             }
         }
         if cancel.load(Ordering::Relaxed) {
@@ -282,6 +295,33 @@ pub(super) fn pump(
             return blocks.send(Block::End).is_ok();
         }
     }
+}
+
+/// Read `src` from `read` bytes on in ranges by `crew` into the blocks of
+/// `lender`: where the reads go on from (the bytes read by then, and
+/// whether ranges are done with, as `sync`'s reads of one thread judge
+/// it), or `None` when the run is being torn down.
+fn in_ranges(
+    src: &mut (impl Read + Ranged),
+    lender: &mut PoolLender<'_, '_>,
+    crew: Crew,
+    read: u64,
+    stats: &Stats,
+) -> Option<io::Result<(u64, bool)>> {
+    let Some((file, start, len)) = src.ranged() else {
+        return Some(Ok((read, false)));
+    };
+    let ended = ranges::read(file, start + read, start + len, crew, lender, stats);
+    Some(match ended {
+        // (on to the read that proves the end)
+        Ok(ranges::Ended::Done(to)) => src
+            .skip_to(to)
+            .and_then(|()| src.grown())
+            .map(|grown| (to - start, !grown)),
+        Ok(ranges::Ended::Uncached(to)) => src.skip_to(to).map(|()| (to - start, false)),
+        Ok(ranges::Ended::Stopped) => return None,
+        Err(e) => Err(e),
+    })
 }
 
 /// The pool lends the ranges their blocks; a block read goes down the
@@ -543,25 +583,35 @@ impl<T, P> Reader<'_, T, P> {
                 self.fail(idx, task, e)
             }
             Err((task, Ok(n))) => {
-                let seen = took.map(|t| (n, t));
-                self.stream(idx, task, threads, src, (batch, start, n), seen)
+                let copiers = match via {
+                    Via::Read(Reads::Copiers(n)) => usize::from(n),
+                    _ => 1,
+                };
+                let from = Resume {
+                    read: n as u64,
+                    seen: took.map(|t| (n, t)),
+                    copiers,
+                };
+                self.stream(idx, task, threads, src, (batch, start), from)
             }
         }
     }
 
-    /// The input did not fit in the batch block (its first `n` bytes are at
-    /// `start`; `seen`, how long reading them took, if timed): send it as a
-    /// stream, its first block being either the whole batch block (nothing
-    /// else was packed) or a copy of those bytes.
+    /// The input did not fit in the batch block (its first bytes are at
+    /// `start`, as many as `from` says were read): send it as a stream, its
+    /// first block being either the whole batch block (nothing else was
+    /// packed) or a copy of those bytes, then the rest ([`pump`]).
     fn stream(
         &mut self,
         idx: usize,
         task: Task<T>,
         threads: Threads,
         src: Opened,
-        (mut batch, start, n): (Batch<T>, usize, usize),
-        seen: Option<(usize, Duration)>,
+        (mut batch, start): (Batch<T>, usize),
+        from: Resume,
     ) -> bool {
+        // (no more than one block was packed)
+        let n = from.read as usize;
         let first = if batch.items.is_empty() {
             batch.block
         } else {
@@ -594,14 +644,7 @@ impl<T, P> Reader<'_, T, P> {
         }
         // the block channel has room for the whole pool: no send blocks
         btx.send(Block::Data(first, n)).is_ok()
-            && pump(
-                src,
-                &mut self.pool,
-                &btx,
-                self.stats,
-                self.cancel,
-                (n as u64, seen),
-            )
+            && pump(src, &mut self.pool, &btx, self.stats, self.cancel, from)
     }
 }
 

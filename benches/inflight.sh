@@ -91,13 +91,24 @@ mount_link() {
     sshfs "root@127.0.0.1:$work/src" "$mnt" -p "$sshd_port" -o "IdentityFile=$work/user" \
       -o StrictHostKeyChecking=no,UserKnownHostsFile=/dev/null,BatchMode=yes,LogLevel=ERROR
   else
-    python3 "${PROXY:-$benches/delayproxy.py}" 0 "$sshd_port" "$(python3 -c "print($1 / 2)")" \
-      --lifetime 7200 > "$work/proxy.out" &
-    proxy_pid=$!
-    for _ in $(seq 100); do [ -s "$work/proxy.out" ] && break; sleep 0.05; done
-    sshfs "root@127.0.0.1:$work/src" "$mnt" -p "$(awk '{print $2}' "$work/proxy.out")" \
-      -o "IdentityFile=$work/user" \
-      -o StrictHostKeyChecking=no,UserKnownHostsFile=/dev/null,BatchMode=yes,LogLevel=ERROR
+    # (a second proxy of a run was seen not to answer at once: tried 3 times)
+    local try port
+    for try in 1 2 3; do
+      python3 "${PROXY:-$benches/delayproxy.py}" 0 "$sshd_port" "$(python3 -c "print($1 / 2)")" \
+        --lifetime 7200 > "$work/proxy.out" &
+      proxy_pid=$!
+      for _ in $(seq 200); do [ -s "$work/proxy.out" ] && break; sleep 0.05; done
+      port=$(awk '{print $2}' "$work/proxy.out")
+      [ -n "$port" ] && sshfs "root@127.0.0.1:$work/src" "$mnt" -p "$port" \
+        -o "IdentityFile=$work/user" \
+        -o StrictHostKeyChecking=no,UserKnownHostsFile=/dev/null,BatchMode=yes,LogLevel=ERROR &&
+        break
+      echo "proxy or sshfs failed (try $try)" >&2
+      kill "$proxy_pid"
+      wait "$proxy_pid" 2>/dev/null || true
+      ((try < 3)) || exit 1
+      sleep 1
+    done
   fi
   sshfs_pid=$(pgrep -n -f "^sshfs root@127.0.0.1:$work/src")
 }

@@ -136,6 +136,8 @@ for rtt in "${rtts[@]}"; do
     done
     [ -z "${SERIAL:-}" ] || locked bash -c "$(declare -f ticks measure); sshfs_pid=$sshfs_pid sshd_pid=$sshd_pid proxy_pid=$proxy_pid measure 'md5sum *' 'md5sum f*'" >> "$work/runs-$rtt"
   done
+  # (and where fastsum's own count settled, one run's --stats)
+  [[ " ${counts[*]} " != *" auto "* ]] || "$fastsum" --stats f* 2>&1 >/dev/null | grep "in flight"
   cd /
   table "$work/runs-$rtt"
   unmount_link

@@ -134,27 +134,65 @@ where
     gate.update(|st| st.next = next);
     let width = window();
     let (opened_tx, opened) = unbounded();
-    let mut started = 0;
-    for _ in 0..CREW.min(width) {
-        let (queue, gate, opened_tx) = (Arc::clone(queue), Arc::clone(&gate), opened_tx.clone());
-        let pauses = resumed.is_some();
-        let member = move || member(&queue, &gate, cancel, (width, pauses), &opened_tx);
-        if spawn_thread(s, "opener", member).is_err() {
-            break;
-        }
-        started += 1;
-    }
-    drop(opened_tx);
-    if started == 0 {
+    // (the sender new members are started with: dropped once one ends, so
+    // that the hand-off ends with the last member)
+    let recruit = Arc::new(Mutex::new(Some(opened_tx)));
+    let pauses = resumed.is_some();
+    let start = || {
+        let Some(opened_tx) = lock_recruit(&recruit).clone() else {
+            return false;
+        };
+        let (queue, gate, recruit) = (Arc::clone(queue), Arc::clone(&gate), Arc::clone(&recruit));
+        spawn_thread(s, "opener", move || {
+            member(&queue, &gate, cancel, (width, pauses), &opened_tx);
+            lock_recruit(&recruit).take();
+        })
+        .is_ok()
+    };
+    let mut crew = Crew {
+        started: 0,
+        most: CREW.min(width),
+        start: Box::new(start),
+    };
+    crew.grow();
+    if crew.started == 0 {
         // (nothing was taken: the queue is the caller's again)
         if let Ok(mut q) = queue.lock() {
             q.crewed = false;
         }
         return Err(tx);
     }
-    in_order(next, &opened, &gate, &tx, resumed);
+    in_order(next, &opened, &gate, &tx, (resumed, &mut crew));
     gate.update(|st| st.closed = true);
     Ok(())
+}
+
+/// What a member sends: the job's position, what it opened, and whether
+/// the crew paused after it.
+type Opened<T, P> = Sender<(usize, Ready<T, P>, bool)>;
+
+/// The sender new members are started with.
+type Recruit<T, P> = Mutex<Option<Opened<T, P>>>;
+
+fn lock_recruit<T, P>(r: &Recruit<T, P>) -> MutexGuard<'_, Option<Opened<T, P>>> {
+    r.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The crew's members: started as the observer's count of opens in flight
+/// grows (idle ones would only be woken for nothing at each hand-off).
+struct Crew<'a> {
+    started: usize,
+    most: usize,
+    start: Box<dyn FnMut() -> bool + 'a>,
+}
+
+impl Crew<'_> {
+    fn grow(&mut self) {
+        let want = crate::storage::observer().opens_at_once().min(self.most);
+        while self.started < want && (self.start)() {
+            self.started += 1;
+        }
+    }
 }
 
 /// Hand what the crew opened on in job order, from `next`.
@@ -163,7 +201,7 @@ fn in_order<T, P>(
     opened: &Receiver<(usize, Ready<T, P>, bool)>,
     gate: &Gate,
     tx: &Sender<Ready<T, P>>,
-    resumed: Option<&Receiver<()>>,
+    (resumed, crew): (Option<&Receiver<()>>, &mut Crew),
 ) {
     let mut held = BTreeMap::new();
     for (idx, ready, paused) in opened {
@@ -189,6 +227,7 @@ fn in_order<T, P>(
                 st.next = next;
                 st.paused &= !paused;
             });
+            crew.grow();
         }
     }
 }

@@ -46,9 +46,14 @@ pub(crate) const MOST: usize = 64;
 /// one before it is no better (the measure's noise).
 const GAIN: f64 = 0.08;
 
-/// Answers this many times slower than the quickest seen, with fewer files
-/// a second: the server is queueing, or overloaded.
-const SLOWER: f64 = 2.0;
+/// Answers this many times slower than the quickest seen, with a fifth
+/// fewer files a second: the server is queueing, or overloaded. (The
+/// quickest of noisy means is low, and a busy CPU makes answers look
+/// slower: a wide margin.)
+const SLOWER: f64 = 3.0;
+
+/// How many fewer files a second count as fewer, for [`SLOWER`].
+const FEWER: f64 = 0.2;
 
 /// A settled count tries one step up again after this many windows.
 const PROBE_AFTER: u32 = 8;
@@ -113,7 +118,7 @@ pub(crate) struct Window {
 /// that brings [`GAIN`] more files a second; where it does not, back to the
 /// count that did best, settled. Settled, one step up is tried again every
 /// [`PROBE_AFTER`] windows (the server may have freed up); answers
-/// [`SLOWER`] than the quickest seen with fewer files a second take a
+/// [`SLOWER`] than the quickest seen with [`FEWER`] files a second take a
 /// quarter off (a queueing server: more in flight only wait longer), and an
 /// error storm ([`STORM`]) halves it. Pure: fed what each window measured,
 /// so that it is tested with made-up costs.
@@ -194,7 +199,7 @@ impl Gauge {
             }
             return;
         }
-        let worse = self.best.is_some_and(|(_, r)| rate < r * (1.0 - GAIN));
+        let worse = self.best.is_some_and(|(_, r)| rate < r * (1.0 - FEWER));
         if slower && worse {
             self.set(self.limit - self.limit / 4);
             (self.best, self.calm) = (Some((self.limit, rate)), 0);
@@ -659,11 +664,11 @@ mod tests {
             g.ended(storm);
         }
         assert_eq!(g.limit(), FEWEST);
-        // settled at 16 with 1 ms answers, then answers 3 ms and fewer files
+        // settled at 16 with 1 ms answers, then answers 4 ms and fewer files
         let mut g = Gauge::new(16);
         drive(&mut g, 2, |n| (n.min(16) as f64 / RTT, RTT));
         assert_eq!(g.limit(), 16);
-        drive(&mut g, 1, |n| (n as f64 / (3.0 * RTT), 3.0 * RTT));
+        drive(&mut g, 1, |n| (n as f64 / (4.0 * RTT), 4.0 * RTT));
         assert_eq!(g.limit(), 12);
         let transient = io::Error::from_raw_os_error(libc::EAGAIN);
         assert!(is_transient(&transient));

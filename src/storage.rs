@@ -219,10 +219,7 @@ impl Gauge {
 /// Is `e` what a busy or overloaded server answers (so fewer requests in
 /// flight may help), rather than what the file is (missing, a directory)?
 pub(crate) fn is_transient(e: &io::Error) -> bool {
-    matches!(
-        e.raw_os_error(),
-        Some(libc::EAGAIN | libc::ETIMEDOUT | libc::EIO | libc::EBUSY | libc::ECONNRESET)
-    )
+    crate::sys::is_server_busy(e)
 }
 
 /// The run's judgement of each device it reads.
@@ -670,9 +667,9 @@ mod tests {
         assert_eq!(g.limit(), 16);
         drive(&mut g, 1, |n| (n as f64 / (4.0 * RTT), 4.0 * RTT));
         assert_eq!(g.limit(), 12);
-        let transient = io::Error::from_raw_os_error(libc::EAGAIN);
-        assert!(is_transient(&transient));
-        assert!(!is_transient(&io::Error::from_raw_os_error(libc::ENOENT)));
+        assert!(is_transient(&io::ErrorKind::WouldBlock.into()));
+        assert!(is_transient(&io::ErrorKind::TimedOut.into()));
+        assert!(!is_transient(&io::ErrorKind::NotFound.into()));
     }
 
     /// The crew's count follows the device that handed on files: windows of
@@ -687,7 +684,7 @@ mod tests {
         }
         assert_eq!(s.opens_at_once(), 12, "the first window grows it");
         assert_eq!(s.reads_at_once(3), Some(12));
-        let eagain = io::Error::from_raw_os_error(libc::EAGAIN);
+        let eagain = io::Error::from(io::ErrorKind::WouldBlock);
         for _ in 0..Gauge::new(12).window_files() {
             s.handed(None, Some(&eagain));
         }

@@ -10,74 +10,102 @@ This kernel has no netem; a proxy is what a user without root can have too.
 PORT 0 picks a free port. Prints "listening PORT" once it accepts. Ends by
 itself after --lifetime seconds (default 3600), or when killed; it never
 listens beyond 127.0.0.1.
+
+Two threads a direction, one receiving and one sending, the sender
+sleeping with the system's precision (nanosleep) until each chunk is due
+and then sending every chunk that is due at once. (An asyncio loop's timers
+wait in whole milliseconds of epoll: a chunk due 0.1 ms after the one
+before waited a millisecond more, and the link carried about one chunk a
+millisecond a direction, the same for every client: a floor of the proxy's,
+not the network's.)
 """
 import argparse
-import asyncio
+import collections
+import socket
 import sys
+import threading
 import time
 
 
-async def pipe(reader, writer, delay, bandwidth):
-    """Copy reader to writer, each chunk sent `delay` seconds after it came
-    and no sooner than the link (bytes per second) has sent the ones
-    before it."""
-    queue = asyncio.Queue()
+class Line:
+    """Chunks in flight one way, each with the time it is due."""
 
-    async def receive():
+    def __init__(self):
+        self.chunks = collections.deque()
+        self.ready = threading.Condition()
+
+    def put(self, due, chunk):
+        with self.ready:
+            self.chunks.append((due, chunk))
+            self.ready.notify()
+
+    def take(self):
+        """Wait for the first chunk, then until it is due; return it with
+        every other chunk due by then (None ends the line)."""
+        with self.ready:
+            while not self.chunks:
+                self.ready.wait()
+            due = self.chunks[0][0]
+        wait = due - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        now = time.monotonic()
+        out = []
+        with self.ready:
+            while self.chunks and self.chunks[0][0] <= now:
+                chunk = self.chunks.popleft()[1]
+                if chunk is None:
+                    return out, True
+                out.append(chunk)
+        return out, False
+
+
+def pipe(src, dst, delay, bandwidth):
+    """Copy src to dst, each chunk sent `delay` seconds after it came and
+    no sooner than the link (bytes per second) has sent the ones before."""
+    line = Line()
+
+    def receive():
         try:
-            while chunk := await reader.read(1 << 16):
-                queue.put_nowait((time.monotonic() + delay, chunk))
+            while chunk := src.recv(1 << 16):
+                line.put(time.monotonic() + delay, chunk)
         except OSError:
             pass
-        queue.put_nowait((time.monotonic() + delay, None))
+        line.put(time.monotonic() + delay, None)
 
-    async def send():
-        free = time.monotonic()
-        while True:
-            due, chunk = await queue.get()
-            if bandwidth and chunk:
-                free = max(free, time.monotonic()) + len(chunk) / bandwidth
-                due = max(due, free)
-            wait = due - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            if chunk is None:
-                break
-            writer.write(chunk)
-            await writer.drain()
-        if writer.can_write_eof():
-            writer.write_eof()
-
-    got = asyncio.ensure_future(receive())
+    threading.Thread(target=receive, daemon=True).start()
+    free = time.monotonic()
     try:
-        await send()
+        while True:
+            chunks, end = line.take()
+            for chunk in chunks:
+                if bandwidth:
+                    free = max(free, time.monotonic()) + len(chunk) / bandwidth
+                    wait = free - time.monotonic()
+                    if wait > 0:
+                        time.sleep(wait)
+                dst.sendall(chunk)
+            if end:
+                break
+        dst.shutdown(socket.SHUT_WR)
     except OSError:
         pass
-    finally:
-        got.cancel()
 
 
-async def serve(args):
-    delay = args.delay_ms / 1000.0
-    bandwidth = args.bandwidth * 1e6 if args.bandwidth else None
-
-    async def connection(down_r, down_w):
-        try:
-            up_r, up_w = await asyncio.open_connection("127.0.0.1", args.target)
-        except OSError:
-            down_w.close()
-            return
-        await asyncio.gather(
-            pipe(down_r, up_w, delay, bandwidth),
-            pipe(up_r, down_w, delay, bandwidth),
-        )
-        for w in (up_w, down_w):
-            w.close()
-
-    server = await asyncio.start_server(connection, "127.0.0.1", args.port)
-    print("listening", server.sockets[0].getsockname()[1], flush=True)
-    async with server:
-        await asyncio.sleep(args.lifetime)
+def connection(down, target, delay, bandwidth):
+    try:
+        up = socket.create_connection(("127.0.0.1", target))
+    except OSError:
+        down.close()
+        return
+    for s in (up, down):
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    there = threading.Thread(target=pipe, args=(down, up, delay, bandwidth), daemon=True)
+    there.start()
+    pipe(up, down, delay, bandwidth)
+    there.join()
+    for s in (up, down):
+        s.close()
 
 
 def main():
@@ -88,10 +116,24 @@ def main():
     p.add_argument("--bandwidth", type=float, help="MB/s (10^6 bytes) each direction")
     p.add_argument("--lifetime", type=float, default=3600)
     args = p.parse_args()
+    delay = args.delay_ms / 1000.0
+    bandwidth = args.bandwidth * 1e6 if args.bandwidth else None
+    server = socket.create_server(("127.0.0.1", args.port))
+    print("listening", server.getsockname()[1], flush=True)
+
+    def accept():
+        while True:
+            down, _ = server.accept()
+            threading.Thread(
+                target=connection, args=(down, args.target, delay, bandwidth), daemon=True
+            ).start()
+
+    threading.Thread(target=accept, daemon=True).start()
     try:
-        asyncio.run(serve(args))
+        time.sleep(args.lifetime)
     except KeyboardInterrupt:
-        sys.exit(0)
+        pass
+    sys.exit(0)
 
 
 if __name__ == "__main__":

@@ -6,9 +6,11 @@
 # each algorithm, and what the storage allows (16 md5sum at once; four dd
 # of the file's quarters at once).
 #
-#   sudo benches/netfs.sh [LATENCY_MS] [MB/S] [PROFILE]
+#   sudo benches/netfs.sh [LATENCY_MS] [MB/S] [PROFILE] [CONCURRENCY]
 #       # defaults: 1 ms, unlimited, reads (slowfs --profile: which request
-#       # kinds pay the latency; sshfs, nfs4 or object: as that client)
+#       # kinds pay the latency; sshfs, nfs4 or object: as that client),
+#       # unlimited (slowfs --concurrency: requests served at once, the
+#       # rest wait their turn; then `xargs -P` that many is a row too)
 #
 # Needs root (or a user allowed to mount FUSE), /dev/fuse, fusermount3
 # (Debian: fuse3) and hyperfine; builds fastsum and slowfs. Each hyperfine
@@ -18,6 +20,7 @@ cd "$(dirname "$0")/.."
 latency=${1:-1}
 bandwidth=${2:-}
 profile=${3:-reads}
+concurrency=${4:-}
 . benches/lib.sh
 need hyperfine fusermount3 flock
 build_slowfs
@@ -25,12 +28,19 @@ slowfs_workdir
 netfs_tree
 args=(--latency "$latency" --profile "$profile")
 [ -n "$bandwidth" ] && args+=(--bandwidth "$bandwidth")
+limited=()
+if [ -n "$concurrency" ]; then
+  args+=(--concurrency "$concurrency")
+  limited=(-n "ls | xargs -P$concurrency md5sum"
+    "sh -c 'ls | xargs -P$concurrency -n $(((1000 + concurrency - 1) / concurrency)) md5sum >/dev/null'")
+fi
 mount_slowfs "${args[@]}"
-echo "# slowfs: ${latency} ms a request ($profile)${bandwidth:+, $bandwidth MB/s}, direct_io"
+echo "# slowfs: ${latency} ms a request ($profile)${bandwidth:+, $bandwidth MB/s}${concurrency:+, $concurrency at once}, direct_io"
 cd "$mnt/many"
 locked hyperfine -N -w 1 -r 3 --style basic \
   -n 'md5sum *' "sh -c 'md5sum f* >/dev/null'" \
   -n 'ls | xargs -P16 md5sum' "sh -c 'ls | xargs -P16 -n 63 md5sum >/dev/null'" \
+  "${limited[@]}" \
   -n 'fastsum *' "sh -c '$fastsum f* >/dev/null'" \
   -n 'md5sum -c' "md5sum --quiet -c ../many.md5" \
   -n 'fastsum -c' "$fastsum --quiet -c ../many.md5" \

@@ -4,8 +4,8 @@
 # behind benches/delayproxy.py (each direction delayed half the round
 # trip; this kernel has no netem), at each round trip given: 1,000 files
 # of 1-64 KiB (`fastsum *` against `ls | xargs -P16 -n 63 md5sum` and
-# `md5sum *`; -c; -r against find | xargs), and one 64 MiB file against
-# four parallel dd of its quarters. The commands take turns, one hyperfine
+# `md5sum *`; -c; -r against find | xargs), and one 64 MiB file (MD5,
+# SHA-256, BLAKE3 and XXH3) against four parallel dd of its quarters. The commands take turns, one hyperfine
 # call a round (benches/lib.sh's side_by_side), and the ratios are of one
 # run's means, their spread from the two σ.
 #
@@ -78,13 +78,19 @@ for rtt in "${rtts[@]}"; do
     -n 'four dd of the quarters' "bash -c '$quarters'" \
     -n 'md5sum big' "md5sum big" \
     -n 'fastsum big' "$fastsum big" \
+    -n 'fastsum -a sha256 big' "$fastsum -a sha256 big" \
+    -n 'fastsum -a blake3 big' "$fastsum -a blake3 big" \
+    -n 'fastsum -a xxh3 big' "$fastsum -a xxh3 big" \
     >> "$work/rows-$rtt"
   cd /
   echo "| workload | fastsum | peer | fastsum ÷ peer |"
   echo "|---|---:|---:|---:|"
   ratios "$work/rows-$rtt" 'fastsum *' 'ls | xargs -P16 -n 63 md5sum' 'fastsum *' 'md5sum *' \
     'fastsum -c --quiet' 'md5sum -c --quiet' 'fastsum -r' 'find | xargs -0 -P16 -n 63 md5sum' \
-    'fastsum big' 'four dd of the quarters' 'fastsum big' 'md5sum big'
+    'fastsum big' 'four dd of the quarters' 'fastsum big' 'md5sum big' \
+    'fastsum -a sha256 big' 'four dd of the quarters' \
+    'fastsum -a blake3 big' 'four dd of the quarters' \
+    'fastsum -a xxh3 big' 'four dd of the quarters'
   if [ -n "${BASE:-}" ]; then
     ratios "$work/rows-$rtt" 'fastsum *' 'base *' 'fastsum -c --quiet' 'base -c --quiet' \
       'fastsum -r' 'base -r'

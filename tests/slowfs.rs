@@ -137,7 +137,7 @@ impl WaitBounded for Child {
 }
 
 /// `n` files of 1–64 KiB under `dir/src`.
-fn small_tree(dir: &Path, n: usize) -> PathBuf {
+pub(crate) fn small_tree(dir: &Path, n: usize) -> PathBuf {
     let src = dir.join("src");
     std::fs::create_dir_all(&src).unwrap();
     for i in 0..n {
@@ -148,7 +148,7 @@ fn small_tree(dir: &Path, n: usize) -> PathBuf {
 }
 
 /// The names in `dir`, sorted.
-fn names(dir: &Path) -> Vec<String> {
+pub(crate) fn names(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -533,7 +533,7 @@ fn a_file_rewritten_while_read_over_latency_is_reported() {
 }
 
 /// How long `f` takes.
-fn timed(f: impl FnOnce()) -> Duration {
+pub(crate) fn timed(f: impl FnOnce()) -> Duration {
     let start = Instant::now();
     f();
     start.elapsed()
@@ -799,4 +799,45 @@ fn a_check_files_names_are_looked_up_in_flight() {
         );
         assert!(took < bound, "{what}: {took:?}, lookups one at a time?");
     }
+}
+
+/// A server that answers 8 requests at once, the rest waiting their turn
+/// (slowfs `--concurrency 8`, every kind a round trip as through sshfs):
+/// more in flight only wait longer, so fastsum's count of requests in
+/// flight settles near 8 (`--stats` says where), and it is never slower
+/// than md5sum, and within a generous bound of `xargs -P8` (issue 41).
+#[test]
+fn a_server_limited_to_eight_requests_at_once_is_not_overrun() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = small_tree(dir.path(), 300);
+    let want = run(gnu("md5sum").current_dir(&src).args(names(&src)));
+    assert!(want.status.success(), "{}", shown(&want));
+    let args = ["--latency", "3", "--profile", "sshfs", "--concurrency", "8"];
+    let m = Mount::new(&bin, &src, &dir.path().join("mnt"), &args);
+    // (each in turn, the same warm attribute cache of slowfs's for all)
+    let md5sum = timed(|| assert!(shell(&m.dir, 120, "md5sum f* >/dev/null").status.success()));
+    let xargs = timed(|| {
+        let o = shell(&m.dir, 60, "ls | xargs -P8 -n 38 md5sum >/dev/null");
+        assert!(o.status.success(), "{}", shown(&o));
+    });
+    let mut got = None;
+    let ours = timed(|| got = Some(shell(&m.dir, 60, r#"exec "$FASTSUM" --stats f*"#)));
+    let got = got.unwrap();
+    assert_no_panic("--concurrency 8", &got);
+    assert_eq!(
+        String::from_utf8_lossy(&got.stdout),
+        String::from_utf8_lossy(&want.stdout),
+        "{}",
+        shown(&got)
+    );
+    assert!(ours < md5sum, "fastsum {ours:?}, md5sum {md5sum:?}");
+    assert!(ours < 2 * xargs, "fastsum {ours:?}, xargs -P8 {xargs:?}");
+    let err = String::from_utf8_lossy(&got.stderr);
+    let settled = err
+        .lines()
+        .find_map(|l| l.split_once("requests in flight on far storage: settled at "))
+        .and_then(|(_, n)| n.split(' ').next()?.parse::<usize>().ok())
+        .unwrap_or_else(|| panic!("no count settled: {err}"));
+    assert!((4..=18).contains(&settled), "settled at {settled}: {err}");
 }

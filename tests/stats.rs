@@ -307,3 +307,43 @@ fn sync_reads_are_chunk_sized_system_calls_even_on_stdin() {
         );
     }
 }
+
+/// On far storage (slowfs, every request kind a round trip), the lines of
+/// requests in flight: by kind, their latency, how many at once, and where
+/// the count of requests in flight settled. Their values depend on the
+/// load (how long, how many): their form is checked, not their values.
+#[test]
+fn far_storage_reports_requests_in_flight_and_where_the_count_settled() {
+    let Some(bin) = crate::slowfs::slowfs() else {
+        return;
+    };
+    let dir = tempdir();
+    let src = crate::slowfs::small_tree(dir.path(), 120);
+    let args = ["--latency", "2", "--profile", "sshfs"];
+    let m = crate::slowfs::Mount::new(&bin, &src, &dir.path().join("mnt"), &args);
+    let mut c = fastsum();
+    c.current_dir(&m.dir)
+        .arg("--stats")
+        .args(crate::slowfs::names(&src));
+    let o = run(&mut c);
+    assert!(o.status.success(), "{}", shown(&o));
+    let stats = counters(&o, "fastsum");
+    let value = |name: &str| -> &str {
+        let found = stats.iter().find(|(n, _)| n == name);
+        &found
+            .unwrap_or_else(|| panic!("no {name:?} in {stats:?}"))
+            .1
+    };
+    let settled = value("requests in flight on far storage");
+    let n: usize = settled
+        .strip_prefix("settled at ")
+        .and_then(|v| v.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("{settled:?}"));
+    assert!((1..=64).contains(&n), "{settled:?}");
+    assert!(settled.contains("(started at 8, "), "{settled:?}");
+    for kind in ["opens", "reads"] {
+        let v = value(&format!("{kind} timed on far storage"));
+        assert!(v.contains(" ms each on average, up to "), "{kind}: {v:?}");
+        assert!(v.ends_with(" in flight"), "{kind}: {v:?}");
+    }
+}

@@ -1051,6 +1051,16 @@ pub(crate) fn read_refused_for_its_size(e: &io::Error) -> bool {
     e.raw_os_error() == Some(libc::ENOMEM)
 }
 
+/// Is `e` what a busy or overloaded server answers (EAGAIN, ETIMEDOUT,
+/// EIO, EBUSY, ECONNRESET), so that fewer requests in flight may help?
+pub(crate) fn is_server_busy(e: &io::Error) -> bool {
+    use io::ErrorKind::{ConnectionReset, ResourceBusy, TimedOut, WouldBlock};
+    matches!(
+        e.kind(),
+        WouldBlock | TimedOut | ResourceBusy | ConnectionReset
+    ) || e.raw_os_error() == Some(libc::EIO)
+}
+
 /// Did [`open_no_follow`] meet a link (ELOOP)?
 pub(crate) fn is_link_refused(e: &io::Error) -> bool {
     e.raw_os_error() == Some(libc::ELOOP)

@@ -607,6 +607,16 @@ pub(crate) fn is_link_refused(_e: &io::Error) -> bool {
     false
 }
 
+/// Is `e` what a busy or overloaded server answers, so that fewer
+/// requests in flight may help?
+pub(crate) fn is_server_busy(e: &io::Error) -> bool {
+    use io::ErrorKind::{ConnectionReset, ResourceBusy, TimedOut, WouldBlock};
+    matches!(
+        e.kind(),
+        WouldBlock | TimedOut | ResourceBusy | ConnectionReset
+    )
+}
+
 /// The error of an open with no handle left (`ERROR_TOO_MANY_OPEN_FILES`).
 #[cfg(test)]
 pub(crate) fn descriptors_exhausted() -> io::Error {

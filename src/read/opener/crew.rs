@@ -6,6 +6,10 @@
 //! job order and hands it on as before, so output order, error messages
 //! and the hand-off to the schedulers are as they were.
 //!
+//! How many opens are in flight at once is the storage observer's to say
+//! (`Storage::opens_at_once`, learnt from the files handed on): a member
+//! waits for its turn before each open.
+//!
 //! Descriptors: a crew member opens job `idx` only while `idx` is fewer
 //! than the window's width ahead of the next job to hand on, and the width
 //! stays well under `ulimit -n`: whatever the crew holds, the next job's
@@ -27,15 +31,15 @@ use super::{OPEN_AHEAD, Probe, Queue, Ready, lock, open_job};
 use crate::input::Input;
 use crate::read::{Job, spawn_thread};
 
-/// The most crew members: opens in flight at once.
-const CREW: usize = 16;
+/// The most crew members: the most opens the observer may keep in flight.
+const CREW: usize = crate::storage::MOST;
 
-/// How far ahead of the next job to hand on the crew may open: at most
-/// [`OPEN_AHEAD`], and a quarter of `ulimit -n`.
+/// How far ahead of the next job to hand on the crew may open: as far as
+/// it has members (and [`OPEN_AHEAD`]), at most a quarter of `ulimit -n`.
 fn window() -> usize {
     let limit = crate::sys::open_files_limit().unwrap_or(u64::MAX);
     let quarter = usize::try_from(limit / 4).unwrap_or(usize::MAX);
-    OPEN_AHEAD.min(quarter).max(1)
+    OPEN_AHEAD.max(CREW).min(quarter).max(1)
 }
 
 /// What the crew and the opener thread share.
@@ -51,6 +55,8 @@ struct State {
     next: usize,
     /// A shared input is being handed on: take no job.
     paused: bool,
+    /// Opens under way.
+    opening: usize,
     /// The opener thread is done: stop.
     closed: bool,
 }
@@ -67,6 +73,24 @@ impl Gate {
             .changed
             .wait_while(st, |st| !st.closed && !ready(st))
             .unwrap_or_else(PoisonError::into_inner);
+        !st.closed
+    }
+
+    /// Wait until job `idx` is within `width` of the next to hand on and
+    /// the observer allows one more open in flight, and count it as under
+    /// way (false: the gate closed).
+    fn enter(&self, idx: usize, width: usize) -> bool {
+        let st = self.lock();
+        let mut st = self
+            .changed
+            .wait_while(st, |st| {
+                let turn = st.opening < crate::storage::observer().opens_at_once();
+                let ready = idx < st.next + width && turn;
+                !st.closed && !ready
+            })
+            .unwrap_or_else(PoisonError::into_inner);
+        st.opening += 1;
+        crate::storage::observer().in_flight(crate::storage::Request::Open, st.opening);
         !st.closed
     }
 
@@ -114,28 +138,65 @@ where
     gate.update(|st| st.next = next);
     let width = window();
     let (opened_tx, opened) = unbounded();
-    let mut started = 0;
-    for _ in 0..CREW.min(width) {
-        let (queue, gate, opened_tx) = (Arc::clone(queue), Arc::clone(&gate), opened_tx.clone());
-        let pauses = resumed.is_some();
-        let member = move || member(&queue, &gate, cancel, (width, pauses), &opened_tx);
-        if spawn_thread(s, "opener", member).is_err() {
-            break;
-        }
-        started += 1;
-    }
-    drop(opened_tx);
-    crate::storage::observer().in_flight(crate::storage::Request::Open, started);
-    if started == 0 {
+    // (the sender new members are started with: dropped once one ends, so
+    // that the hand-off ends with the last member)
+    let recruit = Arc::new(Mutex::new(Some(opened_tx)));
+    let pauses = resumed.is_some();
+    let start = || {
+        let Some(opened_tx) = lock_recruit(&recruit).clone() else {
+            return false;
+        };
+        let (queue, gate, recruit) = (Arc::clone(queue), Arc::clone(&gate), Arc::clone(&recruit));
+        spawn_thread(s, "opener", move || {
+            member(&queue, &gate, cancel, (width, pauses), &opened_tx);
+            lock_recruit(&recruit).take();
+        })
+        .is_ok()
+    };
+    let mut crew = Crew {
+        started: 0,
+        most: CREW.min(width),
+        start: Box::new(start),
+    };
+    crew.grow();
+    if crew.started == 0 {
         // (nothing was taken: the queue is the caller's again)
         if let Ok(mut q) = queue.lock() {
             q.crewed = false;
         }
         return Err(tx);
     }
-    in_order(next, &opened, &gate, &tx, resumed);
+    in_order(next, &opened, &gate, &tx, (resumed, &mut crew));
     gate.update(|st| st.closed = true);
     Ok(())
+}
+
+/// What a member sends: the job's position, what it opened, and whether
+/// the crew paused after it.
+type Opened<T, P> = Sender<(usize, Ready<T, P>, bool)>;
+
+/// The sender new members are started with.
+type Recruit<T, P> = Mutex<Option<Opened<T, P>>>;
+
+fn lock_recruit<T, P>(r: &Recruit<T, P>) -> MutexGuard<'_, Option<Opened<T, P>>> {
+    r.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The crew's members: started as the observer's count of opens in flight
+/// grows (idle ones would only be woken for nothing at each hand-off).
+struct Crew<'a> {
+    started: usize,
+    most: usize,
+    start: Box<dyn FnMut() -> bool + 'a>,
+}
+
+impl Crew<'_> {
+    fn grow(&mut self) {
+        let want = crate::storage::observer().opens_at_once().min(self.most);
+        while self.started < want && (self.start)() {
+            self.started += 1;
+        }
+    }
 }
 
 /// Hand what the crew opened on in job order, from `next`.
@@ -144,13 +205,18 @@ fn in_order<T, P>(
     opened: &Receiver<(usize, Ready<T, P>, bool)>,
     gate: &Gate,
     tx: &Sender<Ready<T, P>>,
-    resumed: Option<&Receiver<()>>,
+    (resumed, crew): (Option<&Receiver<()>>, &mut Crew),
 ) {
     let mut held = BTreeMap::new();
     for (idx, ready, paused) in opened {
         held.insert(idx, (ready, paused));
         while let Some((ready, paused)) = held.remove(&next) {
             let shared = ready.is_shared();
+            match &ready {
+                Ready::Opened(_, _, o) => crate::storage::observer().handed(o.device(), None),
+                Ready::Failed(_, _, e) => crate::storage::observer().handed(None, Some(e)),
+                Ready::Pass(..) | Ready::Unprobed(..) => {}
+            }
             if tx.send(ready).is_err() {
                 return;
             }
@@ -165,6 +231,7 @@ fn in_order<T, P>(
                 st.next = next;
                 st.paused &= !paused;
             });
+            crew.grow();
         }
     }
 }
@@ -196,12 +263,22 @@ fn member<T, P, I: Iterator<Item = Job<T, P>>>(
             st.paused = pauses && matches!(&job, Job::Hash(t) if may_share(&t.input));
             (idx, job, st.paused)
         };
-        if !gate.wait_until(|st| idx < st.next + width) {
-            return;
-        }
         let ready = match job {
-            Job::Pass(p) => Ready::Pass(idx, p),
-            Job::Hash(task) => open_job(idx, task, Probe::Here),
+            Job::Pass(p) => {
+                if !gate.wait_until(|st| idx < st.next + width) {
+                    return;
+                }
+                Ready::Pass(idx, p)
+            }
+            Job::Hash(task) => {
+                let entered = gate.enter(idx, width);
+                let ready = entered.then(|| open_job(idx, task, Probe::Here));
+                gate.update(|st| st.opening -= 1);
+                match ready {
+                    Some(ready) => ready,
+                    None => return,
+                }
+            }
         };
         if pauses && ready.is_shared() && !paused {
             // (before it is sent: unpaused once it has been handed on)

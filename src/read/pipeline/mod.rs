@@ -408,6 +408,8 @@ impl<'scope, 'env, T: Send + 'scope, P: Send + 'scope> FarReaders<'scope, 'env, 
         {
             self.started += 1;
             self.stats.add_far_reader();
+            let reads = crate::storage::Request::Read;
+            crate::storage::observer().in_flight(reads, self.started);
         }
         if self.started == 0 {
             // (nobody would ever take it from the queue)

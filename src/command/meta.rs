@@ -53,11 +53,18 @@ impl Meta {
 
     /// What `m` says, looked at `now`.
     pub(crate) fn of(m: &fs::Metadata, now: SystemTime) -> Meta {
-        let modified = m.modified().ok();
-        let racy = modified.is_none_or(|t| now.duration_since(t).is_ok_and(|d| d < RACY));
+        Meta::looked(m.len(), m.modified().ok().map(nanos), now)
+    }
+
+    /// A file of `size` bytes modified at `modified` (nanoseconds since
+    /// the epoch), looked at `now`: an mtime less than [`RACY`] before it
+    /// is not kept.
+    pub(crate) fn looked(size: u64, modified: Option<i128>, now: SystemTime) -> Meta {
+        let now = nanos(now);
+        let racy = modified.is_none_or(|t| (0..RACY.as_nanos() as i128).contains(&(now - t)));
         Meta {
-            size: m.len(),
-            mtime: modified.filter(|_| !racy).map(nanos),
+            size,
+            mtime: modified.filter(|_| !racy),
         }
     }
 
@@ -123,6 +130,48 @@ impl Meta {
         }
         std::str::from_utf8(rest).ok()?;
         Some(Meta { size: size?, mtime })
+    }
+}
+
+/// Looks at files one after another, as a walk names them: each by its
+/// name in its directory, kept open while the next file is in it too (one
+/// `fstatat` a file, as find makes, not a `statx` that walks the whole
+/// path again). Where that cannot be (Windows; a name with no directory
+/// part to open), by its path.
+#[derive(Default)]
+pub(crate) struct Looker {
+    /// The directory of the last file (as its path wrote it), open if it
+    /// could be.
+    dir: Option<(Vec<u8>, Option<fs::File>)>,
+}
+
+impl Looker {
+    /// What the file at `path` is now, links followed (as it is hashed):
+    /// [`Meta::of_path`].
+    pub(crate) fn meta(&mut self, path: &Path) -> io::Result<Meta> {
+        let bytes = path.as_os_str().as_encoded_bytes();
+        let Some(slash) = memchr::memrchr(b'/', bytes) else {
+            return Meta::of_path(path);
+        };
+        let (dir, name) = (&bytes[..slash.max(1)], &bytes[slash + 1..]);
+        if matches!(name, b"" | b"." | b"..") {
+            return Meta::of_path(path);
+        }
+        if self.dir.as_ref().is_none_or(|(d, _)| d != dir) {
+            // (the directory named as the path names it: up to its last `/`)
+            let opened = path
+                .parent()
+                .filter(|p| p.as_os_str().as_encoded_bytes() == dir)
+                .and_then(|p| crate::sys::open_dir_to_look(p).ok());
+            self.dir = Some((dir.to_vec(), opened));
+        }
+        let Some((_, Some(open))) = &self.dir else {
+            return Meta::of_path(path);
+        };
+        match crate::sys::size_and_mtime_in(open, name) {
+            Ok((size, mtime)) => Ok(Meta::looked(size, Some(mtime), SystemTime::now())),
+            Err(_) => Meta::of_path(path),
+        }
     }
 }
 

@@ -37,13 +37,14 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::thread::ThreadId;
 
 use crate::algo::{Algorithm, Algorithms, Bits};
 use crate::command::check::infer::{self, Untagged};
 use crate::command::check::parse::{Accept, Digits, Form, Syntax as Grammar, line_body};
 use crate::command::checkpoint::{self, Checkpoint};
 use crate::command::hash;
-use crate::command::meta::Meta;
+use crate::command::meta::{Looker, Meta};
 use crate::command::names::{Absolute, CheckFiles, Joined, absolute};
 use crate::config::{Context, HashOptions, LineFormat, Tags, UpdateOptions};
 use crate::input::Input;
@@ -163,6 +164,10 @@ struct Unlisted {
     cwd: Option<Vec<u8>>,
     /// The listed files found changed (absolute): their lines are replaced.
     changed: Mutex<HashSet<Vec<u8>>>,
+    /// How listed files are looked at, by each thread that asks (the
+    /// hash run's, and the progress display's count): each keeps its own
+    /// directory open.
+    lookers: Mutex<Vec<(ThreadId, Looker)>>,
 }
 
 impl Unlisted {
@@ -181,6 +186,7 @@ impl Unlisted {
             absolute,
             cwd: cwd.map(<[u8]>::to_vec),
             changed: Mutex::default(),
+            lookers: Mutex::default(),
         }
     }
 
@@ -195,7 +201,18 @@ impl Unlisted {
         let Some(row) = self.listed.find(&name) else {
             return true;
         };
-        let again = changed(input, self.listed.metas[row].as_ref());
+        let again = {
+            let mut lookers = self.lookers.lock().unwrap_or_else(PoisonError::into_inner);
+            let me = std::thread::current().id();
+            let at = match lookers.iter().position(|(id, _)| *id == me) {
+                Some(at) => at,
+                None => {
+                    lookers.push((me, Looker::default()));
+                    lookers.len() - 1
+                }
+            };
+            changed(input, self.listed.metas[row].as_ref(), &mut lookers[at].1)
+        };
         if again {
             self.changed
                 .lock()
@@ -529,11 +546,11 @@ impl Prune<'_> {
 /// looked at: then hashing it says why)? A line without one is kept as it
 /// is: nothing tells whether its file changed, and hashing it again could
 /// hide rot behind a new digest.
-fn changed(input: &Input, recorded: Option<&Meta>) -> bool {
+fn changed(input: &Input, recorded: Option<&Meta>, looker: &mut Looker) -> bool {
     let (Some(recorded), Input::Path(path)) = (recorded, input) else {
         return false;
     };
-    match Meta::of_path(path) {
+    match looker.meta(path) {
         Ok(now) => !recorded.unchanged(&now),
         Err(_) => true,
     }
@@ -712,7 +729,7 @@ fn read_manifest(
     // whether it is tied to a checksum line
     let mut pending: Option<(usize, Meta)> = None;
     let mut end = 0;
-    for (i, raw) in text.split_inclusive(|&b| b == b'\n').enumerate() {
+    for (i, raw) in lines(text).enumerate() {
         let start = end;
         end += raw.len();
         let kept = start..end;
@@ -828,7 +845,7 @@ impl Shape {
                     [b' ', m, name @ ..] if m == marker && !name.is_empty() => {}
                     _ => return None,
                 }
-                if digest.is_empty() || !digest.iter().all(u8::is_ascii_hexdigit) {
+                if digest.is_empty() || !all_hex(digest) {
                     return None;
                 }
                 &rest[2..]
@@ -836,7 +853,7 @@ impl Shape {
             Shape::Tagged { start, hex } => {
                 let rest = body.strip_prefix(&start[..])?;
                 let (named, digest) = rest.split_at_checked(rest.len().checked_sub(*hex)?)?;
-                if digest.is_empty() || !digest.iter().all(u8::is_ascii_hexdigit) {
+                if digest.is_empty() || !all_hex(digest) {
                     return None;
                 }
                 named.strip_suffix(b") = ")?
@@ -845,6 +862,24 @@ impl Shape {
         let name = written.split(|&b| b == 0).next().unwrap_or_default();
         Some(name.to_vec())
     }
+}
+
+/// Is each byte a hex digit? (Every byte looked at, no branch: the loop is
+/// the CPU's vector instructions.)
+fn all_hex(s: &[u8]) -> bool {
+    s.iter().fold(true, |all, &b| {
+        all & ((b.wrapping_sub(b'0') < 10) | ((b | 0x20).wrapping_sub(b'a') < 6))
+    })
+}
+
+/// The lines of `text` (which ends in a line end), each with its end.
+fn lines(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', text).map(move |end| {
+        let line = &text[start..=end];
+        start = end + 1;
+        line
+    })
 }
 
 /// A checksum line's algorithm, format and the name it lists.
@@ -1536,6 +1571,14 @@ mod tests {
             }
         }
         assert!(read > 1000, "only {read} lines of the shapes");
+    }
+
+    #[test]
+    fn hex_digits_are_asciis() {
+        for b in 0..=u8::MAX {
+            assert_eq!(all_hex(&[b]), b.is_ascii_hexdigit(), "{b}");
+            assert_eq!(all_hex(&[b'a', b, b'0']), b.is_ascii_hexdigit(), "{b}");
+        }
     }
 
     #[test]

@@ -3,7 +3,10 @@
 //! compare), made absolute against the current directory, and the check
 //! files themselves, which a walk of the tree they sit in leaves out.
 
+use std::collections::HashMap;
 use std::ffi::OsString;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::input::Input;
 use crate::sys::FileId;
@@ -157,6 +160,61 @@ impl Absolute {
             };
         }
         Joined::Owned(absolute(name, cwd))
+    }
+}
+
+/// Names (absolute, normal: as names compare) in the order a walk of the
+/// tree they were made from meets them: each is looked for first where the
+/// last one was found (a look at the next name, its bytes beside the
+/// last's), then by a map made the first time that misses (a file added,
+/// or a list in another order), which gives a name's first place.
+#[derive(Default)]
+pub(crate) struct NameIndex {
+    /// The names, one after another (`ends`: where each ends).
+    names: Vec<u8>,
+    ends: Vec<usize>,
+    /// The place after the last one found.
+    cursor: AtomicUsize,
+    map: OnceLock<HashMap<Vec<u8>, usize>>,
+}
+
+impl NameIndex {
+    /// Add `name`, after the others.
+    pub(crate) fn push(&mut self, name: &Joined<'_>) {
+        name.push_to(&mut self.names);
+        self.ends.push(self.names.len());
+    }
+
+    /// How many names it holds.
+    pub(crate) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// The `i`th name.
+    pub(crate) fn name(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.names[start..self.ends[i]]
+    }
+
+    /// Where `name` is, if it is here.
+    pub(crate) fn find(&self, name: &Joined<'_>) -> Option<usize> {
+        let next = self.cursor.load(Ordering::Relaxed);
+        if next < self.len() && name.is(self.name(next)) {
+            self.cursor.store(next + 1, Ordering::Relaxed);
+            return Some(next);
+        }
+        let map = self.map.get_or_init(|| {
+            let mut map = HashMap::with_capacity(self.len());
+            for i in 0..self.len() {
+                map.entry(self.name(i).to_vec()).or_insert(i);
+            }
+            map
+        });
+        let found = map.get(&name.to_vec()).copied();
+        if let Some(i) = found {
+            self.cursor.store(i + 1, Ordering::Relaxed);
+        }
+        found
     }
 }
 

@@ -35,8 +35,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::ThreadId;
 
 use crate::algo::{Algorithm, Algorithms, Bits};
@@ -45,7 +44,7 @@ use crate::command::check::parse::{Accept, Digits, Form, Syntax as Grammar, line
 use crate::command::checkpoint::{self, Checkpoint};
 use crate::command::hash;
 use crate::command::meta::{Looker, Meta};
-use crate::command::names::{Absolute, CheckFiles, Joined, absolute};
+use crate::command::names::{Absolute, CheckFiles, Joined, NameIndex, absolute};
 use crate::config::{Context, HashOptions, LineFormat, Tags, UpdateOptions};
 use crate::input::Input;
 use crate::output::quote_name;
@@ -88,37 +87,20 @@ impl Row {
 }
 
 /// Each listed file (absolute, normal), and what its `#meta` line records,
-/// in SUMS's order: a walk of the tree SUMS was made from meets them in
-/// that order, so each is looked for first where the last one found was
-/// (a look at the next row, its bytes beside the last's), then by a map
-/// made the first time that misses (a file added, or SUMS in another
-/// order).
+/// in SUMS's order (which a walk of the tree SUMS was made from follows).
+#[derive(Default)]
 struct Listed {
-    /// The names, one after another (`ends`: where each ends).
-    names: Vec<u8>,
-    ends: Vec<usize>,
+    names: NameIndex,
     metas: Vec<Option<Meta>>,
-    /// The row after the last one found.
-    cursor: AtomicUsize,
-    /// Each name's first row.
-    map: OnceLock<HashMap<Vec<u8>, usize>>,
 }
 
 impl Listed {
     /// The listed files of `manifest`, names made absolute by `absolute`.
     fn of(manifest: &Manifest, absolute: &Absolute) -> Listed {
-        let rows = manifest.lines.iter().filter(|l| l.name.is_some()).count();
-        let mut listed = Listed {
-            names: Vec::new(),
-            ends: Vec::with_capacity(rows),
-            metas: Vec::with_capacity(rows),
-            cursor: AtomicUsize::new(0),
-            map: OnceLock::new(),
-        };
+        let mut listed = Listed::default();
         for line in &manifest.lines {
             if let Some(name) = &line.name {
-                absolute.of(name).push_to(&mut listed.names);
-                listed.ends.push(listed.names.len());
+                listed.names.push(&absolute.of(name));
                 listed.metas.push(line.meta);
             }
         }
@@ -127,29 +109,12 @@ impl Listed {
 
     /// The `i`th listed name.
     fn name(&self, i: usize) -> &[u8] {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.names[start..self.ends[i]]
+        self.names.name(i)
     }
 
     /// The row that lists `name`, if any.
     fn find(&self, name: &Joined<'_>) -> Option<usize> {
-        let next = self.cursor.load(Ordering::Relaxed);
-        if next < self.ends.len() && name.is(self.name(next)) {
-            self.cursor.store(next + 1, Ordering::Relaxed);
-            return Some(next);
-        }
-        let map = self.map.get_or_init(|| {
-            let mut map = HashMap::with_capacity(self.ends.len());
-            for i in 0..self.ends.len() {
-                map.entry(self.name(i).to_vec()).or_insert(i);
-            }
-            map
-        });
-        let found = map.get(&name.to_vec()).copied();
-        if let Some(i) = found {
-            self.cursor.store(i + 1, Ordering::Relaxed);
-        }
-        found
+        self.names.find(name)
     }
 }
 
@@ -442,12 +407,10 @@ fn hash_unlisted(
         hash_opts.style,
         String::from_utf8_lossy(cwd.unwrap_or_default())
     );
-    let first = Some((manifest.algo, manifest.format));
+    let names = std::cell::RefCell::new(Names::new(manifest, opts.algorithm_chosen));
     let (mut checkpoint, resumed, other) = Checkpoint::open(&locked.target, &header, |body| {
-        match checksum_line(body, first, None, manifest.algo, opts.algorithm_chosen) {
-            Some(Ok((_, _, name))) => Some(absolute(&name, cwd)),
-            _ => None,
-        }
+        let name = names.borrow_mut().name(body)?;
+        Some(unlisted.absolute.of(&name).to_vec())
     });
     if other && !opts.quiet {
         cx.rep.message(&format!(
@@ -469,8 +432,8 @@ fn hash_unlisted(
         let mut resume = resume.lock().unwrap_or_else(PoisonError::into_inner);
         let taken = match input {
             Input::Path(path) => {
-                let name = absolute(&printed_name(input.name()), cwd);
-                resume.0.take(&name, path)
+                let printed = printed_name(input.name());
+                resume.0.take(&unlisted.absolute.of(&printed), path)
             }
             _ => None,
         };
@@ -579,31 +542,37 @@ impl Added {
             new: Vec::with_capacity(added.len()),
             count: 0,
         };
-        let first = Some((manifest.algo, manifest.format));
-        let mut text = Vec::new();
+        let mut names = Names::new(manifest, opts.algorithm_chosen);
+        // where the record being read starts in `new`
+        let mut from = 0;
         for line in added.split_inclusive(|&b| b == b'\n') {
             match line.strip_suffix(b"\n") {
-                Some(body) if manifest.crlf => text.extend_from_slice(&[body, b"\r\n"].concat()),
-                _ => text.extend_from_slice(line),
+                Some(body) if manifest.crlf => {
+                    split.new.extend_from_slice(body);
+                    split.new.extend_from_slice(b"\r\n");
+                }
+                _ => split.new.extend_from_slice(line),
             }
             let Some(body) = line_body(line) else {
                 // (a `#meta` line: with the line after it)
                 continue;
             };
-            let name = match checksum_line(body, first, None, manifest.algo, opts.algorithm_chosen)
-            {
-                Some(Ok((_, _, name))) => absolute.of(&name).to_vec(),
-                _ => Vec::new(),
+            // (nothing found changed: every line is a new file's)
+            let again = match changed.is_empty() {
+                true => None,
+                false => names
+                    .name(body)
+                    .map(|name| absolute.of(&name).to_vec())
+                    .filter(|name| changed.contains(name)),
             };
-            let text = std::mem::take(&mut text);
-            if changed.contains(&name) {
-                split.again.insert(name, text);
-            } else {
-                split.count += 1;
-                split.new.extend_from_slice(&text);
+            match again {
+                Some(name) => {
+                    split.again.insert(name, split.new.split_off(from));
+                }
+                None => split.count += 1,
             }
+            from = split.new.len();
         }
-        split.new.extend_from_slice(&text);
         split
     }
 }
@@ -861,6 +830,42 @@ impl Shape {
         };
         let name = written.split(|&b| b == 0).next().unwrap_or_default();
         Some(name.to_vec())
+    }
+}
+
+/// The names the lines of a manifest's algorithm and format list, read as
+/// [`Shape`] reads them once one line was read by the grammar.
+struct Names {
+    first: (Algorithm, LineFormat),
+    chosen: bool,
+    shape: Option<Shape>,
+}
+
+impl Names {
+    /// For the lines added to `manifest` (`chosen`: `-a` was given).
+    fn new(manifest: &Manifest, chosen: bool) -> Names {
+        Names {
+            first: (manifest.algo, manifest.format),
+            chosen,
+            shape: None,
+        }
+    }
+
+    /// The name `body`, a checksum line of the manifest's algorithm and
+    /// format, lists (`None`: it is none).
+    fn name(&mut self, body: &[u8]) -> Option<Vec<u8>> {
+        if let Some(name) = self.shape.as_ref().and_then(|s| s.name(body)) {
+            return Some(name);
+        }
+        match checksum_line(body, Some(self.first), None, self.first.0, self.chosen) {
+            Some(Ok((a, f, name))) => {
+                if self.shape.is_none() && (a, f) == self.first {
+                    self.shape = Shape::of(body, a, f);
+                }
+                Some(name)
+            }
+            _ => None,
+        }
     }
 }
 

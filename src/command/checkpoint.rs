@@ -78,6 +78,11 @@ impl Resumed {
         Some(lines)
     }
 
+    /// Does it hold no record?
+    pub(crate) fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
     /// Add the record of `name` (absolute): `meta`, and its lines at
     /// `lines` in the checkpoint's text.
     fn push(&mut self, name: &[u8], meta: Meta, lines: Range<usize>) {

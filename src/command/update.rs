@@ -395,7 +395,7 @@ fn hash_unlisted(
     cx: Context<'_>,
     locked: &Locked,
     manifest: &Manifest,
-    (hash_opts, opts): (HashOptions, &UpdateOptions),
+    (mut hash_opts, opts): (HashOptions, &UpdateOptions),
     files: Vec<OsString>,
     unlisted: &Unlisted,
 ) -> io::Result<(Vec<u8>, Checkpoint)> {
@@ -412,6 +412,11 @@ fn hash_unlisted(
         let name = names.borrow_mut().name(body)?;
         Some(unlisted.absolute.of(&name).to_vec())
     });
+    if !resumed.is_empty() {
+        // (the walk's prefetch would open every file the checkpoint holds,
+        // which is not read again)
+        hash_opts.walk.no_prefetch = true;
+    }
     if other && !opts.quiet {
         cx.rep.message(&format!(
             "{}: of another command: ignored and removed",

@@ -162,6 +162,64 @@ fn update_opens_only_what_changed_and_replaces_its_line_in_place() {
     assert_eq!(std::fs::read_to_string(d.join("SUMS")).unwrap(), after);
 }
 
+/// An update that finds nothing changed looks at each listed file once,
+/// by its name in its directory (as find does: the walk's directory open,
+/// not the whole path walked again for each file), and opens none.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unchanged_file_is_looked_at_once_by_its_name_in_its_directory() {
+    if !require_strace() {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    let mut names = Vec::new();
+    for sub in ["a", "b/c"] {
+        std::fs::create_dir_all(d.join("t").join(sub)).unwrap();
+        for i in 0..20 {
+            let name = format!("t/{sub}/f{i:02}");
+            put(d, name.as_bytes(), name.as_bytes(), past(i));
+            names.push(name);
+        }
+    }
+    let o = run(fastsum().current_dir(d).args(["--meta", "-r", "t"]));
+    std::fs::write(d.join("SUMS"), &o.stdout).unwrap();
+    let trace = d.join("trace");
+    let o = run(Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=%%stat,open,openat", "-o"])
+        .arg(&trace)
+        .arg(fastsum_path())
+        .current_dir(d)
+        .args(["-r", "t", "--update", "SUMS", "--stats"]));
+    assert!(o.status.success(), "{}", shown(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("SUMS: 0 added, 0 modified, 0 pruned, 40 kept"),
+        "{err}"
+    );
+    let calls = std::fs::read_to_string(&trace).unwrap();
+    for name in &names {
+        let base = name.rsplit('/').next().unwrap();
+        let looks: Vec<&str> = calls
+            .lines()
+            .filter(|l| l.contains(&format!("\"{base}\"")) || l.contains(&format!("/{base}\"")))
+            .collect();
+        assert_eq!(
+            looks.len(),
+            2,
+            "{name}: one look in each directory:\n{}",
+            looks.join("\n")
+        );
+        for look in looks {
+            assert!(!look.contains("open"), "{name} opened: {look}");
+            assert!(
+                look.contains(&format!("\"{base}\"")),
+                "{name} by its path: {look}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_size_or_an_mtime_alone_is_a_change() {
     let dir = fixture();

@@ -1230,3 +1230,58 @@ fn a_checkpoint_name_that_is_no_regular_file_is_left_alone() {
         b"not a checkpoint\n"
     );
 }
+
+/// A run that resumes from a checkpoint opens none of the files it holds
+/// (still as recorded), even once the walk, its directories slow to list,
+/// reads them ahead on threads (whose prefetch opens each file it lists).
+#[test]
+fn a_resumed_update_opens_no_file_its_checkpoint_holds() {
+    if !require_strace() {
+        return;
+    }
+    let dir = tempdir();
+    let d = dir.path();
+    let when = std::time::UNIX_EPOCH + Duration::from_secs(1_577_836_800);
+    for i in 0..40 {
+        std::fs::create_dir_all(d.join(format!("t/{i:02}"))).unwrap();
+        for j in 0..3 {
+            let p = write_file(
+                d,
+                format!("t/{i:02}/held{j}"),
+                format!("{i} {j}").as_bytes(),
+            );
+            let f = std::fs::File::options().write(true).open(&p).unwrap();
+            f.set_modified(when).unwrap();
+        }
+    }
+    // a run that fails (an operand that is not there) keeps what it hashed
+    std::fs::write(d.join("SUMS"), b"").unwrap();
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["-r", "t", "missing", "--update", "SUMS", "-a", "md5"]));
+    assert!(!o.status.success(), "{}", shown(&o));
+    assert!(d.join(CHECKPOINT).exists(), "{}", shown(&o));
+    write_file(d, "t/39/new", b"new");
+    // each listing slowed (2 ms), so that the walk reads ahead
+    let trace = d.join("trace");
+    let o = run(Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=open,openat,getdents64", "-o"])
+        .arg(&trace)
+        .args(["-e", "inject=getdents64:delay_exit=2000"])
+        .arg(fastsum_path())
+        .env("FASTSUM_WALK_THREADS", "4")
+        .current_dir(d)
+        .args(["-r", "t", "--update", "SUMS", "-a", "md5", "--stats"]));
+    assert!(o.status.success(), "{}", shown(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("SUMS: 121 added") && err.contains("bytes hashed: 3\n"),
+        "{err}"
+    );
+    let calls = std::fs::read_to_string(&trace).unwrap();
+    let opened: Vec<&str> = calls
+        .lines()
+        .filter(|l| l.contains("open") && l.contains("/held"))
+        .collect();
+    assert!(opened.is_empty(), "opened:\n{}", opened.join("\n"));
+}

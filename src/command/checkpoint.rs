@@ -19,14 +19,15 @@
 //! - It goes once SUMS is replaced (or needs no change); SUMS itself is
 //!   only ever replaced whole, as before.
 
-use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Seek, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::command::check::parse::line_body;
-use crate::command::meta::Meta;
+use crate::command::meta::{Looker, Meta};
+use crate::command::names::{Joined, NameIndex};
 
 /// How often at most what was hashed is written and synced: about the
 /// work a kill can lose (besides the files being hashed then). A sync a
@@ -42,24 +43,51 @@ pub(crate) const BYTES: u64 = 256 << 20;
 /// The first line's start.
 const MAGIC: &[u8] = b"#fastsum-update-checkpoint 1 ";
 
-/// The lines of a checkpoint that can be taken: each listed file (its
-/// absolute name) and its lines (`#meta` line and checksum line, as the
-/// hash run wrote them).
+/// The lines of a checkpoint that can be taken: each file it lists (its
+/// absolute name, in the order the run that wrote it walked them) and its
+/// lines (`#meta` line and checksum line, as the hash run wrote them). Of
+/// a file listed twice (hashed again by a later run, having changed), the
+/// record found where the walk is, else the first: one that no longer
+/// matches its file is hashed again.
 #[derive(Default)]
 pub(crate) struct Resumed {
-    records: HashMap<Vec<u8>, (Meta, Vec<u8>)>,
+    names: NameIndex,
+    /// Each record's `#meta` line, where its lines are in `text`, and
+    /// whether they were taken.
+    records: Vec<(Meta, Range<usize>, bool)>,
+    text: Vec<u8>,
+    /// How the files are looked at (one at a time, as the walk meets them).
+    looker: Looker,
 }
 
 impl Resumed {
     /// The lines of the file `name` (absolute) at `path`, if it is still
-    /// as the checkpoint recorded it.
-    pub(crate) fn take(&mut self, name: &[u8], path: &Path) -> Option<Vec<u8>> {
-        let (recorded, _) = self.records.get(name)?;
-        let now = Meta::of_path(path).ok()?;
+    /// as the checkpoint recorded it (each record taken once).
+    pub(crate) fn take(&mut self, name: &Joined<'_>, path: &Path) -> Option<Vec<u8>> {
+        let i = self.names.find(name)?;
+        let (recorded, lines, taken) = &self.records[i];
+        if *taken {
+            return None;
+        }
+        let now = self.looker.meta(path).ok()?;
         if !recorded.unchanged(&now) {
             return None;
         }
-        self.records.remove(name).map(|(_, text)| text)
+        let lines = self.text[lines.clone()].to_vec();
+        self.records[i].2 = true;
+        Some(lines)
+    }
+
+    /// Does it hold no record?
+    pub(crate) fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// Add the record of `name` (absolute): `meta`, and its lines at
+    /// `lines` in the checkpoint's text.
+    fn push(&mut self, name: &[u8], meta: Meta, lines: Range<usize>) {
+        self.names.push(&Joined::Parts(b"", name));
+        self.records.push((meta, lines, false));
     }
 }
 
@@ -152,8 +180,9 @@ impl Checkpoint {
             let _ = fs::remove_file(&cp.path);
             return (cp, resumed, true);
         };
-        let whole = records(body, &name_of, &mut resumed.records);
+        let whole = records(body, cp.header.len(), &name_of, &mut resumed);
         cp.kept = Some((cp.header.len() + whole) as u64);
+        resumed.text = text;
         (cp, resumed, false)
     }
 
@@ -299,14 +328,15 @@ pub(crate) fn without_meta(text: &[u8]) -> Vec<u8> {
         .collect()
 }
 
-/// Put the records of `body` (a checkpoint after its first line) in
-/// `into`, a later one of a file over an earlier one: how many bytes of
+/// Put the records of `body` (a checkpoint after its first line, which
+/// starts at `base` in its text) in `into`, in order: how many bytes of
 /// `body` are whole records (what follows, a line without its end or a
 /// `#meta` line without its checksum line, is cut).
 fn records(
     body: &[u8],
+    base: usize,
     name_of: &impl Fn(&[u8]) -> Option<Vec<u8>>,
-    into: &mut HashMap<Vec<u8>, (Meta, Vec<u8>)>,
+    into: &mut Resumed,
 ) -> usize {
     let mut whole = 0;
     let mut at = 0;
@@ -323,7 +353,7 @@ fn records(
                 whole = at;
                 // (a line without its `#meta` line vouches for nothing)
                 if let (Some((from, m)), Some(name)) = (meta.take(), name_of(checksum)) {
-                    into.insert(name, (m, body[from..at].to_vec()));
+                    into.push(&name, m, base + from..base + at);
                 }
             }
         }
@@ -343,12 +373,18 @@ mod tests {
     fn only_whole_records_with_their_meta_line_count() {
         let body = b"#meta size=1 mtime=5ns\nab  a\ncd  b\n#meta size=2 mtime=6ns\nef  c\n\
                      #meta size=3 mtime=7ns\n01  d";
-        let mut into = HashMap::new();
-        let whole = records(body, &name_of, &mut into);
+        let mut into = Resumed::default();
+        let whole = records(body, 0, &name_of, &mut into);
+        into.text = body.to_vec();
         assert_eq!(whole, body.len() - b"#meta size=3 mtime=7ns\n01  d".len());
-        assert_eq!(into.len(), 2, "b has no #meta line, d is torn");
-        assert_eq!(into[&b"a".to_vec()].1, b"#meta size=1 mtime=5ns\nab  a\n");
-        assert_eq!(into[&b"c".to_vec()].0.size, 2);
+        assert_eq!(into.records.len(), 2, "b has no #meta line, d is torn");
+        assert_eq!(into.names.name(0), b"a");
+        assert_eq!(
+            &into.text[into.records[0].1.clone()],
+            b"#meta size=1 mtime=5ns\nab  a\n"
+        );
+        assert_eq!(into.names.name(1), b"c");
+        assert_eq!(into.records[1].0.size, 2);
     }
 
     #[test]

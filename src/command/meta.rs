@@ -53,11 +53,18 @@ impl Meta {
 
     /// What `m` says, looked at `now`.
     pub(crate) fn of(m: &fs::Metadata, now: SystemTime) -> Meta {
-        let modified = m.modified().ok();
-        let racy = modified.is_none_or(|t| now.duration_since(t).is_ok_and(|d| d < RACY));
+        Meta::looked(m.len(), m.modified().ok().map(nanos), now)
+    }
+
+    /// A file of `size` bytes modified at `modified` (nanoseconds since
+    /// the epoch), looked at `now`: an mtime less than [`RACY`] before it
+    /// is not kept.
+    pub(crate) fn looked(size: u64, modified: Option<i128>, now: SystemTime) -> Meta {
+        let now = nanos(now);
+        let racy = modified.is_none_or(|t| (0..RACY.as_nanos() as i128).contains(&(now - t)));
         Meta {
-            size: m.len(),
-            mtime: modified.filter(|_| !racy).map(nanos),
+            size,
+            mtime: modified.filter(|_| !racy),
         }
     }
 
@@ -94,35 +101,116 @@ impl Meta {
         let rest = line.strip_prefix(PREFIX)?;
         let rest = rest.strip_suffix(b"\n").unwrap_or(rest);
         let rest = rest.strip_suffix(b"\r").unwrap_or(rest);
-        // (bytes, not text: every checksum line of a manifest may have one,
-        // and `-c` reads each)
-        fn number(v: &[u8]) -> Option<i128> {
-            // (digits as bytes, without the general parse: most are)
-            let (minus, digits) = match v.strip_prefix(b"-") {
-                Some(digits) => (true, digits),
-                None => (false, v),
-            };
-            // (19 digits at most fit in a u64, whose arithmetic is the CPU's)
-            if (1..=19).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
-                let n = digits
-                    .iter()
-                    .fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
-                let n = i128::from(n);
-                return Some(if minus { -n } else { n });
-            }
-            std::str::from_utf8(v).ok()?.parse().ok()
+        // (every checksum line of a manifest may have one, and `-c` reads
+        // each: the form `line` writes is read straight)
+        canonical(rest).or_else(|| general(rest))
+    }
+}
+
+/// The fields of a `#meta` line as [`Meta::line`] writes them (`size=N`,
+/// then ` mtime=Tns` if any), read without splitting them into words or
+/// weighing each; `None` for any other form (left to [`general`], which
+/// reads these the same: `canonical_lines_read_as_any_other`).
+fn canonical(rest: &[u8]) -> Option<Meta> {
+    let (size, rest) = decimal(rest.strip_prefix(b"size=")?)?;
+    if rest.is_empty() {
+        return Some(Meta { size, mtime: None });
+    }
+    let rest = rest.strip_prefix(b" mtime=")?;
+    let (minus, rest) = match rest.strip_prefix(b"-") {
+        Some(rest) => (true, rest),
+        None => (false, rest),
+    };
+    let (t, rest) = decimal(rest)?;
+    if rest != b"ns" {
+        return None;
+    }
+    let t = i128::from(t);
+    Some(Meta {
+        size,
+        mtime: Some(if minus { -t } else { t }),
+    })
+}
+
+/// The number of 1 to 19 decimal digits `s` starts with (19 fit in a u64,
+/// whose arithmetic is the CPU's), and what follows it.
+fn decimal(s: &[u8]) -> Option<(u64, &[u8])> {
+    let n = s.iter().take(20).take_while(|b| b.is_ascii_digit()).count();
+    if !(1..=19).contains(&n) {
+        return None;
+    }
+    let value = s[..n]
+        .iter()
+        .fold(0u64, |v, &d| v * 10 + u64::from(d - b'0'));
+    Some((value, &s[n..]))
+}
+
+/// The fields of a `#meta` line in any order, blanks between them, unknown
+/// ones skipped; `None` without a size, or with a field that is no number.
+fn general(rest: &[u8]) -> Option<Meta> {
+    fn number(v: &[u8]) -> Option<i128> {
+        let (minus, digits) = match v.strip_prefix(b"-") {
+            Some(digits) => (true, digits),
+            None => (false, v),
+        };
+        if let Some((n, [])) = decimal(digits) {
+            let n = i128::from(n);
+            return Some(if minus { -n } else { n });
         }
-        let mut size = None;
-        let mut mtime = None;
-        for field in rest.split(|&b| b == b' ').filter(|f| !f.is_empty()) {
-            if let Some(v) = field.strip_prefix(b"size=") {
-                size = Some(u64::try_from(number(v)?).ok()?);
-            } else if let Some(v) = field.strip_prefix(b"mtime=") {
-                mtime = Some(number(v.strip_suffix(b"ns")?)?);
-            }
+        std::str::from_utf8(v).ok()?.parse().ok()
+    }
+    let mut size = None;
+    let mut mtime = None;
+    for field in rest.split(|&b| b == b' ').filter(|f| !f.is_empty()) {
+        if let Some(v) = field.strip_prefix(b"size=") {
+            size = Some(u64::try_from(number(v)?).ok()?);
+        } else if let Some(v) = field.strip_prefix(b"mtime=") {
+            mtime = Some(number(v.strip_suffix(b"ns")?)?);
         }
-        std::str::from_utf8(rest).ok()?;
-        Some(Meta { size: size?, mtime })
+    }
+    std::str::from_utf8(rest).ok()?;
+    Some(Meta { size: size?, mtime })
+}
+
+/// Looks at files one after another, as a walk names them: each by its
+/// name in its directory, kept open while the next file is in it too (one
+/// `fstatat` a file, as find makes, not a `statx` that walks the whole
+/// path again). Where that cannot be (Windows; a name with no directory
+/// part to open), by its path.
+#[derive(Default)]
+pub(crate) struct Looker {
+    /// The directory of the last file (as its path wrote it), open if it
+    /// could be.
+    dir: Option<(Vec<u8>, Option<fs::File>)>,
+}
+
+impl Looker {
+    /// What the file at `path` is now, links followed (as it is hashed):
+    /// [`Meta::of_path`].
+    pub(crate) fn meta(&mut self, path: &Path) -> io::Result<Meta> {
+        let bytes = path.as_os_str().as_encoded_bytes();
+        let Some(slash) = memchr::memrchr(b'/', bytes) else {
+            return Meta::of_path(path);
+        };
+        let (dir, name) = (&bytes[..slash.max(1)], &bytes[slash + 1..]);
+        if matches!(name, b"" | b"." | b"..") {
+            return Meta::of_path(path);
+        }
+        if self.dir.as_ref().is_none_or(|(d, _)| d != dir) {
+            // (the directory named as the path names it: up to its last `/`)
+            let opened = path
+                .parent()
+                .filter(|p| p.as_os_str().as_encoded_bytes() == dir)
+                .and_then(|p| crate::sys::open_dir_to_look(p).ok());
+            self.dir = Some((dir.to_vec(), opened));
+        }
+        let Some((_, Some(open))) = &self.dir else {
+            return Meta::of_path(path);
+        };
+        match crate::sys::size_and_mtime_in(open, name) {
+            Ok((size, mtime)) => Ok(Meta::looked(size, Some(mtime), SystemTime::now())),
+            Err(_) => Meta::of_path(path),
+        }
     }
 }
 
@@ -180,6 +268,62 @@ mod tests {
         ] {
             assert_eq!(Meta::parse(no), None, "{}", String::from_utf8_lossy(no));
         }
+    }
+
+    /// A line read straight is read as the general reading reads it.
+    #[test]
+    fn canonical_lines_read_as_any_other() {
+        let pieces: [&[u8]; 12] = [
+            b"size=",
+            b" mtime=",
+            b"ns",
+            b"0",
+            b"123",
+            b"-",
+            b"9999999999999999999",
+            b"9",
+            b" ",
+            b"x",
+            b"\xff",
+            b"owner=y",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut read = 0;
+        for _ in 0..100_000 {
+            let mut line = Vec::new();
+            for _ in 0..1 + seed % 7 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                line.extend_from_slice(pieces[(seed % 12) as usize]);
+            }
+            if let Some(meta) = canonical(&line) {
+                read += 1;
+                assert_eq!(
+                    Some(meta),
+                    general(&line),
+                    "{}",
+                    String::from_utf8_lossy(&line)
+                );
+            }
+        }
+        for meta in [
+            Meta {
+                size: 6,
+                mtime: Some(1_700_000_000_123_456_789),
+            },
+            Meta {
+                size: 0,
+                mtime: Some(-1_500_000_000),
+            },
+            Meta {
+                size: 7,
+                mtime: None,
+            },
+        ] {
+            assert_eq!(canonical(&meta.line()[PREFIX.len()..]), Some(meta));
+        }
+        assert!(read > 100, "only {read} lines read straight");
     }
 
     #[test]

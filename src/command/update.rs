@@ -28,21 +28,23 @@
 //! header says the algorithm of the untagged lines below it, as to `-c`),
 //! and a CRLF manifest gets CRLF lines.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::ThreadId;
 
 use crate::algo::{Algorithm, Algorithms, Bits};
 use crate::command::check::infer::{self, Untagged};
 use crate::command::check::parse::{Accept, Digits, Form, Syntax as Grammar, line_body};
 use crate::command::checkpoint::{self, Checkpoint};
 use crate::command::hash;
-use crate::command::meta::Meta;
-use crate::command::names::{CheckFiles, absolute};
+use crate::command::meta::{Looker, Meta};
+use crate::command::names::{Absolute, CheckFiles, Joined, NameIndex, absolute};
 use crate::config::{Context, HashOptions, LineFormat, Tags, UpdateOptions};
 use crate::input::Input;
 use crate::output::quote_name;
@@ -55,25 +57,27 @@ use crate::sys::{FileId, printed_name};
 /// added), and whether it has `#meta` lines (then so do the lines added).
 struct Manifest {
     lines: Vec<Row>,
+    /// A line end was added to the last line, which had none.
+    appended: bool,
     algo: Algorithm,
     format: LineFormat,
     crlf: bool,
     meta: bool,
 }
 
-/// A line of SUMS (ending in its line end; a checksum line with the
-/// `#meta` line before it, if any), the name it lists (`None`: a comment
-/// or an empty line, which `-c` skips, kept where it is) and what its
-/// `#meta` line records.
+/// A line of SUMS (where it is in SUMS's text, its line end included; a
+/// checksum line with the `#meta` line before it, if any), the name it
+/// lists (`None`: a comment or an empty line, which `-c` skips, kept where
+/// it is) and what its `#meta` line records.
 struct Row {
-    text: Vec<u8>,
+    text: Range<usize>,
     name: Option<Vec<u8>>,
     meta: Option<Meta>,
 }
 
 impl Row {
     /// A line that lists no file.
-    fn other(text: Vec<u8>) -> Row {
+    fn other(text: Range<usize>) -> Row {
         Row {
             text,
             name: None,
@@ -82,8 +86,37 @@ impl Row {
     }
 }
 
-/// Each listed file (absolute), and what its `#meta` line records.
-type Listed = HashMap<Vec<u8>, Option<Meta>>;
+/// Each listed file (absolute, normal), and what its `#meta` line records,
+/// in SUMS's order (which a walk of the tree SUMS was made from follows).
+#[derive(Default)]
+struct Listed {
+    names: NameIndex,
+    metas: Vec<Option<Meta>>,
+}
+
+impl Listed {
+    /// The listed files of `manifest`, names made absolute by `absolute`.
+    fn of(manifest: &Manifest, absolute: &Absolute) -> Listed {
+        let mut listed = Listed::default();
+        for line in &manifest.lines {
+            if let Some(name) = &line.name {
+                listed.names.push(&absolute.of(name));
+                listed.metas.push(line.meta);
+            }
+        }
+        listed
+    }
+
+    /// The `i`th listed name.
+    fn name(&self, i: usize) -> &[u8] {
+        self.names.name(i)
+    }
+
+    /// The row that lists `name`, if any.
+    fn find(&self, name: &Joined<'_>) -> Option<usize> {
+        self.names.find(name)
+    }
+}
 
 /// Which inputs an update hashes: not listed in SUMS (by their absolute
 /// names, as lines print them, from `cwd`) or listed with a `#meta` line
@@ -92,7 +125,14 @@ struct Unlisted {
     own: CheckFiles,
     temps: TempNames,
     listed: Listed,
+    absolute: Absolute,
     cwd: Option<Vec<u8>>,
+    /// The listed files found changed (absolute): their lines are replaced.
+    changed: Mutex<HashSet<Vec<u8>>>,
+    /// How listed files are looked at, by each thread that asks (the
+    /// hash run's, and the progress display's count): each keeps its own
+    /// directory open.
+    lookers: Mutex<Vec<(ThreadId, Looker)>>,
 }
 
 impl Unlisted {
@@ -100,32 +140,51 @@ impl Unlisted {
     /// made absolute against `cwd`: each listed file, and what its `#meta`
     /// line records, is hashed again only if changed.
     fn of(locked: &Locked, sums: &Path, manifest: &Manifest, cwd: Option<&[u8]>) -> Unlisted {
-        let listed: Listed = manifest
-            .lines
-            .iter()
-            .filter_map(|l| Some((absolute(l.name.as_deref()?, cwd), l.meta)))
-            .collect();
+        let absolute = Absolute::new(cwd);
         Unlisted {
             own: CheckFiles::of(&[
                 sums.as_os_str().to_owned(),
                 locked.target.as_os_str().to_owned(),
             ]),
             temps: TempNames::of(&locked.target),
-            listed,
+            listed: Listed::of(manifest, &absolute),
+            absolute,
             cwd: cwd.map(<[u8]>::to_vec),
+            changed: Mutex::default(),
+            lookers: Mutex::default(),
         }
     }
 
     /// Is `input` one to hash: not listed, or listed with a `#meta` line
     /// its file no longer matches?
     fn has(&self, input: &Input) -> bool {
-        let name = absolute(&printed_name(input.name()), self.cwd.as_deref());
-        !self.own.is(input)
-            && !self.temps.is(input)
-            && match self.listed.get(&name) {
-                None => true,
-                Some(recorded) => changed(input, recorded.as_ref()),
-            }
+        if self.own.is(input) || self.temps.is(input) {
+            return false;
+        }
+        let printed = printed_name(input.name());
+        let name = self.absolute.of(&printed);
+        let Some(row) = self.listed.find(&name) else {
+            return true;
+        };
+        let again = {
+            let mut lookers = self.lookers.lock().unwrap_or_else(PoisonError::into_inner);
+            let me = std::thread::current().id();
+            let at = match lookers.iter().position(|(id, _)| *id == me) {
+                Some(at) => at,
+                None => {
+                    lookers.push((me, Looker::default()));
+                    lookers.len() - 1
+                }
+            };
+            changed(input, self.listed.metas[row].as_ref(), &mut lookers[at].1)
+        };
+        if again {
+            self.changed
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(name.to_vec());
+        }
+        again
     }
 }
 
@@ -283,10 +342,14 @@ fn update(
         ));
         return Ok(None);
     }
-    let prune = opts.prune.then_some(Prune { roots: &roots, cwd });
-    let added = Added::of(&manifest, &added, opts, (&unlisted.listed, cwd));
-    let (new, counts) = merge(&manifest, added, prune, text.len(), cwd);
-    if new == text && !locked.made {
+    let prune = opts.prune.then_some(Prune { roots: &roots });
+    let changed = unlisted
+        .changed
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    let added = Added::of(&manifest, &added, opts, (&changed, &unlisted.absolute));
+    let (new, counts) = merge(&manifest, added, prune, &text, &unlisted.listed);
+    if !manifest.appended && new == text && !locked.made {
         // nothing to change: SUMS is left alone (its time stamps too)
         checkpoint.remove();
         return Ok(Some(counts));
@@ -332,7 +395,7 @@ fn hash_unlisted(
     cx: Context<'_>,
     locked: &Locked,
     manifest: &Manifest,
-    (hash_opts, opts): (HashOptions, &UpdateOptions),
+    (mut hash_opts, opts): (HashOptions, &UpdateOptions),
     files: Vec<OsString>,
     unlisted: &Unlisted,
 ) -> io::Result<(Vec<u8>, Checkpoint)> {
@@ -344,13 +407,16 @@ fn hash_unlisted(
         hash_opts.style,
         String::from_utf8_lossy(cwd.unwrap_or_default())
     );
-    let first = Some((manifest.algo, manifest.format));
+    let names = std::cell::RefCell::new(Names::new(manifest, opts.algorithm_chosen));
     let (mut checkpoint, resumed, other) = Checkpoint::open(&locked.target, &header, |body| {
-        match checksum_line(body, first, None, manifest.algo, opts) {
-            Some(Ok((_, _, name))) => Some(absolute(&name, cwd)),
-            _ => None,
-        }
+        let name = names.borrow_mut().name(body)?;
+        Some(unlisted.absolute.of(&name).to_vec())
     });
+    if !resumed.is_empty() {
+        // (the walk's prefetch would open every file the checkpoint holds,
+        // which is not read again)
+        hash_opts.walk.no_prefetch = true;
+    }
     if other && !opts.quiet {
         cx.rep.message(&format!(
             "{}: of another command: ignored and removed",
@@ -371,8 +437,8 @@ fn hash_unlisted(
         let mut resume = resume.lock().unwrap_or_else(PoisonError::into_inner);
         let taken = match input {
             Input::Path(path) => {
-                let name = absolute(&printed_name(input.name()), cwd);
-                resume.0.take(&name, path)
+                let printed = printed_name(input.name());
+                resume.0.take(&unlisted.absolute.of(&printed), path)
             }
             _ => None,
         };
@@ -431,15 +497,15 @@ fn other_links(meta: &fs::Metadata) -> u64 {
 }
 
 /// `--prune`'s rule: a line goes when its file is under one of the
-/// operands (`roots`, absolute, as names compare from `cwd`) and gone.
+/// operands (`roots`, absolute, as names compare) and gone.
 struct Prune<'a> {
     roots: &'a [Vec<u8>],
-    cwd: Option<&'a [u8]>,
 }
 
 impl Prune<'_> {
-    fn drops(&self, named: &[u8]) -> bool {
-        under(self.roots, &absolute(named, self.cwd)) && is_gone(named)
+    /// Does the line of `named` (`absolute`: as names compare) go?
+    fn drops(&self, named: &[u8], absolute: &[u8]) -> bool {
+        under(self.roots, absolute) && is_gone(named)
     }
 }
 
@@ -448,11 +514,11 @@ impl Prune<'_> {
 /// looked at: then hashing it says why)? A line without one is kept as it
 /// is: nothing tells whether its file changed, and hashing it again could
 /// hide rot behind a new digest.
-fn changed(input: &Input, recorded: Option<&Meta>) -> bool {
+fn changed(input: &Input, recorded: Option<&Meta>, looker: &mut Looker) -> bool {
     let (Some(recorded), Input::Path(path)) = (recorded, input) else {
         return false;
     };
-    match Meta::of_path(path) {
+    match looker.meta(path) {
         Ok(now) => !recorded.unchanged(&now),
         Err(_) => true,
     }
@@ -468,79 +534,91 @@ struct Added {
 
 impl Added {
     /// Split `added` (a checksum line each, after its `#meta` line if any)
-    /// by `listed`'s names (absolute, as names compare from `cwd`).
+    /// by the names of the listed files found `changed` (as names compare,
+    /// made so by `absolute`).
     fn of(
         manifest: &Manifest,
         added: &[u8],
         opts: &UpdateOptions,
-        (listed, cwd): (&Listed, Option<&[u8]>),
+        (changed, absolute): (&HashSet<Vec<u8>>, &Absolute),
     ) -> Added {
         let mut split = Added {
             again: HashMap::new(),
             new: Vec::with_capacity(added.len()),
             count: 0,
         };
-        let first = Some((manifest.algo, manifest.format));
-        let mut text = Vec::new();
+        let mut names = Names::new(manifest, opts.algorithm_chosen);
+        // where the record being read starts in `new`
+        let mut from = 0;
         for line in added.split_inclusive(|&b| b == b'\n') {
             match line.strip_suffix(b"\n") {
-                Some(body) if manifest.crlf => text.extend_from_slice(&[body, b"\r\n"].concat()),
-                _ => text.extend_from_slice(line),
+                Some(body) if manifest.crlf => {
+                    split.new.extend_from_slice(body);
+                    split.new.extend_from_slice(b"\r\n");
+                }
+                _ => split.new.extend_from_slice(line),
             }
             let Some(body) = line_body(line) else {
                 // (a `#meta` line: with the line after it)
                 continue;
             };
-            let name = match checksum_line(body, first, None, manifest.algo, opts) {
-                Some(Ok((_, _, name))) => absolute(&name, cwd),
-                _ => Vec::new(),
+            // (nothing found changed: every line is a new file's)
+            let again = match changed.is_empty() {
+                true => None,
+                false => names
+                    .name(body)
+                    .map(|name| absolute.of(&name).to_vec())
+                    .filter(|name| changed.contains(name)),
             };
-            let text = std::mem::take(&mut text);
-            if listed.contains_key(&name) {
-                split.again.insert(name, text);
-            } else {
-                split.count += 1;
-                split.new.extend_from_slice(&text);
+            match again {
+                Some(name) => {
+                    split.again.insert(name, split.new.split_off(from));
+                }
+                None => split.count += 1,
             }
+            from = split.new.len();
         }
-        split.new.extend_from_slice(&text);
         split
     }
 }
 
 /// SUMS's new text: its lines, less those `prune` drops, those of files
-/// hashed again replaced, then the new lines; and what that counts. `len`:
-/// SUMS's length, to size the text; `cwd`: names compare from there.
+/// hashed again replaced, then the new lines; and what that counts.
+/// `text`: SUMS's text; `listed`: its names as they compare.
 fn merge(
     manifest: &Manifest,
     added: Added,
     prune: Option<Prune<'_>>,
-    len: usize,
-    cwd: Option<&[u8]>,
+    text: &[u8],
+    listed: &Listed,
 ) -> (Vec<u8>, Counts) {
     let mut counts = Counts {
         added: added.count,
         meta: manifest.meta,
         ..Counts::default()
     };
-    let mut new = Vec::with_capacity(len + added.new.len());
+    let mut new = Vec::with_capacity(text.len() + added.new.len());
+    let mut row = 0;
     for line in &manifest.lines {
+        let old = &text[line.text.clone()];
         let Some(named) = &line.name else {
             // (a comment or an empty line: kept, not counted)
-            new.extend_from_slice(&line.text);
+            new.extend_from_slice(old);
             continue;
         };
-        if prune.as_ref().is_some_and(|p| p.drops(named)) {
+        let absolute = listed.name(row);
+        row += 1;
+        if prune.as_ref().is_some_and(|p| p.drops(named, absolute)) {
             counts.pruned += 1;
             continue;
         }
         // (nothing hashed again: no name to compare)
         let again = match added.again.is_empty() {
             true => None,
-            false => added.again.get(&absolute(named, cwd)),
+            false => added.again.get(absolute),
         };
         let text = match again {
-            Some(again) if *again != line.text => {
+            Some(again) if again != old => {
                 counts.modified += 1;
                 again
             }
@@ -551,7 +629,7 @@ fn merge(
             }
             None => {
                 counts.kept += 1;
-                &line.text
+                old
             }
         };
         new.extend_from_slice(text);
@@ -596,40 +674,48 @@ fn write(locked: &Locked, new: &[u8], name: &str, rep: &Reporter, quiet: bool) -
 /// `-a`'s algorithm, or its name's, and the format the options ask for);
 /// `named`: the algorithm SUMS's name names (`asked` then).
 fn read_manifest(
-    text: &[u8],
+    text: &mut Vec<u8>,
     asked: Algorithm,
     named: Option<Algorithm>,
     opts: &UpdateOptions,
 ) -> Result<Manifest, Refusal> {
+    let crlf = text
+        .split_inclusive(|&b| b == b'\n')
+        .next()
+        .is_some_and(|l| l.ends_with(b"\r\n"));
+    // (a last line gets its line end, as a line added after it would)
+    let appended = !text.is_empty() && !text.ends_with(b"\n");
+    if appended {
+        text.extend_from_slice(if crlf { b"\r\n" } else { b"\n" });
+    }
     let mut manifest = Manifest {
         lines: Vec::new(),
+        appended,
         algo: asked,
         format: opts.hash.style.format(),
-        crlf: text
-            .split_inclusive(|&b| b == b'\n')
-            .next()
-            .is_some_and(|l| l.ends_with(b"\r\n")),
+        crlf,
         meta: opts.hash.meta,
     };
     let mut first: Option<(Algorithm, LineFormat)> = None;
+    let mut shape: Option<Shape> = None;
     let mut block = None;
-    // a `#meta` line, until the line after it says whether it is tied to
-    // a checksum line
-    let mut pending: Option<(Vec<u8>, Meta)> = None;
-    for (i, raw) in text.split_inclusive(|&b| b == b'\n').enumerate() {
-        let mut kept = raw.to_vec();
-        if !kept.ends_with(b"\n") {
-            kept.extend_from_slice(if manifest.crlf { b"\r\n" } else { b"\n" });
-        }
+    // a `#meta` line (where it starts), until the line after it says
+    // whether it is tied to a checksum line
+    let mut pending: Option<(usize, Meta)> = None;
+    let mut end = 0;
+    for (i, raw) in lines(text).enumerate() {
+        let start = end;
+        end += raw.len();
+        let kept = start..end;
         let Some(body) = line_body(raw) else {
             // a comment or an empty line stays where it is (a `#meta` line
             // before another is only a comment); a block header says the
             // algorithm of the lines below it, as to -c
             manifest
                 .lines
-                .extend(pending.take().map(|(text, _)| Row::other(text)));
+                .extend(pending.take().map(|(from, _)| Row::other(from..start)));
             if let Some(meta) = Meta::parse(raw) {
-                pending = Some((kept, meta));
+                pending = Some((start, meta));
                 continue;
             }
             if !opts.algorithm_chosen
@@ -641,18 +727,24 @@ fn read_manifest(
             continue;
         };
         let said = block.or(named);
-        let (algo, format, name) =
-            checksum_line(body, first, said, asked, opts).ok_or(Refusal::Improper(i + 1))??;
+        let quick = first.zip(shape.as_ref().and_then(|s| s.name(body)));
+        let (algo, format, name) = match quick {
+            Some(((algo, format), name)) => (algo, format, name),
+            None => checksum_line(body, first, said, asked, opts.algorithm_chosen)
+                .ok_or(Refusal::Improper(i + 1))??,
+        };
         match first {
-            None => first = Some((algo, format)),
+            None => {
+                first = Some((algo, format));
+                shape = Shape::of(body, algo, format);
+            }
             Some(f) if f != (algo, format) => return Err(Refusal::Mixed(i + 1)),
             Some(_) => {}
         }
         let (text, meta) = match pending.take() {
-            Some((mut text, meta)) => {
+            Some((from, meta)) => {
                 manifest.meta = true;
-                text.extend_from_slice(&kept);
-                (text, Some(meta))
+                (from..end, Some(meta))
             }
             None => (kept, None),
         };
@@ -664,7 +756,7 @@ fn read_manifest(
     }
     manifest
         .lines
-        .extend(pending.map(|(text, _)| Row::other(text)));
+        .extend(pending.map(|(from, _)| Row::other(from..end)));
     if let Some((algo, format)) = first {
         // a BLAKE2b or SHA-3 manifest keeps its own length (as -c reads it)
         if opts.algorithm_chosen && !algo.same_family(asked) {
@@ -676,12 +768,136 @@ fn read_manifest(
     Ok(manifest)
 }
 
+/// How a manifest's checksum lines look, as its first one has them: the
+/// lines like it are read without `-c`'s whole grammar (which decodes each
+/// digest and weighs every tag, for a name); any other line is left to it.
+/// A line read so is one the grammar reads the same: its algorithm and
+/// format are the first line's, its name is what the grammar's would be
+/// (`quick_names_are_the_grammars` compares them).
+enum Shape {
+    /// `hex  name` (`hex *name`): the hex's length and the marker.
+    Untagged { hex: usize, marker: u8 },
+    /// `TAG (name) = hex`: the line up to its first `(` (the tag and
+    /// whatever the grammar read of it), and the hex's length.
+    Tagged { start: Vec<u8>, hex: usize },
+}
+
+impl Shape {
+    /// The shape of the lines like `body`, a checksum line of `algo` in
+    /// `format`; `None` for a shape left to the grammar (an escaped name,
+    /// a digest over parts).
+    fn of(body: &[u8], algo: Algorithm, format: LineFormat) -> Option<Shape> {
+        if algo.parts().is_some() {
+            return None;
+        }
+        let hex = 2 * algo.digest_len();
+        Some(match format {
+            LineFormat::Gnu { binary } => Shape::Untagged {
+                hex,
+                marker: if binary { b'*' } else { b' ' },
+            },
+            LineFormat::Tagged => {
+                if !body.first()?.is_ascii_alphabetic() {
+                    return None;
+                }
+                let open = body.iter().position(|&b| b == b'(')?;
+                Shape::Tagged {
+                    start: body[..=open].to_vec(),
+                    hex,
+                }
+            }
+        })
+    }
+
+    /// The name a line `body` of this shape lists (up to a NUL, as the
+    /// grammar takes it); `None` when it is not of this shape.
+    fn name(&self, body: &[u8]) -> Option<Vec<u8>> {
+        let written = match self {
+            Shape::Untagged { hex, marker } => {
+                let (digest, rest) = body.split_at_checked(*hex)?;
+                match rest {
+                    [b' ', m, name @ ..] if m == marker && !name.is_empty() => {}
+                    _ => return None,
+                }
+                if digest.is_empty() || !all_hex(digest) {
+                    return None;
+                }
+                &rest[2..]
+            }
+            Shape::Tagged { start, hex } => {
+                let rest = body.strip_prefix(&start[..])?;
+                let (named, digest) = rest.split_at_checked(rest.len().checked_sub(*hex)?)?;
+                if digest.is_empty() || !all_hex(digest) {
+                    return None;
+                }
+                named.strip_suffix(b") = ")?
+            }
+        };
+        let name = written.split(|&b| b == 0).next().unwrap_or_default();
+        Some(name.to_vec())
+    }
+}
+
+/// The names the lines of a manifest's algorithm and format list, read as
+/// [`Shape`] reads them once one line was read by the grammar.
+struct Names {
+    first: (Algorithm, LineFormat),
+    chosen: bool,
+    shape: Option<Shape>,
+}
+
+impl Names {
+    /// For the lines added to `manifest` (`chosen`: `-a` was given).
+    fn new(manifest: &Manifest, chosen: bool) -> Names {
+        Names {
+            first: (manifest.algo, manifest.format),
+            chosen,
+            shape: None,
+        }
+    }
+
+    /// The name `body`, a checksum line of the manifest's algorithm and
+    /// format, lists (`None`: it is none).
+    fn name(&mut self, body: &[u8]) -> Option<Vec<u8>> {
+        if let Some(name) = self.shape.as_ref().and_then(|s| s.name(body)) {
+            return Some(name);
+        }
+        match checksum_line(body, Some(self.first), None, self.first.0, self.chosen) {
+            Some(Ok((a, f, name))) => {
+                if self.shape.is_none() && (a, f) == self.first {
+                    self.shape = Shape::of(body, a, f);
+                }
+                Some(name)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Is each byte a hex digit? (Every byte looked at, no branch: the loop is
+/// the CPU's vector instructions.)
+fn all_hex(s: &[u8]) -> bool {
+    s.iter().fold(true, |all, &b| {
+        all & ((b.wrapping_sub(b'0') < 10) | ((b | 0x20).wrapping_sub(b'a') < 6))
+    })
+}
+
+/// The lines of `text` (which ends in a line end), each with its end.
+fn lines(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', text).map(move |end| {
+        let line = &text[start..=end];
+        start = end + 1;
+        line
+    })
+}
+
 /// A checksum line's algorithm, format and the name it lists.
 type Listing = (Algorithm, LineFormat, Vec<u8>);
 
 /// A checksum line of SUMS (`body`, as `-c` parses it): its algorithm,
 /// format and the name it lists. The algorithm of an untagged one is the
-/// first line's, else `-a`'s, else as `-c` infers it from `said` (a block
+/// first line's, else `-a`'s (`chosen`: given), else as `-c` infers it from `said` (a block
 /// header's or SUMS's name's algorithm) or its length: `Some(Err)` when
 /// that length is several algorithms'. `None`: no checksum line.
 fn checksum_line(
@@ -689,7 +905,7 @@ fn checksum_line(
     first: Option<(Algorithm, LineFormat)>,
     said: Option<Algorithm>,
     asked: Algorithm,
-    opts: &UpdateOptions,
+    chosen: bool,
 ) -> Option<Result<Listing, Refusal>> {
     // the grammar of `-c` under fastsum's own name (hex digits)
     let grammar = Grammar {
@@ -700,7 +916,7 @@ fn checksum_line(
     };
     let default = match first {
         Some((a, _)) => a,
-        None if opts.algorithm_chosen => asked,
+        None if chosen => asked,
         None => match infer::untagged(body, said, &grammar, grammar.tag_of(body).is_some()) {
             Untagged::Known(algo) => algo,
             Untagged::Unknown { bytes, .. } => {
@@ -1242,6 +1458,137 @@ mod tests {
         let distinct: std::collections::HashSet<&OsString> = made.iter().collect();
         assert_eq!(distinct.len(), made.len());
         assert!(!names.is(&Input::Path(sums)));
+    }
+
+    /// Seeded lines near the shapes of `Shape` (`quick_names_are_the_grammars`).
+    struct NearLines(u64);
+
+    impl Default for NearLines {
+        fn default() -> NearLines {
+            NearLines(0x9e37_79b9_7f4a_7c15)
+        }
+    }
+
+    impl NearLines {
+        const PIECES: [&[u8]; 16] = [
+            b"d41d8cd98f00b204e9800998ecf8427e",
+            b"D41D8CD98F00B204E9800998ECF8427E",
+            b"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+            b"0123",
+            b"g",
+            b" ",
+            b"  ",
+            b" *",
+            b"*",
+            b"\t",
+            b"MD5 (",
+            b"BLAKE2b-256 (",
+            b") = ",
+            b")",
+            b"\0",
+            b"\\",
+        ];
+        const NAMES: [&[u8]; 6] = [b"a", b"d/e f", b"x) = y", b"(", b"\r", b"\xff"];
+
+        /// A number below `n` (xorshift).
+        fn next(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+
+        /// One of the pieces `of` (indexes into [`Self::PIECES`]).
+        fn piece(&mut self, of: &[usize]) -> &'static [u8] {
+            Self::PIECES[of[self.next(of.len())]]
+        }
+
+        /// A line, most of the time near `format`'s: a start, names, an end.
+        fn near(&mut self, format: LineFormat) -> Vec<u8> {
+            let (starts, ends): (&[usize], &[usize]) = match format {
+                LineFormat::Gnu { .. } => (&[0, 1, 2, 3], &[5, 6, 7, 8]),
+                LineFormat::Tagged => (&[10, 11, 5], &[0, 1, 2, 3]),
+            };
+            let mut body = self.piece(starts).to_vec();
+            if let LineFormat::Gnu { .. } = format {
+                body.extend_from_slice(self.piece(ends));
+            }
+            for _ in 0..self.next(4) {
+                let part = match self.next(3) {
+                    0 => self.piece(&[0, 3, 5, 7, 9, 12, 13, 14, 15]),
+                    _ => Self::NAMES[self.next(Self::NAMES.len())],
+                };
+                body.extend_from_slice(part);
+            }
+            if let LineFormat::Tagged = format {
+                body.extend_from_slice(self.piece(&[12, 13, 5]));
+                body.extend_from_slice(self.piece(ends));
+            }
+            body
+        }
+    }
+
+    /// Over seeded lines near each shape (hex of other lengths and cases,
+    /// other blanks and markers, names with `)`, ` = `, NUL, `\\`, CR),
+    /// a line `Shape` reads is one the grammar reads the same.
+    #[test]
+    fn quick_names_are_the_grammars() {
+        let b256 = Algorithm::Blake2b(Bits::MAX).with_length(256).unwrap();
+        let firsts: [(&[u8], Algorithm, LineFormat); 6] = [
+            (
+                b"d41d8cd98f00b204e9800998ecf8427e  a",
+                Algorithm::Md5,
+                LineFormat::Gnu { binary: false },
+            ),
+            (
+                b"d41d8cd98f00b204e9800998ecf8427e *a",
+                Algorithm::Md5,
+                LineFormat::Gnu { binary: true },
+            ),
+            (
+                b"MD5 (a) = d41d8cd98f00b204e9800998ecf8427e",
+                Algorithm::Md5,
+                LineFormat::Tagged,
+            ),
+            (
+                b"MD5(a) = d41d8cd98f00b204e9800998ecf8427e",
+                Algorithm::Md5,
+                LineFormat::Tagged,
+            ),
+            (&[b'0'; 64], b256, LineFormat::Gnu { binary: false }),
+            (b"BLAKE2b-256 (a) = 0", b256, LineFormat::Tagged),
+        ];
+        let mut lines = NearLines::default();
+        let mut read = 0;
+        for (first, algo, format) in firsts {
+            let shape = Shape::of(first, algo, format).expect("a shape");
+            for _ in 0..20_000 {
+                let body = lines.near(format);
+                let Some(name) = shape.name(&body) else {
+                    continue;
+                };
+                read += 1;
+                let grammar = checksum_line(&body, Some((algo, format)), None, algo, false);
+                let Some(Ok((a, f, n))) = grammar else {
+                    panic!("{:?}: read, not a line", String::from_utf8_lossy(&body));
+                };
+                assert_eq!(
+                    (a, f, &n),
+                    (algo, format, &name),
+                    "{:?}",
+                    String::from_utf8_lossy(&body)
+                );
+            }
+        }
+        assert!(read > 1000, "only {read} lines of the shapes");
+    }
+
+    #[test]
+    fn hex_digits_are_asciis() {
+        for b in 0..=u8::MAX {
+            assert_eq!(all_hex(&[b]), b.is_ascii_hexdigit(), "{b}");
+            assert_eq!(all_hex(&[b'a', b, b'0']), b.is_ascii_hexdigit(), "{b}");
+        }
     }
 
     #[test]

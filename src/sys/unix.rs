@@ -211,6 +211,55 @@ pub(crate) fn file_path(path: &Path) -> std::borrow::Cow<'_, Path> {
     std::borrow::Cow::Borrowed(path)
 }
 
+/// The size and modification time (nanoseconds since the epoch) of the
+/// file `name` in the open directory `dir`, links followed, as
+/// `fs::metadata` gives them: one `fstatat` relative to the directory, as
+/// find makes, where a path would be walked again component by component.
+pub(crate) fn size_and_mtime_in(dir: &File, name: &[u8]) -> io::Result<(u64, i128)> {
+    if name.contains(&0) {
+        return Err(io::ErrorKind::InvalidInput.into());
+    }
+    // (NUL-terminated on the stack: most names are short)
+    let mut short = [0u8; 256];
+    let long;
+    let name: &[u8] = match short.get_mut(..=name.len()) {
+        Some(buf) => {
+            buf[..name.len()].copy_from_slice(name);
+            buf
+        }
+        None => {
+            long = [name, b"\0"].concat();
+            &long
+        }
+    };
+    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: `name` is NUL-terminated, `st` is written by the call before
+    // it is read (only when it succeeded), `dir` is an open descriptor.
+    let st = unsafe {
+        if libc::fstatat(dir.as_raw_fd(), name.as_ptr().cast(), st.as_mut_ptr(), 0) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        st.assume_init()
+    };
+    let size =
+        u64::try_from(st.st_size).map_err(|_| io::Error::from(io::ErrorKind::InvalidData))?;
+    #[allow(clippy::unnecessary_cast)]
+    let mtime =
+        i128::from(st.st_mtime as i64) * 1_000_000_000 + i128::from(st.st_mtime_nsec as i64);
+    Ok((size, mtime))
+}
+
+/// A directory opened to look at the files in it by name
+/// ([`size_and_mtime_in`]): without reading it, so one that may only be
+/// searched opens too.
+pub(crate) fn open_dir_to_look(path: &Path) -> io::Result<File> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    let flags = libc::O_PATH | libc::O_DIRECTORY;
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    let flags = libc::O_DIRECTORY;
+    OpenOptions::new().read(true).custom_flags(flags).open(path)
+}
+
 /// Open the file at `path` to read it, neither following a link put there
 /// (`O_NOFOLLOW`) nor waiting on a FIFO (`O_NONBLOCK`): those are refused
 /// (a link fails with ELOOP, a FIFO is no regular file to the caller).

@@ -251,6 +251,17 @@ pub(crate) fn open_no_follow(path: &Path) -> io::Result<File> {
 /// open.
 pub(crate) const RENAME_OVER_OPEN_FILE: bool = false;
 
+/// Looking at a file by name in an open directory: not done here (the
+/// caller looks at its path).
+pub(crate) fn size_and_mtime_in(_dir: &File, _name: &[u8]) -> io::Result<(u64, i128)> {
+    Err(io::ErrorKind::Unsupported.into())
+}
+
+/// A directory opened to look at the files in it by name: not done here.
+pub(crate) fn open_dir_to_look(_path: &Path) -> io::Result<File> {
+    Err(io::ErrorKind::Unsupported.into())
+}
+
 /// Open a directory (for [`sync_dir`]): Windows opens one only with
 /// backup semantics.
 pub(crate) fn open_dir(path: &Path) -> io::Result<File> {

@@ -39,6 +39,7 @@ mod signed;
 mod skips;
 mod slowfs;
 mod sshfs;
+mod startup;
 mod stats;
 mod update;
 mod walk;

@@ -1,16 +1,18 @@
 //! One call on one small file starts fast (issue 45 item 3): on Linux with
 //! glibc the functions such a call runs are linked side by side
 //! (link/startup.ld, passed by build.rs), so that their first calls fault in
-//! a few 64 KiB stretches of code instead of ~25, and built on glibc 2.36 or
-//! later its relative relocations are packed. Read from the built binary's
-//! ELF tables; the timing itself is benches/percall.sh's.
+//! a few 64 KiB stretches of code instead of ~25; built on glibc 2.36 or
+//! later its relative relocations are packed; std's unwinder is linked in.
+//! Read from the built binary's ELF tables; the timing itself is
+//! benches/percall.sh's.
 
-/// An ELF64 little-endian file's sections (name, address, size) and its
-/// function symbols (name, address).
+/// An ELF64 little-endian file's sections (name, address, size), its
+/// function symbols (name, address) and the libraries it needs.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 struct Elf {
     sections: Vec<(String, u64, u64)>,
     functions: Vec<(String, u64)>,
+    needed: Vec<String>,
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -31,20 +33,30 @@ impl Elf {
         let mut elf = Elf {
             sections: Vec::new(),
             functions: Vec::new(),
+            needed: Vec::new(),
         };
         for i in 0..shnum {
             let h = header(i);
             let name = cstr(names + at(n(h, 4)));
             elf.sections.push((name, n(h + 0x10, 8), n(h + 0x20, 8)));
+            let strings = || at(n(header(at(n(h + 0x28, 4))) + 0x18, 8));
+            // SHT_DYNAMIC: 16-byte entries, DT_NEEDED's (1) value a name
+            if n(h + 4, 4) == 6 {
+                let (off, size) = (at(n(h + 0x18, 8)), at(n(h + 0x20, 8)));
+                for d in (off..off + size).step_by(16) {
+                    if n(d, 8) == 1 {
+                        elf.needed.push(cstr(strings() + at(n(d + 8, 8))));
+                    }
+                }
+            }
             // SHT_SYMTAB: 24-byte entries, names in the section it links to
             if n(h + 4, 4) == 2 {
-                let strings = at(n(header(at(n(h + 0x28, 4))) + 0x18, 8));
                 let (off, size) = (at(n(h + 0x18, 8)), at(n(h + 0x20, 8)));
                 for s in (off..off + size).step_by(24) {
                     // STT_FUNC
                     if b[s + 4] & 0xf == 2 {
                         elf.functions
-                            .push((cstr(strings + at(n(s, 4))), n(s + 8, 8)));
+                            .push((cstr(strings() + at(n(s, 4))), n(s + 8, 8)));
                     }
                 }
             }
@@ -141,5 +153,20 @@ fn relative_relocations_are_packed() {
     assert!(
         elf.sections.iter().any(|(name, ..)| name == ".relr.dyn"),
         "a .relr.dyn section: build.rs passes -z pack-relative-relocs"
+    );
+}
+
+/// std's unwinder is linked in (libgcc_eh.a), not loaded: the binary needs
+/// libc alone, one library fewer to map and search at every start.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn unwinder_is_linked_in() {
+    let elf = Elf::read(&crate::util::fastsum_path());
+    let needs = |lib: &str| elf.needed.iter().any(|l| l.starts_with(lib));
+    assert!(needs("libc.so"), "{:?}", elf.needed);
+    assert!(
+        !needs("libgcc_s"),
+        "build.rs links libgcc_eh.a: {:?}",
+        elf.needed
     );
 }

@@ -40,6 +40,7 @@ mod signed;
 mod skips;
 mod slowfs;
 mod sshfs;
+mod startup;
 mod stats;
 mod update;
 mod walk;

@@ -503,6 +503,20 @@ pub(crate) fn attributes_cached(file: &File, meta: &std::fs::Metadata) -> bool {
     cached
 }
 
+/// The magic number of the file system `file` is on (`fstatfs`'s
+/// `f_type`); `None` when the call fails.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn linux_fs_type(file: &File) -> Option<i64> {
+    // SAFETY: a zeroed statfs is a valid buffer, filled by the call.
+    let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
+    // SAFETY: the descriptor is open for the life of `file`; `fs` is ours.
+    if unsafe { libc::fstatfs(file.as_raw_fd(), &mut fs) } != 0 {
+        return None;
+    }
+    #[allow(clippy::unnecessary_cast)] // (its type differs by target)
+    Some(fs.f_type as i64)
+}
+
 /// [`attributes_cached`], asked of the file system.
 fn file_system_caches_attributes(file: &File) -> bool {
     #[cfg(any(target_os = "linux", target_os = "android"))]
@@ -518,14 +532,7 @@ fn file_system_caches_attributes(file: &File) -> bool {
             0x5346_414f, // AFS
             0x6573_5546, // FUSE
         ];
-        // SAFETY: a zeroed statfs is a valid buffer, filled by the call.
-        let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
-        // SAFETY: the descriptor is open for the life of `file`; `fs` is ours.
-        if unsafe { libc::fstatfs(file.as_raw_fd(), &mut fs) } == 0 {
-            #[allow(clippy::unnecessary_cast)] // (its type differs by target)
-            return NETWORK.contains(&(fs.f_type as i64));
-        }
-        false
+        linux_fs_type(file).is_some_and(|t| NETWORK.contains(&t))
     }
     #[cfg(any(
         target_os = "macos",
@@ -657,14 +664,7 @@ pub(crate) fn in_memory(file: &File) -> bool {
             0x0102_1994, // tmpfs
             0x8584_58f6, // ramfs
         ];
-        // SAFETY: a zeroed statfs is a valid buffer, filled by the call.
-        let mut fs: libc::statfs = unsafe { std::mem::zeroed() };
-        // SAFETY: the descriptor is open for the life of `file`; `fs` is ours.
-        if unsafe { libc::fstatfs(file.as_raw_fd(), &mut fs) } == 0 {
-            #[allow(clippy::unnecessary_cast)] // (its type differs by target)
-            return MEMORY.contains(&(fs.f_type as i64));
-        }
-        false
+        linux_fs_type(file).is_some_and(|t| MEMORY.contains(&t))
     }
     #[cfg(not(any(target_os = "linux", target_os = "android")))]
     {

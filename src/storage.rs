@@ -360,11 +360,10 @@ impl Storage {
 
     /// How many reads to keep in flight at most on device `dev`, if it
     /// bounds them: a network or FUSE client's reads go through its page
-    /// cache and its own request queue (FUSE sends 12 in the background,
-    /// and past 9 drops the kernel's read-ahead, so that each page becomes
-    /// a request of its own): through sshfs at a 1 ms round trip, 64 far
-    /// readers took 2.3-3.0 s over 1,000 small files where 8-16 took
-    /// 0.9-1.3 s (docs/BENCHMARKS.md, issue 41). None: as many as pay.
+    /// cache and its own request queue (FUSE sends 12 in the background;
+    /// sshfs serves 10 requests at once), so that past what its server
+    /// takes at once more in flight only wait longer in its queue
+    /// (docs/BENCHMARKS.md, issue 41). None: as many as pay.
     pub(crate) fn reads_at_once(&self, dev: u64) -> Option<usize> {
         if !self.any_far.load(Relaxed) {
             return None;

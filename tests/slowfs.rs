@@ -96,8 +96,35 @@ impl Mount {
     }
 }
 
-impl Drop for Mount {
-    fn drop(&mut self) {
+impl Mount {
+    /// Unmount, and how many requests slowfs served of each kind, as it
+    /// says when it ends (`lookup 300, …, read 300`).
+    pub(crate) fn served(mut self) -> String {
+        use std::io::Read;
+        self.unmount();
+        let mut err = String::new();
+        if let Some(mut e) = self.child.stderr.take() {
+            let _ = e.read_to_string(&mut err);
+        }
+        err.lines()
+            .find_map(|l| l.strip_prefix("slowfs: served: "))
+            .unwrap_or_else(|| panic!("slowfs said no counts: {err}"))
+            .to_string()
+    }
+
+    /// The count of `kind` in `served`'s answer.
+    pub(crate) fn count(served: &str, kind: &str) -> u64 {
+        served
+            .split(", ")
+            .find_map(|c| c.strip_prefix(kind)?.strip_prefix(' ')?.parse().ok())
+            .unwrap_or_else(|| panic!("no {kind} in {served}"))
+    }
+
+    /// Unmount and wait (10 s at most) for slowfs to end.
+    fn unmount(&mut self) {
+        if self.child.try_wait().ok().flatten().is_some() {
+            return;
+        }
         let _ = Command::new("fusermount3")
             .arg("-u")
             .arg(&self.dir)
@@ -112,6 +139,12 @@ impl Drop for Mount {
             std::thread::sleep(Duration::from_millis(10));
         }
         let _ = self.child.wait();
+    }
+}
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        self.unmount();
     }
 }
 
@@ -349,6 +382,42 @@ fn one_file_over_latency_is_read_in_blocks() {
         // 128 calls of 64 KiB; in 4 MiB blocks after the first, 4
         assert!(calls < 16, "{algo}: {calls} read calls\n{err}");
     }
+}
+
+/// Small files on far storage cost one read request each: through a
+/// client that caches and reads ahead (`--cache`, sshfs's round trips),
+/// the far readers keep a dozen reads in flight, past the point where
+/// Linux's FUSE client drops its read-ahead (its background queue
+/// congested): each file was then read in two requests, its first page
+/// and the rest (757 reads for 300 files), a round trip more per file.
+#[test]
+fn a_small_far_file_is_one_read_request() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = small_tree(dir.path(), 300);
+    let mnt = dir.path().join("mnt");
+    let m = Mount::new(
+        &bin,
+        &src,
+        &mnt,
+        &["--cache", "--profile", "sshfs", "--latency", "2"],
+    );
+    let files = names(&src);
+    let want = run(fastsum().current_dir(&src).args(["-a", "md5"]).args(&files));
+    let got = run(fastsum()
+        .current_dir(&m.dir)
+        .args(["--stats", "-a", "md5"])
+        .args(&files));
+    assert_eq!(got.stdout, want.stdout, "{}", shown(&got));
+    let err = String::from_utf8_lossy(&got.stderr).into_owned();
+    assert!(err.contains("small files read far"), "{err}");
+    let served = m.served();
+    let reads = Mount::count(&served, "read");
+    // (a file or two may be read before the storage is judged far)
+    assert!(
+        reads <= 310,
+        "{reads} read requests for 300 files: {served}\n{err}"
+    );
 }
 
 /// 300 small files over latency, hashed by `script` (`$FASTSUM` names the

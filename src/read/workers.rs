@@ -171,6 +171,10 @@ pub(super) fn hash_opened<T>(
         stats.add_file();
         return r;
     }
+    if reads == Reads::Far {
+        // (one request for the whole file, whatever the client's queue)
+        crate::sys::read_as_asked(opened.file());
+    }
     let mut src = Counted {
         inner: &mut opened,
         bytes: 0,

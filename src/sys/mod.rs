@@ -17,6 +17,7 @@
 //! | does the client cache attributes ([`attributes_cached`]) | `fstatfs` magic, once per device | `fstatfs` type name, once per device | cannot tell |
 //! | a file's stamp as the server says it now ([`fresh_stamp`]) | `statx(AT_STATX_FORCE_SYNC)`, then `fstat` | `fstat` | its metadata (no cache to pass) |
 //! | read-ahead hint ([`prefetch`]) | `posix_fadvise` | FreeBSD: `posix_fadvise`; macOS: `F_RDADVISE` | `FILE_FLAG_SEQUENTIAL_SCAN` at open ([`open_input`]); no prefetch |
+//! | no read-ahead for a small far file read whole ([`read_as_asked`]) | `posix_fadvise(POSIX_FADV_RANDOM)` | FreeBSD: `posix_fadvise`; macOS: none | none |
 //! | no access-time update when prefetching | `O_NOATIME` | none | none |
 //! | a new file with no name yet ([`unnamed_file`]) | `O_TMPFILE` | none: `--update` writes a named temporary file | none: a named temporary file |
 //! | how long this thread waited for a core ([`run_queue_wait`]; the storage observer's "busy CPU, not slow storage") | `/proc/thread-self/schedstat` | cannot tell | cannot tell |

@@ -703,6 +703,22 @@ pub(crate) fn prefetch(path: &Path, len: u64) {
     }
 }
 
+/// Tell the OS that each read of `file` wants the bytes it asks for and no
+/// read-ahead: a small file on far storage, read whole in one request. A
+/// hint; silently dropped where the OS has none. (Linux's FUSE client drops
+/// its read-ahead while its queue of background requests is congested, a
+/// dozen or so: a file read whole then took two round trips, its first page
+/// alone and then the rest. Reads "at random" are sent as asked.)
+pub(crate) fn read_as_asked(file: &File) {
+    #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+    {
+        // SAFETY: a hint on a descriptor the caller holds open; no memory.
+        unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_RANDOM) };
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
+    let _ = file;
+}
+
 /// Tell the OS that `len` bytes of `file` from `offset` will be read soon,
 /// so that it starts reading them; a hint, silently dropped where the OS
 /// has none.

@@ -339,6 +339,10 @@ pub(crate) fn resident(_start: *const u8, _len: usize, _page: usize) -> bool {
 /// No read-ahead hint for a file not yet opened: nothing.
 pub(crate) fn prefetch(_path: &Path, _len: u64) {}
 
+/// No hint on Windows: its read-ahead is chosen at open
+/// ([`open_input`]) and cannot be turned off for one descriptor after.
+pub(crate) fn read_as_asked(_file: &File) {}
+
 /// `buf.len()` bytes of `file` at `at` (Windows' positioned reads), or an
 /// `UnexpectedEof` error when the file ends before them.
 pub(crate) fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> io::Result<()> {

@@ -68,7 +68,8 @@
 //! once more to learn it has ended: two round trips for a small directory.
 //!
 //! It runs in the foreground until unmounted (`fusermount3 -u MOUNTPOINT`
-//! or `umount MOUNTPOINT`) or killed.
+//! or `umount MOUNTPOINT`) or killed; unmounted, it says on stderr how many
+//! requests of each kind it served (`slowfs: served: lookup N, …, read N`).
 
 use std::collections::{BinaryHeap, HashMap};
 use std::ffi::OsStr;
@@ -338,6 +339,9 @@ struct SlowFs {
     seq: AtomicU64,
     clock: Mutex<Clock>,
     timer: Mutex<Sender<Due>>,
+    /// Requests served by kind (in `Kind::ALL`'s order), said on stderr
+    /// when the file system ends.
+    served: Arc<[AtomicU64; 6]>,
 }
 
 impl SlowFs {
@@ -345,6 +349,7 @@ impl SlowFs {
     /// at once, or when its latency (and its bytes on the link) has passed
     /// if the profile charges `kind`.
     fn reply(&self, kind: Kind, now: Instant, bytes: usize, send: impl FnOnce() + Send + 'static) {
+        self.served[kind as usize].fetch_add(1, Ordering::Relaxed);
         if !self.profile.charged.contains(&kind) {
             return send();
         }
@@ -786,6 +791,7 @@ fn main() {
         })
         .collect();
     let timer_thread = std::thread::spawn(move || timer(rx, to_repliers));
+    let served = Arc::new([const { AtomicU64::new(0) }; 6]);
     let fs = SlowFs {
         source,
         names: Mutex::new(HashMap::new()),
@@ -798,6 +804,7 @@ fn main() {
             link: Instant::now(),
         }),
         timer: Mutex::new(tx),
+        served: Arc::clone(&served),
         profile,
     };
     let mut config = Config::default();
@@ -816,4 +823,9 @@ fn main() {
     for r in repliers {
         let _ = r.join();
     }
+    let counts: Vec<String> = Kind::ALL
+        .iter()
+        .map(|k| format!("{} {}", k.name(), served[*k as usize].load(Ordering::Relaxed)))
+        .collect();
+    eprintln!("slowfs: served: {}", counts.join(", "));
 }

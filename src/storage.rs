@@ -759,10 +759,17 @@ mod tests {
         s.in_flight(Request::Listing, 5);
         let report = s.report("fastsum");
         assert!(
-            report.contains("fastsum: stats: stats timed on far storage: 2, 1.00 ms each on average\n"),
+            report.contains(
+                "fastsum: stats: stats timed on far storage: 2, 1.00 ms each on average\n"
+            ),
             "{report}"
         );
-        assert!(report.contains("listings timed on far storage: 0, 0.00 ms each on average, up to 5 in flight"), "{report}");
+        assert!(
+            report.contains(
+                "listings timed on far storage: 0, 0.00 ms each on average, up to 5 in flight"
+            ),
+            "{report}"
+        );
     }
 
     /// A request that waited for a core, not the device, is quick: the

@@ -184,8 +184,11 @@ fn general(rest: &[u8]) -> Option<Meta> {
 pub(crate) struct Looker {
     /// The directory of the last file (as its path wrote it), open if it
     /// could be, with its device.
-    dir: Option<(Vec<u8>, Option<(fs::File, u64)>)>,
+    dir: Option<(Vec<u8>, Option<OpenDir>)>,
 }
+
+/// A directory open to look files up in, and its device.
+type OpenDir = (fs::File, u64);
 
 impl Looker {
     /// What the file at `path` is now, links followed (as it is hashed):

@@ -10,8 +10,8 @@
 //! row that waited on the device [`SLOW`] or more make it far,
 //! [`FAST_IN_A_ROW`] quick ones in a row make it near again. On a network
 //! or FUSE file system, how many requests to keep in flight at once is
-//! learnt as the run goes ([`Gauge`]): the opener's crew and the far
-//! readers follow it. A busy CPU is
+//! learnt as the run goes ([`Gauge`]): the opener's crew, the far
+//! readers and the walk's directory readers follow it. A busy CPU is
 //! not slow storage: the time a request's thread waited for a core (its
 //! run-queue delay, [`crate::sys::run_queue_wait`]) is taken off what the
 //! request cost before it is judged ([`Timer`]).

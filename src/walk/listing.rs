@@ -6,7 +6,6 @@ use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
 use std::time::Duration;
 
 use super::Exclude;

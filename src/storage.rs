@@ -386,6 +386,12 @@ impl Storage {
         self.with(dev, |d| d.remote.then(|| d.gauge.limit()))
     }
 
+    /// Is device `dev` a network or FUSE file system (its seed) that the
+    /// run treats as far (its requests counted, [`Storage::reads_at_once`])?
+    pub(crate) fn is_remote(&self, dev: u64) -> bool {
+        self.reads_at_once(dev).is_some()
+    }
+
     /// How many listings to keep in flight on device `dev`, `most` at
     /// most (the walk's readers): on a network or FUSE file system, the
     /// count its requests in flight settled at, as for its reads
@@ -730,7 +736,9 @@ mod tests {
     fn listings_in_flight_follow_the_count_on_a_network_file_system() {
         let s = Storage::new();
         assert_eq!(s.listings_at_once(3, 8), 8, "nothing far: the most");
+        assert!(!s.is_remote(3));
         s.seed(3, true);
+        assert!(s.is_remote(3));
         assert_eq!(s.listings_at_once(3, 64), START);
         assert_eq!(s.listings_at_once(3, 4), 4, "never more than the most");
         assert_eq!(s.listings_at_once(3, 0), FEWEST, "never fewer than one");
@@ -744,6 +752,7 @@ mod tests {
         }
         assert!(s.is_far(4));
         assert_eq!(s.listings_at_once(4, 8), 8);
+        assert!(!s.is_remote(4));
     }
 
     /// Every kind has its `--stats` line, stats too; a quick request while

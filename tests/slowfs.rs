@@ -962,3 +962,37 @@ fn the_walk_keeps_as_many_listings_in_flight_as_the_count() {
         "{in_flight} listings in flight, the count at most {most}:\n{err}"
     );
 }
+
+/// `-r` over a network file system prefetches none of its files (issue
+/// 41): where each open is a round trip (`--profile sshfs`, 40 ms), a
+/// directory reader that opened and closed each file of its listing to
+/// hint its first bytes held that listing back 60 round trips, one
+/// directory after another (one reader: 7.2 s or more for 3 directories
+/// of 60 files); with none, the files are hashed many in flight, well
+/// within that bound, with md5sum's lines over `find`, in order.
+#[test]
+fn the_walk_prefetches_nothing_over_a_network_file_system() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let (src, want) = tree_of_dirs(dir.path(), 3, 60);
+    let args = ["--latency", "40", "--profile", "sshfs"];
+    let m = Mount::new(&bin, &src, &dir.path().join("mnt"), &args);
+    let mut got = None;
+    let took = timed(|| {
+        got = Some(shell(
+            &m.dir,
+            60,
+            r#"FASTSUM_WALK_THREADS=2 exec "$FASTSUM" -r ."#,
+        ))
+    });
+    let got = got.unwrap();
+    assert_no_panic("-r", &got);
+    assert_eq!(
+        normal(&got, "fastsum"),
+        normal(&want, "md5sum"),
+        "{}",
+        shown(&got)
+    );
+    let bound = Duration::from_millis(5500);
+    assert!(took < bound, "-r took {took:?}: its files prefetched?");
+}

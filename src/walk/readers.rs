@@ -102,6 +102,17 @@ impl Readers {
         }
     }
 
+    /// Is the operand on a network or FUSE file system? Then its files are
+    /// not prefetched: each prefetch's open and close are round trips
+    /// there, made one after another before the listing is handed on, and
+    /// a client that drops a file's cached pages when it is opened again
+    /// (sshfs's default) keeps nothing of what was read ahead
+    /// (docs/BENCHMARKS.md, "The walk over a network file system").
+    fn remote(&self) -> bool {
+        self.dev
+            .is_some_and(|dev| crate::storage::observer().is_remote(dev))
+    }
+
     pub(super) fn lock(&self) -> MutexGuard<'_, Ahead> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -174,6 +185,7 @@ impl Readers {
             let listing = self.rules.enter(&dir, depth, &up);
             if let Ok(listing) = &listing
                 && !self.rules.no_prefetch
+                && !self.remote()
             {
                 prefetch(&dir, &listing.children);
             }

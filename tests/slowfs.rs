@@ -996,3 +996,38 @@ fn the_walk_prefetches_nothing_over_a_network_file_system() {
     let bound = Duration::from_millis(5500);
     assert!(took < bound, "-r took {took:?}: its files prefetched?");
 }
+
+/// Files too big for the far readers, streamed by the reader over a
+/// network file system, have their first reads timed too (issue 41: the
+/// route that read them told the storage observer nothing): `--stats`
+/// counts reads timed on far storage; the digests are md5sum's.
+#[test]
+fn big_files_first_reads_are_timed_over_latency() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let files: Vec<String> = (0..6).map(|i| format!("b{i}")).collect();
+    for (i, name) in files.iter().enumerate() {
+        write_file(
+            &src,
+            name,
+            &random_bytes((2 << 20) + i * 4099, 900 + i as u64),
+        );
+    }
+    let want = run(gnu("md5sum").current_dir(&src).args(&files));
+    assert!(want.status.success(), "{}", shown(&want));
+    let args = ["--latency", "2", "--profile", "sshfs"];
+    let m = Mount::new(&bin, &src, &dir.path().join("mnt"), &args);
+    let got = run(fastsum().current_dir(&m.dir).arg("--stats").args(&files));
+    assert_no_panic("big files", &got);
+    assert_eq!(
+        String::from_utf8_lossy(&got.stdout),
+        String::from_utf8_lossy(&want.stdout),
+        "{}",
+        shown(&got)
+    );
+    let err = String::from_utf8_lossy(&got.stderr);
+    let (reads, _) = timed_on_far_storage(&err, "reads");
+    assert!(reads > 0, "no read timed:\n{err}");
+}

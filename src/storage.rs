@@ -496,6 +496,20 @@ impl Storage {
     }
 }
 
+/// Make request `f` of `kind`, timed for the process's storage observer:
+/// what it waited on the device, told of the device `dev` says its answer
+/// is on (a failed request tells nothing).
+pub(crate) fn timed<T>(
+    kind: Request,
+    dev: impl FnOnce(&T) -> u64,
+    f: impl FnOnce() -> io::Result<T>,
+) -> io::Result<T> {
+    let timer = Timer::start();
+    let answer = f()?;
+    observer().saw(dev(&answer), kind, timer.waited());
+    Ok(answer)
+}
+
 thread_local! {
     /// This thread's run-queue delay when last asked.
     static QUEUED: Cell<Option<Duration>> = const { Cell::new(None) };

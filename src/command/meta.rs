@@ -28,7 +28,7 @@ use std::io;
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crate::storage::{Request, Timer, observer};
+use crate::storage::{Request, timed};
 
 /// How a metadata line starts.
 pub(crate) const PREFIX: &[u8] = b"#meta ";
@@ -217,12 +217,12 @@ impl Looker {
         let Some((_, Some((open, dev)))) = &self.dir else {
             return looked_up(path);
         };
-        let timer = Timer::start();
-        match crate::sys::size_and_mtime_in(open, name) {
-            Ok((size, mtime)) => {
-                observer().saw(*dev, Request::Stat, timer.waited());
-                Ok(Meta::looked(size, Some(mtime), SystemTime::now()))
-            }
+        match timed(
+            Request::Stat,
+            |_| *dev,
+            || crate::sys::size_and_mtime_in(open, name),
+        ) {
+            Ok((size, mtime)) => Ok(Meta::looked(size, Some(mtime), SystemTime::now())),
             Err(_) => looked_up(path),
         }
     }
@@ -230,9 +230,9 @@ impl Looker {
 
 /// [`Meta::of_path`], the lookup timed for the storage observer.
 fn looked_up(path: &Path) -> io::Result<Meta> {
-    let timer = Timer::start();
-    let m = fs::metadata(crate::sys::file_path(path))?;
-    observer().saw(crate::sys::device(&m), Request::Stat, timer.waited());
+    let m = timed(Request::Stat, crate::sys::device, || {
+        fs::metadata(crate::sys::file_path(path))
+    })?;
     Ok(Meta::of(&m, SystemTime::now()))
 }
 

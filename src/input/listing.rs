@@ -17,7 +17,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock, Mutex, OnceLock, PoisonError};
 
-use crate::storage::{Request, Timer, observer};
+use crate::storage::{Request, Timer, observer, timed};
 use crate::sys::FileId;
 
 /// A directory is listed once this many of its names have been asked
@@ -84,9 +84,9 @@ fn list(dir: &Path) -> Names {
         dir
     };
     let path = crate::sys::file_path(dir);
-    let timer = Timer::start();
-    let dev = FileId::of_path(&path).ok()?.device();
-    observer().saw(dev, Request::Stat, timer.waited());
+    let dev = timed(Request::Stat, FileId::device, || FileId::of_path(&path))
+        .ok()?
+        .device();
     if !observer().is_far(dev) {
         return None;
     }
@@ -99,10 +99,7 @@ fn list(dir: &Path) -> Names {
 /// Which file `path` names, links not followed (`FileId::of_link`): a
 /// lookup of a listed name, timed for the storage observer.
 pub(super) fn looked_up(path: &Path) -> std::io::Result<FileId> {
-    let timer = Timer::start();
-    let id = FileId::of_link(path)?;
-    observer().saw(id.device(), Request::Stat, timer.waited());
-    Ok(id)
+    timed(Request::Stat, FileId::device, || FileId::of_link(path))
 }
 
 /// The names in the directory `path`, ASCII case folded, if it holds at

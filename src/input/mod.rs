@@ -417,11 +417,8 @@ impl Opened {
     /// (`sys::fresh_stamp`), the request timed for the storage observer
     /// (a stat that waits on the server).
     fn fresh_stamp(&self) -> io::Result<Stamp> {
-        let timer = crate::storage::Timer::start();
-        let now = crate::sys::fresh_stamp(&self.file)?;
-        let waited = timer.waited();
-        crate::storage::observer().saw(now.device(), crate::storage::Request::Stat, waited);
-        Ok(now)
+        let fresh = || crate::sys::fresh_stamp(&self.file);
+        crate::storage::timed(crate::storage::Request::Stat, Stamp::device, fresh)
     }
 
     /// Is this a regular file of its own whose size at open may be stale

@@ -10,8 +10,8 @@
 //! row that waited on the device [`SLOW`] or more make it far,
 //! [`FAST_IN_A_ROW`] quick ones in a row make it near again. On a network
 //! or FUSE file system, how many requests to keep in flight at once is
-//! learnt as the run goes ([`Gauge`]): the opener's crew and the far
-//! readers follow it. A busy CPU is
+//! learnt as the run goes ([`Gauge`]): the opener's crew, the far
+//! readers and the walk's directory readers follow it. A busy CPU is
 //! not slow storage: the time a request's thread waited for a core (its
 //! run-queue delay, [`crate::sys::run_queue_wait`]) is taken off what the
 //! request cost before it is judged ([`Timer`]).
@@ -69,9 +69,18 @@ pub(crate) enum Request {
     Open,
     /// A file's first read.
     Read,
-    /// Listing a directory (the walk).
+    /// Listing a directory (the walk; `-c`'s listing of a directory its
+    /// check file names files in).
     Listing,
+    /// Looking a file up by its name, or asking the file system itself
+    /// what a file is now: a stat made on its own, not an open's `fstat`
+    /// (the walk's entering a directory, `--update`'s lookups, `-c`'s
+    /// lookups of listed names, the proof of a far file's end).
+    Stat,
 }
+
+/// How many request kinds there are.
+const KINDS: usize = 4;
 
 /// What the run knows of one device.
 #[derive(Debug)]
@@ -231,13 +240,14 @@ pub(crate) struct Storage {
     /// Some device is far or counts slow requests: a quick request must
     /// be recorded (else it changes nothing).
     watched: AtomicBool,
-    /// Requests seen by kind (open, read, listing), and how long they
-    /// waited on the device in all, for `--stats`.
-    requests: [AtomicU64; 3],
-    waited_ns: [AtomicU64; 3],
+    /// Requests timed by kind (open, read, listing, stat) while some
+    /// device was watched, and how long they waited on the device in all,
+    /// for `--stats`.
+    requests: [AtomicU64; KINDS],
+    waited_ns: [AtomicU64; KINDS],
     /// The most requests of each kind in flight at once, where a crew
     /// keeps several (0: one at a time).
-    at_once: [AtomicU64; 3],
+    at_once: [AtomicU64; KINDS],
     /// Some device was judged far at some point of the run.
     was_far: AtomicBool,
     /// The opens to keep in flight: the count of the far device that
@@ -267,9 +277,9 @@ impl Storage {
             devices: Mutex::new(Vec::new()),
             any_far: AtomicBool::new(false),
             watched: AtomicBool::new(false),
-            requests: [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)],
-            waited_ns: [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)],
-            at_once: [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)],
+            requests: [const { AtomicU64::new(0) }; KINDS],
+            waited_ns: [const { AtomicU64::new(0) }; KINDS],
+            at_once: [const { AtomicU64::new(0) }; KINDS],
             was_far: AtomicBool::new(false),
             opens: AtomicUsize::new(START),
             last: AtomicU64::new(u64::MAX),
@@ -325,17 +335,21 @@ impl Storage {
     }
 
     /// A request of `kind` to device `dev` waited `waited` on the device
-    /// (None: cannot tell, the thread's first slow request).
+    /// (None: cannot tell, the thread's first slow request). A quick one
+    /// while no device is watched changes nothing and is not counted
+    /// (`--stats` counts what was timed on far storage): the page cache's
+    /// runs, every thread timing every file's first read, share no
+    /// counter.
     pub(crate) fn saw(&self, dev: u64, kind: Request, waited: Option<Duration>) {
         let Some(waited) = waited else { return };
-        let k = kind as usize;
-        self.requests[k].fetch_add(1, Relaxed);
-        let ns = u64::try_from(waited.as_nanos()).unwrap_or(u64::MAX);
-        self.waited_ns[k].fetch_add(ns, Relaxed);
         let slow = waited >= SLOW;
         if !slow && !self.watched.load(Relaxed) {
             return;
         }
+        let k = kind as usize;
+        self.requests[k].fetch_add(1, Relaxed);
+        let ns = u64::try_from(waited.as_nanos()).unwrap_or(u64::MAX);
+        self.waited_ns[k].fetch_add(ns, Relaxed);
         self.with(dev, |d| {
             if kind == Request::Open {
                 d.window.opens += 1;
@@ -369,6 +383,22 @@ impl Storage {
             return None;
         }
         self.with(dev, |d| d.remote.then(|| d.gauge.limit()))
+    }
+
+    /// Is device `dev` a network or FUSE file system (its seed) that the
+    /// run treats as far (its requests counted, [`Storage::reads_at_once`])?
+    pub(crate) fn is_remote(&self, dev: u64) -> bool {
+        self.reads_at_once(dev).is_some()
+    }
+
+    /// How many listings to keep in flight on device `dev`, `most` at
+    /// most (the walk's readers): on a network or FUSE file system, the
+    /// count its requests in flight settled at, as for its reads
+    /// ([`Storage::reads_at_once`]), and never fewer than one; elsewhere
+    /// `most` (a local disk's walk is as it was).
+    pub(crate) fn listings_at_once(&self, dev: u64, most: usize) -> usize {
+        self.reads_at_once(dev)
+            .map_or(most, |n| n.clamp(FEWEST, most.max(FEWEST)))
     }
 
     /// How many opens to keep in flight on far storage (the crew asks
@@ -450,7 +480,7 @@ impl Storage {
             ));
         }
         drop(devices);
-        for (k, kind) in ["opens", "reads", "listings"].iter().enumerate() {
+        for (k, kind) in ["opens", "reads", "listings", "stats"].iter().enumerate() {
             let n = self.requests[k].load(Relaxed);
             let ms = self.waited_ns[k].load(Relaxed) as f64 / 1e6 / n.max(1) as f64;
             let at_once = match self.at_once[k].load(Relaxed) {
@@ -465,6 +495,20 @@ impl Storage {
     }
 }
 
+/// Make request `f` of `kind`, timed for the process's storage observer:
+/// what it waited on the device, told of the device `dev` says its answer
+/// is on (a failed request tells nothing).
+pub(crate) fn timed<T>(
+    kind: Request,
+    dev: impl FnOnce(&T) -> u64,
+    f: impl FnOnce() -> io::Result<T>,
+) -> io::Result<T> {
+    let timer = Timer::start();
+    let answer = f()?;
+    observer().saw(dev(&answer), kind, timer.waited());
+    Ok(answer)
+}
+
 thread_local! {
     /// This thread's run-queue delay when last asked.
     static QUEUED: Cell<Option<Duration>> = const { Cell::new(None) };
@@ -477,6 +521,11 @@ pub(crate) struct Timer(Instant);
 impl Timer {
     pub(crate) fn start() -> Timer {
         Timer(Instant::now())
+    }
+
+    /// How long the request took, waits for a core included.
+    pub(crate) fn took(self) -> Duration {
+        self.0.elapsed()
     }
 
     /// How long the request waited on the device: its time, less what its
@@ -691,6 +740,57 @@ mod tests {
         assert!(
             s.report("fastsum")
                 .contains("settled at 6 (started at 8, 6 to 12 tried)")
+        );
+    }
+
+    /// The walk's listings follow a network file system's count, within
+    /// the walk's own most and never fewer than one; elsewhere the most.
+    #[test]
+    fn listings_in_flight_follow_the_count_on_a_network_file_system() {
+        let s = Storage::new();
+        assert_eq!(s.listings_at_once(3, 8), 8, "nothing far: the most");
+        assert!(!s.is_remote(3));
+        s.seed(3, true);
+        assert!(s.is_remote(3));
+        assert_eq!(s.listings_at_once(3, 64), START);
+        assert_eq!(s.listings_at_once(3, 4), 4, "never more than the most");
+        assert_eq!(s.listings_at_once(3, 0), FEWEST, "never fewer than one");
+        for _ in 0..Gauge::new(START).window_files() {
+            s.handed(Some(3), None);
+        }
+        assert_eq!(s.listings_at_once(3, 64), 12, "the count grew");
+        // (a near device, even judged far by its requests, keeps the most)
+        for _ in 0..SLOW_IN_A_ROW {
+            s.saw(4, Request::Listing, SLOWER);
+        }
+        assert!(s.is_far(4));
+        assert_eq!(s.listings_at_once(4, 8), 8);
+        assert!(!s.is_remote(4));
+    }
+
+    /// Every kind has its `--stats` line, stats too; a quick request while
+    /// nothing is watched is not counted.
+    #[test]
+    fn stats_are_timed_as_a_kind_of_their_own() {
+        let s = Storage::new();
+        s.saw(1, Request::Stat, QUICK);
+        assert_eq!(s.requests[Request::Stat as usize].load(Relaxed), 0);
+        s.seed(1, true);
+        s.saw(1, Request::Stat, SLOWER);
+        s.saw(1, Request::Stat, QUICK);
+        s.in_flight(Request::Listing, 5);
+        let report = s.report("fastsum");
+        assert!(
+            report.contains(
+                "fastsum: stats: stats timed on far storage: 2, 1.00 ms each on average\n"
+            ),
+            "{report}"
+        );
+        assert!(
+            report.contains(
+                "listings timed on far storage: 0, 0.00 ms each on average, up to 5 in flight"
+            ),
+            "{report}"
         );
     }
 

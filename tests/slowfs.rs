@@ -913,3 +913,190 @@ fn a_server_limited_to_eight_requests_at_once_is_not_overrun() {
         .unwrap_or_else(|| panic!("no count settled: {err}"));
     assert!((4..=18).contains(&settled), "settled at {settled}: {err}");
 }
+
+/// `dirs` directories of `files` small files each under `dir/src`
+/// (`dNN/fNN`), and md5sum's lines for them as `find . -type f | sort`
+/// names them.
+fn tree_of_dirs(dir: &Path, dirs: usize, files: usize) -> (PathBuf, Output) {
+    let src = dir.join("src");
+    for d in 0..dirs {
+        let sub = src.join(format!("d{d:02}"));
+        std::fs::create_dir_all(&sub).unwrap();
+        for i in 0..files {
+            let seed = (d * files + i) as u64;
+            let len = 512 + (seed as usize * 1999) % 8192;
+            write_file(&sub, format!("f{i:02}"), &random_bytes(len, 300 + seed));
+        }
+    }
+    let want = shell(&src, 60, "find . -type f | LC_ALL=C sort | xargs md5sum");
+    assert!(want.status.success(), "{}", shown(&want));
+    (src, want)
+}
+
+/// How many requests of `kind` (`"stats"`, `"reads"`, ...) `--stats`
+/// says were timed on far storage, and how many were in flight at once
+/// (None: not said).
+fn timed_on_far_storage(err: &str, kind: &str) -> (u64, Option<usize>) {
+    let line = err
+        .lines()
+        .find_map(|l| l.split_once(&format!("stats: {kind} timed on far storage: ")))
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("no {kind} timed:\n{err}"));
+    let n = line.split(',').next().and_then(|n| n.parse().ok());
+    let in_flight = line
+        .split_once("up to ")
+        .and_then(|(_, r)| r.split(' ').next()?.parse().ok());
+    (n.unwrap_or_else(|| panic!("{kind}: {line}")), in_flight)
+}
+
+/// Every request kind is timed for the storage observer, whoever makes
+/// it (issue 41): through slowfs's `sshfs` profile (a round trip on every
+/// kind), `--stats` of `-r`, of `-c` and of `--update` counts the stats
+/// (the walk's, `--update`'s lookups, the proofs of each file's end) and
+/// the reads (the far readers' too) timed there.
+#[test]
+fn every_kind_of_request_is_timed_over_latency() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let (src, want) = tree_of_dirs(dir.path(), 8, 8);
+    let sums = dir.path().join("sums");
+    std::fs::write(&sums, &want.stdout).unwrap();
+    // a manifest with #meta lines, of which 4 directories' files changed
+    let meta = run(fastsum().current_dir(&src).args(["--meta", "-r", "."]));
+    assert!(meta.status.success(), "{}", shown(&meta));
+    let manifest = dir.path().join("manifest");
+    let text = String::from_utf8_lossy(&meta.stdout).replace("  ./", "  mnt/");
+    std::fs::write(&manifest, text.replace("mtime=", "mtime=1")).unwrap();
+    let args = ["--latency", "2", "--profile", "sshfs"];
+    let m = Mount::new(&bin, &src, &dir.path().join("mnt"), &args);
+    let runs: [(&str, &Path, &[&str]); 3] = [
+        ("-r", &m.dir, &["-r", "."]),
+        ("-c", &m.dir, &["-c", sums.to_str().unwrap()]),
+        (
+            "--update",
+            dir.path(),
+            &["-a", "md5", "--meta", "-r", "mnt", "--update", "manifest"],
+        ),
+    ];
+    for (what, cwd, args) in runs {
+        let got = run(fastsum().current_dir(cwd).arg("--stats").args(args));
+        assert_no_panic(what, &got);
+        assert_eq!(got.status.code(), Some(0), "{what}: {}", shown(&got));
+        let err = String::from_utf8_lossy(&got.stderr);
+        for kind in ["stats", "reads"] {
+            let (n, _) = timed_on_far_storage(&err, kind);
+            assert!(n > 0, "{what}: no {kind} timed:\n{err}");
+        }
+    }
+    // (every file's mtime was made wrong: all hashed again, as they are)
+    let updated = std::fs::read_to_string(&manifest).unwrap();
+    assert_eq!(updated.matches("  mnt/").count(), 64, "{updated}");
+}
+
+/// `-r`'s directory readers over a network file system keep as many
+/// listings in flight as the storage observer's count for it (issue 41):
+/// over slowfs's `sshfs` profile, with 64 readers allowed, a tree of 48
+/// directories is listed several at once, never more than the count
+/// reached (`--stats`: "up to N in flight", the range tried), and the
+/// output is md5sum's over `find`, in order.
+#[test]
+fn the_walk_keeps_as_many_listings_in_flight_as_the_count() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let (src, want) = tree_of_dirs(dir.path(), 48, 2);
+    let args = ["--latency", "5", "--profile", "sshfs"];
+    let m = Mount::new(&bin, &src, &dir.path().join("mnt"), &args);
+    let got = run(fastsum()
+        .current_dir(&m.dir)
+        .env("FASTSUM_WALK_THREADS", "64")
+        .args(["--stats", "-r", "."]));
+    assert_no_panic("-r", &got);
+    assert_eq!(
+        normal(&got, "fastsum").0,
+        normal(&want, "md5sum").0,
+        "{}",
+        shown(&got)
+    );
+    let err = String::from_utf8_lossy(&got.stderr);
+    let (listed, in_flight) = timed_on_far_storage(&err, "listings");
+    let in_flight = in_flight.unwrap_or_else(|| panic!("no listings in flight:\n{err}"));
+    let most = err
+        .lines()
+        .find_map(|l| l.split_once(" tried)"))
+        .and_then(|(l, _)| l.rsplit(' ').next()?.parse::<usize>().ok())
+        .unwrap_or_else(|| panic!("no count:\n{err}"));
+    assert!(listed > 0, "{err}");
+    assert!(
+        (2..=most).contains(&in_flight),
+        "{in_flight} listings in flight, the count at most {most}:\n{err}"
+    );
+}
+
+/// `-r` over a network file system prefetches none of its files (issue
+/// 41): where each open is a round trip (`--profile sshfs`, 40 ms), a
+/// directory reader that opened and closed each file of its listing to
+/// hint its first bytes held that listing back 60 round trips, one
+/// directory after another (one reader: 7.2 s or more for 3 directories
+/// of 60 files); with none, the files are hashed many in flight, well
+/// within that bound, with md5sum's lines over `find`, in order.
+#[test]
+fn the_walk_prefetches_nothing_over_a_network_file_system() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let (src, want) = tree_of_dirs(dir.path(), 3, 60);
+    let args = ["--latency", "40", "--profile", "sshfs"];
+    let m = Mount::new(&bin, &src, &dir.path().join("mnt"), &args);
+    let mut got = None;
+    let took = timed(|| {
+        got = Some(shell(
+            &m.dir,
+            60,
+            r#"FASTSUM_WALK_THREADS=2 exec "$FASTSUM" -r ."#,
+        ))
+    });
+    let got = got.unwrap();
+    assert_no_panic("-r", &got);
+    assert_eq!(
+        normal(&got, "fastsum"),
+        normal(&want, "md5sum"),
+        "{}",
+        shown(&got)
+    );
+    let bound = Duration::from_millis(5500);
+    assert!(took < bound, "-r took {took:?}: its files prefetched?");
+}
+
+/// Files too big for the far readers, streamed by the reader over a
+/// network file system, have their first reads timed too (issue 41: the
+/// route that read them told the storage observer nothing): `--stats`
+/// counts reads timed on far storage; the digests are md5sum's.
+#[test]
+fn big_files_first_reads_are_timed_over_latency() {
+    let Some(bin) = slowfs() else { return };
+    let dir = tempdir();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let files: Vec<String> = (0..6).map(|i| format!("b{i}")).collect();
+    for (i, name) in files.iter().enumerate() {
+        write_file(
+            &src,
+            name,
+            &random_bytes((2 << 20) + i * 4099, 900 + i as u64),
+        );
+    }
+    let want = run(gnu("md5sum").current_dir(&src).args(&files));
+    assert!(want.status.success(), "{}", shown(&want));
+    let args = ["--latency", "2", "--profile", "sshfs"];
+    let m = Mount::new(&bin, &src, &dir.path().join("mnt"), &args);
+    let got = run(fastsum().current_dir(&m.dir).arg("--stats").args(&files));
+    assert_no_panic("big files", &got);
+    assert_eq!(
+        String::from_utf8_lossy(&got.stdout),
+        String::from_utf8_lossy(&want.stdout),
+        "{}",
+        shown(&got)
+    );
+    let err = String::from_utf8_lossy(&got.stderr);
+    let (reads, _) = timed_on_far_storage(&err, "reads");
+    assert!(reads > 0, "no read timed:\n{err}");
+}

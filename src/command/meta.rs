@@ -28,6 +28,8 @@ use std::io;
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use crate::storage::{Request, timed};
+
 /// How a metadata line starts.
 pub(crate) const PREFIX: &[u8] = b"#meta ";
 
@@ -176,13 +178,17 @@ fn general(rest: &[u8]) -> Option<Meta> {
 /// name in its directory, kept open while the next file is in it too (one
 /// `fstatat` a file, as find makes, not a `statx` that walks the whole
 /// path again). Where that cannot be (Windows; a name with no directory
-/// part to open), by its path.
+/// part to open), by its path. Each lookup is timed for the storage
+/// observer (a stat: a round trip on a network file system).
 #[derive(Default)]
 pub(crate) struct Looker {
     /// The directory of the last file (as its path wrote it), open if it
-    /// could be.
-    dir: Option<(Vec<u8>, Option<fs::File>)>,
+    /// could be, with its device.
+    dir: Option<(Vec<u8>, Option<OpenDir>)>,
 }
+
+/// A directory open to look files up in, and its device.
+type OpenDir = (fs::File, u64);
 
 impl Looker {
     /// What the file at `path` is now, links followed (as it is hashed):
@@ -190,28 +196,44 @@ impl Looker {
     pub(crate) fn meta(&mut self, path: &Path) -> io::Result<Meta> {
         let bytes = path.as_os_str().as_encoded_bytes();
         let Some(slash) = memchr::memrchr(b'/', bytes) else {
-            return Meta::of_path(path);
+            return looked_up(path);
         };
         let (dir, name) = (&bytes[..slash.max(1)], &bytes[slash + 1..]);
         if matches!(name, b"" | b"." | b"..") {
-            return Meta::of_path(path);
+            return looked_up(path);
         }
         if self.dir.as_ref().is_none_or(|(d, _)| d != dir) {
             // (the directory named as the path names it: up to its last `/`)
             let opened = path
                 .parent()
                 .filter(|p| p.as_os_str().as_encoded_bytes() == dir)
-                .and_then(|p| crate::sys::open_dir_to_look(p).ok());
+                .and_then(|p| crate::sys::open_dir_to_look(p).ok())
+                .and_then(|f| {
+                    let dev = crate::sys::device(&f.metadata().ok()?);
+                    Some((f, dev))
+                });
             self.dir = Some((dir.to_vec(), opened));
         }
-        let Some((_, Some(open))) = &self.dir else {
-            return Meta::of_path(path);
+        let Some((_, Some((open, dev)))) = &self.dir else {
+            return looked_up(path);
         };
-        match crate::sys::size_and_mtime_in(open, name) {
+        match timed(
+            Request::Stat,
+            |_| *dev,
+            || crate::sys::size_and_mtime_in(open, name),
+        ) {
             Ok((size, mtime)) => Ok(Meta::looked(size, Some(mtime), SystemTime::now())),
-            Err(_) => Meta::of_path(path),
+            Err(_) => looked_up(path),
         }
     }
+}
+
+/// [`Meta::of_path`], the lookup timed for the storage observer.
+fn looked_up(path: &Path) -> io::Result<Meta> {
+    let m = timed(Request::Stat, crate::sys::device, || {
+        fs::metadata(crate::sys::file_path(path))
+    })?;
+    Ok(Meta::of(&m, SystemTime::now()))
 }
 
 /// What stderr says of a file whose bytes no longer match its digest while

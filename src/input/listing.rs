@@ -17,6 +17,9 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock, Mutex, OnceLock, PoisonError};
 
+use crate::storage::{Request, Timer, observer, timed};
+use crate::sys::FileId;
+
 /// A directory is listed once this many of its names have been asked
 /// about: a big directory of which a check file lists a few is not listed
 /// for them.
@@ -46,7 +49,7 @@ static DIRS: LazyLock<Mutex<HashMap<PathBuf, Dir>>> = LazyLock::new(Mutex::defau
 /// near device, or `name` is not ASCII. Lists `dir` (once) when it is due;
 /// callers asking meanwhile wait for that listing.
 pub(super) fn surely_absent(dir: &Path, name: &OsStr) -> bool {
-    if !crate::storage::observer().any_far() {
+    if !observer().any_far() {
         return false;
     }
     let names = {
@@ -72,7 +75,8 @@ fn says_absent(names: &HashSet<Vec<u8>>, name: &OsStr) -> bool {
 }
 
 /// The names in `dir` (ASCII case folded), if it is on a far device and
-/// holds at most [`ENTRIES_AT_MOST`].
+/// holds at most [`ENTRIES_AT_MOST`]. Its stat and its listing are timed
+/// for the storage observer.
 fn list(dir: &Path) -> Names {
     let dir = if dir.as_os_str().is_empty() {
         Path::new(".")
@@ -80,11 +84,22 @@ fn list(dir: &Path) -> Names {
         dir
     };
     let path = crate::sys::file_path(dir);
-    let dev = crate::sys::FileId::of_path(&path).ok()?.device();
-    if !crate::storage::observer().is_far(dev) {
+    let dev = timed(Request::Stat, FileId::device, || FileId::of_path(&path))
+        .ok()?
+        .device();
+    if !observer().is_far(dev) {
         return None;
     }
-    read_names(&path)
+    let timer = Timer::start();
+    let names = read_names(&path);
+    observer().saw(dev, Request::Listing, timer.waited());
+    names
+}
+
+/// Which file `path` names, links not followed (`FileId::of_link`): a
+/// lookup of a listed name, timed for the storage observer.
+pub(super) fn looked_up(path: &Path) -> std::io::Result<FileId> {
+    timed(Request::Stat, FileId::device, || FileId::of_link(path))
 }
 
 /// The names in the directory `path`, ASCII case folded, if it holds at

@@ -11,7 +11,7 @@ use std::time::SystemTime;
 
 use crate::stdio::stdin_was_closed;
 // what tells that a regular file changed, or is not the one opened
-use crate::sys::{FileId, Stamp};
+use crate::sys::Stamp;
 
 pub(crate) mod descriptors;
 mod listing;
@@ -257,8 +257,8 @@ impl ListedName {
         let Some(there) = self.there.as_deref().filter(|t| !absent(t)) else {
             return &self.listed;
         };
-        let here = |id| !not_here && FileId::of_link(&self.listed).is_ok_and(|h| h == id);
-        match FileId::of_link(there) {
+        let here = |id| !not_here && listing::looked_up(&self.listed).is_ok_and(|h| h == id);
+        match listing::looked_up(there) {
             Ok(id) if !here(id) => there,
             _ => &self.listed,
         }
@@ -400,7 +400,7 @@ impl Opened {
         if !self.size_may_be_stale() {
             return self.ensure_unchanged().map(|()| true);
         }
-        let now = crate::sys::fresh_stamp(&self.file)?;
+        let now = self.fresh_stamp()?;
         if now.len() > end {
             return Ok(false);
         }
@@ -411,6 +411,14 @@ impl Opened {
         } else {
             Err(changed())
         }
+    }
+
+    /// What the file system itself says of the file now
+    /// (`sys::fresh_stamp`), the request timed for the storage observer
+    /// (a stat that waits on the server).
+    fn fresh_stamp(&self) -> io::Result<Stamp> {
+        let fresh = || crate::sys::fresh_stamp(&self.file);
+        crate::storage::timed(crate::storage::Request::Stat, Stamp::device, fresh)
     }
 
     /// Is this a regular file of its own whose size at open may be stale
@@ -433,7 +441,7 @@ impl Opened {
         if !self.stale_size {
             return Ok(false);
         }
-        let now = crate::sys::fresh_stamp(&self.file)?.len();
+        let now = self.fresh_stamp()?.len();
         let now = now.saturating_sub(self.start);
         if now <= len {
             return Ok(false);

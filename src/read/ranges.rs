@@ -96,6 +96,9 @@ pub(crate) trait Ranged {
     /// The file, the offset its bytes start at, and how many there are;
     /// `None` for anything else.
     fn ranged(&self) -> Option<(&File, u64, u64)>;
+    /// The device its reads wait on, for the storage observer (None: not
+    /// a regular file of bytes, or not known).
+    fn device(&self) -> Option<u64>;
     /// Is this the file's end, every byte before it read through this
     /// reader, and did the file not change? False: read on (the end of
     /// every route: `Opened::ends_here`).
@@ -116,6 +119,10 @@ impl Ranged for crate::input::Opened {
             }
             _ => None,
         }
+    }
+
+    fn device(&self) -> Option<u64> {
+        crate::input::Opened::device(self)
     }
 
     fn ends_here(&self) -> io::Result<bool> {
@@ -605,6 +612,10 @@ impl<R: io::Read> io::Read for InOrder<R> {
 #[cfg(any(test, feature = "internals"))]
 impl<R> Ranged for InOrder<R> {
     fn ranged(&self) -> Option<(&File, u64, u64)> {
+        None
+    }
+
+    fn device(&self) -> Option<u64> {
         None
     }
 

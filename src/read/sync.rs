@@ -3,7 +3,6 @@
 //! and mmap's fallback), and the naive byte iterator ([`hash_bytewise`]).
 
 use std::io::{self, BufReader, Read};
-use std::time::Instant;
 
 use crossbeam_channel::bounded;
 
@@ -13,6 +12,7 @@ use super::ranges::{self, Crew, Ended, Lender, Ranged};
 use crate::algo::{Algorithms, Digest, Hashers};
 use crate::input::{Kind, read_retry};
 use crate::stats::Stats;
+use crate::storage::{Request, Timer, observer};
 
 /// The read buffer for a file that says it is empty: a /proc file says 0
 /// bytes whatever it holds.
@@ -126,11 +126,17 @@ pub(crate) fn hash_blocks(
             len = block;
         }
     }
+    // (the file's first read is timed for the storage observer: a far
+    // reader's, as the pipeline's reader times a near file's)
+    let mut first = (total == 0).then(|| src.device()).flatten();
     loop {
         let piece = sized(buf, len)?;
-        let start = Instant::now();
+        let timer = Timer::start();
         let n = read_retry(src, piece)?;
-        let took = start.elapsed();
+        let took = timer.took();
+        if let Some(dev) = first.take() {
+            observer().saw(dev, Request::Read, timer.waited());
+        }
         stats.add_read_call();
         if ranges::waits(n, took) {
             stats.add_slow_read(took);

@@ -6,8 +6,10 @@ use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::Exclude;
+use crate::storage::{Request, Timer, observer};
 use crate::sys::FileId;
 
 /// What a walk keeps out, and from where it starts; shared by its readers.
@@ -23,6 +25,10 @@ pub(super) struct Rules {
     pub(super) device: Option<u64>,
     /// No prefetch of its files ([`Walk::no_prefetch`](super::Walk)).
     pub(super) no_prefetch: bool,
+    /// A request that takes longer than this has its thread's wait for a
+    /// core taken off what it cost ([`Timer::waited_beyond`]): the
+    /// threshold the walk judges its own listings by.
+    pub(super) floor: Duration,
 }
 
 /// An entry of a listed directory, in output order.
@@ -122,11 +128,43 @@ impl Rules {
     /// Enter `dir` (at `depth` below the operand, below `up`): its listing
     /// (see [`Rules::list`]), unless it is one of `up` (a loop: an error).
     pub(super) fn enter(&self, dir: &Path, depth: usize, up: &Ancestors) -> io::Result<Listing> {
-        let ancestors = up.enter(dir)?;
-        Ok(Listing {
-            children: self.list(dir, depth)?,
+        self.enter_timed(dir, depth, up).0
+    }
+
+    /// [`Rules::enter`], and what its requests (the directory's stat, its
+    /// listing) waited on the device: each is timed for the storage
+    /// observer, whichever thread makes it (the walk's, a reader).
+    pub(super) fn enter_timed(
+        &self,
+        dir: &Path,
+        depth: usize,
+        up: &Ancestors,
+    ) -> (io::Result<Listing>, Duration) {
+        let timer = Timer::start();
+        let entered = up.enter(dir);
+        let stat = timer.waited_beyond(self.floor);
+        let mut waited = stat.unwrap_or_default();
+        let ancestors = match entered {
+            Ok(a) => a,
+            Err(e) => return (Err(e), waited),
+        };
+        // (the directory's stat: its identity, which the loop check asks)
+        let dev = ancestors.0.as_ref().map(|a| a.id.device());
+        if let Some(dev) = dev {
+            observer().saw(dev, Request::Stat, stat);
+        }
+        let timer = Timer::start();
+        let children = self.list(dir, depth);
+        let listing = timer.waited_beyond(self.floor);
+        waited += listing.unwrap_or_default();
+        if let (Ok(_), Some(dev)) = (&children, dev) {
+            observer().saw(dev, Request::Listing, listing);
+        }
+        let listing = children.map(|children| Listing {
+            children,
             ancestors,
-        })
+        });
+        (listing, waited)
     }
 
     /// Read `dir` (at `depth` below the operand) into what the walk does

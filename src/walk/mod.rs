@@ -14,8 +14,11 @@
 //!
 //! Once directories prove slow to list (a cold tree), they are read ahead
 //! on threads (`FASTSUM_WALK_THREADS`, default 8; 1: never), the soonest
-//! needed first and at most [`READ_AHEAD`](readers::READ_AHEAD) ahead; the
-//! output is the same, entry for entry, as the sequential walk's
+//! needed first and at most [`READ_AHEAD`](readers::READ_AHEAD) ahead (on
+//! a network or FUSE file system as many at once as the storage
+//! observer's count of requests in flight there, its files not
+//! prefetched); the output is the same, entry for entry, as the
+//! sequential walk's
 //! (walkdir's, which the unit tests still compare with).
 //!
 //! What is walked: `--exclude` patterns (gitignore syntax, matched against

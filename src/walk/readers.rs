@@ -16,6 +16,11 @@ pub(super) const READ_AHEAD: usize = 512;
 /// Threads that read directories ahead of the walk, soonest needed first.
 pub(super) struct Readers {
     rules: Arc<Rules>,
+    /// The most readers it may start.
+    threads: usize,
+    /// The operand's device (None: not known): on a far one, as many
+    /// listings are in flight as the storage observer's count for it.
+    dev: Option<u64>,
     state: Mutex<Ahead>,
     /// A directory to read, room ahead, or the end: for the readers.
     work: Condvar,
@@ -38,6 +43,8 @@ pub(super) struct Ahead {
     closed: bool,
     /// Readers not reading a directory.
     idle: usize,
+    /// Readers reading a directory (listings in flight).
+    listing: usize,
     /// The directory the walk waits for.
     wanted: Option<Key>,
     /// Readers that may still be started.
@@ -46,10 +53,13 @@ pub(super) struct Ahead {
 
 impl Readers {
     /// Up to `threads` readers, started as directories wait for one (a
-    /// small tree, or many small operands, start few).
-    pub(super) fn start(rules: &Arc<Rules>, threads: usize) -> Arc<Readers> {
+    /// small tree, or many small operands, start few); on a far device
+    /// `dev`, no more listings in flight than its count.
+    pub(super) fn start(rules: &Arc<Rules>, threads: usize, dev: Option<u64>) -> Arc<Readers> {
         Arc::new(Readers {
             rules: Arc::clone(rules),
+            threads,
+            dev,
             state: Mutex::new(Ahead {
                 room: threads,
                 ..Ahead::default()
@@ -64,7 +74,11 @@ impl Readers {
     /// taken it) would take: a chain of single subdirectories, or a small
     /// operand, starts none. None either if threads cannot be spawned.
     pub(super) fn grow(self: &Arc<Self>, state: &mut Ahead) {
-        while state.room > 0 && state.idle + 1 < state.pending.len() {
+        let most = self.at_once();
+        while state.room > 0
+            && state.idle + 1 < state.pending.len()
+            && self.threads - state.room < most
+        {
             let r = Arc::clone(self);
             let spawned = std::thread::Builder::new()
                 .name("walk".into())
@@ -76,6 +90,27 @@ impl Readers {
             state.room -= 1;
             state.idle += 1;
         }
+    }
+
+    /// How many listings to keep in flight now: `threads`, or on a
+    /// network or FUSE file system the storage observer's count for it
+    /// (`Storage::listings_at_once`), which it learns as the run goes.
+    fn at_once(&self) -> usize {
+        match self.dev {
+            Some(dev) => crate::storage::observer().listings_at_once(dev, self.threads),
+            None => self.threads,
+        }
+    }
+
+    /// Is the operand on a network or FUSE file system? Then its files are
+    /// not prefetched: each prefetch's open and close are round trips
+    /// there, made one after another before the listing is handed on, and
+    /// a client that drops a file's cached pages when it is opened again
+    /// (sshfs's default) keeps nothing of what was read ahead
+    /// (docs/BENCHMARKS.md, "The walk over a network file system").
+    fn remote(&self) -> bool {
+        self.dev
+            .is_some_and(|dev| crate::storage::observer().is_remote(dev))
     }
 
     pub(super) fn lock(&self) -> MutexGuard<'_, Ahead> {
@@ -128,7 +163,9 @@ impl Readers {
             if state.closed {
                 return;
             }
-            let job = if state.ahead < READ_AHEAD {
+            // (a reader over the count waits: one that ends a listing
+            // takes the next)
+            let job = if state.ahead < READ_AHEAD && state.listing < self.at_once() {
                 state.pending.pop_first()
             } else {
                 None
@@ -142,15 +179,19 @@ impl Readers {
             };
             state.ahead += 1;
             state.idle -= 1;
+            state.listing += 1;
+            crate::storage::observer().in_flight(crate::storage::Request::Listing, state.listing);
             drop(state);
             let listing = self.rules.enter(&dir, depth, &up);
             if let Ok(listing) = &listing
                 && !self.rules.no_prefetch
+                && !self.remote()
             {
                 prefetch(&dir, &listing.children);
             }
             state = self.lock();
             state.idle += 1;
+            state.listing -= 1;
             let mut queued = 0;
             if let Ok(listing) = &listing {
                 queued = Self::queue(&mut state, &key, &dir, depth, listing);

@@ -9,7 +9,7 @@ use super::listing::{Ancestors, Child, Key, Listing, Rules, child_key};
 use super::readers::Readers;
 use super::{Entry, Walk};
 use crate::input::Input;
-use crate::storage::{Request, Timer, observer};
+use crate::storage::observer;
 
 /// When a walk starts its readers.
 #[derive(Clone, Copy, Debug)]
@@ -88,9 +88,9 @@ impl Tree {
             max_depth: walk.max_depth.unwrap_or(usize::MAX),
             device: *device.as_ref().unwrap_or(&None),
             no_prefetch: walk.no_prefetch,
+            floor: start.each(),
         });
         let dev = seed(&root);
-        let timer = Timer::start();
         let began = Instant::now();
         // depth 0: the operand is not entered
         let listing = device.and_then(|_| match rules.max_depth {
@@ -100,9 +100,6 @@ impl Tree {
             }),
             _ => rules.enter(&root, 0, &Ancestors::default()),
         });
-        if let (Some(dev), Ok(_)) = (dev, &listing) {
-            observer().saw(dev, Request::Listing, timer.waited());
-        }
         let listing = listing.unwrap_or_else(|e| Listing {
             children: vec![Child::Error(root.clone(), e)],
             ancestors: Ancestors::default(),
@@ -145,7 +142,7 @@ impl Tree {
                 }
             }
         }
-        let readers = Readers::start(&self.rules, self.threads);
+        let readers = Readers::start(&self.rules, self.threads, self.dev);
         let mut state = readers.lock();
         for frame in &self.stack {
             let dirs = frame.children.as_slice().iter().filter_map(|c| match c {
@@ -203,16 +200,12 @@ impl Iterator for Tree {
                     let listing = match &self.readers {
                         Some(readers) => readers.take(&key),
                         None => {
-                            let timer = Timer::start();
-                            let listing = self.rules.enter(&dir, depth, &frame.ancestors);
+                            let (listing, waited) =
+                                self.rules.enter_timed(&dir, depth, &frame.ancestors);
                             self.listed += 1;
                             // (what it waited on the disk: a busy CPU is not
                             // a cold tree)
-                            let waited = timer.waited_beyond(self.start.each());
-                            self.spent += waited.unwrap_or_default();
-                            if let Some(dev) = self.dev {
-                                observer().saw(dev, Request::Listing, waited);
-                            }
+                            self.spent += waited;
                             listing
                         }
                     };

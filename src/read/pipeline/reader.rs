@@ -460,9 +460,9 @@ pub(super) struct Reader<'a, T, P> {
 /// One small file in this many is timed (two clock reads each).
 const TIME_EVERY: u32 = 4;
 
-/// Which small files' reads tell the storage observer (`crate::storage`)
+/// Which files' first reads tell the storage observer (`crate::storage`)
 /// what a read costs: one in [`TIME_EVERY`] of those on storage not judged
-/// far. Whether the storage is far is the observer's to say (the route's
+/// far, every one on far storage. Whether the storage is far is the observer's to say (the route's
 /// [`Reads::Far`]); on far storage one reader keeps one request in flight,
 /// so small files go to the far readers, which read and hash many at once
 /// (as many as keep work waiting for them, see `pipeline::spawn`).
@@ -559,7 +559,9 @@ impl<T, P> Reader<'_, T, P> {
         // A file of several ranges that will not fit is streamed: its first
         // read, of one range, is timed, and tells whether to read the rest
         // in ranges at once (`pump`), before a whole block waited alone.
-        let sampled = at == Distance::Near && self.latency.times();
+        // (on far storage every file's first read: a big one here, the
+        // small ones go to the far readers, which time theirs)
+        let sampled = at == Distance::Far || self.latency.times();
         let ranges = matches!(kind, Kind::Regular { len }
             if len >= 2 * ranges::RANGE as u64 && len >= batch.room() as u64 && !src.is_shared());
         let timer = sampled.then(Timer::start);
@@ -568,7 +570,9 @@ impl<T, P> Reader<'_, T, P> {
         let step = self.pool.step;
         let packed = batch.pack(idx, task, &mut src, (step, limit), self.stats);
         let took = timed.map(|t| t.elapsed());
-        if let (Some(timer), Some(dev), Ok(())) = (timer, src.device(), &packed) {
+        // (the first read: all of a file that fits, or what came before
+        // it was streamed)
+        if let (Some(timer), Some(dev), Ok(()) | Err((_, Ok(_)))) = (timer, src.device(), &packed) {
             observer().saw(dev, Request::Read, timer.waited());
         }
         match packed {

@@ -581,3 +581,44 @@ fn a_meta_line_not_right_before_a_checksum_line_is_only_a_comment() {
         shown(&o)
     );
 }
+
+/// A `#meta` line in another form than fastsum writes (fields in another
+/// order, unknown ones, longer than any it writes) tells rot from an edit
+/// as well; one that records no size is a comment: its file's mismatch is
+/// FAILED.
+#[test]
+fn meta_lines_of_any_form_are_read_when_a_digest_does_not_match() {
+    let dir = fixture();
+    let d = dir.path();
+    let sums = std::fs::read_to_string(d.join("SUMS")).unwrap();
+    let mut lines: Vec<String> = sums.lines().map(str::to_owned).collect();
+    let before = |lines: &[String], name: &str| {
+        lines
+            .iter()
+            .position(|l| l.ends_with(name) && !l.starts_with('#'))
+            .unwrap()
+            - 1
+    };
+    let at = before(&lines, "d/keep1");
+    let ns = lines[at].split("mtime=").nth(1).unwrap().to_owned();
+    let pad = "x".repeat(80);
+    lines[at] = format!("#meta owner={pad} mtime={ns} size=5");
+    let at = before(&lines, "d/edit");
+    lines[at] = "#meta size=x mtime=1ns".to_owned();
+    std::fs::write(d.join("SUMS"), lines.join("\n") + "\n").unwrap();
+    put(d, b"d/keep1", b"keeP1", past(0));
+    put(d, b"d/keep2", b"keep2!", past(100));
+    put(d, b"d/edit", b"edited", past(100));
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["-a", "sha256", "-c", "SUMS"]));
+    let out = String::from_utf8_lossy(&o.stdout);
+    for verdict in [
+        "d/keep1: DAMAGED\n",
+        "d/keep2: MODIFIED\n",
+        "d/edit: FAILED\n",
+    ] {
+        assert!(out.contains(verdict), "{verdict}{}", shown(&o));
+    }
+    assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
+}

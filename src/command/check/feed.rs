@@ -28,27 +28,44 @@ enum Lines {
 }
 
 impl Lines {
-    /// Append the next line to `buf`, its `\n` included (`Ok(0)`: the
-    /// end); unless `wait`, only a whole line already in memory (`None`:
-    /// there is none, nothing read: reading it might wait).
-    fn read_line(&mut self, buf: &mut Vec<u8>, wait: bool) -> Option<io::Result<usize>> {
+    /// The next line, its `\n` included, if it is whole in memory (so
+    /// reading it cannot wait): read where it lies, then [`Lines::consume`]d.
+    fn whole_line(&mut self) -> Option<&[u8]> {
+        let held = match self {
+            Lines::File(r) => r.buffer(),
+            // (a cursor's bytes are all in memory: this never fails)
+            Lines::Verified(r) => r.fill_buf().unwrap_or_default(),
+        };
+        let end = memchr::memchr(b'\n', held)?;
+        Some(&held[..=end])
+    }
+
+    /// `n` bytes of [`Lines::whole_line`]'s read.
+    fn consume(&mut self, n: usize) {
         match self {
-            Lines::File(r) if !wait => {
-                let line = r.buffer();
-                let used = memchr::memchr(b'\n', line)? + 1;
-                buf.extend_from_slice(&line[..used]);
-                r.consume(used);
-                Some(Ok(used))
-            }
-            Lines::File(r) => Some(read_line(r, buf)),
-            Lines::Verified(r) => Some(read_line(r, buf)),
+            Lines::File(r) => r.consume(n),
+            Lines::Verified(r) => r.consume(n),
         }
+    }
+
+    /// Append the next line to `buf`, its `\n` included (`Ok(0)`: the
+    /// end); it may wait for its bytes.
+    fn read_line(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
+        match self {
+            Lines::File(r) => read_line(r, buf),
+            Lines::Verified(r) => read_line(r, buf),
+        }
+    }
+
+    /// Can reading a line never wait?
+    fn in_memory(&self) -> bool {
+        matches!(self, Lines::Verified(_))
     }
 }
 
 /// `BufRead::read_until(b'\n', buf)`, the line end found by the `memchr`
-/// crate's vector search (std's searches a word at a time; every line of a
-/// check file is searched, twice where lines are grouped).
+/// crate's vector search (std's searches a word at a time): a line not
+/// whole in memory, copied as its bytes come.
 fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<usize> {
     let mut read = 0;
     loop {
@@ -133,8 +150,24 @@ impl Feed<'_> {
         let Some(cur) = &mut self.current else {
             return wait.then(|| self.open_next());
         };
+        // (a whole line in memory, as most are, is read where it lies)
+        if let Some(line) = cur.reader.whole_line() {
+            let used = line.len();
+            cur.line += 1;
+            let at = At {
+                file: &cur.file,
+                line: cur.line,
+                stdin: cur.is_stdin,
+            };
+            let step = self.grammar.line(line, at);
+            cur.reader.consume(used);
+            return Some(self.ended(step));
+        }
+        if !wait && !cur.reader.in_memory() {
+            return None;
+        }
         self.buf.clear();
-        let read = match cur.reader.read_line(&mut self.buf, wait)? {
+        let read = match cur.reader.read_line(&mut self.buf) {
             Err(_) if self.rules.file_errors == FileErrors::ReadEnds => Ok(0),
             read => read,
         };
@@ -152,10 +185,7 @@ impl Feed<'_> {
                     stdin: cur.is_stdin,
                 };
                 let step = self.grammar.line(&self.buf, at);
-                if let Step::Job(Job::Pass(Event::Abort(_))) = step {
-                    self.done = true;
-                }
-                step
+                self.ended(step)
             }
             Err(error) if self.rules.file_errors == FileErrors::EndTheRun => {
                 Step::Job(self.abort(&error))
@@ -167,6 +197,14 @@ impl Feed<'_> {
                 Step::Job(Job::Pass(Event::ReadError { file }))
             }
         })
+    }
+
+    /// `step`, the run over if it is an `Event::Abort`.
+    fn ended(&mut self, step: Step) -> Step {
+        if let Step::Job(Job::Pass(Event::Abort(_))) = step {
+            self.done = true;
+        }
+        step
     }
 
     /// Open the next check file, its signature checked first if asked (the

@@ -622,3 +622,37 @@ fn meta_lines_of_any_form_are_read_when_a_digest_does_not_match() {
     }
     assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
 }
+
+/// A file listed with two algorithms (`--meta -a md5,sha256`: read once
+/// for both lines): a digest that does not match after one that does is
+/// told DAMAGED or MODIFIED as well.
+#[test]
+fn a_mismatch_after_a_match_in_one_read_is_told_too() {
+    let dir = tempdir();
+    let d = dir.path();
+    put(d, b"f", b"abc", past(0));
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["--meta", "-a", "md5,sha256", "f"]));
+    let mut text = String::from_utf8(o.stdout).unwrap();
+    // the SHA-256 line's last digit no longer the file's
+    let last = text.pop().and(text.pop()).unwrap();
+    text.push(if last == '0' { '1' } else { '0' });
+    text.push('\n');
+    std::fs::write(d.join("S"), &text).unwrap();
+    let o = run(fastsum().current_dir(d).args(["-c", "S"]));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "f: OK\nf: DAMAGED\n",
+        "{text}{}",
+        shown(&o)
+    );
+    put(d, b"f", b"abc", past(1));
+    let o = run(fastsum().current_dir(d).args(["-c", "S"]));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "f: OK\nf: MODIFIED\n",
+        "{}",
+        shown(&o)
+    );
+}

@@ -204,7 +204,9 @@ impl Render<Listed, Event> for Verifier {
                     let Some(status) = self.judge(expected, algo, digest) else {
                         continue;
                     };
-                    if let (Status::Failed, Some((path, then))) = (status, tied.take()) {
+                    if status == Status::Failed
+                        && let Some((path, then)) = tied.take()
+                    {
                         self.changed = then
                             .read()
                             .and_then(|then| then.changed(&Meta::of_path(path).ok()?));

@@ -581,3 +581,78 @@ fn a_meta_line_not_right_before_a_checksum_line_is_only_a_comment() {
         shown(&o)
     );
 }
+
+/// A `#meta` line in another form than fastsum writes (fields in another
+/// order, unknown ones, longer than any it writes) tells rot from an edit
+/// as well; one that records no size is a comment: its file's mismatch is
+/// FAILED.
+#[test]
+fn meta_lines_of_any_form_are_read_when_a_digest_does_not_match() {
+    let dir = fixture();
+    let d = dir.path();
+    let sums = std::fs::read_to_string(d.join("SUMS")).unwrap();
+    let mut lines: Vec<String> = sums.lines().map(str::to_owned).collect();
+    let before = |lines: &[String], name: &str| {
+        lines
+            .iter()
+            .position(|l| l.ends_with(name) && !l.starts_with('#'))
+            .unwrap()
+            - 1
+    };
+    let at = before(&lines, "d/keep1");
+    let ns = lines[at].split("mtime=").nth(1).unwrap().to_owned();
+    let pad = "x".repeat(80);
+    lines[at] = format!("#meta owner={pad} mtime={ns} size=5");
+    let at = before(&lines, "d/edit");
+    lines[at] = "#meta size=x mtime=1ns".to_owned();
+    std::fs::write(d.join("SUMS"), lines.join("\n") + "\n").unwrap();
+    put(d, b"d/keep1", b"keeP1", past(0));
+    put(d, b"d/keep2", b"keep2!", past(100));
+    put(d, b"d/edit", b"edited", past(100));
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["-a", "sha256", "-c", "SUMS"]));
+    let out = String::from_utf8_lossy(&o.stdout);
+    for verdict in [
+        "d/keep1: DAMAGED\n",
+        "d/keep2: MODIFIED\n",
+        "d/edit: FAILED\n",
+    ] {
+        assert!(out.contains(verdict), "{verdict}{}", shown(&o));
+    }
+    assert_eq!(o.status.code(), Some(1), "{}", shown(&o));
+}
+
+/// A file listed with two algorithms (`--meta -a md5,sha256`: read once
+/// for both lines): a digest that does not match after one that does is
+/// told DAMAGED or MODIFIED as well.
+#[test]
+fn a_mismatch_after_a_match_in_one_read_is_told_too() {
+    let dir = tempdir();
+    let d = dir.path();
+    put(d, b"f", b"abc", past(0));
+    let o = run(fastsum()
+        .current_dir(d)
+        .args(["--meta", "-a", "md5,sha256", "f"]));
+    let mut text = String::from_utf8(o.stdout).unwrap();
+    // the SHA-256 line's last digit no longer the file's
+    let last = text.pop().and(text.pop()).unwrap();
+    text.push(if last == '0' { '1' } else { '0' });
+    text.push('\n');
+    std::fs::write(d.join("S"), &text).unwrap();
+    let o = run(fastsum().current_dir(d).args(["-c", "S"]));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "f: OK\nf: DAMAGED\n",
+        "{text}{}",
+        shown(&o)
+    );
+    put(d, b"f", b"abc", past(1));
+    let o = run(fastsum().current_dir(d).args(["-c", "S"]));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "f: OK\nf: MODIFIED\n",
+        "{}",
+        shown(&o)
+    );
+}

@@ -100,12 +100,72 @@ impl Meta {
     /// none or says no size. Unknown fields are skipped (later versions
     /// may add some).
     pub(crate) fn parse(line: &[u8]) -> Option<Meta> {
-        let rest = line.strip_prefix(PREFIX)?;
-        let rest = rest.strip_suffix(b"\n").unwrap_or(rest);
-        let rest = rest.strip_suffix(b"\r").unwrap_or(rest);
-        // (every checksum line of a manifest may have one, and `-c` reads
-        // each: the form `line` writes is read straight)
-        canonical(rest).or_else(|| general(rest))
+        fields(line_fields(line.strip_prefix(PREFIX)?))
+    }
+}
+
+/// A `#meta` line's fields: what follows its prefix, without its line end.
+fn line_fields(rest: &[u8]) -> &[u8] {
+    let rest = rest.strip_suffix(b"\n").unwrap_or(rest);
+    rest.strip_suffix(b"\r").unwrap_or(rest)
+}
+
+/// What a `#meta` line's `fields` record (see [`Meta::parse`]).
+fn fields(fields: &[u8]) -> Option<Meta> {
+    #[cfg(test)]
+    READ.with(|n| n.set(n.get() + 1));
+    // (every checksum line of a manifest may have one: the form
+    // `Meta::line` writes is read straight)
+    canonical(fields).or_else(|| general(fields))
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many `#meta` lines this thread has read the fields of (a test
+    /// proves `-c` reads none whose verdict does not need it).
+    pub(crate) static READ: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many bytes of fields a [`MetaLine`] keeps: any line [`Meta::line`]
+/// writes (`size=` 20 digits, ` mtime=-` 39 digits, `ns`).
+const KEPT: usize = 74;
+
+/// A `#meta` line as `-c` carries it to the line after it: its fields'
+/// bytes, inline (no allocation: every checksum line of a manifest may
+/// have one), read only when a verdict needs them (a digest that did not
+/// match: DAMAGED or MODIFIED). Reading them then gives what
+/// [`Meta::parse`] gives of the line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MetaLine {
+    len: u8,
+    bytes: [u8; KEPT],
+}
+
+impl MetaLine {
+    /// The `#meta` line `rest` ends (what follows its [`PREFIX`]), kept as
+    /// it is when it fits; a longer one is read now and kept as
+    /// [`Meta::line`] writes it (`None`: it records nothing).
+    pub(crate) fn keep(rest: &[u8]) -> Option<MetaLine> {
+        let rest = line_fields(rest);
+        match MetaLine::of(rest) {
+            Some(kept) => Some(kept),
+            None => MetaLine::of(&fields(rest)?.line()[PREFIX.len()..]),
+        }
+    }
+
+    /// `fields` kept as they are, if they fit.
+    fn of(fields: &[u8]) -> Option<MetaLine> {
+        let mut bytes = [0; KEPT];
+        bytes.get_mut(..fields.len())?.copy_from_slice(fields);
+        Some(MetaLine {
+            len: fields.len() as u8,
+            bytes,
+        })
+    }
+
+    /// What the line records (`None`: nothing, as [`Meta::parse`] says).
+    pub(crate) fn read(&self) -> Option<Meta> {
+        fields(&self.bytes[..usize::from(self.len)])
     }
 }
 
@@ -346,6 +406,29 @@ mod tests {
             assert_eq!(canonical(&meta.line()[PREFIX.len()..]), Some(meta));
         }
         assert!(read > 100, "only {read} lines read straight");
+    }
+
+    /// A `#meta` line kept for later reads then as it reads now, whatever
+    /// its length.
+    #[test]
+    fn a_kept_line_reads_as_the_line() {
+        let long = format!("size=1 {}mtime=5ns", "owner=x ".repeat(20));
+        let lines = [
+            "size=6 mtime=1700000000123456789ns\n",
+            "size=18446744073709551615 mtime=-170141183460469231731687303715884105728ns\r\n",
+            "size=18446744073709551615 mtime=170141183460469231731687303715884105727ns ",
+            "mtime=5ns size=3 owner=x",
+            &long,
+            "size=x",
+            "size=1 mtime=1",
+            "",
+        ];
+        for rest in lines {
+            let line = [PREFIX, rest.as_bytes()].concat();
+            let kept = MetaLine::keep(rest.as_bytes()).and_then(|m| m.read());
+            assert_eq!(kept, Meta::parse(&line), "{rest}");
+        }
+        assert!(MetaLine::keep(long.as_bytes()).is_some());
     }
 
     #[test]

@@ -645,7 +645,7 @@ fn one_job_a_file(
                 shown,
                 digests,
                 task.context.etag,
-                task.context.meta.map(|m| *m),
+                task.context.meta.and_then(|m| m.read()),
             ),
         }));
     }

@@ -28,18 +28,61 @@ enum Lines {
 }
 
 impl Lines {
-    fn read_until(&mut self, byte: u8, buf: &mut Vec<u8>) -> io::Result<usize> {
+    /// The next line, its `\n` included, if it is whole in memory (so
+    /// reading it cannot wait): read where it lies, then [`Lines::consume`]d.
+    fn whole_line(&mut self) -> Option<&[u8]> {
+        let held = match self {
+            Lines::File(r) => r.buffer(),
+            // (a cursor's bytes are all in memory: this never fails)
+            Lines::Verified(r) => r.fill_buf().unwrap_or_default(),
+        };
+        let end = memchr::memchr(b'\n', held)?;
+        Some(&held[..=end])
+    }
+
+    /// `n` bytes of [`Lines::whole_line`]'s read.
+    fn consume(&mut self, n: usize) {
         match self {
-            Lines::File(r) => r.read_until(byte, buf),
-            Lines::Verified(r) => r.read_until(byte, buf),
+            Lines::File(r) => r.consume(n),
+            Lines::Verified(r) => r.consume(n),
         }
     }
 
-    /// Is a whole line in memory (so reading it cannot wait)?
-    fn line_buffered(&self) -> bool {
+    /// Append the next line to `buf`, its `\n` included (`Ok(0)`: the
+    /// end); it may wait for its bytes.
+    fn read_line(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
         match self {
-            Lines::File(r) => r.buffer().contains(&b'\n'),
-            Lines::Verified(_) => true,
+            Lines::File(r) => read_line(r, buf),
+            Lines::Verified(r) => read_line(r, buf),
+        }
+    }
+
+    /// Can reading a line never wait?
+    fn in_memory(&self) -> bool {
+        matches!(self, Lines::Verified(_))
+    }
+}
+
+/// `BufRead::read_until(b'\n', buf)`, the line end found by the `memchr`
+/// crate's vector search (std's searches a word at a time): a line not
+/// whole in memory, copied as its bytes come.
+fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<usize> {
+    let mut read = 0;
+    loop {
+        let available = match r.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let (used, ends) = match memchr::memchr(b'\n', available) {
+            Some(i) => (i + 1, true),
+            None => (available.len(), available.is_empty()),
+        };
+        buf.extend_from_slice(&available[..used]);
+        r.consume(used);
+        read += used;
+        if ends {
+            return Ok(read);
         }
     }
 }
@@ -95,18 +138,40 @@ impl<'a> Feed<'a> {
 impl Feed<'_> {
     /// Read one line (opening the next check file when one ends).
     fn step(&mut self) -> Step {
+        self.read(true).unwrap_or(Step::Done)
+    }
+
+    /// Read one line; unless `wait`, only one already in memory, and no
+    /// next check file opened (`None`: nothing read).
+    fn read(&mut self, wait: bool) -> Option<Step> {
         if self.done {
-            return Step::Done;
+            return Some(Step::Done);
         }
         let Some(cur) = &mut self.current else {
-            return self.open_next();
+            return wait.then(|| self.open_next());
         };
+        // (a whole line in memory, as most are, is read where it lies)
+        if let Some(line) = cur.reader.whole_line() {
+            let used = line.len();
+            cur.line += 1;
+            let at = At {
+                file: &cur.file,
+                line: cur.line,
+                stdin: cur.is_stdin,
+            };
+            let step = self.grammar.line(line, at);
+            cur.reader.consume(used);
+            return Some(self.ended(step));
+        }
+        if !wait && !cur.reader.in_memory() {
+            return None;
+        }
         self.buf.clear();
-        let read = match cur.reader.read_until(b'\n', &mut self.buf) {
+        let read = match cur.reader.read_line(&mut self.buf) {
             Err(_) if self.rules.file_errors == FileErrors::ReadEnds => Ok(0),
             read => read,
         };
-        match read {
+        Some(match read {
             Ok(0) => {
                 let file = cur.file.clone();
                 self.current = None;
@@ -120,10 +185,7 @@ impl Feed<'_> {
                     stdin: cur.is_stdin,
                 };
                 let step = self.grammar.line(&self.buf, at);
-                if let Step::Job(Job::Pass(Event::Abort(_))) = step {
-                    self.done = true;
-                }
-                step
+                self.ended(step)
             }
             Err(error) if self.rules.file_errors == FileErrors::EndTheRun => {
                 Step::Job(self.abort(&error))
@@ -134,7 +196,15 @@ impl Feed<'_> {
                 self.current = None;
                 Step::Job(Job::Pass(Event::ReadError { file }))
             }
+        })
+    }
+
+    /// `step`, the run over if it is an `Event::Abort`.
+    fn ended(&mut self, step: Step) -> Step {
+        if let Step::Job(Job::Pass(Event::Abort(_))) = step {
+            self.done = true;
         }
+        step
     }
 
     /// Open the next check file, its signature checked first if asked (the
@@ -199,14 +269,6 @@ impl Feed<'_> {
             }
         }
     }
-
-    /// Is a whole line already in the check file's buffer (so reading it
-    /// cannot wait)?
-    fn line_buffered(&self) -> bool {
-        self.current
-            .as_ref()
-            .is_some_and(|c| c.reader.line_buffered())
-    }
 }
 
 impl Iterator for Feed<'_> {
@@ -223,11 +285,13 @@ impl Iterator for Feed<'_> {
         // the following lines for the same file with other algorithms join
         // it; not standard input's: each `-` line reads on from where the
         // last one left it (so a second one finds it at its end, as GNU's)
-        let groups = self.rules.groups;
-        while groups && self.pending.is_none() && task.input != Input::Stdin && self.line_buffered()
-        {
-            let Step::Job(next) = self.step() else {
-                continue;
+        let groups = self.rules.groups && task.input != Input::Stdin;
+        while groups && self.pending.is_none() {
+            // (only lines already read into memory: see the module's doc)
+            let next = match self.read(false) {
+                Some(Step::Job(next)) => next,
+                Some(Step::Skip) => continue,
+                Some(Step::Done) | None => break,
             };
             match next {
                 // (a bare ETag's candidates are one line's)

@@ -46,7 +46,7 @@ use std::io::{self, Write};
 use std::sync::Arc;
 
 use crate::algo::Algorithms;
-use crate::command::meta::Meta;
+use crate::command::meta::MetaLine;
 use crate::config::{CheckOptions, Context};
 use crate::output::quote_name;
 use crate::printer::print_all;
@@ -156,15 +156,18 @@ pub(crate) struct Listed {
     /// xxhsum: the check file and the line number (its message for a
     /// listed file it cannot read names them).
     pub(crate) at: Option<(FileName, u64)>,
-    /// What the `#meta` line just before the line records (`--audit`
-    /// tells rot from an edit by it; boxed: most manifests have none).
-    pub(crate) meta: Option<Box<Meta>>,
+    /// The `#meta` line just before the line, unread (`--audit` and a
+    /// digest that does not match tell rot from an edit by what it records).
+    pub(crate) meta: Option<MetaLine>,
 }
 
 /// A job of the check run.
 pub(crate) type CheckJob = Job<Listed, Event>;
 
 /// What reading one line of a check file gave.
+// (a job, its `#meta` line inline, is moved on as it is: boxing it would
+// be an allocation a line, which `Listed::meta` is kept inline to avoid)
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Step {
     /// A job (or a pass-through event).
     Job(CheckJob),

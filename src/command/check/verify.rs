@@ -16,7 +16,7 @@ use crate::config::{CheckOptions, Verbosity};
 use crate::input::Input;
 use crate::output::{Etag, Verdict, Writer, writer};
 use crate::printer::{Printer, Render};
-use crate::read::{Hashed, Outcome};
+use crate::read::Outcome;
 
 /// What a missing digest would be reported as (a task always has one per
 /// line; this only keeps `render` total).
@@ -129,10 +129,22 @@ impl Verifier {
         expected: &Expected,
         outcome: Result<&Digest, &io::Error>,
     ) -> io::Result<()> {
-        let Some(mut status) = self.judge(expected, algo, outcome) else {
+        let Some(status) = self.judge(expected, algo, outcome) else {
             return Ok(());
         };
-        let error = outcome.err();
+        self.report(p, (name, at), (algo, etag), status, outcome.err())
+    }
+
+    /// Have the style's writer word a line's `status` (see `verify`): a
+    /// FAILED one as DAMAGED or MODIFIED when `changed` tells which.
+    fn report(
+        &mut self,
+        p: &mut Printer<'_>,
+        (name, at): (&[u8], Option<(&[u8], u64)>),
+        (algo, etag): (Algorithm, Option<Etag<'_>>),
+        mut status: Status,
+        error: Option<&io::Error>,
+    ) -> io::Result<()> {
         if let (Status::Failed, Some(changed)) = (status, self.changed) {
             status = if changed {
                 Status::Modified
@@ -178,15 +190,10 @@ impl Render<Listed, Event> for Verifier {
                 if listed.etag {
                     return self.verify_etag(p, (name, at), algos, &listed.expected, &r);
                 }
-                // (looked at only for a digest that did not match)
-                let mismatched = |h: &Hashed| {
-                    let mut pairs = listed.expected.iter().zip(algos).zip(&h.digests);
-                    pairs.any(|((want, &algo), d)| !want.matches_as(d, algo))
-                };
-                self.changed = match (&task.input, &listed.meta, &r) {
-                    (Input::Path(path), Some(then), Ok(h)) if mismatched(h) => {
-                        Meta::of_path(path).ok().and_then(|now| then.changed(&now))
-                    }
+                // its `#meta` line read, and the file looked at, only for a
+                // digest that did not match, once
+                let mut tied = match (&task.input, &listed.meta) {
+                    (Input::Path(path), Some(then)) => Some((path, then)),
                     _ => None,
                 };
                 for (i, (expected, &algo)) in listed.expected.iter().zip(algos).enumerate() {
@@ -194,7 +201,17 @@ impl Render<Listed, Event> for Verifier {
                         Ok(hashed) => hashed.digests.get(i).ok_or(&*NO_DIGEST),
                         Err(e) => Err(e),
                     };
-                    self.verify(p, (name, at), (algo, None), expected, digest)?;
+                    let Some(status) = self.judge(expected, algo, digest) else {
+                        continue;
+                    };
+                    if status == Status::Failed
+                        && let Some((path, then)) = tied.take()
+                    {
+                        self.changed = then
+                            .read()
+                            .and_then(|then| then.changed(&Meta::of_path(path).ok()?));
+                    }
+                    self.report(p, (name, at), (algo, None), status, digest.err())?;
                 }
                 self.changed = None;
                 return Ok(());

@@ -25,7 +25,7 @@ use super::super::parse::{self, Accept, CheckLine, Digits, Form, Syntax, line_bo
 use super::super::{CheckJob, Event, Listed, Step};
 use super::{At, Grammar, Rules};
 use crate::algo::{Algorithm, Algorithms};
-use crate::command::meta::Meta;
+use crate::command::meta::{MetaLine, PREFIX};
 use crate::config::{Dialect, GnuRules};
 use crate::input::Input;
 use crate::read::{Job, Task};
@@ -85,7 +85,7 @@ struct ThisFile {
     /// (`X.tar.gz.sha256`: `X.tar.gz`, SHA-256).
     bare: Option<(Vec<u8>, Algorithm)>,
     /// The `#meta` line just read, for the line after it.
-    meta: Option<Box<Meta>>,
+    meta: Option<MetaLine>,
 }
 
 /// GNU's grammar, by the rules the name and `-a` give (`Dialect`'s `gnu`).
@@ -182,19 +182,22 @@ impl Grammar for Gnu {
                 None => return Step::Skip,
             },
         };
-        // (a `#meta` line is no block header: not asked)
+        // a `#meta` line is tied to the line right after it: kept as it
+        // is, nothing else asked of it (it is no block header), read only
+        // if that line's digest does not match
+        if self.own_rules
+            && let Some(rest) = raw.strip_prefix(PREFIX)
+        {
+            self.file.meta = MetaLine::keep(rest);
+            return Step::Skip;
+        }
         if self.infer
-            && !raw.starts_with(crate::command::meta::PREFIX)
             && let Some(algo) = infer::from_header(raw)
         {
             self.file.block = Some(algo);
         }
-        // a `#meta` line is tied to the line right after it
         let meta = self.file.meta.take();
         let Some(body) = line_body(raw) else {
-            if self.own_rules {
-                self.file.meta = Meta::parse(raw).map(Box::new);
-            }
             return Step::Skip;
         };
         let mut job = self.job(body, at);
@@ -341,6 +344,40 @@ fn beside(dir: Option<&Path>, name: OsString) -> Input {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::command::meta::{Meta, READ};
+    use crate::config::Tags;
+
+    /// A `#meta` line rides with the line after it unread: reading it is
+    /// left to a verdict that needs it (a digest that did not match).
+    #[test]
+    fn a_meta_line_is_carried_unread_to_the_line_after_it() {
+        let rules = GnuRules {
+            tags: Tags::Any,
+            algorithm_chosen: false,
+            base64: true,
+            own_rules: true,
+        };
+        let mut gnu = Gnu::new(rules, Algorithms::one(Algorithm::Md5));
+        let file: crate::command::check::FileName = b"SUMS".to_vec().into();
+        let at = |line| At {
+            file: &file,
+            line,
+            stdin: false,
+        };
+        let read = READ.with(|n| n.get());
+        let lines: [&[u8]; 2] = [
+            b"#meta size=6 mtime=1700000000123456789ns\n",
+            b"d41d8cd98f00b204e9800998ecf8427e  a\n",
+        ];
+        assert!(matches!(gnu.line(lines[0], at(1)), Step::Skip));
+        let Step::Job(Job::Hash(task)) = gnu.line(lines[1], at(2)) else {
+            panic!("no job for a checksum line");
+        };
+        assert_eq!(READ.with(|n| n.get()), read, "a #meta line was read");
+        let then = task.context.meta.and_then(|m| m.read());
+        assert_eq!(then, Meta::parse(lines[0]));
+        assert_eq!(then.map(|m| m.size), Some(6));
+    }
 
     #[test]
     fn latch_follows_the_first_untagged_line() {
